@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { PatientSummarySchema } from './patients.ts';
+
+export const ANNOTATION_STATUSES = ['new', 'saved'] as const;
+
+/** Where a record's annotations stand; null on a record nobody has annotated yet. */
+export const AnnotationStateSchema = z.object({
+  status: z.enum(ANNOTATION_STATUSES),
+  savedBy: z.string().nullable(),
+  savedAt: z.string().nullable(),
+});
+export type AnnotationState = z.infer<typeof AnnotationStateSchema>;
+
+export const RecordSummarySchema = z.object({
+  recordId: z.string(),
+  patientId: z.string(),
+  /** ISO timestamp of the acquisition. */
+  acquiredAt: z.string(),
+  modality: z.string(),
+  bmodeFrameCount: z.number().int().nonnegative(),
+  angioFrameCount: z.number().int().nonnegative(),
+  /** API paths (relative to the tenant's API root) of the preview images; null until generated. */
+  angioPreview: z.string().nullable(),
+  bmodePreview: z.string().nullable(),
+  annotation: AnnotationStateSchema.nullable(),
+});
+export type RecordSummary = z.infer<typeof RecordSummarySchema>;
+
+/** `GET /api/{tenant}/patients/{patientId}/records`. */
+export const PatientRecordsSchema = z.object({
+  patient: PatientSummarySchema,
+  records: z.array(RecordSummarySchema),
+});
+export type PatientRecords = z.infer<typeof PatientRecordsSchema>;
+
+export const PATIENT_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;

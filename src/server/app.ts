@@ -1,0 +1,62 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { tenantOrigin } from './config.ts';
+import type { Database } from './db/client.ts';
+import { authenticate } from './auth/authenticate.ts';
+import { requestTenantId } from './auth/request-tenant.ts';
+import { TenantDirectory } from './auth/tenant-directory.ts';
+import { authInfoRoutes } from './http/auth-info.ts';
+import { installErrorHandler } from './http/errors.ts';
+import { patientRoutes } from './http/patients.ts';
+import { spaRoutes } from './http/spa.ts';
+import { deleteExpiredProviderRows } from './idp/adapter.ts';
+import { ProviderRegistry } from './idp/provider.ts';
+import { identityProviderRoutes } from './idp/routes.ts';
+
+export type AppOptions = { config: Config; database: Database };
+
+/** Builds the whole server (API, identity provider, SPA) without listening: tests use `inject`. */
+export async function buildApp({ config, database }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      serializers: {
+        // Never log query strings: the sign-in callback carries its code in one.
+        req: (req) => ({ method: req.method, url: req.url.split('?')[0], host: req.host, remoteAddress: req.ip }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+  });
+  const { db } = database;
+  const tenants = new TenantDirectory(db, config);
+  const providers = new ProviderRegistry(db, config, app.log);
+
+  installErrorHandler(app);
+
+  // A bare loopback address names no tenant: send people to the default tenant's address.
+  app.addHook('onRequest', async (request, reply) => {
+    if (requestTenantId(request) || request.url.startsWith('/api/') || request.url === '/healthz') return;
+    if (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(request.host)) {
+      return reply.redirect(`${tenantOrigin(config, config.defaultTenant)}${request.url}`);
+    }
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok', database: database.kind }));
+  await app.register(authInfoRoutes, { tenants });
+  await app.register(async (api) => {
+    api.addHook('preHandler', authenticate(db, tenants));
+    await api.register(patientRoutes, { db });
+  });
+  await app.register(identityProviderRoutes, { db, tenants, providers });
+  await app.register(spaRoutes, { webRoot: config.webRoot });
+
+  const sweeper = setInterval(() => {
+    deleteExpiredProviderRows(db).catch((err: unknown) => app.log.warn({ err }, 'expired sign-in rows not removed'));
+  }, 10 * 60_000);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
+
+  return app;
+}

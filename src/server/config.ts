@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting of the server, read once from the environment and validated. A bad value
+ * stops the process with a message naming the variable.
+ */
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Interface to listen on; loopback by default so a developer's machine does not serve patient data to the network. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * The public address of a tenant, with `{tenant}` standing for its name. Defaults to
+   * `http://{tenant}.localhost:{PORT}`. Behind a proxy: `https://{tenant}.example.org`.
+   */
+  PUBLIC_URL_TEMPLATE: z
+    .string()
+    .refine((v) => v.includes('{tenant}'), 'must contain {tenant}')
+    .refine((v) => URL.canParse(v.replace('{tenant}', 'demo')), 'must be an absolute URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('data'),
+  /** PostgreSQL connection string; when unset an embedded PGlite database lives in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// or postgresql://')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Seed the demo tenants, users and patients on start (never overwrites existing rows). */
+  SEED_DEMO: booleanFromEnv.default(true),
+  /** Also seed the `large` tenant with 10,000 patients (used by paging tests). */
+  SEED_LARGE_TENANT: booleanFromEnv.default(false),
+  /** Lifetime of ID and access tokens issued by the embedded provider, in seconds. */
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
+  /** Lifetime of the provider's sign-in session, in seconds. */
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(12 * 3600),
+  /** Trust X-Forwarded-* headers (set when running behind a TLS-terminating proxy). */
+  TRUST_PROXY: booleanFromEnv.default(false),
+  /** The tenant a bare `localhost` address is sent to. */
+  DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/).default('demo'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrlTemplate: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  seedDemo: boolean;
+  seedLargeTenant: boolean;
+  tokenTtlSeconds: number;
+  sessionTtlSeconds: number;
+  trustProxy: boolean;
+  defaultTenant: string;
+  /** Where the built SPA is served from. */
+  webRoot: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    publicUrlTemplate: (e.PUBLIC_URL_TEMPLATE ?? `http://{tenant}.localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    seedDemo: e.SEED_DEMO,
+    seedLargeTenant: e.SEED_LARGE_TENANT,
+    tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
+    sessionTtlSeconds: e.SESSION_TTL_SECONDS,
+    trustProxy: e.TRUST_PROXY,
+    defaultTenant: e.DEFAULT_TENANT,
+    webRoot: path.resolve('dist/web'),
+  };
+}
+
+/** The public origin of a tenant, e.g. `http://demo.localhost:8080`. */
+export function tenantOrigin(config: Pick<Config, 'publicUrlTemplate'>, tenantId: string): string {
+  return config.publicUrlTemplate.replace('{tenant}', tenantId);
+}

@@ -1,0 +1,124 @@
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { loadTenantSecrets } from '../db/secrets.ts';
+import { DatabaseAdapter } from './adapter.ts';
+import { findUserById } from '../db/tenants.ts';
+import type { TenantAuth } from '../auth/tenant-directory.ts';
+import { logoutPage, messagePage } from './pages.ts';
+
+/** Where the provider is mounted on every tenant's origin. */
+export const IDP_MOUNT_PATH = '/idp';
+
+async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: FastifyBaseLogger): Promise<Provider> {
+  const secrets = await loadTenantSecrets(db, tenant.tenantId);
+  const configuration: Configuration = {
+    adapter: (model: string) => new DatabaseAdapter(db, tenant.tenantId, model),
+    clients: [
+      {
+        client_id: tenant.clientId,
+        client_name: 'IVUS Review',
+        application_type: 'web',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: [`${tenant.origin}/callback`, `${tenant.origin}/silent-renew`],
+        post_logout_redirect_uris: [`${tenant.origin}/`],
+      },
+    ],
+    jwks: { keys: secrets.signingKeys as NonNullable<Configuration['jwks']>['keys'] },
+    cookies: { keys: secrets.cookieKeys },
+    async findAccount(_ctx, sub) {
+      const user = await findUserById(db, tenant.tenantId, sub);
+      if (!user || user.disabled) return undefined;
+      return {
+        accountId: user.id,
+        claims: () => ({
+          sub: user.id,
+          email: user.email,
+          email_verified: true,
+          name: user.name,
+          groups: user.groups,
+        }),
+      };
+    },
+    claims: {
+      openid: ['sub', 'groups'],
+      email: ['email', 'email_verified'],
+      profile: ['name'],
+      phone: ['phone_number', 'phone_number_verified'],
+    },
+    // The SPA authorises API calls with the ID token (spec section 7), so the scope's claims
+    // (email, groups) must be in the ID token itself, not only behind userinfo.
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form);
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = messagePage('Signed out', 'You are signed out.', { href: `${tenant.origin}/login`, label: 'Sign in again' });
+        },
+      },
+    },
+    // Refresh tokens for silent renew; without offline_access they end with the sign-in session,
+    // so signing out kills them.
+    async issueRefreshToken(_ctx, client) {
+      return client.grantTypeAllowed('refresh_token');
+    },
+    interactions: {
+      url: (_ctx, interaction) => `${IDP_MOUNT_PATH}/interaction/${interaction.uid}`,
+    },
+    ttl: {
+      AccessToken: config.tokenTtlSeconds,
+      IdToken: config.tokenTtlSeconds,
+      AuthorizationCode: 60,
+      Interaction: 3600,
+      Session: config.sessionTtlSeconds,
+      Grant: config.sessionTtlSeconds,
+      RefreshToken: config.sessionTtlSeconds,
+    },
+    async renderError(ctx: KoaContextWithOIDC, out) {
+      ctx.type = 'html';
+      const description = typeof out.error_description === 'string' ? out.error_description : 'The sign-in request could not be completed.';
+      ctx.body = messagePage('Sign-in problem', description, { href: `${tenant.origin}/login`, label: 'Start again' });
+    },
+  };
+  const provider = new Provider(tenant.issuer, configuration);
+  provider.proxy = config.trustProxy;
+  provider.on('server_error', (_ctx, error) => log.error({ err: error, tenant: tenant.tenantId }, 'identity provider error'));
+  return provider;
+}
+
+
+/** One provider per tenant, built on first use from the tenant's row and stored secrets. */
+export class ProviderRegistry {
+  private readonly providers = new Map<string, Promise<Provider>>();
+  private readonly db: Db;
+  private readonly config: Config;
+  private readonly log: FastifyBaseLogger;
+
+  constructor(db: Db, config: Config, log: FastifyBaseLogger) {
+    this.db = db;
+    this.config = config;
+    this.log = log;
+  }
+
+  get(tenant: TenantAuth): Promise<Provider> {
+    let provider = this.providers.get(tenant.tenantId);
+    if (!provider) {
+      provider = buildProvider(this.db, this.config, tenant, this.log);
+      provider.catch(() => this.providers.delete(tenant.tenantId));
+      this.providers.set(tenant.tenantId, provider);
+    }
+    return provider;
+  }
+}

@@ -1,0 +1,137 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { errors } from 'oidc-provider';
+import { requestTenantId } from '../auth/request-tenant.ts';
+import type { TenantAuth, TenantDirectory } from '../auth/tenant-directory.ts';
+import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../auth/passwords.ts';
+import type { Db } from '../db/client.ts';
+import { findUserByEmail, recordSignIn } from '../db/tenants.ts';
+import { loginPage, messagePage } from './pages.ts';
+import { IDP_MOUNT_PATH, type ProviderRegistry } from './provider.ts';
+
+const WRONG_CREDENTIALS = 'Incorrect email or password.';
+
+type Deps = { db: Db; tenants: TenantDirectory; providers: ProviderRegistry };
+
+/** Security headers for the provider's HTML pages. */
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+    .send(html);
+}
+
+async function tenantOf(deps: Deps, request: FastifyRequest): Promise<TenantAuth | null> {
+  const tenantId = requestTenantId(request);
+  const tenant = tenantId ? await deps.tenants.get(tenantId) : null;
+  return tenant?.embedded ? tenant : null;
+}
+
+/**
+ * The embedded OpenID Connect provider under /idp on every tenant's origin: the protocol
+ * endpoints are oidc-provider's own; the sign-in interaction is ours.
+ */
+export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+
+  async function interactionContext(request: FastifyRequest, reply: FastifyReply) {
+    const tenant = await tenantOf(deps, request);
+    if (!tenant) {
+      await sendPage(reply, 404, messagePage('Unknown organisation', 'No organisation signs in at this address.'));
+      return null;
+    }
+    const provider = await deps.providers.get(tenant);
+    try {
+      const details = await provider.interactionDetails(request.raw, reply.raw);
+      return { tenant, provider, details };
+    } catch (error) {
+      if (!(error instanceof errors.SessionNotFound)) throw error;
+      await sendPage(
+        reply,
+        400,
+        messagePage('Sign-in expired', 'This sign-in page has expired. Please start again.', { href: `${tenant.origin}/login`, label: 'Sign in' }),
+      );
+      return null;
+    }
+  }
+
+  app.get<{ Params: { uid: string } }>(`${IDP_MOUNT_PATH}/interaction/:uid`, async (request, reply) => {
+    const context = await interactionContext(request, reply);
+    if (!context) return reply;
+    const { tenant, provider, details } = context;
+    if (details.prompt.name === 'login') {
+      return sendPage(reply, 200, loginPage({ tenantName: tenant.name, action: `${IDP_MOUNT_PATH}/interaction/${details.uid}/login` }));
+    }
+    // Our single-page app is a first-party client: consent is granted without asking.
+    const accountId = details.session?.accountId;
+    if (!accountId) throw new Error('consent prompt without a signed-in account');
+    const grant = details.grantId
+      ? ((await provider.Grant.find(details.grantId)) ?? new provider.Grant({ accountId, clientId: tenant.clientId }))
+      : new provider.Grant({ accountId, clientId: tenant.clientId });
+    const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+    if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+    if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+    const grantId = await grant.save();
+    reply.hijack();
+    await provider.interactionFinished(request.raw, reply.raw, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    return reply;
+  });
+
+  await app.register(async (form) => {
+    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 8 * 1024 }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+    form.post<{ Params: { uid: string }; Body: Record<string, string> }>(
+      `${IDP_MOUNT_PATH}/interaction/:uid/login`,
+      async (request, reply) => {
+        const context = await interactionContext(request, reply);
+        if (!context) return reply;
+        const { tenant, provider, details } = context;
+        const email = String(request.body?.email ?? '').trim().toLowerCase();
+        const password = String(request.body?.password ?? '');
+        const user = email ? await findUserByEmail(deps.db, tenant.tenantId, email) : undefined;
+        // Always pay for one hash check, so the answer's timing does not tell whether the account exists.
+        const passwordOk = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_PASSWORD_HASH);
+        if (!user || !passwordOk || user.disabled) {
+          request.log.info({ tenant: tenant.tenantId }, 'sign-in refused');
+          return sendPage(
+            reply,
+            401,
+            loginPage({ tenantName: tenant.name, action: `${IDP_MOUNT_PATH}/interaction/${details.uid}/login`, email, error: WRONG_CREDENTIALS }),
+          );
+        }
+        await recordSignIn(deps.db, tenant.tenantId, user.id);
+        reply.hijack();
+        await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+        return reply;
+      },
+    );
+  });
+
+  // Everything else under /idp is the provider's protocol surface (discovery, authorize,
+  // token, userinfo, revocation, end session, jwks). The body stream is left unread for it.
+  await app.register(async (protocol) => {
+    protocol.removeAllContentTypeParsers();
+    protocol.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    protocol.all(`${IDP_MOUNT_PATH}/*`, async (request, reply) => {
+      const tenant = await tenantOf(deps, request);
+      if (!tenant) return sendPage(reply, 404, messagePage('Unknown organisation', 'No organisation signs in at this address.'));
+      const provider = await deps.providers.get(tenant);
+      let handle = handlers.get(provider);
+      if (!handle) {
+        handle = provider.callback();
+        handlers.set(provider, handle);
+      }
+      const raw = request.raw as IncomingMessage & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = raw.url!.slice(IDP_MOUNT_PATH.length) || '/';
+      reply.hijack();
+      await handle(raw, reply.raw);
+      return reply;
+    });
+  });
+}

@@ -1,0 +1,70 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, tenantOrigin } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { DataDirLockedError } from './db/lock.ts';
+import { DEMO_TENANTS, LARGE_TENANT, demoAccounts } from './seed/demo-accounts.ts';
+import { seedTenant } from './seed/seed.ts';
+
+/** Starts the one server process: API, identity provider and SPA. */
+async function main(): Promise<void> {
+  const started = performance.now();
+  const config = loadConfig();
+  const database = await openDatabase(
+    config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
+  );
+  const app = await buildApp({ config, database });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    try {
+      await app.close();
+    } finally {
+      await database.close();
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  if (config.seedDemo) {
+    for (const tenant of DEMO_TENANTS) {
+      if (await seedTenant(database.db, tenant)) app.log.info({ tenant: tenant.id }, 'seeded demo tenant');
+    }
+  }
+  if (config.seedLargeTenant && (await seedTenant(database.db, LARGE_TENANT))) {
+    app.log.info({ tenant: LARGE_TENANT.id }, 'seeded large tenant');
+  }
+
+  await app.listen({ port: config.port, host: config.host });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const lines = [
+    '',
+    `IVUS Review is running (ready in ${seconds} s, database: ${database.kind}${database.kind === 'pglite' ? ` in ${config.dataDir}` : ''}).`,
+    '',
+    `  Open ${tenantOrigin(config, 'demo')}`,
+  ];
+  if (config.seedDemo) {
+    lines.push('', '  Demo sign-ins (demo data only):');
+    for (const tenant of DEMO_TENANTS) {
+      lines.push(`    ${tenantOrigin(config, tenant.id)}`);
+      for (const account of demoAccounts(tenant.id)) {
+        const role = account.groups.length ? 'administrator' : 'clinician';
+        lines.push(`      ${role.padEnd(13)} ${account.email.padEnd(24)} ${account.password}`);
+      }
+    }
+  }
+  lines.push('', '  Press Ctrl-C to stop.', '');
+  process.stdout.write(lines.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    process.stderr.write(`The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, tenantOrigin } from '../../src/server/config.ts';
+import { acquireDataDirLock, DataDirLockedError } from '../../src/server/db/lock.ts';
+
+describe('configuration', () => {
+  it('has working defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(tenantOrigin(config, 'demo')).toBe('http://demo.localhost:8080');
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it('names the variable that holds a bad value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with postgres/);
+    expect(() => loadConfig({ PUBLIC_URL_TEMPLATE: 'https://example.org' })).toThrow(/PUBLIC_URL_TEMPLATE: must contain \{tenant\}/);
+    expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
+  });
+});
+
+describe('data directory lock', () => {
+  it('lets one process hold the directory and refuses a second holder until released', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-lock-'));
+    const release = acquireDataDirLock(dir);
+    // A live process (our parent) already holding the lock is refused with a clear message.
+    fs.writeFileSync(path.join(dir, 'server.lock'), String(process.ppid));
+    expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+    expect(() => acquireDataDirLock(dir)).toThrow(/in use by another server process/);
+    release();
+    const again = acquireDataDirLock(dir);
+    again();
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('takes over a lock left behind by a process that no longer runs', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-lock-'));
+    fs.writeFileSync(path.join(dir, 'server.lock'), '2147483646');
+    const release = acquireDataDirLock(dir);
+    expect(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8')).toBe(String(process.pid));
+    release();
+    fs.rmSync(dir, { recursive: true });
+  });
+});

@@ -1,0 +1,69 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresAdminUrl: string | null;
+  }
+}
+
+const SEARCH_DIRS = ['/usr/local/bin', '/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'];
+
+function findBinary(name: string): string | null {
+  for (const dir of SEARCH_DIRS) {
+    const candidate = path.join(dir, name);
+    if (fs.existsSync(candidate)) return candidate;
+  }
+  const which = spawnSync('which', [name], { encoding: 'utf8' });
+  return which.status === 0 ? which.stdout.trim() : null;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/**
+ * Starts a throw-away PostgreSQL cluster from the machine's binaries for the
+ * `server-postgres` project. PostgreSQL refuses to run as root, so as root it runs as the
+ * `postgres` user.
+ */
+export default async function setup(project: TestProject) {
+  const initdb = findBinary('initdb');
+  const pgCtl = findBinary('pg_ctl');
+  if (!initdb || !pgCtl) {
+    console.warn('\n[server-postgres] NOTICE: no PostgreSQL binaries (initdb, pg_ctl) found: the real-PostgreSQL run is skipped.\n');
+    project.provide('postgresAdminUrl', null);
+    return;
+  }
+  const asRoot = process.getuid?.() === 0;
+  const run = (binary: string, args: string[]) =>
+    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', binary, ...args], { stdio: 'pipe' }) : execFileSync(binary, args, { stdio: 'pipe' });
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-pg-'));
+  if (asRoot) execFileSync('chown', ['postgres:', dir]);
+  fs.chmodSync(dir, 0o700);
+  const dataDir = path.join(dir, 'data');
+  const port = await freePort();
+  run(initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+  run(pgCtl, ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`, 'start']);
+  project.provide('postgresAdminUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
+
+  return () => {
+    try {
+      run(pgCtl, ['-D', dataDir, '-m', 'immediate', 'stop']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+}

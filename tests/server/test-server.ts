@@ -1,0 +1,154 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { SignJWT, importJWK, type JWK } from 'jose';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import { openDatabase, type Database } from '../../src/server/db/client.ts';
+import { loadTenantSecrets } from '../../src/server/db/secrets.ts';
+import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
+import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
+import { seedTenant } from '../../src/server/seed/seed.ts';
+
+export const PORT = 8080;
+export const originOf = (tenantId: string) => `http://${tenantId}.localhost:${PORT}`;
+export const hostOf = (tenantId: string) => `${tenantId}.localhost:${PORT}`;
+
+/** True in the real-PostgreSQL project when the machine has no PostgreSQL binaries. */
+export const postgresUnavailable = (() => {
+  try {
+    return inject('postgresAdminUrl') === null;
+  } catch {
+    return false;
+  }
+})();
+
+async function testDatabase(): Promise<Database> {
+  let adminUrl: string | null | undefined;
+  try {
+    adminUrl = inject('postgresAdminUrl');
+  } catch {
+    adminUrl = undefined;
+  }
+  if (!adminUrl) return openDatabase({ kind: 'pglite', dataDir: null });
+  // One fresh database per test file, so files run in parallel without sharing rows.
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return openDatabase({ kind: 'postgres', url: adminUrl.replace(/\/postgres$/, `/${name}`) });
+}
+
+export type TestServer = { app: FastifyInstance; database: Database; config: Config; close: () => Promise<void> };
+
+/** The whole server on an empty database seeded with the demo tenants (API only: no SPA build). */
+export async function createTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const config = { ...loadConfig({ NODE_ENV: 'test', PORT: String(PORT), LOG_LEVEL: 'silent', ...env }), webRoot: '/nonexistent' };
+  const database = await testDatabase();
+  for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** Signs an ID token with a tenant's own provider key, as its provider would. */
+export async function mintIdToken(
+  server: TestServer,
+  tenantId: string,
+  options: { sub: string; expiresIn?: string | number; key?: JWK; issuer?: string; audience?: string; claims?: Record<string, unknown> },
+): Promise<string> {
+  const key = options.key ?? (await loadTenantSecrets(server.database.db, tenantId)).signingKeys[0]!;
+  return new SignJWT({ email: 'someone@example.test', ...options.claims })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid! })
+    .setSubject(options.sub)
+    .setIssuer(options.issuer ?? `${originOf(tenantId)}/idp`)
+    .setAudience(options.audience ?? embeddedClientId(tenantId))
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '5m')
+    .sign(await importJWK(key, 'RS256'));
+}
+
+type Cookies = Map<string, string>;
+
+function storeCookies(jar: Cookies, setCookie: string | string[] | undefined) {
+  for (const line of [setCookie ?? []].flat()) {
+    const [pair] = line.split(';');
+    const eq = pair!.indexOf('=');
+    const name = pair!.slice(0, eq).trim();
+    const value = pair!.slice(eq + 1).trim();
+    if (value) jar.set(name, value);
+    else jar.delete(name);
+  }
+}
+
+const cookieHeader = (jar: Cookies) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+
+export type SignInResult =
+  | { ok: true; tokens: { id_token: string; access_token: string; refresh_token?: string; token_type: string } }
+  | { ok: false; status: number; body: string };
+
+/**
+ * The browser's whole sign-in through the embedded provider, driven with `inject`:
+ * authorization request with PKCE, the sign-in form, consent, and the code exchange.
+ */
+export async function signInThroughProvider(server: TestServer, tenantId: string, email: string, password: string): Promise<SignInResult> {
+  const host = hostOf(tenantId);
+  const jar: Cookies = new Map();
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const redirectUri = `${originOf(tenantId)}/callback`;
+  const params = new URLSearchParams({
+    client_id: embeddedClientId(tenantId),
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'email openid phone profile',
+    state: randomBytes(8).toString('hex'),
+    nonce: randomBytes(8).toString('hex'),
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  let url = `/idp/auth?${params}`;
+  for (let step = 0; step < 12; step++) {
+    const response = await server.app.inject({ method: 'GET', url, headers: { host, cookie: cookieHeader(jar) } });
+    storeCookies(jar, response.headers['set-cookie']);
+    const location = response.headers.location as string | undefined;
+    if (location?.startsWith(redirectUri)) {
+      const code = new URL(location).searchParams.get('code');
+      if (!code) return { ok: false, status: response.statusCode, body: location };
+      const token = await server.app.inject({
+        method: 'POST',
+        url: '/idp/token',
+        headers: { host, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: embeddedClientId(tenantId), code_verifier: verifier }).toString(),
+      });
+      if (token.statusCode !== 200) return { ok: false, status: token.statusCode, body: token.body };
+      return { ok: true, tokens: token.json() };
+    }
+    if (location) {
+      url = location.startsWith('http') ? new URL(location).pathname + new URL(location).search : location;
+      continue;
+    }
+    const form = /action="([^"]+\/login)"/.exec(response.body);
+    if (response.statusCode !== 200 || !form) return { ok: false, status: response.statusCode, body: response.body };
+    const login = await server.app.inject({
+      method: 'POST',
+      url: form[1]!,
+      headers: { host, cookie: cookieHeader(jar), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ email, password }).toString(),
+    });
+    storeCookies(jar, login.headers['set-cookie']);
+    if (!login.headers.location) return { ok: false, status: login.statusCode, body: login.body };
+    url = login.headers.location as string;
+  }
+  return { ok: false, status: 0, body: 'too many redirects' };
+}

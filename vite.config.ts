@@ -1,0 +1,28 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+/** The API server the dev server forwards to (scripts/dev.ts starts it on this port). */
+const apiPort = Number(process.env.API_PORT ?? 8081);
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 2000,
+  },
+  define: {
+    __BUILD_VERSION__: JSON.stringify(`${process.env.npm_package_version ?? '0.0.0'}+${new Date().toISOString()}`),
+  },
+  server: {
+    port: Number(process.env.PORT ?? 5173),
+    strictPort: true,
+    // Tenants are host names (demo.localhost): forward with the browser's Host header intact.
+    allowedHosts: ['.localhost'],
+    proxy: {
+      '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false },
+      '/idp': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false },
+    },
+  },
+});
