@@ -86,7 +86,7 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['tests/**', 'e2e/**', 'scripts/**'],
+    files: ['tests/**', 'e2e/**', 'scripts/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },
 );

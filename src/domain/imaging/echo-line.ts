@@ -1,0 +1,157 @@
+/**
+ * The echo along one A-line: for every depth sample, how strongly tissue and blood scatter (the
+ * speckle is multiplied in later) and the coherent echoes of smooth, hard reflectors. Layers follow
+ * the cross-section's radius functions exactly, so the truth contours sit on the drawn borders.
+ */
+import { angleDifferenceRad, calciumCoverage, type CrossSection } from './cross-section.ts';
+import { CATHETER_RADIUS_MM } from './pullback-model.ts';
+import { PLAQUE_ROWS, TEXTURE_ROWS } from './tissue-texture.ts';
+
+/** Scattering strengths relative to the adventitia (1 = 0 dB). */
+const BLOOD_ECHO = 0.018;
+const PLAQUE_ECHO = 0.22;
+/** The fibrous cap just under the lumen border is denser, so brighter. */
+const CAP_BOOST = 0.9;
+const CAP_MM = 0.1;
+const MEDIA_ECHO = 0.05;
+const ADVENTITIA_ECHO = 1;
+const PERIVASCULAR_ECHO = 0.3;
+const CALCIUM_ECHO = 2.6;
+/** Coherent echo of the lumen-intima interface (the bright leading edge). */
+const INTIMA_SPECULAR = 0.45;
+const CALCIUM_SPECULAR = 4.5;
+/** Calcium reflects coherently through its whole thickness, fading towards its back. */
+const CALCIUM_BODY_SPECULAR = 1.8;
+/** Second bounce between calcium and transducer, at twice the calcium's depth. */
+const CALCIUM_REVERB = 0.1;
+const GUIDEWIRE_SPECULAR = 7;
+const GUIDEWIRE_REVERBS = [1.4, 0.6] as const;
+const GUIDEWIRE_REVERB_SPACING_MM = 0.09;
+/** Fraction of the echo lost behind calcium and behind the wire. */
+const CALCIUM_SHADOW = 0.975;
+const GUIDEWIRE_SHADOW = 0.97;
+/** Amplitude attenuation in tissue (beyond the lumen border), per mm. */
+const ATTENUATION_PER_MM = 0.8;
+
+const MEDIA_THICK_MM = 0.14;
+const MEDIA_THIN_MM = 0.09;
+const ADVENTITIA_MM = 0.28;
+/** Widths of the transitions between layers: borders are sharp, but not aliased. */
+const BORDER_MM = 0.012;
+const LAYER_EDGE_MM = 0.03;
+const WIRE_EDGE_MM = 0.03;
+/** Texture rows beyond the EEM are this many mm apart. */
+const OUTER_ROW_MM = 0.12;
+
+function step(u: number): number {
+  return u <= -0.5 ? 0 : u >= 0.5 ? 1 : u + 0.5;
+}
+
+function bump(u: number): number {
+  return u <= -1 || u >= 1 ? 0 : 1 - u * u;
+}
+
+/**
+ * Writes the scattering strength of tissue and of blood and the coherent echo for every sample of
+ * the A-line at `angleRad` (`texture` is the wall texture column at that angle).
+ */
+export function echoLine(
+  section: CrossSection,
+  angleRad: number,
+  sampleSpacingMm: number,
+  texture: Float32Array,
+  tissue: Float32Array,
+  blood: Float32Array,
+  specular: Float32Array,
+): void {
+  const lumenMm = section.lumenRadiusMm(angleRad);
+  const vesselMm = section.vesselRadiusMm(angleRad);
+  const wallMm = vesselMm - lumenMm;
+  // The media thins where plaque is thick.
+  const mediaMm = MEDIA_THICK_MM - (MEDIA_THICK_MM - MEDIA_THIN_MM) * Math.min(1, wallMm);
+  const mediaStartMm = vesselMm - mediaMm;
+  const plaqueMm = Math.max(0.01, mediaStartMm - lumenMm);
+
+  const calcium = calciumCoverage(section.calcium, angleRad);
+  const calciumStartMm = lumenMm + (section.calcium?.depthMm ?? 0);
+  // Calcium sits inside the plaque: where the plaque thins, so does the calcium.
+  const calciumThicknessMm = Math.max(0.02, Math.min(section.calcium?.thicknessMm ?? 1, 0.7 * plaqueMm));
+  const calciumEndMm = calciumStartMm + calciumThicknessMm;
+
+  // The wire's front surface on this line, if the line passes through the wire at all.
+  const wire = section.guidewire;
+  const fromWire = angleDifferenceRad(angleRad, wire.angleRad);
+  let wireCover = 0;
+  let wireFrontMm = Infinity;
+  if (Math.abs(fromWire) < Math.PI / 2) {
+    const lateralMm = Math.abs(wire.distanceMm * Math.sin(fromWire));
+    wireCover = step((wire.radiusMm - lateralMm) / WIRE_EDGE_MM);
+    if (wireCover > 0) {
+      const halfChordMm = Math.sqrt(Math.max(0, wire.radiusMm * wire.radiusMm - lateralMm * lateralMm));
+      wireFrontMm = wire.distanceMm * Math.cos(fromWire) - halfChordMm;
+    }
+  }
+
+  const attenuationStep = Math.exp(-ATTENUATION_PER_MM * sampleSpacingMm);
+  let attenuation = 1;
+  const lastRow = TEXTURE_ROWS - 1;
+  for (let j = 0; j < tissue.length; j++) {
+    const r = j * sampleSpacingMm;
+    if (r < CATHETER_RADIUS_MM - BORDER_MM) {
+      tissue[j] = 0;
+      blood[j] = 0;
+      specular[j] = 0;
+      continue;
+    }
+    const inWall = step((r - lumenMm) / BORDER_MM);
+    if (r > lumenMm) attenuation *= attenuationStep;
+
+    // Which texture row this depth reads: plaque rows stretch over the plaque, outer rows are fixed in mm.
+    let row =
+      r < mediaStartMm
+        ? ((r - lumenMm) / plaqueMm) * (PLAQUE_ROWS - 1)
+        : r < vesselMm
+          ? PLAQUE_ROWS - 1
+          : PLAQUE_ROWS + (r - vesselMm) / OUTER_ROW_MM;
+    row = row < 0 ? 0 : row > lastRow ? lastRow : row;
+    const row0 = Math.floor(row);
+    const row1 = row0 < lastRow ? row0 + 1 : lastRow;
+    const gain = texture[row0]! + (texture[row1]! - texture[row0]!) * (row - row0);
+
+    const capWeight = r > lumenMm ? Math.max(0, 1 - (r - lumenMm) / CAP_MM) : 1;
+    let echo = PLAQUE_ECHO * (1 + CAP_BOOST * capWeight);
+    echo += (MEDIA_ECHO - echo) * step((r - mediaStartMm) / LAYER_EDGE_MM);
+    echo += (ADVENTITIA_ECHO - echo) * step((r - vesselMm) / LAYER_EDGE_MM);
+    // Perivascular tissue is patchier than the wall (fat next to fibrous strands): twice the contrast in dB.
+    echo += (PERIVASCULAR_ECHO * gain - echo) * step((r - vesselMm - ADVENTITIA_MM) / (4 * LAYER_EDGE_MM));
+    echo *= gain;
+    let inCalcium = 0;
+    if (calcium > 0) {
+      inCalcium = calcium * (step((r - calciumStartMm) / LAYER_EDGE_MM) - step((r - calciumEndMm) / LAYER_EDGE_MM));
+      echo += (CALCIUM_ECHO - echo) * inCalcium;
+    }
+
+    const behindWire = wireCover * step((r - wireFrontMm - 0.03) / 0.02);
+    const wireShadow = 1 - GUIDEWIRE_SHADOW * behindWire;
+    const calciumShadow = 1 - CALCIUM_SHADOW * calcium * step((r - calciumEndMm) / LAYER_EDGE_MM);
+    tissue[j] = echo * inWall * attenuation * wireShadow * calciumShadow;
+    blood[j] = BLOOD_ECHO * (1 - inWall) * wireShadow * step((r - CATHETER_RADIUS_MM) / BORDER_MM);
+
+    let coherent = INTIMA_SPECULAR * bump((r - lumenMm - BORDER_MM) / BORDER_MM) * wireShadow;
+    if (calcium > 0) {
+      coherent +=
+        calcium *
+        (CALCIUM_SPECULAR * bump((r - calciumStartMm - BORDER_MM) / (1.5 * BORDER_MM)) +
+          CALCIUM_REVERB * bump((r - 2 * calciumStartMm) / (2 * BORDER_MM))) +
+        inCalcium * CALCIUM_BODY_SPECULAR * Math.max(0.3, 1 - (r - calciumStartMm) / calciumThicknessMm);
+    }
+    if (wireCover > 0) {
+      let wireEcho = GUIDEWIRE_SPECULAR * bump((r - wireFrontMm) / BORDER_MM);
+      for (let k = 0; k < GUIDEWIRE_REVERBS.length; k++) {
+        wireEcho += GUIDEWIRE_REVERBS[k]! * bump((r - wireFrontMm - (k + 1) * GUIDEWIRE_REVERB_SPACING_MM) / BORDER_MM);
+      }
+      coherent += wireCover * wireEcho;
+    }
+    specular[j] = coherent;
+  }
+}
