@@ -20,7 +20,7 @@ const featureZones = features.map((name) => ({
 const PIXI = ['pixi.js', 'pixi.js/*', '@pixi/*'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**', 'src/server/db/migrations/**'] },
+  { ignores: ['.tmp/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'data/**', 'src/server/db/migrations/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -50,7 +50,7 @@ export async function buildApp({ config, database }: AppOptions): Promise<Fastif
     await api.register(patientRoutes, { db });
   });
   await app.register(identityProviderRoutes, { db, tenants, providers });
-  await app.register(spaRoutes, { webRoot: config.webRoot });
+  await spaRoutes(app, { webRoot: config.webRoot });
 
   const sweeper = setInterval(() => {
     deleteExpiredProviderRows(db).catch((err: unknown) => app.log.warn({ err }, 'expired sign-in rows not removed'));

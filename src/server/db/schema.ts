@@ -7,6 +7,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   uniqueIndex,
@@ -74,6 +75,21 @@ export const records = pgTable(
     modality: text('modality').notNull().default('IVUS'),
     bmodeFrameCount: integer('bmode_frame_count').notNull().default(0),
     angioFrameCount: integer('angio_frame_count').notNull().default(0),
+    frameWidth: integer('frame_width').notNull().default(512),
+    frameHeight: integer('frame_height').notNull().default(512),
+    angioWidth: integer('angio_width').notNull().default(512),
+    angioHeight: integer('angio_height').notNull().default(512),
+    frameRateHz: real('frame_rate_hz').notNull().default(30),
+    pullbackSpeedMmPerS: real('pullback_speed_mm_per_s').notNull().default(0.5),
+    pixelSpacingMm: real('pixel_spacing_mm').notNull().default(0.01),
+    /** Where the frames come from: generated demo data (from demoSeed) or an import. */
+    imagingSource: text('imaging_source', { enum: ['demo', 'import'] }).notNull().default('demo'),
+    demoSeed: integer('demo_seed'),
+    /**
+     * Names one immutable set of frame bytes; part of every frame URL and ETag, so browsers
+     * and caches may keep frames forever and a regenerated set never collides with an old one.
+     */
+    imagingVersion: text('imaging_version').notNull().default('v1'),
     annotationStatus: text('annotation_status', { enum: ['new', 'saved'] }),
     annotationSavedBy: text('annotation_saved_by'),
     annotationSavedAt: timestamp('annotation_saved_at', { withTimezone: true }),

@@ -14,7 +14,8 @@ const STATUS_CODES: Record<number, string> = {
 
 /**
  * The one error handler: 4xx answers say what was wrong; 5xx answers say nothing about
- * internals (the details go to the log with the request id).
+ * internals (the details go to the log with the request id). The 404 handler belongs to
+ * http/spa.ts, which also serves the app's deep links.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -26,8 +27,4 @@ export function installErrorHandler(app: FastifyInstance): void {
     const code = STATUS_CODES[status] ?? 'bad_request';
     return reply.code(status).send({ error: code, message: error.message });
   });
-
-  app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: 'not_found', message: `No such address: ${request.method} ${request.url.split('?')[0]}` }),
-  );
 }

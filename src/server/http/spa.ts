@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -19,14 +19,17 @@ const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 /**
- * Serves the built single-page app: hashed assets cached forever, index.html never cached,
+ * Called directly on the root instance (not registered as a plugin): the not-found handler
+ * it sets must cover every route. Serves the built single-page app: hashed assets cached forever, index.html never cached,
  * and index.html for every other GET that is not API or identity-provider traffic, so deep
  * links work. Without a build (server tests), only the API is served.
  */
 export async function spaRoutes(app: FastifyInstance, deps: { webRoot: string }): Promise<void> {
+  const notFound = (method: string, pathname: string) => ({ error: 'not_found', message: `No such address: ${method} ${pathname}` });
   const indexPath = path.join(deps.webRoot, 'index.html');
   if (!fs.existsSync(indexPath)) {
     app.log.warn({ webRoot: deps.webRoot }, 'no SPA build found: serving the API only (run npm run build)');
+    app.setNotFoundHandler((request, reply) => reply.code(404).send(notFound(request.method, request.url.split('?')[0] ?? '/')));
     return;
   }
   await app.register(fastifyStatic, {
@@ -43,6 +46,16 @@ export async function spaRoutes(app: FastifyInstance, deps: { webRoot: string })
   });
   const indexHtml = fs.readFileSync(indexPath);
 
+  const sendIndex = (reply: FastifyReply) =>
+    reply
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', CONTENT_SECURITY_POLICY)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .send(indexHtml);
+
+  app.get('/', (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     const isAppRoute =
@@ -50,15 +63,7 @@ export async function spaRoutes(app: FastifyInstance, deps: { webRoot: string })
       !pathname.startsWith('/api/') &&
       !pathname.startsWith('/idp/') &&
       !path.extname(pathname);
-    if (!isAppRoute) {
-      return reply.code(404).send({ error: 'not_found', message: `No such address: ${request.method} ${pathname}` });
-    }
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'same-origin')
-      .send(indexHtml);
+    if (!isAppRoute) return reply.code(404).send(notFound(request.method, pathname));
+    return sendIndex(reply);
   });
 }

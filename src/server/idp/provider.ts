@@ -94,6 +94,15 @@ async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: Fa
   };
   const provider = new Provider(tenant.issuer, configuration);
   provider.proxy = config.trustProxy;
+  // RFC 7009 answers a revocation with an empty 200, which Koa labels text/plain; browsers'
+  // OIDC clients (oidc-client-ts) accept only JSON, so answer with an empty JSON object.
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path === '/token/revocation' && ctx.status === 200) {
+      ctx.body = '{}';
+      ctx.type = 'application/json';
+    }
+  });
   provider.on('server_error', (_ctx, error) => log.error({ err: error, tenant: tenant.tenantId }, 'identity provider error'));
   return provider;
 }

@@ -1,0 +1,147 @@
+import type { z } from 'zod';
+import { ApiErrorSchema } from '../../domain/patients.ts';
+import { DEFAULT_TOKEN_TYPE } from '../../domain/constants.ts';
+
+/** Every API address starts here; the tenant follows (spec section 7). */
+export const API_ROOT = '/api';
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type QueryParams = Record<string, QueryValue>;
+
+export interface ApiCredentials {
+  idToken: string;
+  tokenType?: string | null;
+}
+
+/** A failed API call: the HTTP status (0 when the server was not reached) and a sentence a person can read. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export interface ApiRequest<T> {
+  /** e.g. 'patients', or a path the server handed out such as 'records/r1/previews/bmode'. */
+  resource: string;
+  /** Appended to the resource, each one URL-encoded. */
+  pathParams?: readonly (string | number)[];
+  query?: QueryParams;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+export interface ApiClient {
+  request<T>(request: ApiRequest<T>): Promise<T>;
+  get<T>(schema: z.ZodType<T>, resource: string, options?: Omit<ApiRequest<T>, 'schema' | 'resource' | 'method'>): Promise<T>;
+  /** Binary content (preview images) fetched with the same authorization. */
+  getBlob(resource: string, options?: { signal?: AbortSignal }): Promise<Blob>;
+}
+
+export interface ApiClientOptions {
+  tenant: string;
+  /** The signed-in user's tokens, read at every call so renewed tokens are used at once. */
+  getCredentials: () => ApiCredentials | null;
+  /** Called on 401: the session is no longer valid. */
+  onUnauthorized: () => void;
+  fetch?: typeof fetch;
+}
+
+/** `/api/{tenant}/{resource}[/pathParams][?queryParams]`; empty query values are left out. */
+export function buildApiUrl(
+  tenant: string,
+  resource: string,
+  pathParams: readonly (string | number)[] = [],
+  query: QueryParams = {},
+): string {
+  const path = [encodeURIComponent(tenant), resource.replace(/^\/+|\/+$/g, ''), ...pathParams.map((p) => encodeURIComponent(String(p)))]
+    .filter((segment) => segment !== '')
+    .join('/');
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== null && value !== undefined && value !== '') search.append(name, String(value));
+  }
+  const queryString = search.toString();
+  return `${API_ROOT}/${path}${queryString ? `?${queryString}` : ''}`;
+}
+
+export function authorizationHeader(credentials: ApiCredentials): string {
+  return `${credentials.tokenType || DEFAULT_TOKEN_TYPE} ${credentials.idToken}`;
+}
+
+async function errorFromResponse(response: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not every failure has a JSON body (a proxy's 502 page, for instance).
+  }
+  const parsed = ApiErrorSchema.safeParse(body);
+  if (parsed.success) return new ApiError(response.status, parsed.data.error, parsed.data.message);
+  return new ApiError(response.status, 'http_error', `The server answered with HTTP ${response.status}.`);
+}
+
+export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch: fetchImpl }: ApiClientOptions): ApiClient {
+  const doFetch = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+
+  async function send(
+    method: string,
+    resource: string,
+    accept: string,
+    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal },
+  ): Promise<Response> {
+    const headers: Record<string, string> = { Accept: accept };
+    const credentials = getCredentials();
+    if (credentials) headers.Authorization = authorizationHeader(credentials);
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await doFetch(buildApiUrl(tenant, resource, options.pathParams, options.query), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      throw new ApiError(0, 'network_error', 'The server could not be reached. Check the connection and try again.');
+    }
+    if (response.status === 401) onUnauthorized();
+    if (!response.ok) throw await errorFromResponse(response);
+    return response;
+  }
+
+  async function request<T>({ resource, pathParams, query, method = 'GET', body, schema, signal }: ApiRequest<T>): Promise<T> {
+    const response = await send(method, resource, 'application/json', { pathParams, query, body, signal });
+    let json: unknown;
+    try {
+      json = response.status === 204 ? null : await response.json();
+    } catch {
+      throw new ApiError(response.status, 'invalid_response', 'The server sent an answer that could not be read.');
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      console.error(`Unexpected answer from ${method} ${resource}`, parsed.error.issues);
+      throw new ApiError(response.status, 'invalid_response', 'The server sent an answer that could not be read.');
+    }
+    return parsed.data;
+  }
+
+  return {
+    request,
+    get: (schema, resource, options = {}) => request({ ...options, schema, resource, method: 'GET' }),
+    async getBlob(resource, options = {}) {
+      const response = await send('GET', resource, 'image/*, application/json', options);
+      return response.blob();
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import type { ComponentType } from 'react';
+import { Flex, Separator, Stack } from '@chakra-ui/react';
+import { useLocation } from 'wouter';
+import { ToolbarButton } from '../ui/toolbar-button.tsx';
+import { useColorMode } from '../ui/theme.tsx';
+import {
+  AngleIcon,
+  AreaIcon,
+  BackIcon,
+  BrightnessIcon,
+  ContourIcon,
+  MoonIcon,
+  RulerIcon,
+  SaveIcon,
+  SignOutIcon,
+  SunIcon,
+  TextIcon,
+  UploadIcon,
+  UsersIcon,
+} from '../ui/icons.tsx';
+import { TOOLS, type ToolId } from '../review/tools/tools.ts';
+import { useActiveTool, useActiveToolStore } from '../review/tools/active-tool.tsx';
+import { toolbarLayout, type Screen } from './screens.ts';
+
+const TOOL_ICONS: Record<ToolId, ComponentType> = {
+  ruler: RulerIcon,
+  area: AreaIcon,
+  text: TextIcon,
+  angle: AngleIcon,
+  brightness: BrightnessIcon,
+  contour: ContourIcon,
+};
+
+/** Shortcuts of the buttons outside the review tools; the tools carry theirs in TOOLS. */
+export const SHORTCUTS = {
+  back: 'Alt+ArrowLeft',
+  save: 'Ctrl+S',
+  upload: 'Shift+U',
+  users: 'Shift+M',
+  theme: 'Shift+D',
+  signOut: 'Shift+Q',
+} as const;
+
+function ToolButtons() {
+  const store = useActiveToolStore();
+  const active = useActiveTool();
+  return (
+    <Stack gap="1" role="group" aria-label="Annotation tools">
+      {TOOLS.map(({ id, label, shortcut }) => {
+        const ToolIcon = TOOL_ICONS[id];
+        return (
+          <ToolbarButton
+            key={id}
+            label={label}
+            icon={<ToolIcon />}
+            shortcut={shortcut}
+            pressed={active === id}
+            onActivate={() => store.toggle(id)}
+          />
+        );
+      })}
+    </Stack>
+  );
+}
+
+function ThemeButton() {
+  const { colorMode, toggleColorMode } = useColorMode();
+  return (
+    <ToolbarButton
+      label="Dark theme"
+      icon={colorMode === 'dark' ? <MoonIcon /> : <SunIcon />}
+      shortcut={SHORTCUTS.theme}
+      pressed={colorMode === 'dark'}
+      onActivate={toggleColorMode}
+    />
+  );
+}
+
+export interface LeftToolbarProps {
+  screen: Screen;
+  isAdmin: boolean;
+}
+
+/** Spec section 2: the screen's own buttons at the top, the app's at the bottom (not on login). */
+export function LeftToolbar({ screen, isAdmin }: LeftToolbarProps) {
+  const layout = toolbarLayout(screen);
+  const [, navigate] = useLocation();
+
+  return (
+    <Flex
+      as="nav"
+      aria-label="Main toolbar"
+      data-testid="left-toolbar"
+      direction="column"
+      justify="space-between"
+      align="center"
+      gap="2"
+      py="3"
+      px="2"
+      borderEndWidth="1px"
+      bg="bg.subtle"
+      flexShrink={0}
+      overflowY="auto"
+    >
+      <Stack gap="1" align="center">
+        {layout.back ? (
+          <ToolbarButton
+            label="Navigate back"
+            icon={<BackIcon />}
+            shortcut={SHORTCUTS.back}
+            onActivate={() => window.history.back()}
+          />
+        ) : null}
+        {layout.save ? (
+          <ToolbarButton
+            label="Save"
+            icon={<SaveIcon />}
+            shortcut={SHORTCUTS.save}
+            disabled
+            disabledReason="No annotations to save yet"
+            onActivate={() => undefined}
+          />
+        ) : null}
+        {layout.tools ? (
+          <>
+            <Separator width="full" />
+            <ToolButtons />
+          </>
+        ) : null}
+      </Stack>
+      {layout.bottom ? (
+        <Stack gap="1" align="center">
+          <ToolbarButton
+            label="Upload"
+            icon={<UploadIcon />}
+            shortcut={SHORTCUTS.upload}
+            onActivate={() => navigate('/upload')}
+          />
+          <ToolbarButton
+            label="Users"
+            icon={<UsersIcon />}
+            shortcut={SHORTCUTS.users}
+            disabled={!isAdmin}
+            disabledReason="Administrators only"
+            onActivate={() => navigate('/users')}
+          />
+          <ThemeButton />
+          <ToolbarButton
+            label="Sign out"
+            icon={<SignOutIcon />}
+            shortcut={SHORTCUTS.signOut}
+            onActivate={() => navigate('/logout')}
+          />
+        </Stack>
+      ) : null}
+    </Flex>
+  );
+}

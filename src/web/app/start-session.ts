@@ -1,0 +1,47 @@
+import { createActor } from 'xstate';
+import { navigate } from 'wouter/use-browser-location';
+import type { AuthInfo } from '../../domain/auth-info.ts';
+import { createApiClient, type ApiClient } from '../api/api-client.ts';
+import { authMachineFor } from '../auth/auth-effects.ts';
+import type { AuthActorRef } from '../auth/auth.machine.ts';
+import { createUserManager } from '../auth/user-manager.ts';
+import { clearContexts } from '../session/context-store.ts';
+
+export interface AppSession {
+  tenant: string;
+  authInfo: AuthInfo;
+  auth: AuthActorRef;
+  api: ApiClient;
+}
+
+function goToLogout(): void {
+  if (window.location.pathname !== '/logout') navigate('/logout', { replace: true });
+}
+
+/**
+ * Builds the tenant's sign-in client, starts the auth statechart and the API client. Done once per
+ * page outside React, so that React's development double-mounting never runs a sign-in step twice.
+ */
+export function startSession(tenant: string, authInfo: AuthInfo): AppSession {
+  const userManager = createUserManager(authInfo);
+  const auth = createActor(
+    authMachineFor(userManager, authInfo, {
+      goToLogout,
+      resetStores: clearContexts,
+      leave: (url) => window.location.assign(url),
+    }),
+  );
+  auth.start();
+
+  const api = createApiClient({
+    tenant,
+    getCredentials: () => {
+      const user = auth.getSnapshot().context.user;
+      return user?.id_token ? { idToken: user.id_token, tokenType: user.token_type } : null;
+    },
+    // Spec: a 401 means the session is no longer valid.
+    onUnauthorized: goToLogout,
+  });
+
+  return { tenant, authInfo, auth, api };
+}

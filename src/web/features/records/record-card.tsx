@@ -1,0 +1,75 @@
+import { Card, HStack, Heading, LinkBox, LinkOverlay, Stack, Text } from '@chakra-ui/react';
+import { Link } from 'wouter';
+import { LOCALE } from '../../../domain/constants.ts';
+import type { ContextRecord } from '../../session/context-store.ts';
+import { formatDate } from '../../ui/format-date.ts';
+import { AnnotationBadge } from './annotation-badge.tsx';
+import { RecordPreview } from './record-preview.tsx';
+
+const COUNT_FORMAT = new Intl.NumberFormat(LOCALE);
+
+export function reviewPath(patientId: string, recordId: string): string {
+  return `/patients/${encodeURIComponent(patientId)}/records/${encodeURIComponent(recordId)}/review`;
+}
+
+function frames(count: number): string {
+  return `${COUNT_FORMAT.format(count)} ${count === 1 ? 'frame' : 'frames'}`;
+}
+
+export interface RecordCardProps {
+  patientId: string;
+  record: ContextRecord;
+  onOpen: (record: ContextRecord) => void;
+}
+
+/** One record; the whole card is the link to its review (the heading names it for screen readers). */
+export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
+  return (
+    <LinkBox asChild>
+      <Card.Root
+        as="article"
+        data-testid="record-card"
+        variant="outline"
+        transition="shadow"
+        _hover={{ shadow: 'md' }}
+        _focusWithin={{ outline: '1px solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' }}
+      >
+        <Card.Header pb="2">
+          <HStack justify="space-between" align="flex-start" gap="3">
+            <Heading as="h2" size="md">
+              <LinkOverlay asChild>
+                <Link href={reviewPath(patientId, record.recordId)} onClick={() => onOpen(record)}>
+                  {`Record of ${formatDate(record.acquiredAt)}`}
+                </Link>
+              </LinkOverlay>
+            </Heading>
+            <Text textStyle="sm" fontWeight="semibold" color="fg.muted">
+              {record.modality}
+            </Text>
+          </HStack>
+        </Card.Header>
+        <Card.Body pt="0">
+          <Stack gap="3">
+            <HStack gap="3">
+              <RecordPreview path={record.angioPreview} label="Angio" />
+              <RecordPreview path={record.bmodePreview} label="B-mode" />
+            </HStack>
+            <Stack gap="0" textStyle="sm">
+              <Text>
+                <Text as="span" color="fg.muted">B-mode: </Text>
+                {frames(record.bmodeFrameCount)}
+              </Text>
+              <Text>
+                <Text as="span" color="fg.muted">Angio: </Text>
+                {frames(record.angioFrameCount)}
+              </Text>
+            </Stack>
+          </Stack>
+        </Card.Body>
+        <Card.Footer>
+          <AnnotationBadge annotation={record.annotation} />
+        </Card.Footer>
+      </Card.Root>
+    </LinkBox>
+  );
+}

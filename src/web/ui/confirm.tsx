@@ -1,0 +1,100 @@
+import { createContext, use, useCallback, useRef, useState, type ReactNode } from 'react';
+import { Button, Dialog, Portal } from '@chakra-ui/react';
+
+export interface ConfirmOptions {
+  title: string;
+  message: ReactNode;
+  acceptLabel?: string;
+  rejectLabel?: string;
+  /** A modal dialog blocks the page behind it; true unless said otherwise. */
+  modal?: boolean;
+  /** Colour of the accept button, e.g. 'red' for something that cannot be undone. */
+  acceptPalette?: string;
+}
+
+/** Opens a confirmation dialog; true when accepted, false when rejected or dismissed. */
+export type Confirm = (options: ConfirmOptions) => Promise<boolean>;
+
+interface PendingConfirmation {
+  options: ConfirmOptions;
+  resolve: (accepted: boolean) => void;
+}
+
+const ConfirmContext = createContext<Confirm | null>(null);
+
+export function ConfirmProvider({ children }: { children: ReactNode }) {
+  const [pending, setPending] = useState<PendingConfirmation | null>(null);
+  const pendingRef = useRef<PendingConfirmation | null>(null);
+  const acceptRef = useRef<HTMLButtonElement>(null);
+
+  const settle = useCallback((accepted: boolean) => {
+    const current = pendingRef.current;
+    pendingRef.current = null;
+    setPending(null);
+    current?.resolve(accepted);
+  }, []);
+
+  const confirm = useCallback<Confirm>(
+    (options) =>
+      new Promise<boolean>((resolve) => {
+        // A newer question replaces an unanswered one, which counts as rejected.
+        pendingRef.current?.resolve(false);
+        const next = { options, resolve };
+        pendingRef.current = next;
+        setPending(next);
+      }),
+    [],
+  );
+
+  const options = pending?.options;
+  const dialog = options ? (
+    <Dialog.Root
+      open
+      role="alertdialog"
+      modal={options.modal ?? true}
+      onOpenChange={(details) => {
+        if (!details.open) settle(false);
+      }}
+      initialFocusEl={() => acceptRef.current}
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Dialog.Title>{options.title}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Dialog.Description>{options.message}</Dialog.Description>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="outline" onClick={() => settle(false)}>
+                {options.rejectLabel ?? 'Cancel'}
+              </Button>
+              <Button
+                ref={acceptRef}
+                colorPalette={options.acceptPalette ?? 'teal'}
+                onClick={() => settle(true)}
+              >
+                {options.acceptLabel ?? 'OK'}
+              </Button>
+            </Dialog.Footer>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  ) : null;
+
+  return (
+    <ConfirmContext value={confirm}>
+      {children}
+      {dialog}
+    </ConfirmContext>
+  );
+}
+
+export function useConfirm(): Confirm {
+  const confirm = use(ConfirmContext);
+  if (!confirm) throw new Error('ConfirmService is not provided');
+  return confirm;
+}
