@@ -8,15 +8,18 @@ import { TenantDirectory } from './auth/tenant-directory.ts';
 import { authInfoRoutes } from './http/auth-info.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { patientRoutes } from './http/patients.ts';
+import { recordRoutes } from './http/records.ts';
 import { spaRoutes } from './http/spa.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
 import { ProviderRegistry } from './idp/provider.ts';
+import { RecordImaging } from './imaging/record-imaging.ts';
+import type { BlobStore } from './storage/blob-store.ts';
 import { identityProviderRoutes } from './idp/routes.ts';
 
-export type AppOptions = { config: Config; database: Database };
+export type AppOptions = { config: Config; database: Database; store: BlobStore };
 
 /** Builds the whole server (API, identity provider, SPA) without listening: tests use `inject`. */
-export async function buildApp({ config, database }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, store }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -32,6 +35,7 @@ export async function buildApp({ config, database }: AppOptions): Promise<Fastif
   const { db } = database;
   const tenants = new TenantDirectory(db, config);
   const providers = new ProviderRegistry(db, config, app.log);
+  const imaging = new RecordImaging(store);
 
   installErrorHandler(app);
 
@@ -48,6 +52,7 @@ export async function buildApp({ config, database }: AppOptions): Promise<Fastif
   await app.register(async (api) => {
     api.addHook('preHandler', authenticate(db, tenants));
     await api.register(patientRoutes, { db });
+    await api.register(recordRoutes, { db, imaging });
   });
   await app.register(identityProviderRoutes, { db, tenants, providers });
   await spaRoutes(app, { webRoot: config.webRoot });

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { buildApp } from './app.ts';
+import { LocalDirectoryStore } from './storage/local-directory-store.ts';
 import { ConfigError, loadConfig, tenantOrigin } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
@@ -12,7 +14,8 @@ async function main(): Promise<void> {
   const database = await openDatabase(
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
   );
-  const app = await buildApp({ config, database });
+  const store = new LocalDirectoryStore(path.join(config.dataDir, 'files'));
+  const app = await buildApp({ config, database, store });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, importJWK, type JWK } from 'jose';
 import pg from 'pg';
@@ -10,6 +13,7 @@ import { loadTenantSecrets } from '../../src/server/db/secrets.ts';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../../src/server/seed/seed.ts';
+import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
 
 export const PORT = 8080;
 export const originOf = (tenantId: string) => `http://${tenantId}.localhost:${PORT}`;
@@ -41,22 +45,26 @@ async function testDatabase(): Promise<Database> {
   return openDatabase({ kind: 'postgres', url: adminUrl.replace(/\/postgres$/, `/${name}`) });
 }
 
-export type TestServer = { app: FastifyInstance; database: Database; config: Config; close: () => Promise<void> };
+export type TestServer = { app: FastifyInstance; database: Database; config: Config; storeDir: string; close: () => Promise<void> };
 
 /** The whole server on an empty database seeded with the demo tenants (API only: no SPA build). */
 export async function createTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const config = { ...loadConfig({ NODE_ENV: 'test', PORT: String(PORT), LOG_LEVEL: 'silent', ...env }), webRoot: '/nonexistent' };
   const database = await testDatabase();
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
-  const app = await buildApp({ config, database });
+  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-store-'));
+  const store = new LocalDirectoryStore(storeDir);
+  const app = await buildApp({ config, database, store });
   await app.ready();
   return {
     app,
     database,
     config,
+    storeDir,
     close: async () => {
       await app.close();
       await database.close();
+      fs.rmSync(storeDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PatientListQuery, PatientPage, PatientSummary } from '../../domain/patients.ts';
 import type { RecordSummary } from '../../domain/records.ts';
 import type { Db } from './client.ts';
+import { previewPath } from './records.ts';
 import { patients, records } from './schema.ts';
 
 function escapeLike(text: string): string {
@@ -105,8 +106,8 @@ export async function listPatientRecords(db: Db, tenantId: string, patientId: st
     modality: r.modality,
     bmodeFrameCount: r.bmodeFrameCount,
     angioFrameCount: r.angioFrameCount,
-    angioPreview: null,
-    bmodePreview: null,
+    angioPreview: r.angioFrameCount > 0 ? previewPath(r, 'angio') : null,
+    bmodePreview: r.bmodeFrameCount > 0 ? previewPath(r, 'bmode') : null,
     annotation: r.annotationStatus
       ? {
           status: r.annotationStatus,

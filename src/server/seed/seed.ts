@@ -60,6 +60,7 @@ export async function seedTenant(db: Db, tenant: { id: string; name: string; pat
         modality: 'IVUS',
         bmodeFrameCount: frames.bmode,
         angioFrameCount: frames.angio,
+        demoSeed: Math.floor(random() * 2 ** 31),
       });
     }
   }
