@@ -4,6 +4,8 @@ import { LocalDirectoryStore } from './storage/local-directory-store.ts';
 import { ConfigError, loadConfig, tenantOrigin } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import { tenants } from './db/schema.ts';
+import { loadTenantSecrets } from './db/secrets.ts';
 import { DEMO_TENANTS, LARGE_TENANT, demoAccounts } from './seed/demo-accounts.ts';
 import { seedTenant } from './seed/seed.ts';
 
@@ -40,6 +42,9 @@ async function main(): Promise<void> {
   if (config.seedLargeTenant && (await seedTenant(database.db, LARGE_TENANT))) {
     app.log.info({ tenant: LARGE_TENANT.id }, 'seeded large tenant');
   }
+
+  // Generate each tenant's provider keys now rather than on its first sign-in.
+  for (const { id } of await database.db.select({ id: tenants.id }).from(tenants)) await loadTenantSecrets(database.db, id);
 
   await app.listen({ port: config.port, host: config.host });
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
