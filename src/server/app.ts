@@ -12,6 +12,7 @@ import { recordRoutes } from './http/records.ts';
 import { spaRoutes } from './http/spa.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
 import { ProviderRegistry } from './idp/provider.ts';
+import { createFrameWorkerPool } from './imaging/frame-worker-pool.ts';
 import { RecordImaging } from './imaging/record-imaging.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { identityProviderRoutes } from './idp/routes.ts';
@@ -35,7 +36,8 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   const { db } = database;
   const tenants = new TenantDirectory(db, config);
   const providers = new ProviderRegistry(db, config, app.log);
-  const imaging = new RecordImaging(store);
+  const pool = config.imagingWorkers > 0 ? createFrameWorkerPool(config.imagingWorkers) : null;
+  const imaging = new RecordImaging(store, pool, app.log);
 
   installErrorHandler(app);
 
@@ -61,7 +63,10 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     deleteExpiredProviderRows(db).catch((err: unknown) => app.log.warn({ err }, 'expired sign-in rows not removed'));
   }, 10 * 60_000);
   sweeper.unref();
-  app.addHook('onClose', async () => clearInterval(sweeper));
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await pool?.close();
+  });
 
   return app;
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -40,6 +41,8 @@ const EnvSchema = z.object({
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(12 * 3600),
   /** Trust X-Forwarded-* headers (set when running behind a TLS-terminating proxy). */
   TRUST_PROXY: booleanFromEnv.default(false),
+  /** Worker threads generating demo imaging; 0 generates on the main thread (tests). */
+  IMAGING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** The tenant a bare `localhost` address is sent to. */
   DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/).default('demo'),
 });
@@ -58,6 +61,7 @@ export type Config = {
   sessionTtlSeconds: number;
   trustProxy: boolean;
   defaultTenant: string;
+  imagingWorkers: number;
   /** Where the built SPA is served from. */
   webRoot: string;
 };
@@ -85,6 +89,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     trustProxy: e.TRUST_PROXY,
     defaultTenant: e.DEFAULT_TENANT,
+    // One core stays with the event loop, which serves the frames.
+    imagingWorkers: e.IMAGING_WORKERS ?? Math.max(1, availableParallelism() - 1),
     webRoot: path.resolve('dist/web'),
   };
 }

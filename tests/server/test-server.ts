@@ -49,7 +49,7 @@ export type TestServer = { app: FastifyInstance; database: Database; config: Con
 
 /** The whole server on an empty database seeded with the demo tenants (API only: no SPA build). */
 export async function createTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const config = { ...loadConfig({ NODE_ENV: 'test', PORT: String(PORT), LOG_LEVEL: 'silent', ...env }), webRoot: '/nonexistent' };
+  const config = { ...loadConfig({ NODE_ENV: 'test', PORT: String(PORT), LOG_LEVEL: 'silent', IMAGING_WORKERS: '0', ...env }), webRoot: '/nonexistent' };
   const database = await testDatabase();
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-store-'));

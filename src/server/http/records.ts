@@ -1,27 +1,113 @@
-import type { FastifyInstance } from 'fastify';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, IMAGE_SERIES, type RecordImages } from '../../domain/images.ts';
 import type { Db } from '../db/client.ts';
-import { findRecord } from '../db/records.ts';
+import { findRecord, type RecordRow } from '../db/records.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
 
-const PreviewParamsSchema = z.object({
+const gunzip = promisify(zlib.gunzip);
+
+const RecordParamsSchema = z.object({
   tenant: z.string(),
   recordId: z.string().uuid('recordId must be a record id'),
-  series: z.enum(['bmode', 'angio'], { error: 'series must be bmode or angio' }),
 });
+const SeriesParamsSchema = RecordParamsSchema.extend({
+  series: z.enum(IMAGE_SERIES, { error: 'series must be bmode or angio' }),
+});
+const ChunkParamsSchema = SeriesParamsSchema.extend({
+  chunk: z.string().regex(/^\d{1,6}$/, 'chunk must be a chunk number').transform(Number),
+});
+const VersionQuerySchema = z.object({ v: z.string().max(64).optional() }).strict();
+
+// Frames of one imaging version never change: keep them as long as the browser likes.
+const IMMUTABLE = 'private, max-age=31536000, immutable';
+
+type Deps = { db: Db; imaging: RecordImaging };
+
+async function recordOf(deps: Deps, request: FastifyRequest, recordId: string, version?: string): Promise<RecordRow> {
+  const record = await findRecord(deps.db, request.principal!.tenantId, recordId);
+  if (!record) throw new NotFoundError(`No record "${recordId}".`);
+  if (version !== undefined && version !== record.imagingVersion) {
+    throw new NotFoundError('These images have been replaced by a newer version: reload the record.');
+  }
+  return record;
+}
+
+/** Sends stored gzip bytes as they are to clients that take gzip (all browsers), raw bytes to others. */
+async function sendCompressed(request: FastifyRequest, reply: FastifyReply, gz: Buffer, etag: string) {
+  const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+  const tag = `"${etag}-${acceptsGzip ? 'gz' : 'raw'}"`;
+  reply.header('etag', tag).header('cache-control', IMMUTABLE).header('vary', 'Accept-Encoding');
+  if (request.headers['if-none-match'] === tag) return reply.code(304).send();
+  reply.type('application/octet-stream');
+  if (acceptsGzip) return reply.header('content-encoding', 'gzip').send(gz);
+  return reply.send(await gunzip(gz));
+}
+
+function imagesOf(record: RecordRow): RecordImages {
+  const v = `v=${encodeURIComponent(record.imagingVersion)}`;
+  const chunks = (series: 'bmode' | 'angio', count: number) =>
+    Array.from({ length: chunkCount(count) }, (_, index) => `records/${record.id}/frames/${series}/${index}?${v}`);
+  return {
+    recordId: record.id,
+    patientId: record.patientId,
+    version: record.imagingVersion,
+    frameRateHz: record.frameRateHz,
+    pullbackSpeedMmPerS: record.pullbackSpeedMmPerS,
+    pixelSpacingMm: record.pixelSpacingMm,
+    bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount) },
+    angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount) },
+    lmode: { width: record.bmodeFrameCount, height: record.frameHeight, path: `records/${record.id}/lmode?${v}` },
+  };
+}
 
 /** A record's images, always within the caller's tenant (set by the authenticate hook). */
-export async function recordRoutes(app: FastifyInstance, deps: { db: Db; imaging: RecordImaging }): Promise<void> {
+export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  app.get('/api/:tenant/records/:recordId/images', async (request) => {
+    const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
+    const record = await recordOf(deps, request, recordId);
+    deps.imaging.prepare(record);
+    return imagesOf(record);
+  });
+
+  app.get('/api/:tenant/records/:recordId/frames/:series/:chunk', async (request, reply) => {
+    const { recordId, series, chunk } = parseOrThrow(ChunkParamsSchema, request.params);
+    const { v } = parseOrThrow(VersionQuerySchema, request.query);
+    const record = await recordOf(deps, request, recordId, v);
+    const count = series === 'bmode' ? record.bmodeFrameCount : record.angioFrameCount;
+    const chunks = chunkCount(count);
+    if (chunk >= chunks) throw new NotFoundError(`Chunk ${chunk} is past the last ${series} chunk (${chunks - 1}).`);
+    const { first, count: frames } = chunkFrames(chunk, count);
+    reply.header('x-first-frame', String(first)).header('x-frame-count', String(frames));
+    return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk), `${record.imagingVersion}-${series}-${chunk}`);
+  });
+
+  app.get('/api/:tenant/records/:recordId/lmode', async (request, reply) => {
+    const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
+    const { v } = parseOrThrow(VersionQuerySchema, request.query);
+    const record = await recordOf(deps, request, recordId, v);
+    const state = await deps.imaging.lmode(record);
+    if (!state.ready) {
+      return reply
+        .code(202)
+        .header('retry-after', '2')
+        .header('cache-control', 'no-store')
+        .send({ status: 'generating', framesDone: state.framesDone, framesTotal: state.framesTotal });
+    }
+    return sendCompressed(request, reply, state.data, `${record.imagingVersion}-lmode`);
+  });
+
   app.get('/api/:tenant/records/:recordId/previews/:series', async (request, reply) => {
-    const { recordId, series } = parseOrThrow(PreviewParamsSchema, request.params);
-    const record = await findRecord(deps.db, request.principal!.tenantId, recordId);
-    if (!record) throw new NotFoundError(`No record "${recordId}".`);
-    // The bytes of one imaging version never change, so the tag is derived from it.
+    const { recordId, series } = parseOrThrow(SeriesParamsSchema, request.params);
+    const { v } = parseOrThrow(VersionQuerySchema, request.query);
+    const record = await recordOf(deps, request, recordId, v);
     const etag = `"${record.imagingVersion}-preview-${series}"`;
-    reply.header('etag', etag).header('cache-control', 'private, max-age=31536000, immutable');
+    reply.header('etag', etag).header('cache-control', IMMUTABLE);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    const png = await deps.imaging.preview(record, series);
-    return reply.type('image/png').send(png);
+    return reply.type('image/png').send(await deps.imaging.preview(record, series));
   });
 }
+

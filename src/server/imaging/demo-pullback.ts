@@ -33,12 +33,18 @@ export function generateFrames(
   return frames;
 }
 
-/** The whole angiography run, concatenated (each sizePx² bytes). */
-export function generateAngioFrames(model: PullbackModel, angioFrameCount: number, sizePx = 512): Uint8Array {
+/** Angiography frames start..end-1 of a run of angioFrameCount (the whole run by default), concatenated. */
+export function generateAngioFrames(
+  model: PullbackModel,
+  angioFrameCount: number,
+  sizePx = 512,
+  start = 0,
+  end = angioFrameCount,
+): Uint8Array<ArrayBuffer> {
   const frameBytes = sizePx * sizePx;
-  const frames = new Uint8Array(angioFrameCount * frameBytes);
-  for (let angioIndex = 0; angioIndex < angioFrameCount; angioIndex++) {
-    frames.set(renderAngioFrame(model, angioIndex, angioFrameCount, sizePx), angioIndex * frameBytes);
+  const frames = new Uint8Array((end - start) * frameBytes);
+  for (let angioIndex = start; angioIndex < end; angioIndex++) {
+    frames.set(renderAngioFrame(model, angioIndex, angioFrameCount, sizePx), (angioIndex - start) * frameBytes);
   }
   return frames;
 }

@@ -11,7 +11,7 @@ import type { FrameJob, FrameJobResult } from './frame-worker.ts';
 export interface FrameWorkerPool {
   readonly size: number;
   /** Frames start..end-1 of the model built from `options`, concatenated. */
-  generate(options: PullbackModelOptions, start: number, end: number): Promise<Uint8Array>;
+  generate(options: PullbackModelOptions, start: number, end: number, angio?: FrameJob['angio']): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -69,10 +69,10 @@ export function createFrameWorkerPool(size = availableParallelism()): FrameWorke
 
   return {
     size,
-    generate(options, start, end) {
+    generate(options, start, end, angio) {
       if (closed) return Promise.reject(new Error('the frame worker pool is closed'));
       return new Promise<Uint8Array>((resolve, reject) => {
-        queue.push({ job: { id: nextId++, options, start, end }, resolve, reject });
+        queue.push({ job: { id: nextId++, options, start, end, ...(angio ? { angio } : {}) }, resolve, reject });
         dispatch();
       });
     },

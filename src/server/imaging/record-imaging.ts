@@ -1,27 +1,43 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyBaseLogger } from 'fastify';
 import { renderAngioFrame } from '../../domain/imaging/angio-frame.ts';
 import { createBmodeRenderer } from '../../domain/imaging/bmode-frame.ts';
 import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
-import { createPullbackModel, type PullbackModel } from '../../domain/imaging/pullback-model.ts';
+import { createLmodeBuilder } from '../../domain/imaging/lmode.ts';
+import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/imaging/pullback-model.ts';
+import { chunkCount, chunkFrames, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
+import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
+import type { FrameWorkerPool } from './frame-worker-pool.ts';
 import { encodeGrayPng } from './png.ts';
 
-export type ImageSeries = 'bmode' | 'angio';
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
 
+/** The L-mode image is a cut through the stack along this angle (top to bottom through the centre). */
+export const LMODE_ANGLE_RAD = Math.PI / 2;
+
+/** Missing or damaged stored imaging that cannot be regenerated: a server fault, logged with the record. */
 export class MissingImagingError extends Error {
   readonly statusCode = 500;
 }
 
-/** The demo generator's description of a record's pullback. */
-export function pullbackModelOf(record: RecordRow): PullbackModel {
-  return createPullbackModel({
+function modelOptionsOf(record: RecordRow): PullbackModelOptions {
+  return {
     seed: record.demoSeed ?? seedFromId(record.id),
     frameCount: record.bmodeFrameCount,
     frameSizePx: record.frameWidth,
     pixelSpacingMm: record.pixelSpacingMm,
     frameRateHz: record.frameRateHz,
     pullbackSpeedMmPerS: record.pullbackSpeedMmPerS,
-  });
+  };
+}
+
+/** The demo generator's description of a record's pullback. */
+export function pullbackModelOf(record: RecordRow): PullbackModel {
+  return createPullbackModel(modelOptionsOf(record));
 }
 
 function seedFromId(id: string): number {
@@ -35,31 +51,136 @@ export function imagingKey(record: RecordRow, name: string): string {
   return `${record.tenantId}/${record.id}/${record.imagingVersion}/${name}`;
 }
 
+export function chunkKey(record: RecordRow, series: ImageSeriesName, index: number): string {
+  return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.u8.gz`);
+}
+
+function seriesGeometry(record: RecordRow, series: ImageSeriesName) {
+  return series === 'bmode'
+    ? { count: record.bmodeFrameCount, frameBytes: record.frameWidth * record.frameHeight }
+    : { count: record.angioFrameCount, frameBytes: record.angioWidth * record.angioHeight };
+}
+
+/** A gzip member's trailer holds the uncompressed length: a cheap check that a stored chunk is whole. */
+function gzipUncompressedLength(data: Buffer): number {
+  return data.length >= 18 ? data.readUInt32LE(data.length - 4) : -1;
+}
+
+export type LmodeState = { ready: true; data: Buffer } | { ready: false; framesDone: number; framesTotal: number };
+
 /**
- * A record's derived images. Demo records are generated on first request and cached in the
- * store; imported records (later) are read from it.
+ * A record's images. Demo records are generated on first request (in worker threads when a
+ * pool is given) and kept in the store; imported records are read from it. Frame chunks are
+ * stored gzip-compressed, exactly as they are sent.
  */
 export class RecordImaging {
   private readonly store: BlobStore;
+  private readonly pool: FrameWorkerPool | null;
+  private readonly log: FastifyBaseLogger;
+  private readonly inflight = new Map<string, Promise<Buffer>>();
+  private readonly lmodeJobs = new Map<string, { framesDone: number; framesTotal: number }>();
 
-  constructor(store: BlobStore) {
+  constructor(store: BlobStore, pool: FrameWorkerPool | null, log: FastifyBaseLogger) {
     this.store = store;
+    this.pool = pool;
+    this.log = log;
+  }
+
+  /** Chunk `index` of a series: gzip of its frames' raw bytes. */
+  async chunk(record: RecordRow, series: ImageSeriesName, index: number): Promise<Buffer> {
+    const { count, frameBytes } = seriesGeometry(record, series);
+    const frames = chunkFrames(index, count);
+    const key = chunkKey(record, series, index);
+    const stored = await this.store.get(key);
+    if (stored && gzipUncompressedLength(stored) === frames.count * frameBytes) return stored;
+    if (stored) this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'damaged frame chunk in storage');
+    if (record.imagingSource !== 'demo') {
+      this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'frame chunk missing from storage');
+      throw new MissingImagingError(
+        `Frames ${frames.first + 1}-${frames.first + frames.count} of this record are missing or damaged in storage (record ${record.id}).`,
+      );
+    }
+    return this.once(key, async () => {
+      const raw = await this.render(record, series, frames.first, frames.first + frames.count);
+      const compressed = await gzip(raw, { level: 1 });
+      await this.store.put(key, compressed);
+      return compressed;
+    });
+  }
+
+  /** The L-mode image (one column per B-mode frame), or how far its making has got. */
+  async lmode(record: RecordRow): Promise<LmodeState> {
+    const key = imagingKey(record, 'lmode.u8.gz');
+    const stored = await this.store.get(key);
+    if (stored && gzipUncompressedLength(stored) === record.frameHeight * record.bmodeFrameCount) return { ready: true, data: stored };
+    if (record.imagingSource !== 'demo') throw new MissingImagingError(`The L-mode image of record ${record.id} is missing from storage.`);
+    const job = this.lmodeJobs.get(key) ?? this.startLmode(record, key);
+    return { ready: false, framesDone: job.framesDone, framesTotal: job.framesTotal };
+  }
+
+  /**
+   * Starts making a record's imaging in the background: every B-mode chunk, then the L-mode
+   * image from them. Chunks asked for meanwhile are made on demand beside it.
+   */
+  prepare(record: RecordRow): void {
+    if (record.imagingSource !== 'demo') return;
+    void this.lmode(record).catch((err: unknown) => this.log.error({ err, recordId: record.id }, 'background imaging failed'));
   }
 
   /** A half-size PNG of the middle frame of a series. */
-  async preview(record: RecordRow, series: ImageSeries): Promise<Buffer> {
+  async preview(record: RecordRow, series: ImageSeriesName): Promise<Buffer> {
     const key = imagingKey(record, `preview-${series}.png`);
-    const cached = await this.store.get(key);
-    if (cached) return cached;
-    if (record.imagingSource !== 'demo') throw new MissingImagingError(`preview ${series} of record ${record.id} is missing from storage`);
-    const model = pullbackModelOf(record);
-    const frame =
-      series === 'bmode'
-        ? { pixels: createBmodeRenderer(model).renderFrame(Math.floor(record.bmodeFrameCount / 2)), size: record.frameWidth }
-        : { pixels: renderAngioFrame(model, Math.floor(record.angioFrameCount / 2), record.angioFrameCount, record.angioWidth), size: record.angioWidth };
-    const small = downsampleByHalf(frame.pixels, frame.size, frame.size);
-    const png = encodeGrayPng(small.width, small.height, small.pixels);
-    await this.store.put(key, png);
-    return png;
+    const stored = await this.store.get(key);
+    if (stored) return stored;
+    if (record.imagingSource !== 'demo') throw new MissingImagingError(`The ${series} preview of record ${record.id} is missing from storage.`);
+    return this.once(key, async () => {
+      const model = pullbackModelOf(record);
+      const frame =
+        series === 'bmode'
+          ? { pixels: createBmodeRenderer(model).renderFrame(Math.floor(record.bmodeFrameCount / 2)), size: record.frameWidth }
+          : { pixels: renderAngioFrame(model, Math.floor(record.angioFrameCount / 2), record.angioFrameCount, record.angioWidth), size: record.angioWidth };
+      const small = downsampleByHalf(frame.pixels, frame.size, frame.size);
+      const png = encodeGrayPng(small.width, small.height, small.pixels);
+      await this.store.put(key, png);
+      return png;
+    });
+  }
+
+  private startLmode(record: RecordRow, key: string) {
+    const job = { framesDone: 0, framesTotal: record.bmodeFrameCount };
+    this.lmodeJobs.set(key, job);
+    const run = async () => {
+      const builder = createLmodeBuilder(record.frameHeight, record.bmodeFrameCount, LMODE_ANGLE_RAD);
+      const frameBytes = record.frameWidth * record.frameHeight;
+      for (let index = 0; index < chunkCount(record.bmodeFrameCount); index++) {
+        const { first, count } = chunkFrames(index, record.bmodeFrameCount);
+        const raw = await gunzip(await this.chunk(record, 'bmode', index));
+        for (let k = 0; k < count; k++) builder.addFrame(first + k, raw.subarray(k * frameBytes, (k + 1) * frameBytes));
+        job.framesDone = first + count;
+      }
+      await this.store.put(key, await gzip(builder.image, { level: 1 }));
+    };
+    run()
+      .catch((err: unknown) => this.log.error({ err, recordId: record.id }, 'L-mode generation failed'))
+      .finally(() => this.lmodeJobs.delete(key));
+    return job;
+  }
+
+  private async render(record: RecordRow, series: ImageSeriesName, start: number, end: number): Promise<Uint8Array> {
+    const options = modelOptionsOf(record);
+    const angio = series === 'angio' ? { frameCount: record.angioFrameCount, sizePx: record.angioWidth } : undefined;
+    if (this.pool) return this.pool.generate(options, start, end, angio);
+    const model = createPullbackModel(options);
+    return angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
+  }
+
+  /** Concurrent requests for the same missing file share one generation. */
+  private once(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = make().finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    return pending;
   }
 }

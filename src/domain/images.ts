@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+/**
+ * How a record's frames travel: raw 8-bit single-channel pixels (row-major, no header), a
+ * chunk of consecutive frames per request, each chunk immutable for its imaging version.
+ * Raw bytes cost the browser nothing to decode and go straight into a GPU texture.
+ */
+export const FRAMES_PER_CHUNK = 16;
+
+export const IMAGE_SERIES = ['bmode', 'angio'] as const;
+export type ImageSeriesName = (typeof IMAGE_SERIES)[number];
+
+const SeriesSchema = z.object({
+  count: z.number().int().nonnegative(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  framesPerChunk: z.number().int().positive(),
+  /** API paths (relative to /api/{tenant}/) of the chunks, in frame order. */
+  chunks: z.array(z.string()),
+});
+export type SeriesImages = z.infer<typeof SeriesSchema>;
+
+/** `GET /api/{tenant}/records/{recordId}/images`: the remote image lists of a record. */
+export const RecordImagesSchema = z.object({
+  recordId: z.string(),
+  patientId: z.string(),
+  version: z.string(),
+  frameRateHz: z.number().positive(),
+  pullbackSpeedMmPerS: z.number().positive(),
+  pixelSpacingMm: z.number().positive(),
+  bmode: SeriesSchema,
+  angio: SeriesSchema,
+  lmode: z.object({
+    /** One column per B-mode frame. */
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    path: z.string(),
+  }),
+});
+export type RecordImages = z.infer<typeof RecordImagesSchema>;
+
+export function chunkCount(frameCount: number, framesPerChunk = FRAMES_PER_CHUNK): number {
+  return Math.ceil(frameCount / framesPerChunk);
+}
+
+/** The frames [first, first + count) that chunk `index` holds. */
+export function chunkFrames(index: number, frameCount: number, framesPerChunk = FRAMES_PER_CHUNK): { first: number; count: number } {
+  const first = index * framesPerChunk;
+  return { first, count: Math.max(0, Math.min(framesPerChunk, frameCount - first)) };
+}
+
+/** Where the L-mode image is while it is still being made: `202` with this body. */
+export const LmodePendingSchema = z.object({
+  status: z.literal('generating'),
+  framesDone: z.number().int().nonnegative(),
+  framesTotal: z.number().int().positive(),
+});

@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lmodeColumn } from '../../src/domain/imaging/lmode.ts';
+import type { RecordImages } from '../../src/domain/images.ts';
+import { records } from '../../src/server/db/schema.ts';
+import { findUserByEmail } from '../../src/server/db/tenants.ts';
+import { findRecord } from '../../src/server/db/records.ts';
+import { generateAngioFrames, generateFrames } from '../../src/server/imaging/demo-pullback.ts';
+import { LMODE_ANGLE_RAD, pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
+import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+
+const FRAME_BYTES = 512 * 512;
+
+describe.skipIf(postgresUnavailable)('frame delivery', () => {
+  let server: TestServer;
+  let authorization: string;
+  let images: RecordImages;
+  let acmeRecordId: string;
+  beforeAll(async () => {
+    server = await createTestServer();
+    const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
+    authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
+    const list = await get('/api/demo/patients/DEM-001/records');
+    const short = list.json().records.find((r: { bmodeFrameCount: number }) => r.bmodeFrameCount === 300);
+    images = (await get(`/api/demo/records/${short.recordId}/images`)).json();
+    const acmeUser = await findUserByEmail(server.database.db, 'acme', 'clinician@acme.test');
+    const acmeList = await server.app.inject({
+      url: '/api/acme/patients/ACM-001/records',
+      headers: { host: hostOf('acme'), authorization: `Bearer ${await mintIdToken(server, 'acme', { sub: acmeUser!.id })}` },
+    });
+    acmeRecordId = acmeList.json().records[0].recordId;
+  });
+  afterAll(() => server.close());
+
+  function get(url: string, headers: Record<string, string> = {}) {
+    return server.app.inject({ url, headers: { host: hostOf('demo'), authorization, 'accept-encoding': 'gzip', ...headers } });
+  }
+  const recordRow = () => findRecord(server.database.db, 'demo', images.recordId).then((r) => r!);
+
+  it('lists the image series with counts, sizes and one path per chunk', () => {
+    expect(images).toMatchObject({ version: 'v1', pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
+    expect(images.bmode).toMatchObject({ count: 300, width: 512, height: 512, framesPerChunk: 16 });
+    expect(images.bmode.chunks).toHaveLength(19);
+    expect(images.angio.chunks).toHaveLength(3);
+    expect(images.bmode.chunks[0]).toBe(`records/${images.recordId}/frames/bmode/0?v=v1`);
+    expect(images.lmode).toEqual({ width: 300, height: 512, path: `records/${images.recordId}/lmode?v=v1` });
+  });
+
+  it('sends a chunk as gzip of the raw 8-bit frames, exactly the generated pixels', async () => {
+    const response = await get(`/api/demo/${images.bmode.chunks[1]}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(response.headers['content-type']).toBe('application/octet-stream');
+    expect(response.headers['x-first-frame']).toBe('16');
+    expect(response.headers['x-frame-count']).toBe('16');
+    const frames = zlib.gunzipSync(response.rawPayload);
+    expect(frames.length).toBe(16 * FRAME_BYTES);
+    const expected = generateFrames(pullbackModelOf(await recordRow()), 16, 32);
+    expect(frames.equals(Buffer.from(expected))).toBe(true);
+  });
+
+  it('sends angiography chunks too, and a short last chunk', async () => {
+    const angio = await get(`/api/demo/${images.angio.chunks[2]}`);
+    const record = await recordRow();
+    expect(angio.headers['x-frame-count']).toBe(String(record.angioFrameCount - 32));
+    const expected = generateAngioFrames(pullbackModelOf(record), record.angioFrameCount, 512, 32, record.angioFrameCount);
+    expect(zlib.gunzipSync(angio.rawPayload).equals(Buffer.from(expected))).toBe(true);
+    const last = await get(`/api/demo/${images.bmode.chunks[18]}`);
+    expect(last.headers['x-frame-count']).toBe('12');
+    expect(zlib.gunzipSync(last.rawPayload).length).toBe(12 * FRAME_BYTES);
+  });
+
+  it('lets browsers cache chunks forever and revalidate with a strong ETag', async () => {
+    const first = await get(`/api/demo/${images.bmode.chunks[0]}`);
+    expect(first.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    expect(first.headers.vary).toBe('Accept-Encoding');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"v1-bmode-0-gz"$/);
+    const again = await get(`/api/demo/${images.bmode.chunks[0]}`, { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('sends raw bytes to a client that does not take gzip', async () => {
+    const response = await get(`/api/demo/${images.bmode.chunks[0]}`, { 'accept-encoding': 'identity' });
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(response.rawPayload.length).toBe(16 * FRAME_BYTES);
+    expect(response.headers.etag).toBe('"v1-bmode-0-raw"');
+  });
+
+  it('answers bad requests with 400 or 404 and a clear message', async () => {
+    const base = `/api/demo/records/${images.recordId}`;
+    const cases: [string, number, RegExp][] = [
+      [`${base}/frames/bmode/19`, 404, /past the last bmode chunk \(18\)/],
+      [`${base}/frames/bmode/abc`, 400, /chunk must be a chunk number/],
+      [`${base}/frames/bmode/-1`, 400, /chunk/],
+      [`${base}/frames/xray/0`, 400, /series must be bmode or angio/],
+      [`${base}/frames/bmode/0?v=v0`, 404, /replaced by a newer version/],
+      [`${base}/frames/bmode/0?range=1`, 400, /unknown parameter "range"/],
+      ['/api/demo/records/00000000-0000-4000-8000-000000000000/frames/bmode/0', 404, /No record/],
+      [`/api/demo/records/${acmeRecordId}/frames/bmode/0`, 404, /No record/],
+      [`/api/demo/records/${acmeRecordId}/images`, 404, /No record/],
+    ];
+    for (const [url, status, message] of cases) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(status);
+      expect(response.json().message, url).toMatch(message);
+    }
+    const anonymous = await server.app.inject({ url: `${base}/frames/bmode/0`, headers: { host: hostOf('demo') } });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('replaces a damaged cached chunk of a demo record instead of sending it', async () => {
+    const url = `/api/demo/${images.bmode.chunks[3]}`;
+    const good = zlib.gunzipSync((await get(url)).rawPayload);
+    const stored = fs
+      .readdirSync(server.storeDir, { recursive: true, encoding: 'utf8' })
+      .map((f) => path.join(server.storeDir, f))
+      .find((f) => f.includes(images.recordId) && f.endsWith(path.join('bmode', '00003.u8.gz')))!;
+    fs.writeFileSync(stored, fs.readFileSync(stored).subarray(0, 1000));
+    const again = await get(url);
+    expect(again.statusCode).toBe(200);
+    expect(zlib.gunzipSync(again.rawPayload).equals(good)).toBe(true);
+  });
+
+  it('answers 500 (details in the log, not the answer) when an imported record has lost its frames', async () => {
+    const [imported] = await server.database.db
+      .insert(records)
+      .values({ tenantId: 'demo', patientId: 'DEM-002', acquiredAt: new Date(), bmodeFrameCount: 32, angioFrameCount: 0, imagingSource: 'import' })
+      .returning();
+    const response = await get(`/api/demo/records/${imported!.id}/frames/bmode/1`);
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(/^Something went wrong on our side/);
+    expect(response.body).not.toContain('storage');
+  });
+
+  it('makes the L-mode image in the background and reports progress until it is ready', async () => {
+    const url = `/api/demo/${images.lmode.path}`;
+    let response = await get(url);
+    const deadline = Date.now() + 25_000;
+    while (response.statusCode === 202 && Date.now() < deadline) {
+      expect(response.json()).toMatchObject({ status: 'generating', framesTotal: 300 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      response = await get(url);
+    }
+    expect(response.statusCode).toBe(200);
+    const lmode = zlib.gunzipSync(response.rawPayload);
+    expect(lmode.length).toBe(512 * 300);
+    // Column 20 of the L-mode is the cut through frame 20.
+    const frame20 = generateFrames(pullbackModelOf(await recordRow()), 20, 21);
+    const column = lmodeColumn(frame20, 512, LMODE_ANGLE_RAD);
+    const fromImage = Uint8Array.from({ length: 512 }, (_, row) => lmode[row * 300 + 20]!);
+    expect(Buffer.from(fromImage).equals(Buffer.from(column))).toBe(true);
+  });
+});
