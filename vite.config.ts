@@ -11,6 +11,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 2000,
+    rollupOptions: {
+      // The service worker is its own entry, served from the root so that its scope is the whole app.
+      input: { main: 'index.html', sw: 'src/web/sw/service-worker.ts' },
+      output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
+    },
   },
   define: {
     __BUILD_VERSION__: JSON.stringify(`${process.env.npm_package_version ?? '0.0.0'}+${new Date().toISOString()}`),

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { showStartupFailure } from './app/startup-failure.ts';
+import { registerServiceWorker } from './sw/sw-client.ts';
 import { applyColorMode, initialColorMode } from './ui/theme.tsx';
 
 console.info('IVUS Review build', __BUILD_VERSION__);
@@ -23,6 +24,7 @@ try {
       showStartupFailure(error, container);
     },
   });
+  registerServiceWorker();
   root.render(
     <StrictMode>
       <App />

@@ -44,6 +44,10 @@ export interface ApiClient {
   get<T>(schema: z.ZodType<T>, resource: string, options?: Omit<ApiRequest<T>, 'schema' | 'resource' | 'method'>): Promise<T>;
   /** Binary content (preview images) fetched with the same authorization. */
   getBlob(resource: string, options?: { signal?: AbortSignal }): Promise<Blob>;
+  /** The Authorization header of the signed-in user (handed to the frames service worker), or null. */
+  authorization(): string | null;
+  /** The absolute path of an API resource, e.g. for the service worker to fetch. */
+  url(resource: string): string;
 }
 
 export interface ApiClientOptions {
@@ -143,5 +147,10 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
       const response = await send('GET', resource, 'image/*, application/json', options);
       return response.blob();
     },
+    authorization() {
+      const credentials = getCredentials();
+      return credentials ? authorizationHeader(credentials) : null;
+    },
+    url: (resource) => buildApiUrl(tenant, resource),
   };
 }

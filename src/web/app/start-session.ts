@@ -1,3 +1,4 @@
+import { clearFrameCache, postToServiceWorker } from '../sw/sw-client.ts';
 import { createActor } from 'xstate';
 import { navigate } from 'wouter/use-browser-location';
 import type { AuthInfo } from '../../domain/auth-info.ts';
@@ -27,7 +28,12 @@ export function startSession(tenant: string, authInfo: AuthInfo): AppSession {
   const auth = createActor(
     authMachineFor(userManager, authInfo, {
       goToLogout,
-      resetStores: clearContexts,
+      resetStores: () => {
+        clearContexts();
+        // Patient images must not outlive the session in this browser.
+        void postToServiceWorker({ type: 'clear_cache' });
+        void clearFrameCache();
+      },
       leave: (url) => window.location.assign(url),
     }),
   );

@@ -1,5 +1,8 @@
 import { Box, Flex, HStack, Heading, Text } from '@chakra-ui/react';
+import { useSearch } from 'wouter';
 import { DEFAULT_PANEL_WIDTHS_PERCENT } from '../../domain/constants.ts';
+import { FramesStatus } from './imaging/frames-status.tsx';
+import { useRecordImages } from './imaging/use-record-images.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
 import { formatDate } from '../ui/format-date.ts';
 import { ErrorState } from '../ui/states.tsx';
@@ -18,6 +21,8 @@ export interface ReviewPageProps {
 /** The review's frame: which record, and the three panels at their default widths (the panels are drawn by later work). */
 export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const { context, record, loading, error, retry } = useRecordContext(patientId, recordId);
+  const noImage = new URLSearchParams(useSearch()).get('noImage') === 'true';
+  const images = useRecordImages(recordId, !noImage);
   const missing = !loading && !record;
 
   return (
@@ -32,6 +37,9 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
             {record ? ` · ${record.modality}` : ''}
           </Text>
         ) : null}
+        <Box marginInlineStart="auto">
+          <FramesStatus state={images} />
+        </Box>
       </HStack>
       {error && !record ? (
         <Box p="4">

@@ -1,0 +1,86 @@
+/**
+ * The frames service worker (a module worker): serves frame chunks, L-mode images and
+ * previews from Cache Storage when it has them, and downloads the open record's frames in
+ * the background, pausing when the page asks (stop_fetches / resume_fetches).
+ */
+import { CACHED_PATH, FRAMES_CACHE, parsePageMessage, type WorkerMessage } from './messages.ts';
+import { PrefetchQueue } from './prefetch-queue.ts';
+
+// The DOM library types this file; the few service-worker types it uses are declared here.
+interface SwExtendableEvent extends Event {
+  waitUntil(promise: Promise<unknown>): void;
+}
+interface SwFetchEvent extends SwExtendableEvent {
+  readonly request: Request;
+  respondWith(response: Promise<Response>): void;
+}
+interface SwMessageEvent extends SwExtendableEvent {
+  readonly data: unknown;
+}
+interface SwScope {
+  addEventListener(type: 'install' | 'activate', listener: (event: SwExtendableEvent) => void): void;
+  addEventListener(type: 'fetch', listener: (event: SwFetchEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: SwMessageEvent) => void): void;
+  skipWaiting(): Promise<void>;
+  readonly location: Location;
+  readonly clients: { claim(): Promise<void>; matchAll(): Promise<{ postMessage(message: unknown): void }[]> };
+}
+const scope = globalThis as unknown as SwScope;
+
+let authorization = '';
+
+async function broadcast(message: WorkerMessage): Promise<void> {
+  for (const client of await scope.clients.matchAll()) client.postMessage(message);
+}
+
+const queue = new PrefetchQueue({
+  async isCached(url) {
+    return (await (await caches.open(FRAMES_CACHE)).match(url, { ignoreVary: true })) !== undefined;
+  },
+  async download(url) {
+    const response = await fetch(url, { headers: { Authorization: authorization } });
+    // 202 (still being made) and errors are not kept: asked again later, they may succeed.
+    if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
+    await (await caches.open(FRAMES_CACHE)).put(url, response);
+  },
+  onProgress: (progress) => void broadcast({ type: 'prefetch_progress', ...progress }),
+});
+
+async function cacheFirst(request: Request): Promise<Response> {
+  const cache = await caches.open(FRAMES_CACHE);
+  const cached = await cache.match(request, { ignoreVary: true });
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.status === 200) await cache.put(request, response.clone());
+  return response;
+}
+
+scope.addEventListener('install', (event) => event.waitUntil(scope.skipWaiting()));
+scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.claim()));
+
+scope.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== scope.location.origin || !CACHED_PATH.test(url.pathname)) return;
+  event.respondWith(cacheFirst(event.request));
+});
+
+scope.addEventListener('message', (event) => {
+  const message = parsePageMessage(event.data);
+  if (!message) return;
+  switch (message.type) {
+    case 'prefetch':
+      authorization = message.authorization;
+      queue.start(message.urls);
+      break;
+    case 'stop_fetches':
+      queue.stop();
+      break;
+    case 'resume_fetches':
+      queue.resume();
+      break;
+    case 'clear_cache':
+      queue.start([]);
+      event.waitUntil(caches.delete(FRAMES_CACHE));
+      break;
+  }
+});
