@@ -43,6 +43,13 @@ const EnvSchema = z.object({
   TRUST_PROXY: booleanFromEnv.default(false),
   /** Worker threads generating demo imaging; 0 generates on the main thread (tests). */
   IMAGING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  /** Where frames and files are kept: `local` (DATA_DIR/files) or `s3` (the S3_* settings). */
+  STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  S3_ENDPOINT: z.url({ error: 'must be an absolute URL' }).optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** The tenant a bare `localhost` address is sent to. */
   DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/).default('demo'),
 });
@@ -62,6 +69,7 @@ export type Config = {
   trustProxy: boolean;
   defaultTenant: string;
   imagingWorkers: number;
+  storage: { kind: 'local' } | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   /** Where the built SPA is served from. */
   webRoot: string;
 };
@@ -75,6 +83,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.STORAGE === 's3') {
+    const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !e[name]);
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required when STORAGE=s3`).join('\n')}`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -91,6 +103,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultTenant: e.DEFAULT_TENANT,
     // One core stays with the event loop, which serves the frames.
     imagingWorkers: e.IMAGING_WORKERS ?? Math.max(1, availableParallelism() - 1),
+    storage:
+      e.STORAGE === 's3'
+        ? { kind: 's3', endpoint: e.S3_ENDPOINT!, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
+        : { kind: 'local' },
     webRoot: path.resolve('dist/web'),
   };
 }

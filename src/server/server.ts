@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { buildApp } from './app.ts';
-import { LocalDirectoryStore } from './storage/local-directory-store.ts';
+import { openBlobStore } from './storage/open-store.ts';
 import { ConfigError, loadConfig, tenantOrigin } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
@@ -16,7 +15,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
   );
-  const store = new LocalDirectoryStore(path.join(config.dataDir, 'files'));
+  const store = openBlobStore(config);
   const app = await buildApp({ config, database, store });
 
   let closing = false;

@@ -19,6 +19,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with postgres/);
     expect(() => loadConfig({ PUBLIC_URL_TEMPLATE: 'https://example.org' })).toThrow(/PUBLIC_URL_TEMPLATE: must contain \{tenant\}/);
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
+    expect(() => loadConfig({ STORAGE: 'ftp' })).toThrow(/STORAGE: must be local or s3/);
+  });
+
+  it('asks for every S3 setting when frames go to object storage', () => {
+    expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'frames' })).toThrow(/S3_ENDPOINT: required when STORAGE=s3[\s\S]*S3_SECRET_ACCESS_KEY/);
+    const config = loadConfig({ STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'frames', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
+    expect(config.storage).toEqual({ kind: 's3', endpoint: 'http://minio:9000', bucket: 'frames', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's' });
   });
 });
 

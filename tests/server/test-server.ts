@@ -3,17 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { SignJWT, importJWK, type JWK } from 'jose';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Database } from '../../src/server/db/client.ts';
-import { loadTenantSecrets } from '../../src/server/db/secrets.ts';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
+import { mintIdToken as mintWithDb } from '../support/mint-token.ts';
 
 export const PORT = 8080;
 export const originOf = (tenantId: string) => `http://${tenantId}.localhost:${PORT}`;
@@ -70,20 +69,8 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
 }
 
 /** Signs an ID token with a tenant's own provider key, as its provider would. */
-export async function mintIdToken(
-  server: TestServer,
-  tenantId: string,
-  options: { sub: string; expiresIn?: string | number; key?: JWK; issuer?: string; audience?: string; claims?: Record<string, unknown> },
-): Promise<string> {
-  const key = options.key ?? (await loadTenantSecrets(server.database.db, tenantId)).signingKeys[0]!;
-  return new SignJWT({ email: 'someone@example.test', ...options.claims })
-    .setProtectedHeader({ alg: 'RS256', kid: key.kid! })
-    .setSubject(options.sub)
-    .setIssuer(options.issuer ?? `${originOf(tenantId)}/idp`)
-    .setAudience(options.audience ?? embeddedClientId(tenantId))
-    .setIssuedAt()
-    .setExpirationTime(options.expiresIn ?? '5m')
-    .sign(await importJWK(key, 'RS256'));
+export function mintIdToken(server: TestServer, tenantId: string, options: Parameters<typeof mintWithDb>[3]): Promise<string> {
+  return mintWithDb(server.database.db, tenantId, originOf(tenantId), options);
 }
 
 type Cookies = Map<string, string>;

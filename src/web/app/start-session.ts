@@ -1,4 +1,4 @@
-import { clearFrameCache, postToServiceWorker } from '../sw/sw-client.ts';
+import { clearFrameCache, unregisterServiceWorker } from '../sw/sw-client.ts';
 import { createActor } from 'xstate';
 import { navigate } from 'wouter/use-browser-location';
 import type { AuthInfo } from '../../domain/auth-info.ts';
@@ -28,11 +28,12 @@ export function startSession(tenant: string, authInfo: AuthInfo): AppSession {
   const auth = createActor(
     authMachineFor(userManager, authInfo, {
       goToLogout,
-      resetStores: () => {
+      resetStores: async () => {
         clearContexts();
-        // Patient images must not outlive the session in this browser.
-        void postToServiceWorker({ type: 'clear_cache' });
-        void clearFrameCache();
+        // Patient images must not outlive the session in this browser, nor the worker that holds the
+        // user's token for its downloads; the next start registers a fresh one.
+        await clearFrameCache();
+        await unregisterServiceWorker();
       },
       leave: (url) => window.location.assign(url),
     }),

@@ -8,8 +8,8 @@ import type { SessionUser } from './session-user.ts';
 export interface AuthEffectDeps {
   /** Puts /logout in the address bar (the router then signs out). */
   goToLogout: () => void;
-  /** Forgets everything the app keeps about the session (patient and record contexts). */
-  resetStores: () => void;
+  /** Forgets everything the app keeps about the session (contexts, downloaded frames); awaited before leaving. */
+  resetStores: () => void | Promise<void>;
   /** Leaves the app for an external address. */
   leave: (url: string) => void;
 }
@@ -36,7 +36,7 @@ async function signOut(userManager: UserManager, info: AuthInfo, deps: AuthEffec
   }
   await userManager.removeUser();
   await userManager.clearStaleState();
-  deps.resetStores();
+  await deps.resetStores();
 
   const cognitoUrl = cognitoLogoutUrl(info);
   if (cognitoUrl) {

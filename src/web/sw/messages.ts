@@ -7,8 +7,7 @@ export const CACHED_PATH = /^\/api\/[a-z0-9-]+\/records\/[0-9a-f-]{36}\/(frames\
 export type PageMessage =
   | { type: 'prefetch'; urls: string[]; authorization: string }
   | { type: 'stop_fetches' }
-  | { type: 'resume_fetches' }
-  | { type: 'clear_cache' };
+  | { type: 'resume_fetches' };
 
 export type WorkerMessage = { type: 'prefetch_progress'; done: number; total: number; failed: string[]; paused: boolean };
 
@@ -20,7 +19,6 @@ export function parsePageMessage(data: unknown): PageMessage | null {
   switch (message.type) {
     case 'stop_fetches':
     case 'resume_fetches':
-    case 'clear_cache':
       return { type: message.type };
     case 'prefetch':
       if (!Array.isArray(message.urls) || typeof message.authorization !== 'string') return null;

@@ -78,9 +78,5 @@ scope.addEventListener('message', (event) => {
     case 'resume_fetches':
       queue.resume();
       break;
-    case 'clear_cache':
-      queue.start([]);
-      event.waitUntil(caches.delete(FRAMES_CACHE));
-      break;
   }
 });

@@ -1,0 +1,53 @@
+/**
+ * A server for bench/frames.ts, in its own process so its CPU time can be read apart from
+ * the client's. `app`: the real server on a fresh database, with the 3,600-frame record
+ * generated before it reports ready. `static`: a plain file server over the same stored files.
+ * Prints one JSON line when ready.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { buildApp } from '../src/server/app.ts';
+import { loadConfig } from '../src/server/config.ts';
+import { openDatabase } from '../src/server/db/client.ts';
+import { findUserByEmail } from '../src/server/db/tenants.ts';
+import { DEMO_TENANTS } from '../src/server/seed/demo-accounts.ts';
+import { seedTenant } from '../src/server/seed/seed.ts';
+import { LocalDirectoryStore } from '../src/server/storage/local-directory-store.ts';
+import { mintIdToken } from '../tests/support/mint-token.ts';
+
+const [mode, storeDir] = process.argv.slice(2);
+if (!storeDir) throw new Error('usage: frames-server.ts app|static STORE_DIR');
+
+if (mode === 'static') {
+  const server = http.createServer((request, response) => {
+    const file = path.join(storeDir, path.normalize(decodeURIComponent(request.url!.split('?')[0]!)).replace(/^(\.\.[/\\])+/, ''));
+    fs.readFile(file, (error, data) => {
+      if (error) return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip', 'content-length': data.length });
+      response.end(data);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => console.info(JSON.stringify({ port: (server.address() as { port: number }).port, pid: process.pid })));
+} else {
+  const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production' }), webRoot: '/nonexistent' };
+  const database = await openDatabase({ kind: 'pglite', dataDir: null });
+  for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
+  const app = await buildApp({ config, database, store: new LocalDirectoryStore(storeDir) });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const user = await findUserByEmail(database.db, 'demo', 'clinician@demo.test');
+  const origin = `http://demo.localhost:${config.port}`;
+  const authorization = `Bearer ${await mintIdToken(database.db, 'demo', origin, { sub: user!.id, expiresIn: '1h' })}`;
+  const headers = { host: 'demo.localhost', authorization };
+  const records = (await app.inject({ url: '/api/demo/patients/DEM-001/records', headers })).json() as { records: { recordId: string; bmodeFrameCount: number }[] };
+  const recordId = records.records.find((r) => r.bmodeFrameCount === 3600)!.recordId;
+  const images = (await app.inject({ url: `/api/demo/records/${recordId}/images`, headers })).json() as { lmode: { path: string } };
+  // The image list starts the background generation; the L-mode is ready once every chunk is.
+  const started = performance.now();
+  while ((await app.inject({ url: `/api/demo/${images.lmode.path}`, headers })).statusCode !== 200) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const generationSeconds = (performance.now() - started) / 1000;
+  console.info(JSON.stringify({ port, pid: process.pid, authorization, recordId, generationSeconds, tenant: 'demo' }));
+}
