@@ -4,18 +4,9 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { App, demoAddress } from '../../../src/web/app/app.tsx';
 import { showStartupFailure } from '../../../src/web/app/startup-failure.ts';
+import { DEMO_AUTH_INFO } from '../auth-info-fixture.ts';
 
-const AUTH_INFO = {
-  clientId: 'ivus-demo',
-  issuer: 'http://demo.localhost:8080/idp',
-  redirectUri: 'http://demo.localhost:8080/callback',
-  signoutUri: 'http://demo.localhost:8080/',
-  responseType: 'code',
-  scope: 'email openid phone profile',
-  silentRefreshRedirectUri: 'http://demo.localhost:8080/silent-renew',
-  start_checksession: false,
-  cognitoDomain: null,
-};
+const AUTH_INFO = DEMO_AUTH_INFO;
 
 describe('start-up', () => {
   it('shows a readable page with Retry when the sign-in configuration cannot be loaded', async () => {

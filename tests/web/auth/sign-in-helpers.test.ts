@@ -3,19 +3,9 @@ import { returnToFromSigninState, safeReturnTo } from '../../../src/web/auth/ret
 import { cognitoLogoutUrl } from '../../../src/web/auth/logout.ts';
 import { AuthInfoError, fetchAuthInfo } from '../../../src/web/auth/auth-info.ts';
 import { userManagerSettings } from '../../../src/web/auth/user-manager.ts';
-import type { AuthInfo } from '../../../src/domain/auth-info.ts';
+import { DEMO_AUTH_INFO } from '../auth-info-fixture.ts';
 
-const info: AuthInfo = {
-  clientId: 'ivus-demo',
-  issuer: 'http://demo.localhost:8080/idp',
-  redirectUri: 'http://demo.localhost:8080/callback',
-  signoutUri: 'http://demo.localhost:8080/',
-  responseType: 'code',
-  scope: 'email openid phone profile',
-  silentRefreshRedirectUri: 'http://demo.localhost:8080/silent-renew',
-  start_checksession: false,
-  cognitoDomain: null,
-};
+const info = DEMO_AUTH_INFO;
 
 describe('return path after sign-in', () => {
   it('keeps paths inside the app', () => {
