@@ -44,6 +44,8 @@ export interface ApiClient {
   get<T>(schema: z.ZodType<T>, resource: string, options?: Omit<ApiRequest<T>, 'schema' | 'resource' | 'method'>): Promise<T>;
   /** Binary content (preview images) fetched with the same authorization. */
   getBlob(resource: string, options?: { signal?: AbortSignal }): Promise<Blob>;
+  /** Binary content (frame chunks) with the same authorization; `null` while the server answers 202 (still being made). */
+  getBytes(resource: string, options?: { signal?: AbortSignal }): Promise<Uint8Array | null>;
   /** The Authorization header of the signed-in user (handed to the frames service worker), or null. */
   authorization(): string | null;
   /** The absolute path of an API resource, e.g. for the service worker to fetch. */
@@ -146,6 +148,11 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     async getBlob(resource, options = {}) {
       const response = await send('GET', resource, 'image/*, application/json', options);
       return response.blob();
+    },
+    async getBytes(resource, options = {}) {
+      const response = await send('GET', resource, 'application/octet-stream, application/json', options);
+      if (response.status === 202) return null;
+      return new Uint8Array(await response.arrayBuffer());
     },
     authorization() {
       const credentials = getCredentials();

@@ -22,7 +22,7 @@ export interface ReviewPageProps {
 export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const { context, record, loading, error, retry } = useRecordContext(patientId, recordId);
   const noImage = new URLSearchParams(useSearch()).get('noImage') === 'true';
-  const images = useRecordImages(recordId, !noImage);
+  const { state: images, store } = useRecordImages(recordId, !noImage);
   const missing = !loading && !record;
 
   return (
@@ -38,7 +38,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           </Text>
         ) : null}
         <Box marginInlineStart="auto">
-          <FramesStatus state={images} />
+          <FramesStatus state={images} store={store} />
         </Box>
       </HStack>
       {error && !record ? (

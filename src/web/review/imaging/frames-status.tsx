@@ -1,8 +1,11 @@
 import { HStack, Progress, Text } from '@chakra-ui/react';
-import { describeMissingFrames, type RecordImagesState } from './use-record-images.ts';
+import { useSyncExternalStore } from 'react';
+import type { ImageStore } from './image-store.ts';
+import type { RecordImagesState } from './use-record-images.ts';
 
-/** One line under the review header: how far the record's frames have downloaded, and what is missing. */
-export function FramesStatus({ state }: { state: RecordImagesState }) {
+/** One line under the review header: frames loaded into the page, the background download, and what is missing. */
+export function FramesStatus({ state, store }: { state: RecordImagesState; store: ImageStore }) {
+  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
   if (state.status === 'off') {
     return <Text textStyle="sm" color="fg.muted" data-testid="frames-status">Images are not loaded (noImage=true).</Text>;
   }
@@ -10,30 +13,26 @@ export function FramesStatus({ state }: { state: RecordImagesState }) {
   if (state.status === 'error') {
     return <Text textStyle="sm" color="fg.error" role="alert" data-testid="frames-status">The images could not be loaded: {state.message}</Text>;
   }
-  const { images, download } = state;
+  const { images, download, missing } = state;
+  const total = images.bmode.count + images.angio.count;
+  const loaded = snapshot.bmodeLoaded + snapshot.angioLoaded;
   const frames = `${images.bmode.count.toLocaleString('en-US')} B-mode and ${images.angio.count.toLocaleString('en-US')} angio frames`;
-  if (!download) return <Text textStyle="sm" color="fg.muted" data-testid="frames-status">{frames}</Text>;
-  const missing = describeMissingFrames(images, download.failed);
-  const complete = download.done === download.total;
+  const downloaded = download !== null && download.done === download.total && download.failed.length === 0;
   return (
-    <HStack gap="3" data-testid="frames-status" aria-live="polite">
-      {complete ? (
-        <Text textStyle="sm" color="fg.muted">All {frames} downloaded</Text>
-      ) : (
-        <>
-          <Progress.Root value={(100 * download.done) / Math.max(1, download.total)} size="xs" width="8rem" aria-label="Frames downloaded">
-            <Progress.Track>
-              <Progress.Range />
-            </Progress.Track>
-          </Progress.Root>
-          <Text textStyle="sm" color="fg.muted">
-            Downloading {frames}: {Math.round((100 * download.done) / Math.max(1, download.total))}%{download.paused ? ' (paused)' : ''}
-          </Text>
-        </>
-      )}
+    <HStack gap="3" aria-live="polite">
+      {loaded < total ? (
+        <Progress.Root value={(100 * loaded) / Math.max(1, total)} size="xs" width="8rem" aria-label="Frames loaded">
+          <Progress.Track>
+            <Progress.Range />
+          </Progress.Track>
+        </Progress.Root>
+      ) : null}
+      <Text textStyle="sm" color="fg.muted" data-testid="frames-status">
+        {downloaded ? `All ${frames} downloaded` : loaded < total ? `Loading ${frames}: ${Math.round((100 * loaded) / Math.max(1, total))}%` : `${frames} loaded`}
+      </Text>
       {missing.length > 0 ? (
-        <Text textStyle="sm" color="fg.error" role="alert">
-          Missing: {missing.join(', ')}
+        <Text textStyle="sm" color="fg.error" role="alert" data-testid="frames-missing">
+          Could not load {missing.join(', ')}
         </Text>
       ) : null}
     </HStack>

@@ -2,19 +2,23 @@ import { useEffect, useState } from 'react';
 import { RecordImagesSchema, type RecordImages } from '../../../domain/images.ts';
 import { useApi } from '../../api/api-context.tsx';
 import { onWorkerMessage, postToServiceWorker, type WorkerMessage } from '../../sw/sw-client.ts';
+import { describeChunk, loadRecordFrames } from './frame-loader.ts';
+import { ImageStore } from './image-store.ts';
 
 export type RecordImagesState =
   | { status: 'off' }
   | { status: 'loading' }
   | { status: 'error'; message: string }
-  | { status: 'ready'; images: RecordImages; download: WorkerMessage | null };
+  | { status: 'ready'; images: RecordImages; download: WorkerMessage | null; missing: string[] };
 
 /**
- * The record's image lists, and the service worker's background download of all its frames
- * (so scrubbing and a second visit never wait for the network). Off with `noImage=true`.
+ * The record's image lists and frames, in an image store owned by this review (freed when it
+ * closes). The service worker downloads the whole record in the background for the next
+ * visit; it pauses while the page itself loads frames. Off with `noImage=true`.
  */
-export function useRecordImages(recordId: string, enabled: boolean): RecordImagesState {
+export function useRecordImages(recordId: string, enabled: boolean): { state: RecordImagesState; store: ImageStore } {
   const api = useApi();
+  const [store] = useState(() => new ImageStore());
   const [state, setState] = useState<RecordImagesState>(enabled ? { status: 'loading' } : { status: 'off' });
 
   useEffect(() => {
@@ -26,12 +30,26 @@ export function useRecordImages(recordId: string, enabled: boolean): RecordImage
       if (message.total !== urls.size) return;
       setState((current) => (current.status === 'ready' ? { ...current, download: message } : current));
     });
+    const addMissing = (description: string) =>
+      setState((current) => (current.status === 'ready' && !current.missing.includes(description) ? { ...current, missing: [...current.missing, description] } : current));
+
     api
       .get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`, { signal: controller.signal })
-      .then((images) => {
+      .then(async (images) => {
+        store.setImages(images);
         urls = new Set([...images.bmode.chunks, ...images.angio.chunks].map((path) => api.url(path)));
-        setState({ status: 'ready', images, download: null });
+        setState({ status: 'ready', images, download: null, missing: [] });
         void postToServiceWorker({ type: 'prefetch', urls: [...urls], authorization: api.authorization() ?? '' });
+        await loadRecordFrames(
+          api,
+          images,
+          store,
+          {
+            onBusy: (busy) => void postToServiceWorker({ type: busy ? 'stop_fetches' : 'resume_fetches' }),
+            onFailed: (series, chunk) => addMissing(describeChunk(images, series, chunk)),
+          },
+          controller.signal,
+        );
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -40,20 +58,10 @@ export function useRecordImages(recordId: string, enabled: boolean): RecordImage
     return () => {
       controller.abort();
       unsubscribe();
+      // Leaving the review frees its frames; a worker download still under way may go on for the next visit.
+      store.reset();
     };
-  }, [api, recordId, enabled]);
+  }, [api, store, recordId, enabled]);
 
-  return state;
-}
-
-/** "Frames 17–32 (B-mode)" for each chunk the worker could not download. */
-export function describeMissingFrames(images: RecordImages, failedUrls: readonly string[]): string[] {
-  return failedUrls.flatMap((url) => {
-    const match = /\/frames\/(bmode|angio)\/(\d+)/.exec(url);
-    if (!match) return [];
-    const series = match[1] === 'bmode' ? images.bmode : images.angio;
-    const first = Number(match[2]) * series.framesPerChunk;
-    const last = Math.min(series.count, first + series.framesPerChunk);
-    return [`Frames ${first + 1}–${last} (${match[1] === 'bmode' ? 'B-mode' : 'angio'})`];
-  });
+  return { state, store };
 }

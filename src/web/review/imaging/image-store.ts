@@ -1,0 +1,146 @@
+import { angioFrameForSlice } from '../../../domain/imaging/angio-geometry.ts';
+import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../domain/images.ts';
+
+/**
+ * The review's image store (spec section 3): the remote image lists, the frames as they
+ * arrive, one L-mode image, the current slice, the downloading flag and the play counter.
+ * Every frame is kept once, as the raw 8-bit bytes of its chunk; panels read views into
+ * those bytes (no copies, no RGBA bitmaps). Slices are 1-based, as the spec counts them.
+ */
+export interface ImageStoreSnapshot {
+  readonly slice: number;
+  /** The larger of the B-mode and angio counts (spec: playback wraps after it). */
+  readonly sliceCount: number;
+  readonly bmodeLoaded: number;
+  readonly angioLoaded: number;
+  readonly lmodeReady: boolean;
+  readonly downloading: boolean;
+  readonly playCounter: number;
+  /** Changes whenever frame data arrives, so panels know to redraw. */
+  readonly dataVersion: number;
+}
+
+type SeriesData = { width: number; height: number; count: number; framesPerChunk: number; chunks: (Uint8Array | null)[] };
+
+const EMPTY: ImageStoreSnapshot = {
+  slice: 1,
+  sliceCount: 0,
+  bmodeLoaded: 0,
+  angioLoaded: 0,
+  lmodeReady: false,
+  downloading: false,
+  playCounter: 0,
+  dataVersion: 0,
+};
+
+export class ImageStore {
+  private snapshot: ImageStoreSnapshot = EMPTY;
+  private readonly listeners = new Set<() => void>();
+  private series: Record<ImageSeriesName, SeriesData> | null = null;
+  private lmodeImage: { width: number; height: number; data: Uint8Array } | null = null;
+  /** The remote lists, as the server gave them. */
+  images: RecordImages | null = null;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): ImageStoreSnapshot => this.snapshot;
+
+  private update(change: Partial<ImageStoreSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...change };
+    for (const listener of this.listeners) listener();
+  }
+
+  setImages(images: RecordImages): void {
+    this.images = images;
+    const empty = (s: RecordImages['bmode']): SeriesData => ({
+      width: s.width,
+      height: s.height,
+      count: s.count,
+      framesPerChunk: s.framesPerChunk,
+      chunks: s.chunks.map(() => null),
+    });
+    this.series = { bmode: empty(images.bmode), angio: empty(images.angio) };
+    this.lmodeImage = null;
+    this.update({ ...EMPTY, sliceCount: Math.max(images.bmode.count, images.angio.count), dataVersion: this.snapshot.dataVersion + 1 });
+  }
+
+  /** Stores a chunk's raw bytes (frames first..first+count of the series). */
+  addChunk(seriesName: ImageSeriesName, index: number, bytes: Uint8Array): void {
+    const series = this.series?.[seriesName];
+    if (!series || index < 0 || index >= series.chunks.length || series.chunks[index]) return;
+    const { count } = chunkFrames(index, series.count, series.framesPerChunk);
+    if (bytes.length !== count * series.width * series.height) throw new RangeError(`chunk ${index} of ${seriesName} has ${bytes.length} bytes`);
+    series.chunks[index] = bytes;
+    const key = seriesName === 'bmode' ? 'bmodeLoaded' : 'angioLoaded';
+    this.update({ [key]: this.snapshot[key] + count, dataVersion: this.snapshot.dataVersion + 1 });
+  }
+
+  setLmode(width: number, height: number, data: Uint8Array): void {
+    this.lmodeImage = { width, height, data };
+    this.update({ lmodeReady: true, dataVersion: this.snapshot.dataVersion + 1 });
+  }
+
+  /** A view of frame `frameIndex` (0-based) of a series, or null while it has not arrived. */
+  frame(seriesName: ImageSeriesName, frameIndex: number): Uint8Array | null {
+    const series = this.series?.[seriesName];
+    if (!series || frameIndex < 0 || frameIndex >= series.count) return null;
+    const chunk = series.chunks[Math.floor(frameIndex / series.framesPerChunk)];
+    if (!chunk) return null;
+    const frameBytes = series.width * series.height;
+    const offset = (frameIndex % series.framesPerChunk) * frameBytes;
+    return chunk.subarray(offset, offset + frameBytes);
+  }
+
+  /** Whether the frame a chunk holds has arrived (the L-mode panel shows how far loading has got). */
+  hasFrame(seriesName: ImageSeriesName, frameIndex: number): boolean {
+    return this.frame(seriesName, frameIndex) !== null;
+  }
+
+  size(seriesName: ImageSeriesName): { width: number; height: number; count: number } | null {
+    const series = this.series?.[seriesName];
+    return series ? { width: series.width, height: series.height, count: series.count } : null;
+  }
+
+  /** The B-mode frame shown at a 1-based slice (the last one past the end of a shorter series). */
+  bmodeFrameAt(slice: number): Uint8Array | null {
+    const count = this.series?.bmode.count ?? 0;
+    return count ? this.frame('bmode', Math.min(count, slice) - 1) : null;
+  }
+
+  /** Angio images are keyed by slice: the angio frame acquired with that B-mode slice. */
+  angioFrameAt(slice: number): Uint8Array | null {
+    const bmode = this.series?.bmode.count ?? 0;
+    const angio = this.series?.angio.count ?? 0;
+    if (!angio) return null;
+    return this.frame('angio', bmode ? angioFrameForSlice(slice - 1, bmode, angio) : Math.min(angio, slice) - 1);
+  }
+
+  lmode(): { width: number; height: number; data: Uint8Array } | null {
+    return this.lmodeImage;
+  }
+
+  setSlice(slice: number): void {
+    const { sliceCount } = this.snapshot;
+    const clamped = sliceCount ? Math.min(sliceCount, Math.max(1, Math.round(slice))) : 1;
+    if (clamped !== this.snapshot.slice) this.update({ slice: clamped });
+  }
+
+  setDownloading(downloading: boolean): void {
+    if (downloading !== this.snapshot.downloading) this.update({ downloading });
+  }
+
+  countPlayTick(): void {
+    this.update({ playCounter: this.snapshot.playCounter + 1 });
+  }
+
+  /** Spec: slice becomes 1, all images are cleared (their memory freed with them), playback stops (the caller's machine). */
+  reset(): void {
+    this.series = null;
+    this.lmodeImage = null;
+    this.images = null;
+    this.update({ ...EMPTY, dataVersion: this.snapshot.dataVersion + 1 });
+  }
+}

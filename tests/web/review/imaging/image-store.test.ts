@@ -1,0 +1,119 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { RecordImages } from '../../../../src/domain/images.ts';
+import type { ApiClient } from '../../../../src/web/api/api-client.ts';
+import { chunkOrder, describeChunk, loadRecordFrames } from '../../../../src/web/review/imaging/frame-loader.ts';
+import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+
+const W = 4; // tiny frames keep the tests readable
+function images(bmode: number, angio: number): RecordImages {
+  const chunks = (series: string, count: number) => Array.from({ length: Math.ceil(count / 16) }, (_, i) => `records/r/frames/${series}/${i}?v=v1`);
+  return {
+    recordId: 'r',
+    patientId: 'p',
+    version: 'v1',
+    frameRateHz: 30,
+    pullbackSpeedMmPerS: 0.5,
+    pixelSpacingMm: 0.01,
+    bmode: { count: bmode, width: W, height: W, framesPerChunk: 16, chunks: chunks('bmode', bmode) },
+    angio: { count: angio, width: W, height: W, framesPerChunk: 16, chunks: chunks('angio', angio) },
+    lmode: { width: bmode, height: W, path: 'records/r/lmode?v=v1' },
+  };
+}
+/** A chunk whose every pixel holds its frame number, so views can be checked. */
+function chunkBytes(first: number, count: number): Uint8Array {
+  const bytes = new Uint8Array(count * W * W);
+  for (let k = 0; k < count; k++) bytes.fill((first + k) % 256, k * W * W, (k + 1) * W * W);
+  return bytes;
+}
+
+describe('image store', () => {
+  it('counts slices to the longer series and keeps the slice within them', () => {
+    const store = new ImageStore();
+    store.setImages(images(40, 60));
+    expect(store.getSnapshot()).toMatchObject({ slice: 1, sliceCount: 60 });
+    store.setSlice(100);
+    expect(store.getSnapshot().slice).toBe(60);
+    store.setSlice(-3);
+    expect(store.getSnapshot().slice).toBe(1);
+  });
+
+  it('hands out views of each frame without copying, once its chunk has arrived', () => {
+    const store = new ImageStore();
+    store.setImages(images(40, 10));
+    expect(store.bmodeFrameAt(18)).toBeNull();
+    const chunk = chunkBytes(16, 16);
+    store.addChunk('bmode', 1, chunk);
+    const frame = store.bmodeFrameAt(18)!;
+    expect([...frame]).toEqual(new Array(W * W).fill(17));
+    expect(frame.buffer).toBe(chunk.buffer);
+    expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 16 });
+  });
+
+  it('keys angio images by slice', () => {
+    const store = new ImageStore();
+    store.setImages(images(32, 8));
+    store.addChunk('angio', 0, chunkBytes(0, 8));
+    expect(store.angioFrameAt(1)![0]).toBe(0);
+    expect(store.angioFrameAt(16)![0]).toBe(3);
+    expect(store.angioFrameAt(32)![0]).toBe(7);
+  });
+
+  it('refuses a chunk of the wrong size, and notifies subscribers of what arrives', () => {
+    const store = new ImageStore();
+    store.setImages(images(20, 0));
+    const listener = vi.fn();
+    store.subscribe(listener);
+    expect(() => store.addChunk('bmode', 1, new Uint8Array(5))).toThrow(/has 5 bytes/);
+    store.addChunk('bmode', 1, chunkBytes(16, 4));
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(store.getSnapshot().bmodeLoaded).toBe(4);
+  });
+
+  it('resets to slice 1 with every image cleared', () => {
+    const store = new ImageStore();
+    store.setImages(images(40, 10));
+    store.addChunk('bmode', 0, chunkBytes(0, 16));
+    store.setLmode(40, W, new Uint8Array(40 * W));
+    store.setSlice(9);
+    store.reset();
+    expect(store.getSnapshot()).toMatchObject({ slice: 1, sliceCount: 0, bmodeLoaded: 0, lmodeReady: false });
+    expect(store.bmodeFrameAt(1)).toBeNull();
+    expect(store.lmode()).toBeNull();
+  });
+});
+
+describe('frame loader', () => {
+  it('orders chunks outwards from the current one', () => {
+    expect(chunkOrder(6, 2)).toEqual([2, 3, 1, 4, 0, 5]);
+    expect(chunkOrder(3, 0)).toEqual([0, 1, 2]);
+  });
+
+  it('loads every chunk and the L-mode into the store, and reports what failed', async () => {
+    const list = images(40, 10);
+    const store = new ImageStore();
+    store.setImages(list);
+    let lmodeAsks = 0;
+    const api = {
+      getBytes: vi.fn(async (path: string) => {
+        if (path.includes('lmode')) return ++lmodeAsks < 2 ? null : new Uint8Array(40 * W);
+        if (path.includes('bmode/1')) throw new Error('500');
+        const [, series, index] = /frames\/(\w+)\/(\d+)/.exec(path)!;
+        const count = Math.min(16, (series === 'bmode' ? 40 : 10) - Number(index) * 16);
+        return chunkBytes(Number(index) * 16, count);
+      }),
+    } as unknown as ApiClient;
+    const busy: boolean[] = [];
+    const failed: string[] = [];
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const done = loadRecordFrames(api, list, store, { onBusy: (b) => busy.push(b), onFailed: (s, c) => failed.push(describeChunk(list, s, c)) }, new AbortController().signal);
+      await vi.advanceTimersByTimeAsync(5000);
+      await done;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 24, angioLoaded: 10, lmodeReady: true, downloading: false });
+    expect(failed).toEqual(['frames 17–32 (B-mode)']);
+    expect(busy).toEqual([true, false]);
+  });
+});
