@@ -15,6 +15,9 @@ export default defineConfig({
           include: ['tests/web/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/web/setup.ts'],
+          // @pixi/react imports 'react-reconciler/constants' without an extension, which Node's
+          // ESM resolver refuses; let Vite resolve it as the app build does.
+          server: { deps: { inline: ['@pixi/react'] } },
         },
       },
       {

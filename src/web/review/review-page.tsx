@@ -1,17 +1,14 @@
 import { Box, Flex, HStack, Heading, Text } from '@chakra-ui/react';
+import { useCallback, useRef } from 'react';
 import { useSearch } from 'wouter';
-import { DEFAULT_PANEL_WIDTHS_PERCENT } from '../../domain/constants.ts';
 import { FramesStatus } from './imaging/frames-status.tsx';
+import { ReviewPanels } from './panels/review-panels.tsx';
+import { useAutoPause, usePlaybackSource } from './playback/playback-context.tsx';
+import { SliceIndicator, useSliceNavigation } from './playback/slice-navigation.tsx';
 import { useRecordImages } from './imaging/use-record-images.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
 import { formatDate } from '../ui/format-date.ts';
 import { ErrorState } from '../ui/states.tsx';
-
-const PANELS = [
-  { id: 'angio', label: 'Angio' },
-  { id: 'bmode', label: 'B-mode' },
-  { id: 'lmode', label: 'L-mode' },
-] as const;
 
 export interface ReviewPageProps {
   patientId: string;
@@ -23,6 +20,18 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const { context, record, loading, error, retry } = useRecordContext(patientId, recordId);
   const noImage = new URLSearchParams(useSearch()).get('noImage') === 'true';
   const { state: images, store } = useRecordImages(recordId, !noImage);
+  usePlaybackSource(store);
+  useSliceNavigation(store);
+  const holdPlayback = useAutoPause();
+  const releaseRef = useRef<(() => void) | null>(null);
+  // Automatic playback pauses while the user drags on a panel (spec: auto pause), then resumes.
+  const onPanelDrag = useCallback(
+    (dragging: boolean) => {
+      releaseRef.current?.();
+      releaseRef.current = dragging ? holdPlayback() : null;
+    },
+    [holdPlayback],
+  );
   const missing = !loading && !record;
 
   return (
@@ -37,9 +46,10 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
             {record ? ` · ${record.modality}` : ''}
           </Text>
         ) : null}
-        <Box marginInlineStart="auto">
+        <HStack marginInlineStart="auto" gap="4">
           <FramesStatus state={images} store={store} />
-        </Box>
+          <SliceIndicator source={store} />
+        </HStack>
       </HStack>
       {error && !record ? (
         <Box p="4">
@@ -50,21 +60,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <Flex flex="1" minHeight="0" data-testid="review-panels" gap="1" p="1" bg="bg.muted">
-          {PANELS.map(({ id, label }, index) => (
-            <Box
-              key={id}
-              as="section"
-              aria-label={`${label} panel`}
-              data-panel={id}
-              flexBasis={`${DEFAULT_PANEL_WIDTHS_PERCENT[index] ?? 0}%`}
-              flexGrow={1}
-              minWidth="0"
-              bg="black"
-              rounded="l1"
-            />
-          ))}
-        </Flex>
+        <ReviewPanels store={store} onPanelDrag={onPanelDrag} />
       )}
     </Flex>
   );

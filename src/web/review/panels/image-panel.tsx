@@ -1,0 +1,75 @@
+import { Box } from '@chakra-ui/react';
+import { Application, type ApplicationRef } from '@pixi/react';
+import type { Application as PixiApplication } from 'pixi.js';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ImageStore } from '../imaging/image-store.ts';
+import { useActiveToolStore } from '../tools/active-tool.tsx';
+import type { BrightnessContrastStore } from './brightness-contrast.ts';
+import { PanelController, type PanelKind } from './panel-controller.ts';
+
+export interface ImagePanelProps {
+  kind: PanelKind;
+  label: string;
+  widthPercent: number;
+  store: ImageStore;
+  display: BrightnessContrastStore;
+  onDragChange?: ((dragging: boolean) => void) | undefined;
+}
+
+/**
+ * One GPU panel. @pixi/react owns the canvas and the Application's life (init, and destroy on
+ * unmount, which also loses the WebGL context); the scene itself is driven by PanelController
+ * outside React, because a slice change must redraw without a React render.
+ */
+export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange }: ImagePanelProps) {
+  const tools = useActiveToolStore();
+  const [controller] = useState(() => new PanelController(kind, store, display));
+  const surfaceRef = useRef<HTMLDivElement>(null);
+  const appRef = useRef<ApplicationRef>(null);
+
+  useLayoutEffect(() => {
+    controller.setDragListener(onDragChange);
+  }, [controller, onDragChange]);
+
+  useEffect(() => {
+    const surface = surfaceRef.current;
+    return surface ? controller.connect(surface, tools) : undefined;
+  }, [controller, tools]);
+
+  // The canvas exists before the Application is initialised: tag it at once for tests.
+  useLayoutEffect(() => {
+    appRef.current?.getCanvas()?.setAttribute('data-testid', `panel-canvas-${kind}`);
+  }, [kind]);
+
+  const onInit = useCallback((app: PixiApplication) => controller.attach(app), [controller]);
+
+  return (
+    <Box
+      as="section"
+      aria-label={`${label} panel`}
+      data-panel={kind}
+      flex={`0 0 ${widthPercent}%`}
+      minWidth="0"
+      position="relative"
+      bg="black"
+      rounded="l1"
+      overflow="hidden"
+    >
+      <Box ref={surfaceRef} position="absolute" inset="0" touchAction="none" css={{ '& > canvas': { display: 'block', position: 'absolute', inset: 0 } }}>
+        <Application
+          ref={appRef}
+          onInit={onInit}
+          preference="webgl"
+          autoStart={false}
+          sharedTicker={false}
+          background="#000000"
+          antialias={false}
+          autoDensity
+          resolution={globalThis.devicePixelRatio || 1}
+          // End-to-end tests read the panels' pixels back after the frame was presented.
+          preserveDrawingBuffer
+        />
+      </Box>
+    </Box>
+  );
+}

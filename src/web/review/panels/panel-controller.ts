@@ -1,0 +1,244 @@
+import type { Application } from 'pixi.js';
+import type { ImageStore, ImageStoreSnapshot } from '../imaging/image-store.ts';
+import type { ActiveToolStore } from '../tools/active-tool.tsx';
+import { DEFAULT_BRIGHTNESS_CONTRAST, dragBrightnessContrast, type BrightnessContrast, type BrightnessContrastStore } from './brightness-contrast.ts';
+import { loadedRuns, lmodeSliceToX, lmodeXToSlice, wheelSteps } from './lmode-mapping.ts';
+import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
+import { DEFAULT_VIEW, imageToScreen, panBy, screenToImage, wheelZoomFactor, zoomAt, type FitMode, type Point, type Size, type ViewState } from './view-transform.ts';
+
+export type PanelKind = 'angio' | 'bmode' | 'lmode';
+
+const LOADED_COLOR = 0x38bdf8;
+const LOADED_ALPHA = 0.25;
+const LOADED_STRIP_PX = 4;
+const CURSOR_COLOR = 0xffe411;
+const CURSOR_WIDTH_PX = 2;
+const BLACK: PanelImage = { width: 1, height: 1, data: null };
+
+/** The image a panel shows for the store's current state. */
+export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot): PanelImage {
+  if (kind === 'lmode') {
+    const lmode = snapshot.lmodeReady ? store.lmode() : null;
+    if (lmode) return lmode;
+    // Black until the L-mode is built, at its future size (one column per frame) so the cursor sits where it will.
+    const bmode = store.size('bmode');
+    return bmode ? { width: bmode.count, height: bmode.height, data: null } : BLACK;
+  }
+  const size = store.size(kind);
+  if (!size) return BLACK;
+  const data = kind === 'bmode' ? store.bmodeFrameAt(snapshot.slice) : store.angioFrameAt(snapshot.slice);
+  return { width: size.width, height: size.height, data };
+}
+
+type Drag =
+  | { kind: 'pan'; last: Point; pointerId: number }
+  | { kind: 'brightness'; start: Point; from: BrightnessContrast; pointerId: number }
+  | { kind: 'slice'; pointerId: number };
+
+/**
+ * One panel's behaviour outside React: it redraws (at most once per animation frame) only when
+ * what it shows changed (slice, data, size, view, brightness/contrast), and turns pointer and
+ * wheel input into slice, view and brightness changes.
+ */
+export class PanelController {
+  readonly kind: PanelKind;
+  private readonly store: ImageStore;
+  private readonly display: BrightnessContrastStore;
+  private readonly fitMode: FitMode;
+  private renderer: PanelRenderer | null = null;
+  private view: ViewState = DEFAULT_VIEW;
+  private viewport: Size = { width: 1, height: 1 };
+  private drawn: ImageStoreSnapshot | null = null;
+  private frameRequest = 0;
+  private drag: Drag | null = null;
+  private wheelCarry = 0;
+  private disposed = false;
+  private onDragChange: ((dragging: boolean) => void) | undefined;
+
+  constructor(kind: PanelKind, store: ImageStore, display: BrightnessContrastStore) {
+    this.kind = kind;
+    this.store = store;
+    this.display = display;
+    this.fitMode = kind === 'lmode' ? 'stretch' : 'contain';
+  }
+
+  setDragListener(listener: ((dragging: boolean) => void) | undefined): void {
+    this.onDragChange = listener;
+  }
+
+  /** Called by @pixi/react once the Application is ready (possibly after an unmount: then ignored). */
+  attach(app: Application): void {
+    if (this.disposed || this.renderer) return;
+    this.renderer = new PanelRenderer(app, this.fitMode);
+    this.renderer.resize(this.viewport);
+    this.invalidate();
+  }
+
+  /** Starts listening (the panel is mounted). Returns the cleanup, which frees the GPU objects. */
+  connect(element: HTMLElement, tools: ActiveToolStore): () => void {
+    this.disposed = false;
+    const unsubscribeStore = this.store.subscribe(this.onStoreChange);
+    const unsubscribeDisplay = this.display.subscribe(this.invalidate);
+    const resizeObserver = new ResizeObserver(([entry]) => {
+      if (!entry) return;
+      this.viewport = { width: entry.contentRect.width, height: entry.contentRect.height };
+      this.renderer?.resize(this.viewport);
+      this.invalidate();
+    });
+    resizeObserver.observe(element);
+    const local = (event: MouseEvent): Point => {
+      const rect = element.getBoundingClientRect();
+      return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+    };
+    const endDrag = (event: PointerEvent) => {
+      if (!this.drag || this.drag.pointerId !== event.pointerId) return;
+      this.drag = null;
+      this.onDragChange?.(false);
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (this.drag) return;
+      const point = local(event);
+      if (event.button === 1) {
+        event.preventDefault();
+        this.drag = { kind: 'pan', last: point, pointerId: event.pointerId };
+      } else if (event.button === 0 && tools.get() === 'brightness') {
+        this.drag = { kind: 'brightness', start: point, from: this.display.get(), pointerId: event.pointerId };
+      } else if (event.button === 0 && this.kind === 'lmode') {
+        this.drag = { kind: 'slice', pointerId: event.pointerId };
+        this.setSliceAt(point);
+      } else return;
+      element.setPointerCapture?.(event.pointerId);
+      this.onDragChange?.(true);
+    };
+    const onPointerMove = (event: PointerEvent) => {
+      const drag = this.drag;
+      if (!drag || drag.pointerId !== event.pointerId) return;
+      const point = local(event);
+      if (drag.kind === 'pan') {
+        this.view = panBy(this.view, point.x - drag.last.x, point.y - drag.last.y);
+        this.drag = { ...drag, last: point };
+        this.invalidate();
+      } else if (drag.kind === 'brightness') {
+        this.display.set(dragBrightnessContrast(drag.from, point.x - drag.start.x, point.y - drag.start.y));
+      } else {
+        this.setSliceAt(point);
+      }
+    };
+    // Middle-button autoscroll and paste would fight the pan.
+    const onMouseDown = (event: MouseEvent) => {
+      if (event.button === 1) event.preventDefault();
+    };
+    const onDoubleClick = () => {
+      if (tools.get() === 'brightness') this.display.set(DEFAULT_BRIGHTNESS_CONTRAST);
+      else {
+        this.view = DEFAULT_VIEW;
+        this.invalidate();
+      }
+    };
+    const onWheel = (event: WheelEvent) => {
+      if (event.ctrlKey) {
+        // Ctrl+wheel would zoom the whole page otherwise.
+        event.preventDefault();
+        if (!this.renderer) return;
+        this.view = zoomAt(this.view, this.renderer.imageSize, this.viewport, this.fitMode, local(event), wheelZoomFactor(event.deltaY));
+        this.invalidate();
+      } else if (this.kind === 'bmode') {
+        event.preventDefault();
+        const { steps, carry } = wheelSteps(this.wheelCarry, event.deltaY, event.deltaMode);
+        this.wheelCarry = carry;
+        if (steps) this.store.setSlice(this.store.getSnapshot().slice + steps);
+      }
+    };
+    const onTool = () => {
+      element.style.cursor = tools.get() === 'brightness' ? 'move' : this.kind === 'lmode' ? 'col-resize' : '';
+    };
+    onTool();
+    const unsubscribeTools = tools.subscribe(onTool);
+    element.addEventListener('pointerdown', onPointerDown);
+    element.addEventListener('pointermove', onPointerMove);
+    element.addEventListener('pointerup', endDrag);
+    element.addEventListener('pointercancel', endDrag);
+    element.addEventListener('mousedown', onMouseDown);
+    element.addEventListener('dblclick', onDoubleClick);
+    element.addEventListener('wheel', onWheel, { passive: false });
+    return () => {
+      element.removeEventListener('pointerdown', onPointerDown);
+      element.removeEventListener('pointermove', onPointerMove);
+      element.removeEventListener('pointerup', endDrag);
+      element.removeEventListener('pointercancel', endDrag);
+      element.removeEventListener('mousedown', onMouseDown);
+      element.removeEventListener('dblclick', onDoubleClick);
+      element.removeEventListener('wheel', onWheel);
+      unsubscribeTools();
+      unsubscribeStore();
+      unsubscribeDisplay();
+      resizeObserver.disconnect();
+      if (this.drag) this.onDragChange?.(false);
+      this.drag = null;
+      this.dispose();
+    };
+  }
+
+  private dispose(): void {
+    this.disposed = true;
+    cancelAnimationFrame(this.frameRequest);
+    this.frameRequest = 0;
+    this.renderer?.destroy();
+    this.renderer = null;
+    this.drawn = null;
+  }
+
+  private setSliceAt(point: Point): void {
+    if (!this.renderer) return;
+    const { sliceCount } = this.store.getSnapshot();
+    const imageX = screenToImage(this.renderer.transform(this.view, this.viewport), point).x;
+    this.store.setSlice(lmodeXToSlice(imageX, this.renderer.imageSize.width, sliceCount));
+  }
+
+  private readonly onStoreChange = (): void => {
+    const next = this.store.getSnapshot();
+    const drawn = this.drawn;
+    // The store also notifies for the play counter and the downloading flag, which change nothing here.
+    if (drawn && drawn.slice === next.slice && drawn.dataVersion === next.dataVersion && drawn.sliceCount === next.sliceCount && drawn.lmodeReady === next.lmodeReady) return;
+    this.invalidate();
+  };
+
+  private readonly invalidate = (): void => {
+    if (this.frameRequest || !this.renderer) return;
+    this.frameRequest = requestAnimationFrame(this.draw);
+  };
+
+  private readonly draw = (): void => {
+    this.frameRequest = 0;
+    const renderer = this.renderer;
+    if (!renderer) return;
+    const snapshot = this.store.getSnapshot();
+    renderer.setImage(panelImage(this.kind, this.store, snapshot));
+    renderer.setBrightnessContrast(this.display.get());
+    if (this.kind === 'lmode') this.drawLmodeOverlay(renderer, snapshot);
+    renderer.render(this.view, this.viewport);
+    this.drawn = snapshot;
+  };
+
+  /** Loading progress (loaded frames' columns, while the L-mode is not built) and the slice cursor. */
+  private drawLmodeOverlay(renderer: PanelRenderer, snapshot: ImageStoreSnapshot): void {
+    const overlay = renderer.overlay.clear();
+    const t = renderer.transform(this.view, this.viewport);
+    const { width, height } = renderer.imageSize;
+    const toScreen = (x: number, y: number) => imageToScreen(t, { x, y });
+    if (!snapshot.lmodeReady) {
+      const count = this.store.size('bmode')?.count ?? 0;
+      for (const [start, end] of loadedRuns(count, (i) => this.store.hasFrame('bmode', i))) {
+        const a = toScreen((start / count) * width, 0);
+        const b = toScreen((end / count) * width, height);
+        overlay.rect(a.x, a.y, b.x - a.x, b.y - a.y).fill({ color: LOADED_COLOR, alpha: LOADED_ALPHA });
+        overlay.rect(a.x, b.y - LOADED_STRIP_PX, b.x - a.x, LOADED_STRIP_PX).fill({ color: LOADED_COLOR, alpha: 1 });
+      }
+    }
+    if (snapshot.sliceCount > 0) {
+      const top = toScreen(lmodeSliceToX(snapshot.slice, width, snapshot.sliceCount), 0);
+      const bottom = toScreen(0, height);
+      overlay.moveTo(top.x, top.y).lineTo(top.x, bottom.y).stroke({ color: CURSOR_COLOR, width: CURSOR_WIDTH_PX });
+    }
+  }
+}

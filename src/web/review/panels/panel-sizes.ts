@@ -1,0 +1,42 @@
+import { DEFAULT_PANEL_WIDTHS_PERCENT } from '../../../domain/constants.ts';
+
+/** Panel sizes as set by the user (angio, B-mode, L-mode), in percent of the panels' width. */
+export type PanelSizes = readonly [number, number, number];
+
+export const DEFAULT_PANEL_SIZES: PanelSizes = [...DEFAULT_PANEL_WIDTHS_PERCENT];
+
+/** No panel may be dragged narrower than this (percent), so none disappears under a splitter. */
+export const MIN_PANEL_PERCENT = 10;
+
+/**
+ * Spec section 2: "When panel sizes are set, the B-mode share is the second value minus 5 if that
+ * value is below 50, otherwise minus 2." The B-mode panel is laid out at this share, not at the
+ * set value: the points it gives up stay free at the end of the row, room for the splitters and
+ * the right toolbar, so that the set sizes (which sum to 95 by default) never overflow the window.
+ */
+export function bmodeShare(sizes: PanelSizes): number {
+  const bmode = sizes[1];
+  return bmode < 50 ? bmode - 5 : bmode - 2;
+}
+
+/** The widths the panels are laid out at (percent): the set sizes with the B-mode share applied. */
+export function panelWidths(sizes: PanelSizes): PanelSizes {
+  return [sizes[0], bmodeShare(sizes), sizes[2]];
+}
+
+/**
+ * Moves splitter `splitter` (0: between angio and B-mode, 1: between B-mode and L-mode) by
+ * `deltaPercent`: the panel before it grows and the one after it shrinks by the same amount,
+ * neither below MIN_PANEL_PERCENT.
+ */
+export function moveSplitter(sizes: PanelSizes, splitter: 0 | 1, deltaPercent: number): PanelSizes {
+  const before = sizes[splitter];
+  const after = sizes[splitter + 1]!;
+  const delta = Math.min(after - MIN_PANEL_PERCENT, Math.max(MIN_PANEL_PERCENT - before, deltaPercent));
+  // Whole tenths keep aria-valuenow and the layout free of float noise.
+  const round = (value: number) => Math.round(value * 10) / 10;
+  const next: [number, number, number] = [...sizes];
+  next[splitter] = round(before + delta);
+  next[splitter + 1] = round(after - delta);
+  return next;
+}

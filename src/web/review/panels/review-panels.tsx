@@ -1,0 +1,69 @@
+import { Box, Flex } from '@chakra-ui/react';
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import type { ImageStore } from '../imaging/image-store.ts';
+import { createBrightnessContrastStore } from './brightness-contrast.ts';
+import { ImagePanel } from './image-panel.tsx';
+import type { PanelKind } from './panel-controller.ts';
+import { DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
+import { PanelSplitter } from './panel-splitter.tsx';
+
+const PANELS: readonly { kind: PanelKind; label: string }[] = [
+  { kind: 'angio', label: 'Angio' },
+  { kind: 'bmode', label: 'B-mode' },
+  { kind: 'lmode', label: 'L-mode' },
+];
+
+export interface ReviewPanelsProps {
+  store: ImageStore;
+  /** Told when a drag on a panel starts and ends (playback pauses automatically meanwhile). */
+  onPanelDrag?: (dragging: boolean) => void;
+}
+
+/**
+ * The review's three GPU panels (angio, B-mode, L-mode) with two splitters. Panel widths are
+ * percent of this row: the set sizes, with the spec's B-mode share applied (see panel-sizes.ts).
+ * Must be rendered inside ActiveToolProvider. Brightness and contrast are shared by all panels
+ * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
+ */
+export function ReviewPanels({ store, onPanelDrag }: ReviewPanelsProps) {
+  const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
+  const [display] = useState(createBrightnessContrastStore);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const widths = panelWidths(sizes);
+
+  // Written to the DOM directly: a brightness drag must not render React on every pointer move.
+  useEffect(() => {
+    const write = () => {
+      const { brightness, contrast } = display.get();
+      rootRef.current?.setAttribute('data-brightness', brightness.toFixed(3));
+      rootRef.current?.setAttribute('data-contrast', contrast.toFixed(3));
+    };
+    write();
+    return display.subscribe(write);
+  }, [display]);
+
+  const containerWidth = useCallback(() => rootRef.current?.clientWidth ?? 0, []);
+  const move = (splitter: 0 | 1) => (deltaPercent: number) => setSizes((current) => moveSplitter(current, splitter, deltaPercent));
+
+  return (
+    <Flex ref={rootRef} flex="1" minHeight="0" minWidth="0" data-testid="review-panels" data-panel-sizes={sizes.join(',')} p="1" bg="bg.muted">
+      {PANELS.map(({ kind, label }, index) => (
+        <Fragment key={kind}>
+          <ImagePanel kind={kind} label={label} widthPercent={widths[index]!} store={store} display={display} onDragChange={onPanelDrag} />
+          {index < 2 ? (
+            <PanelSplitter
+              label={`Resize ${label} and ${PANELS[index + 1]!.label} panels`}
+              value={sizes[index]!}
+              min={MIN_PANEL_PERCENT}
+              max={sizes[index]! + sizes[index + 1]! - MIN_PANEL_PERCENT}
+              containerWidth={containerWidth}
+              onMove={move(index as 0 | 1)}
+            />
+          ) : null}
+        </Fragment>
+      ))}
+      {/* The points the B-mode share gives up (spec section 2) stay free at the end of the row. */}
+      <Box flex="1" minWidth="0" />
+    </Flex>
+  );
+}

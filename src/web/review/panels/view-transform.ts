@@ -1,0 +1,85 @@
+/**
+ * Where a panel draws its image: fitted to the panel, then zoomed and panned by the user.
+ * Screen coordinates are CSS pixels from the panel's top-left corner; image coordinates are
+ * image pixels from the image's top-left corner.
+ */
+export interface Size {
+  readonly width: number;
+  readonly height: number;
+}
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+/** The user's part: zoom factor over the fit, and pan in screen pixels from the centred position. */
+export interface ViewState {
+  readonly zoom: number;
+  readonly panX: number;
+  readonly panY: number;
+}
+/** screen = image * scale + offset, per axis. */
+export interface ViewTransform {
+  readonly scaleX: number;
+  readonly scaleY: number;
+  readonly x: number;
+  readonly y: number;
+}
+/**
+ * 'contain' keeps the image's aspect ratio; 'stretch' fills the panel, for images whose axes
+ * have no common unit (the L-mode's columns are frames, its rows pixels).
+ */
+export type FitMode = 'contain' | 'stretch';
+
+export const DEFAULT_VIEW: ViewState = { zoom: 1, panX: 0, panY: 0 };
+export const MIN_ZOOM = 0.5;
+export const MAX_ZOOM = 20;
+
+function fitScale(image: Size, viewport: Size, mode: FitMode): { scaleX: number; scaleY: number } {
+  if (image.width <= 0 || image.height <= 0) return { scaleX: 1, scaleY: 1 };
+  const scaleX = viewport.width / image.width;
+  const scaleY = viewport.height / image.height;
+  if (mode === 'stretch') return { scaleX, scaleY };
+  const scale = Math.min(scaleX, scaleY);
+  return { scaleX: scale, scaleY: scale };
+}
+
+export function viewTransform(image: Size, viewport: Size, view: ViewState, mode: FitMode): ViewTransform {
+  const fit = fitScale(image, viewport, mode);
+  const scaleX = fit.scaleX * view.zoom;
+  const scaleY = fit.scaleY * view.zoom;
+  return {
+    scaleX,
+    scaleY,
+    x: (viewport.width - image.width * scaleX) / 2 + view.panX,
+    y: (viewport.height - image.height * scaleY) / 2 + view.panY,
+  };
+}
+
+export function screenToImage(transform: ViewTransform, point: Point): Point {
+  return { x: (point.x - transform.x) / transform.scaleX, y: (point.y - transform.y) / transform.scaleY };
+}
+
+export function imageToScreen(transform: ViewTransform, point: Point): Point {
+  return { x: point.x * transform.scaleX + transform.x, y: point.y * transform.scaleY + transform.y };
+}
+
+/** Zooms by `factor` keeping the image point under `point` (screen) where it is. */
+export function zoomAt(view: ViewState, image: Size, viewport: Size, mode: FitMode, point: Point, factor: number): ViewState {
+  const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, view.zoom * factor));
+  const anchor = screenToImage(viewTransform(image, viewport, view, mode), point);
+  const centred = viewTransform(image, viewport, { zoom, panX: 0, panY: 0 }, mode);
+  return {
+    zoom,
+    panX: point.x - anchor.x * centred.scaleX - centred.x,
+    panY: point.y - anchor.y * centred.scaleY - centred.y,
+  };
+}
+
+export function panBy(view: ViewState, dx: number, dy: number): ViewState {
+  return { ...view, panX: view.panX + dx, panY: view.panY + dy };
+}
+
+/** Ctrl+wheel zoom: a 100 px notch zooms by about 22 %, smooth for trackpads' small deltas. */
+export function wheelZoomFactor(deltaY: number): number {
+  return Math.exp(-deltaY * 0.002);
+}

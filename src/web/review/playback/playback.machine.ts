@@ -1,0 +1,138 @@
+import { and, assign, enqueueActions, fromCallback, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { MIN_BMODE_IMAGES_FOR_PLAYBACK, PLAYBACK_STEP_MS } from '../../../domain/constants.ts';
+
+/**
+ * Playback of the pullback (spec section 4): stopped, running automatically, or manual.
+ * The image store owns the slice; this machine only reads it (`input.read`) and asks for the
+ * next one through the provided `advanceSlice` action, so that scrubbing, the L-mode cursor and
+ * playback can never disagree about where the review is.
+ */
+
+/** What playback needs to know of the image store (its snapshot has these fields). */
+export interface PlaybackView {
+  /** 1-based. */
+  readonly slice: number;
+  /** The larger of the B-mode and angio counts: playback wraps after it. */
+  readonly sliceCount: number;
+  readonly bmodeLoaded: number;
+}
+
+export interface PlaybackInput {
+  read: () => PlaybackView;
+  /** Slices per tick; 1 by default (the spec's speed). Fractions play slower, e.g. at the acquisition frame rate. */
+  slicesPerTick?: number;
+}
+
+export interface PlaybackContext {
+  read: () => PlaybackView;
+  /** Set by the user's Play or Pause; automatic pause and resume are then ignored until reset. */
+  manual: boolean;
+  slicesPerTick: number;
+  /** The part of a slice owed from earlier ticks when the speed is not a whole number of slices per tick. */
+  carry: number;
+}
+
+export type PlaybackEvent =
+  | { type: 'playback.manualResume' }
+  | { type: 'playback.manualPause' }
+  | { type: 'playback.autoResume' }
+  | { type: 'playback.autoPause' }
+  | { type: 'playback.reset' }
+  | { type: 'playback.setSpeed'; slicesPerTick: number }
+  | { type: 'playback.tick' };
+
+/** The speed at which the pullback plays in real time: its frames per second spread over the ticks. */
+export function realTimeSlicesPerTick(frameRateHz: number): number {
+  return (frameRateHz * PLAYBACK_STEP_MS) / 1000;
+}
+
+/** The slice `steps` after `slice`, starting again from 1 after the last one. */
+export function nextSlice(slice: number, sliceCount: number, steps: number): number {
+  if (sliceCount < 1) return 1;
+  return ((((slice - 1 + steps) % sliceCount) + sliceCount) % sliceCount) + 1;
+}
+
+function isValidSpeed(slicesPerTick: number): boolean {
+  return Number.isFinite(slicesPerTick) && slicesPerTick > 0;
+}
+
+export const playbackMachine = setup({
+  types: {
+    context: {} as PlaybackContext,
+    events: {} as PlaybackEvent,
+    input: {} as PlaybackInput,
+  },
+  actors: {
+    /** An interval rather than re-entered delays, so that ticks do not drift by the time each one takes. */
+    ticker: fromCallback<PlaybackEvent>(({ sendBack }) => {
+      const id = setInterval(() => sendBack({ type: 'playback.tick' }), PLAYBACK_STEP_MS);
+      return () => clearInterval(id);
+    }),
+  },
+  actions: {
+    /** Shows `slice` (and counts the play tick); provided by whoever owns the image store. */
+    advanceSlice: (_, _params: { slice: number }) => undefined,
+    enterManualMode: assign({ manual: true }),
+    forgetMode: assign({ manual: false, carry: 0 }),
+    setSpeed: assign({
+      slicesPerTick: ({ context, event }) =>
+        event.type === 'playback.setSpeed' && isValidSpeed(event.slicesPerTick) ? event.slicesPerTick : context.slicesPerTick,
+    }),
+  },
+  guards: {
+    canPlay: ({ context }) => context.read().bmodeLoaded >= MIN_BMODE_IMAGES_FOR_PLAYBACK,
+    isAutomatic: ({ context }) => !context.manual,
+  },
+}).createMachine({
+  id: 'playback',
+  context: ({ input }) => ({
+    read: input.read,
+    manual: false,
+    slicesPerTick: input.slicesPerTick !== undefined && isValidSpeed(input.slicesPerTick) ? input.slicesPerTick : 1,
+    carry: 0,
+  }),
+  initial: 'stopped',
+  on: {
+    'playback.reset': { target: '.stopped', actions: 'forgetMode' },
+    'playback.setSpeed': { actions: 'setSpeed' },
+  },
+  states: {
+    stopped: {
+      on: {
+        'playback.manualResume': { guard: 'canPlay', target: 'running', actions: 'enterManualMode' },
+        'playback.manualPause': { actions: 'enterManualMode' },
+        'playback.autoResume': { guard: and(['isAutomatic', 'canPlay']), target: 'running' },
+      },
+    },
+    running: {
+      invoke: { src: 'ticker' },
+      on: {
+        'playback.manualPause': { target: 'stopped', actions: 'enterManualMode' },
+        'playback.manualResume': { actions: 'enterManualMode' },
+        'playback.autoPause': { guard: 'isAutomatic', target: 'stopped' },
+        'playback.tick': [
+          {
+            guard: 'canPlay',
+            actions: enqueueActions(({ context, enqueue }) => {
+              const progress = context.carry + context.slicesPerTick;
+              const steps = Math.floor(progress);
+              enqueue.assign({ carry: progress - steps });
+              if (steps < 1) return;
+              const { slice, sliceCount } = context.read();
+              enqueue({ type: 'advanceSlice', params: { slice: nextSlice(slice, sliceCount, steps) } });
+            }),
+          },
+          // The image store was reset (or its record replaced) under a running playback.
+          { target: 'stopped', actions: 'forgetMode' },
+        ],
+      },
+    },
+  },
+});
+
+export type PlaybackActorRef = ActorRefFrom<typeof playbackMachine>;
+export type PlaybackSnapshot = SnapshotFrom<typeof playbackMachine>;
+
+export function isPlaying(snapshot: PlaybackSnapshot): boolean {
+  return snapshot.matches('running');
+}

@@ -1,0 +1,86 @@
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { Text } from '@chakra-ui/react';
+import { LOCALE } from '../../../domain/constants.ts';
+import { isShortcutIgnored } from '../../ui/shortcuts.ts';
+
+/** Shift with an arrow key moves this many slices. */
+export const SLICE_JUMP = 10;
+
+/** The image store as slice navigation sees it (the review's `ImageStore` fits as it is). */
+export interface SliceSource {
+  getSnapshot: () => { readonly slice: number; readonly sliceCount: number };
+  subscribe: (listener: () => void) => () => void;
+  setSlice: (slice: number) => void;
+  /** The acquisition's frame rate and pullback speed, once the image lists are known. */
+  readonly images: { readonly frameRateHz: number; readonly pullbackSpeedMmPerS: number } | null;
+}
+
+/** The slice a key leads to from `slice` (1..sliceCount), or null when the key is not a navigation key. */
+export function sliceForKey(key: string, shift: boolean, slice: number, sliceCount: number): number | null {
+  const step = shift ? SLICE_JUMP : 1;
+  switch (key) {
+    case 'ArrowLeft':
+    case 'ArrowUp':
+      return Math.max(1, slice - step);
+    case 'ArrowRight':
+    case 'ArrowDown':
+      return Math.min(sliceCount, slice + step);
+    case 'Home':
+      return 1;
+    case 'End':
+      return sliceCount;
+    default:
+      return null;
+  }
+}
+
+/** Distance along the pullback at a 1-based slice: frames are taken at a fixed rate while the catheter withdraws at a fixed speed. */
+export function pullbackPositionMm(slice: number, frameRateHz: number, pullbackSpeedMmPerS: number): number {
+  return ((slice - 1) / frameRateHz) * pullbackSpeedMmPerS;
+}
+
+/* Arrow keys already mean something to these (splitters, sliders, menus, lists), so they keep them. */
+const OWN_ARROW_KEYS = '[role="slider"], [role="separator"], [role="menu"], [role="menubar"], [role="listbox"], [role="tablist"], [role="radiogroup"], [role="grid"], input[type="range"]';
+
+/** Arrow keys (Shift for 10), Home and End move the slice anywhere on the review page. */
+export function useSliceNavigation(source: SliceSource | null): void {
+  const sourceRef = useRef(source);
+  useEffect(() => {
+    sourceRef.current = source;
+  });
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const current = sourceRef.current;
+      // Alt+ArrowLeft is Navigate back; Ctrl and Cmd arrows belong to the browser.
+      if (!current || event.defaultPrevented || event.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (isShortcutIgnored(event.target) || (event.target instanceof Element && event.target.closest(OWN_ARROW_KEYS))) return;
+      const { slice, sliceCount } = current.getSnapshot();
+      if (sliceCount < 1) return;
+      const next = sliceForKey(event.key, event.shiftKey, slice, sliceCount);
+      if (next === null) return;
+      // The page would scroll otherwise.
+      event.preventDefault();
+      current.setSlice(next);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
+const MM_FORMAT = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** "Slice i / N · x.xx mm": where the review is along the pullback. */
+export function SliceIndicator({ source }: { source: SliceSource }) {
+  const slice = useSyncExternalStore(source.subscribe, () => source.getSnapshot().slice);
+  const sliceCount = useSyncExternalStore(source.subscribe, () => source.getSnapshot().sliceCount);
+  const images = useSyncExternalStore(source.subscribe, () => source.images);
+  const positionMm = images ? pullbackPositionMm(slice, images.frameRateHz, images.pullbackSpeedMmPerS) : null;
+
+  return (
+    <Text as="span" data-testid="slice-indicator" textStyle="sm" fontVariantNumeric="tabular-nums" whiteSpace="nowrap">
+      {sliceCount > 0 ? `Slice ${slice} / ${sliceCount}` : 'Slice – / –'}
+      {positionMm !== null && sliceCount > 0 ? ` · ${MM_FORMAT.format(positionMm)} mm` : ''}
+    </Text>
+  );
+}

@@ -1,0 +1,223 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor } from 'xstate';
+import { MIN_BMODE_IMAGES_FOR_PLAYBACK, PLAYBACK_STEP_MS } from '../../../../src/domain/constants.ts';
+import {
+  isPlaying,
+  nextSlice,
+  playbackMachine,
+  realTimeSlicesPerTick,
+  type PlaybackView,
+} from '../../../../src/web/review/playback/playback.machine.ts';
+
+/** A stand-in for the image store: it owns the slice, as the real one does. */
+function fakeStore({ slice = 1, sliceCount = 300, bmodeLoaded = MIN_BMODE_IMAGES_FOR_PLAYBACK } = {}) {
+  const view: { -readonly [K in keyof PlaybackView]: PlaybackView[K] } = { slice, sliceCount, bmodeLoaded };
+  const shown: number[] = [];
+  return { view, shown, read: () => view };
+}
+
+function startPlayback(store = fakeStore(), slicesPerTick?: number) {
+  const actor = createActor(
+    playbackMachine.provide({
+      actions: {
+        advanceSlice: (_, { slice }) => {
+          store.view.slice = slice;
+          store.shown.push(slice);
+        },
+      },
+    }),
+    { input: { read: store.read, slicesPerTick } },
+  ).start();
+  const state = () => ({ playing: isPlaying(actor.getSnapshot()), manual: actor.getSnapshot().context.manual });
+  return { actor, store, state };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('playback statechart (spec section 4)', () => {
+  it('starts stopped, automatic, and does not tick', () => {
+    const { store, state } = startPlayback();
+    expect(state()).toEqual({ playing: false, manual: false });
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 5);
+    expect(store.shown).toEqual([]);
+  });
+
+  it('manual resume plays from the current slice, manual pause stops there, both set manual mode', () => {
+    const { actor, store, state } = startPlayback(fakeStore({ slice: 40 }));
+    actor.send({ type: 'playback.manualResume' });
+    expect(state()).toEqual({ playing: true, manual: true });
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+    expect(store.shown).toEqual([41, 42, 43]);
+
+    actor.send({ type: 'playback.manualPause' });
+    expect(state()).toEqual({ playing: false, manual: true });
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+    expect(store.view.slice).toBe(43);
+  });
+
+  it('advances one slice per 10 ms tick, and not before the step has elapsed', () => {
+    const { actor, store } = startPlayback();
+    actor.send({ type: 'playback.manualResume' });
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS - 1);
+    expect(store.shown).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(store.shown).toEqual([2]);
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 10);
+    expect(store.view.slice).toBe(12);
+    expect(store.shown).toHaveLength(11);
+  });
+
+  it('continues from wherever the user moved the slice while playing', () => {
+    const { actor, store } = startPlayback();
+    actor.send({ type: 'playback.manualResume' });
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+    store.view.slice = 200;
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+    expect(store.shown).toEqual([2, 201]);
+  });
+
+  it('restarts from slice 1 after the last slice', () => {
+    const { actor, store } = startPlayback(fakeStore({ slice: 148, sliceCount: 150, bmodeLoaded: 120 }));
+    actor.send({ type: 'playback.manualResume' });
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 4);
+    expect(store.shown).toEqual([149, 150, 1, 2]);
+  });
+
+  it.each([0, 1, MIN_BMODE_IMAGES_FOR_PLAYBACK - 1])('refuses to play with %i B-mode images loaded', (bmodeLoaded) => {
+    const { actor, store, state } = startPlayback(fakeStore({ bmodeLoaded }));
+    actor.send({ type: 'playback.manualResume' });
+    expect(state()).toEqual({ playing: false, manual: false });
+    actor.send({ type: 'playback.autoResume' });
+    expect(state().playing).toBe(false);
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 5);
+    expect(store.shown).toEqual([]);
+  });
+
+  it('plays once enough B-mode images have arrived', () => {
+    const { actor, store, state } = startPlayback(fakeStore({ bmodeLoaded: 16 }));
+    actor.send({ type: 'playback.manualResume' });
+    expect(state().playing).toBe(false);
+    store.view.bmodeLoaded = MIN_BMODE_IMAGES_FOR_PLAYBACK;
+    actor.send({ type: 'playback.manualResume' });
+    expect(state().playing).toBe(true);
+  });
+
+  describe('automatic pause and resume', () => {
+    it('start and stop playback while not in manual mode', () => {
+      const { actor, store, state } = startPlayback();
+      actor.send({ type: 'playback.autoResume' });
+      expect(state()).toEqual({ playing: true, manual: false });
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 2);
+      actor.send({ type: 'playback.autoPause' });
+      expect(state()).toEqual({ playing: false, manual: false });
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 2);
+      expect(store.shown).toEqual([2, 3]);
+      actor.send({ type: 'playback.autoResume' });
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+      expect(store.shown).toEqual([2, 3, 4]);
+    });
+
+    it('do not pause a playback the user started', () => {
+      const { actor, state } = startPlayback();
+      actor.send({ type: 'playback.manualResume' });
+      actor.send({ type: 'playback.autoPause' });
+      expect(state()).toEqual({ playing: true, manual: true });
+    });
+
+    it('do not resume a playback the user paused', () => {
+      const { actor, state } = startPlayback();
+      actor.send({ type: 'playback.autoResume' });
+      actor.send({ type: 'playback.manualPause' });
+      actor.send({ type: 'playback.autoResume' });
+      expect(state()).toEqual({ playing: false, manual: true });
+    });
+
+    it('manual pause while stopped still sets manual mode', () => {
+      const { actor, state } = startPlayback();
+      actor.send({ type: 'playback.manualPause' });
+      expect(state()).toEqual({ playing: false, manual: true });
+      actor.send({ type: 'playback.autoResume' });
+      expect(state().playing).toBe(false);
+    });
+
+    it('manual resume of an automatic playback keeps it running and makes it manual', () => {
+      const { actor, state } = startPlayback();
+      actor.send({ type: 'playback.autoResume' });
+      actor.send({ type: 'playback.manualResume' });
+      expect(state()).toEqual({ playing: true, manual: true });
+      actor.send({ type: 'playback.autoPause' });
+      expect(state().playing).toBe(true);
+    });
+
+    it('auto pause while stopped changes nothing', () => {
+      const { actor, state } = startPlayback();
+      actor.send({ type: 'playback.autoPause' });
+      expect(state()).toEqual({ playing: false, manual: false });
+    });
+  });
+
+  describe('reset', () => {
+    it('stops playback and leaves manual mode', () => {
+      const { actor, store, state } = startPlayback();
+      actor.send({ type: 'playback.manualResume' });
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+      actor.send({ type: 'playback.reset' });
+      expect(state()).toEqual({ playing: false, manual: false });
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 5);
+      expect(store.shown).toEqual([2]);
+      actor.send({ type: 'playback.autoResume' });
+      expect(state().playing).toBe(true);
+    });
+
+    it('also happens when the image store is emptied under a running playback', () => {
+      const { actor, store, state } = startPlayback();
+      actor.send({ type: 'playback.manualResume' });
+      store.view.bmodeLoaded = 0;
+      store.view.sliceCount = 0;
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+      expect(state()).toEqual({ playing: false, manual: false });
+      expect(store.shown).toEqual([]);
+    });
+  });
+
+  describe('speed', () => {
+    it('plays several slices per tick', () => {
+      const { actor, store } = startPlayback(fakeStore({ sliceCount: 150 }));
+      actor.send({ type: 'playback.setSpeed', slicesPerTick: 2 });
+      actor.send({ type: 'playback.manualResume' });
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+      expect(store.shown).toEqual([3, 5, 7]);
+    });
+
+    it('plays fractions of a slice per tick by skipping ticks', () => {
+      const { actor, store } = startPlayback(fakeStore(), 0.25);
+      actor.send({ type: 'playback.manualResume' });
+      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 8);
+      expect(store.shown).toEqual([2, 3]);
+    });
+
+    it('ignores speeds that are not positive', () => {
+      const { actor } = startPlayback();
+      actor.send({ type: 'playback.setSpeed', slicesPerTick: 0 });
+      actor.send({ type: 'playback.setSpeed', slicesPerTick: Number.NaN });
+      expect(actor.getSnapshot().context.slicesPerTick).toBe(1);
+    });
+
+    it('plays in real time at the acquisition frame rate', () => {
+      expect(realTimeSlicesPerTick(30)).toBeCloseTo(0.3);
+    });
+  });
+
+  it('wraps slices both ways', () => {
+    expect(nextSlice(3600, 3600, 1)).toBe(1);
+    expect(nextSlice(3599, 3600, 3)).toBe(2);
+    expect(nextSlice(1, 3600, -1)).toBe(3600);
+    expect(nextSlice(5, 0, 1)).toBe(1);
+  });
+});
