@@ -1,0 +1,124 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { originOf } from '../playwright.config.ts';
+import { signIn } from './sign-in.ts';
+
+async function reviewHref(page: Page): Promise<string> {
+  await page.goto(`${originOf('demo')}/patients/DEM-001/records`);
+  const link = page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link');
+  return `${originOf('demo')}${await link.getAttribute('href')}`;
+}
+
+/** Opens the 300-frame record and waits until every frame is in the page. */
+async function openLoadedReview(page: Page): Promise<void> {
+  await signIn(page);
+  await page.goto(await reviewHref(page));
+  await expect(page.getByTestId('frames-status')).toHaveText(/300 B-mode and 40 angio frames (loaded|downloaded)/, { timeout: 60_000 });
+}
+
+/** Mean and spread of the gray levels a canvas shows, read from a screenshot of it. */
+async function canvasStats(page: Page, canvas: Locator): Promise<{ mean: number; std: number }> {
+  const png = await canvas.screenshot();
+  return page.evaluate(async (base64) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const context = new OffscreenCanvas(image.width, image.height).getContext('2d')!;
+    context.drawImage(image, 0, 0);
+    const { data } = context.getImageData(0, 0, image.width, image.height);
+    let sum = 0;
+    let sumSquares = 0;
+    const n = data.length / 4;
+    for (let i = 0; i < data.length; i += 4) {
+      sum += data[i]!;
+      sumSquares += data[i]! * data[i]!;
+    }
+    const mean = sum / n;
+    return { mean, std: Math.sqrt(sumSquares / n - mean * mean) };
+  }, png.toString('base64'));
+}
+
+const slice = (page: Page) => page.getByTestId('slice-indicator');
+
+test('the B-mode, angio and L-mode panels show their images', async ({ page }) => {
+  await openLoadedReview(page);
+  for (const panel of ['bmode', 'angio', 'lmode']) {
+    const stats = await canvasStats(page, page.getByTestId(`panel-canvas-${panel}`));
+    // A real image, not a blank or uniform canvas.
+    expect(stats.std, panel).toBeGreaterThan(20);
+  }
+});
+
+test('the brightness tool changes the pixels live and double-click resets it', async ({ page }) => {
+  await openLoadedReview(page);
+  const canvas = page.getByTestId('panel-canvas-bmode');
+  const before = await canvasStats(page, canvas);
+  await page.getByRole('button', { name: 'Brightness' }).click();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 150, { steps: 10 });
+  await page.mouse.up();
+  await expect(page.getByTestId('review-panels')).not.toHaveAttribute('data-brightness', '0.000');
+  const brighter = await canvasStats(page, canvas);
+  expect(brighter.mean).toBeGreaterThan(before.mean + 10);
+  await canvas.dblclick();
+  await expect(page.getByTestId('review-panels')).toHaveAttribute('data-brightness', '0.000');
+});
+
+test('Play is disabled while fewer than 100 B-mode images are loaded', async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${await reviewHref(page)}?noImage=true`);
+  await expect(page.getByRole('button', { name: 'Play' })).toHaveAttribute('aria-disabled', 'true');
+});
+
+test('Play then Pause; playback wraps around after the last slice', async ({ page }) => {
+  await openLoadedReview(page);
+  const play = page.getByRole('button', { name: 'Play' });
+  await expect(play).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(slice(page)).toContainText('Slice 1 / 300');
+  await play.click();
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Play' })).toHaveCount(0);
+  await expect(slice(page)).not.toContainText('Slice 1 / 300');
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+  const paused = await slice(page).textContent();
+  await page.waitForTimeout(300);
+  expect(await slice(page).textContent()).toBe(paused);
+
+  // From the last slice, the next tick is slice 1 again.
+  await page.keyboard.press('End');
+  await expect(slice(page)).toContainText('Slice 300 / 300');
+  await page.keyboard.press('Space');
+  await expect(slice(page)).toContainText(/Slice ([1-9]|[1-9]\d) \/ 300/);
+  await page.keyboard.press('Space');
+});
+
+test('arrow keys and a click on the L-mode view move the slice', async ({ page }) => {
+  await openLoadedReview(page);
+  await page.keyboard.press('ArrowRight');
+  await expect(slice(page)).toContainText('Slice 2 / 300');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(slice(page)).toContainText('Slice 12 / 300');
+  const lmode = page.getByTestId('panel-canvas-lmode');
+  const box = (await lmode.boundingBox())!;
+  await lmode.click({ position: { x: box.width * 0.75, y: box.height / 2 } });
+  await expect(slice(page)).toContainText(/Slice 22[4-6] \/ 300/);
+});
+
+test('resizing panels follows the B-mode rule of the spec', async ({ page }) => {
+  await openLoadedReview(page);
+  const row = page.getByTestId('review-panels');
+  const widthOf = async (panel: string) => (await page.locator(`[data-panel="${panel}"]`).boundingBox())!.width;
+  const rowWidth = async () => (await row.boundingBox())!.width - 8; // 4 px padding each side
+  // Defaults 30/45/20: B-mode is below 50, so it gets 45 - 5 = 40 %.
+  await expect(row).toHaveAttribute('data-panel-sizes', '30,45,20');
+  expect((await widthOf('bmode')) / (await rowWidth())).toBeCloseTo(0.4, 1);
+  // Move the splitter after B-mode so that it is set to 60: it gets 60 - 2 = 58 %.
+  const splitter = page.getByRole('separator', { name: /B-mode and L-mode/ });
+  await splitter.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
+  const sizes = (await row.getAttribute('data-panel-sizes'))!.split(',').map(Number);
+  expect(sizes[1]).toBeGreaterThanOrEqual(50);
+  expect((await widthOf('bmode')) / (await rowWidth())).toBeCloseTo((sizes[1]! - 2) / 100, 1);
+});
