@@ -1,6 +1,7 @@
 import { Box, Flex, HStack, Heading, Text } from '@chakra-ui/react';
 import { useCallback, useRef } from 'react';
 import { useSearch } from 'wouter';
+import { DevOverlay } from './dev/dev-overlay.tsx';
 import { FramesStatus } from './imaging/frames-status.tsx';
 import { ReviewPanels } from './panels/review-panels.tsx';
 import { useAutoPause, usePlaybackSource } from './playback/playback-context.tsx';
@@ -18,7 +19,9 @@ export interface ReviewPageProps {
 /** The review's frame: which record, and the three panels at their default widths (the panels are drawn by later work). */
 export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const { context, record, loading, error, retry } = useRecordContext(patientId, recordId);
-  const noImage = new URLSearchParams(useSearch()).get('noImage') === 'true';
+  const search = new URLSearchParams(useSearch());
+  const noImage = search.get('noImage') === 'true';
+  const dev = search.get('dev') === 'true';
   const { state: images, store } = useRecordImages(recordId, !noImage);
   usePlaybackSource(store);
   useSliceNavigation(store);
@@ -62,6 +65,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
       ) : (
         <ReviewPanels store={store} onPanelDrag={onPanelDrag} />
       )}
+      {dev ? <DevOverlay store={store} /> : null}
     </Flex>
   );
 }
