@@ -98,12 +98,15 @@ test('arrow keys and a click on the L-mode view move the slice', async ({ page }
   await openLoadedReview(page);
   await page.keyboard.press('ArrowRight');
   await expect(slice(page)).toContainText('Slice 2 / 300');
+  // The B-mode panel has drawn that slice's frame, not only the indicator moved.
+  await expect(page.getByTestId('panel-canvas-bmode')).toHaveAttribute('data-drawn-slice', '2');
   await page.keyboard.press('Shift+ArrowRight');
   await expect(slice(page)).toContainText('Slice 12 / 300');
   const lmode = page.getByTestId('panel-canvas-lmode');
   const box = (await lmode.boundingBox())!;
   await lmode.click({ position: { x: box.width * 0.75, y: box.height / 2 } });
   await expect(slice(page)).toContainText(/Slice 22[4-6] \/ 300/);
+  await expect(page.getByTestId('panel-canvas-angio')).toHaveAttribute('data-drawn-slice', /^22[4-6]$/);
 });
 
 test('resizing panels follows the B-mode rule of the spec', async ({ page }) => {

@@ -46,12 +46,13 @@ const queue = new PrefetchQueue({
   onProgress: (progress) => void broadcast({ type: 'prefetch_progress', ...progress }),
 });
 
-async function cacheFirst(request: Request): Promise<Response> {
+async function cacheFirst(event: SwFetchEvent): Promise<Response> {
   const cache = await caches.open(FRAMES_CACHE);
-  const cached = await cache.match(request, { ignoreVary: true });
+  const cached = await cache.match(event.request, { ignoreVary: true });
   if (cached) return cached;
-  const response = await fetch(request);
-  if (response.status === 200) await cache.put(request, response.clone());
+  const response = await fetch(event.request);
+  // The page gets the bytes at once; storing them for the next visit happens beside it.
+  if (response.status === 200) event.waitUntil(cache.put(event.request, response.clone()));
   return response;
 }
 
@@ -61,7 +62,7 @@ scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.clai
 scope.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== scope.location.origin || !CACHED_PATH.test(url.pathname)) return;
-  event.respondWith(cacheFirst(event.request));
+  event.respondWith(cacheFirst(event));
 });
 
 scope.addEventListener('message', (event) => {

@@ -4,21 +4,14 @@ import { ReviewPage } from '../../../src/web/review/review-page.tsx';
 import { ActiveToolProvider } from '../../../src/web/review/tools/active-tool.tsx';
 import { PATIENT_CONTEXT_KEY, RECORD_CONTEXT_KEY } from '../../../src/web/session/context-store.ts';
 import { fakeApi, renderApp } from '../render.tsx';
+import { ONE_RECORD_PATIENT } from '../review-fixture.ts';
 
 // jsdom has no WebGL: the GPU panels are tested in a real browser (e2e/review.spec.ts).
 vi.mock('../../../src/web/review/panels/review-panels.tsx', () => ({
   ReviewPanels: () => <div data-testid="review-panels" />,
 }));
 
-const ANSWER = {
-  patient: { patientId: 'P-7', name: 'Bo Chen', birthDate: null, sex: 'M', recordCount: 1, latestRecordDate: '2024-02-01T08:00:00Z' },
-  records: [
-    {
-      recordId: 'R-70', patientId: 'P-7', acquiredAt: '2024-02-01T08:00:00Z', modality: 'IVUS',
-      bmodeFrameCount: 10, angioFrameCount: 2, angioPreview: null, bmodePreview: null, annotation: null,
-    },
-  ],
-};
+const ANSWER = ONE_RECORD_PATIENT;
 
 describe('review deep link', () => {
   it('restores the patient and record contexts from the API after a reload', async () => {

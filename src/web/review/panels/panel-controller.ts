@@ -213,10 +213,12 @@ export class PanelController {
     const renderer = this.renderer;
     if (!renderer) return;
     const snapshot = this.store.getSnapshot();
-    renderer.setImage(panelImage(this.kind, this.store, snapshot));
+    const image = panelImage(this.kind, this.store, snapshot);
+    renderer.setImage(image);
     renderer.setBrightnessContrast(this.display.get());
     if (this.kind === 'lmode') this.drawLmodeOverlay(renderer, snapshot);
     renderer.render(this.view, this.viewport);
+    renderer.markDrawn(image.data ? snapshot.slice : null);
     this.drawn = snapshot;
   };
 

@@ -116,6 +116,16 @@ export class PanelRenderer {
     this.app.render();
   }
 
+  /**
+   * Records on the canvas which slice's image it shows (nothing while it shows black), so tests
+   * and benchmarks can tell when a slice change has reached the screen without reading pixels back.
+   */
+  markDrawn(slice: number | null): void {
+    const canvas = this.app.canvas as HTMLCanvasElement;
+    if (slice === null) delete canvas.dataset.drawnSlice;
+    else canvas.dataset.drawnSlice = String(slice);
+  }
+
   /** Frees the GPU texture, geometry and shader; the Application itself is destroyed by @pixi/react. */
   destroy(): void {
     this.mesh.destroy();

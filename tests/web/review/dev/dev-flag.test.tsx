@@ -4,6 +4,7 @@ import { ReviewPage } from '../../../../src/web/review/review-page.tsx';
 import { PlaybackProvider } from '../../../../src/web/review/playback/playback-context.tsx';
 import { ActiveToolProvider } from '../../../../src/web/review/tools/active-tool.tsx';
 import { fakeApi, renderApp } from '../../render.tsx';
+import { ONE_RECORD_PATIENT } from '../../review-fixture.ts';
 
 // Counts the loads of the inspector package: the factory runs on its first import only.
 const inspectPackage = vi.hoisted(() => ({ imported: 0, created: 0 }));
@@ -22,15 +23,7 @@ vi.mock('../../../../src/web/review/panels/review-panels.tsx', () => ({
   ReviewPanels: () => <div data-testid="review-panels" />,
 }));
 
-const ANSWER = {
-  patient: { patientId: 'P-7', name: 'Bo Chen', birthDate: null, sex: 'M', recordCount: 1, latestRecordDate: '2024-02-01T08:00:00Z' },
-  records: [
-    {
-      recordId: 'R-70', patientId: 'P-7', acquiredAt: '2024-02-01T08:00:00Z', modality: 'IVUS',
-      bmodeFrameCount: 10, angioFrameCount: 2, angioPreview: null, bmodePreview: null, annotation: null,
-    },
-  ],
-};
+const ANSWER = ONE_RECORD_PATIENT;
 
 function renderReview(search: string) {
   const { client } = fakeApi(() => Response.json(ANSWER));

@@ -1,0 +1,196 @@
+/**
+ * `npm run bench:review`: the review screen on the 3,600-frame record in headless Chromium,
+ * beside a minimal raw-WebGL2 page showing the same frames (bench/raw-webgl-page.ts).
+ * Prints figures; asserts nothing. Needs a build (`npm run build`) and /usr/bin/chromium.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { demoAccounts } from '../src/server/seed/demo-accounts.ts';
+import { RAW_WEBGL_PAGE } from './raw-webgl-page.ts';
+
+const PORT = 8195;
+const ORIGIN = `http://demo.localhost:${PORT}`;
+const SCRUB_STEPS = 60;
+const ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+if (!fs.existsSync('dist/web/index.html')) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { stdio: 'inherit' });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-review-'));
+const server = spawn(process.execPath, ['src/server/server.ts'], { env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+// Whatever happens below, the server does not outlive the benchmark.
+process.on('exit', () => server.kill('SIGINT'));
+await new Promise<void>((resolve, reject) => {
+  server.stdout!.on('data', (d: Buffer) => d.toString().includes('Press Ctrl-C') && resolve());
+  server.once('exit', (code) => reject(new Error(`the server stopped before it was ready (exit ${code})`)));
+});
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+const account = demoAccounts('demo')[1]!;
+
+async function signedInPage(): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 } })).newPage();
+  await page.goto(`${ORIGIN}/patients`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/patients/);
+  return page;
+}
+
+async function longRecordHref(page: Page): Promise<string> {
+  await page.goto(`${ORIGIN}/patients/DEM-001/records`);
+  return `${ORIGIN}${await page.getByTestId('record-card').filter({ hasText: /B-mode:\s*3,600 frames/ }).getByRole('link').getAttribute('href')}`;
+}
+
+/** Resident memory of Chromium's renderer and GPU processes (where the page's frames and textures live). */
+function chromiumMemoryBytes(): number {
+  let total = 0;
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmdline.includes('chromium') || !/--type=(renderer|gpu-process)/.test(cmdline)) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      total += rss ? Number(rss[1]) * 1024 : 0;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** In the page: time from a key press to the canvas showing the next slice (its data-drawn-slice), per step. */
+async function scrubLatencies(page: Page, canvasSelector: string, steps: number): Promise<number[]> {
+  return page.evaluate(
+    async ({ selector, count }) => {
+      const canvas = document.querySelector(selector) as HTMLCanvasElement;
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const latencies: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const expected = String(Number(canvas.dataset.drawnSlice) + 1);
+        const start = performance.now();
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+        while (canvas.dataset.drawnSlice !== expected && performance.now() - start < 2000) await new Promise((resolve) => setTimeout(resolve, 0));
+        latencies.push(performance.now() - start);
+        await frame();
+      }
+      return latencies;
+    },
+    { selector: canvasSelector, count: steps },
+  );
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+
+// Warm-up: the first open of the record generates its frames on the server (about a minute).
+const warm = await signedInPage();
+const href = await longRecordHref(warm);
+await warm.goto(href);
+await warm.getByTestId('frames-status').filter({ hasText: /3,600 B-mode and 120 angio frames (loaded|downloaded)/ }).waitFor({ timeout: 300_000 });
+await warm.context().close();
+
+// The review screen, in a fresh browser profile (nothing cached in the browser).
+const page = await signedInPage();
+await page.goto(`${ORIGIN}/patients`);
+const memoryBefore = chromiumMemoryBytes();
+await page.addInitScript(() => {
+  const marks: { firstFrame?: number; playEnabled?: number } = {};
+  (window as unknown as { benchMarks: typeof marks }).benchMarks = marks;
+  const poll = () => {
+    const canvas = document.querySelector('[data-testid="panel-canvas-bmode"]') as HTMLCanvasElement | null;
+    if (canvas?.dataset.drawnSlice && !marks.firstFrame) marks.firstFrame = performance.now();
+    const play = document.querySelector('button[aria-label="Play"]');
+    if (play && play.getAttribute('aria-disabled') !== 'true' && !marks.playEnabled) marks.playEnabled = performance.now();
+    if (!marks.firstFrame || !marks.playEnabled) requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+});
+await page.goto(href);
+await page.getByTestId('frames-status').filter({ hasText: /3,600 B-mode and 120 angio frames (loaded|downloaded)/ }).waitFor({ timeout: 300_000 });
+const allLoadedMs = await page.evaluate(() => performance.now());
+const marks = await page.evaluate(() => (window as unknown as { benchMarks: { firstFrame?: number; playEnabled?: number } }).benchMarks);
+await page.waitForTimeout(1000);
+const memoryAfter = chromiumMemoryBytes();
+const scrub = await scrubLatencies(page, '[data-testid="panel-canvas-bmode"]', SCRUB_STEPS);
+
+// Sustained playback: slices advanced against frames actually painted, over 3 s.
+await page.keyboard.press('Home');
+const playback = await page.evaluate(async () => {
+  const canvas = document.querySelector('[data-testid="panel-canvas-bmode"]') as HTMLCanvasElement;
+  const row = () => canvas.dataset.drawnSlice;
+  const sliceNow = () => Number(/Slice (\d+)/.exec(document.querySelector('[data-testid="slice-indicator"]')!.textContent ?? '')?.[1]);
+  (document.querySelector('button[aria-label="Play"]') as HTMLButtonElement).click();
+  const startSlice = sliceNow();
+  const start = performance.now();
+  let painted = 0;
+  let last = row();
+  while (performance.now() - start < 3000) {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const now = row();
+    if (now !== last) painted++;
+    last = now;
+  }
+  const seconds = (performance.now() - start) / 1000;
+  const advanced = sliceNow() - startSlice;
+  (document.querySelector('button[aria-label="Pause"]') as HTMLButtonElement).click();
+  return { fps: painted / seconds, slicesPerSecond: advanced / seconds, dropped: Math.max(0, advanced - painted) };
+});
+const token = await page.evaluate(() => {
+  for (let i = 0; i < sessionStorage.length; i++) {
+    const key = sessionStorage.key(i)!;
+    if (key.startsWith('oidc.user:')) return `Bearer ${JSON.parse(sessionStorage.getItem(key)!).id_token}`;
+  }
+  return '';
+});
+const recordId = href.split('/records/')[1]!.split('/')[0]!;
+await page.context().close();
+
+// The raw WebGL2 page, same origin, same frames.
+const raw = await (await browser.newContext({ viewport: { width: 1600, height: 900 } })).newPage();
+// A same-origin HTML document without the app (and its CSP), for the baseline to live in.
+await raw.goto(`${ORIGIN}/healthz`);
+const rawMemoryBefore = chromiumMemoryBytes();
+await raw.setContent(RAW_WEBGL_PAGE);
+const rawTimes = await raw.evaluate(
+  async ({ id, authorization }) => {
+    const urls = Array.from({ length: 225 }, (_, i) => `/api/demo/records/${id}/frames/bmode/${i}?v=v1`);
+    const start = performance.now();
+    const w = window as unknown as { loadFrames: (...a: unknown[]) => Promise<void>; drawSlice: (s: number) => void; rawState: { slice: number } };
+    let first = 0;
+    const canvas = document.getElementById('c')!;
+    const watch = () => (canvas.dataset.drawnSlice ? (first = performance.now() - start) : requestAnimationFrame(watch));
+    requestAnimationFrame(watch);
+    await w.loadFrames(urls, 3600, 512, 512, authorization);
+    // Like any renderer, draw on the next animation frame, not inside the input handler.
+    window.addEventListener('keydown', () => requestAnimationFrame(() => w.drawSlice(w.rawState.slice + 1)));
+    return { firstFrame: first, allLoaded: performance.now() - start };
+  },
+  { id: recordId, authorization: token },
+);
+await raw.waitForTimeout(1000);
+const rawMemoryAfter = chromiumMemoryBytes();
+const rawScrub = await scrubLatencies(raw, '#c', SCRUB_STEPS);
+
+const framePixels = 3600 * 512 * 512 + 120 * 512 * 512;
+const row = (label: string, a: number, b: number | null, unit: string, digits = 1) =>
+  console.info(
+    `${label.padEnd(44)} ${a.toFixed(digits).padStart(9)} ${unit.padEnd(4)} ${b === null ? ''.padStart(14) : `${b.toFixed(digits).padStart(9)} ${unit.padEnd(4)}`} ${b ? `${(a / b).toFixed(2).padStart(6)}x` : ''}`,
+  );
+console.info(`review of the 3,600-frame record (512x512), headless Chromium with SwiftShader WebGL2, loopback\n`);
+console.info(`${''.padEnd(44)} ${'review'.padStart(14)} ${'raw WebGL2'.padStart(14)}  ratio`);
+row('route entry to first B-mode frame drawn', marks.firstFrame ?? Number.NaN, rawTimes.firstFrame, 'ms', 0);
+row('route entry to Play enabled (100 frames)', marks.playEnabled ?? Number.NaN, null, 'ms', 0);
+row('route entry to all frames in the page', allLoadedMs, rawTimes.allLoaded, 'ms', 0);
+row('slice change latency, median', percentile(scrub, 0.5), percentile(rawScrub, 0.5), 'ms');
+row('slice change latency, 95th percentile', percentile(scrub, 0.95), percentile(rawScrub, 0.95), 'ms');
+row('playback: frames painted per second', playback.fps, null, 'fps');
+row('playback: slices advanced per second', playback.slicesPerSecond, null, '/s');
+row('playback: slices not painted (3 s)', playback.dropped, null, '', 0);
+row('renderer+GPU memory per frame pixel', (memoryAfter - memoryBefore) / framePixels, (rawMemoryAfter - rawMemoryBefore) / framePixels, 'B', 2);
+console.info('\ngoals: first frame < 1,000 ms; Play < 2,000 ms; latency within 1.5x of raw; under 1.5 bytes per pixel');
+
+await browser.close();
+server.kill('SIGINT');
+await new Promise((resolve) => server.once('exit', resolve));
+fs.rmSync(dataDir, { recursive: true, force: true });
