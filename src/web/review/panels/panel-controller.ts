@@ -154,21 +154,18 @@ export class PanelController {
     };
     onTool();
     const unsubscribeTools = tools.subscribe(onTool);
-    element.addEventListener('pointerdown', onPointerDown);
-    element.addEventListener('pointermove', onPointerMove);
-    element.addEventListener('pointerup', endDrag);
-    element.addEventListener('pointercancel', endDrag);
-    element.addEventListener('mousedown', onMouseDown);
-    element.addEventListener('dblclick', onDoubleClick);
-    element.addEventListener('wheel', onWheel, { passive: false });
+    // One signal removes every listener below when the panel goes away.
+    const listeners = new AbortController();
+    const { signal } = listeners;
+    element.addEventListener('pointerdown', onPointerDown, { signal });
+    element.addEventListener('pointermove', onPointerMove, { signal });
+    element.addEventListener('pointerup', endDrag, { signal });
+    element.addEventListener('pointercancel', endDrag, { signal });
+    element.addEventListener('mousedown', onMouseDown, { signal });
+    element.addEventListener('dblclick', onDoubleClick, { signal });
+    element.addEventListener('wheel', onWheel, { passive: false, signal });
     return () => {
-      element.removeEventListener('pointerdown', onPointerDown);
-      element.removeEventListener('pointermove', onPointerMove);
-      element.removeEventListener('pointerup', endDrag);
-      element.removeEventListener('pointercancel', endDrag);
-      element.removeEventListener('mousedown', onMouseDown);
-      element.removeEventListener('dblclick', onDoubleClick);
-      element.removeEventListener('wheel', onWheel);
+      listeners.abort();
       unsubscribeTools();
       unsubscribeStore();
       unsubscribeDisplay();
