@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { RecordImagesSchema, type RecordImages } from '../../../domain/images.ts';
 import { useApi } from '../../api/api-context.tsx';
-import { onWorkerMessage, postToServiceWorker, type WorkerMessage } from '../../sw/sw-client.ts';
+import { onWorkerMessage, postToServiceWorker, resumeFetches, stopFetches, type WorkerMessage } from '../../sw/sw-client.ts';
 import { describeChunk, loadRecordFrames } from './frame-loader.ts';
 import { ImageStore } from './image-store.ts';
 
@@ -45,7 +45,7 @@ export function useRecordImages(recordId: string, enabled: boolean): { state: Re
           images,
           store,
           {
-            onBusy: (busy) => void postToServiceWorker({ type: busy ? 'stop_fetches' : 'resume_fetches' }),
+            onBusy: (busy) => void (busy ? stopFetches() : resumeFetches()),
             onFailed: (series, chunk) => addMissing(describeChunk(images, series, chunk)),
           },
           controller.signal,

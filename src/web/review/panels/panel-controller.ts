@@ -16,6 +16,11 @@ const CURSOR_WIDTH_PX = 2;
 const BLACK: PanelImage = { width: 1, height: 1, data: null };
 
 /** The image a panel shows for the store's current state. */
+/** Whether two views show the same frame (the store hands out a new view of the same bytes each time). */
+function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  return a !== null && b !== null && a.buffer === b.buffer && a.byteOffset === b.byteOffset;
+}
+
 export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot): PanelImage {
   if (kind === 'lmode') {
     const lmode = snapshot.lmodeReady ? store.lmode() : null;
@@ -49,6 +54,7 @@ export class PanelController {
   private view: ViewState = DEFAULT_VIEW;
   private viewport: Size = { width: 1, height: 1 };
   private drawn: ImageStoreSnapshot | null = null;
+  private drawnImage: Uint8Array | null = null;
   private frameRequest = 0;
   private drag: Drag | null = null;
   private wheelCarry = 0;
@@ -196,7 +202,16 @@ export class PanelController {
     const next = this.store.getSnapshot();
     const drawn = this.drawn;
     // The store also notifies for the play counter and the downloading flag, which change nothing here.
-    if (drawn && drawn.slice === next.slice && drawn.dataVersion === next.dataVersion && drawn.sliceCount === next.sliceCount && drawn.lmodeReady === next.lmodeReady) return;
+    if (drawn && drawn.dataVersion === next.dataVersion && drawn.sliceCount === next.sliceCount && drawn.lmodeReady === next.lmodeReady) {
+      if (drawn.slice === next.slice) return;
+      // A slice change that shows the same image (the angio frame lasts ~30 slices) needs no redraw;
+      // the L-mode always redraws, for its cursor.
+      if (this.kind !== 'lmode' && this.renderer && sameBytes(panelImage(this.kind, this.store, next).data, this.drawnImage)) {
+        this.drawn = next;
+        this.renderer.markDrawn(next.slice);
+        return;
+      }
+    }
     this.invalidate();
   };
 
@@ -217,6 +232,7 @@ export class PanelController {
     renderer.render(this.view, this.viewport);
     renderer.markDrawn(image.data ? snapshot.slice : null);
     this.drawn = snapshot;
+    this.drawnImage = image.data;
   };
 
   /** Loading progress (loaded frames' columns, while the L-mode is not built) and the slice cursor. */
