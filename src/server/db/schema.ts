@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   date,
   index,
@@ -137,3 +138,78 @@ export const serverSecrets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.kind] })],
 );
+
+/**
+ * Every saved annotation manifest of a record, one row per version, never updated or deleted.
+ * The unique (record, version) pair makes two saves based on the same version race to one winner:
+ * the loser gets a conflict instead of overwriting.
+ */
+export const annotationVersions = pgTable(
+  'annotation_versions',
+  {
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    recordId: uuid('record_id')
+      .notNull()
+      .references(() => records.id),
+    version: integer('version').notNull(),
+    manifest: jsonb('manifest').notNull(),
+    /** Annotation status the client said it saved over ('new' or 'saved'). */
+    baseStatus: text('base_status').notNull(),
+    savedBy: text('saved_by').notNull(),
+    savedByEmail: text('saved_by_email').notNull(),
+    savedAt: timestamp('saved_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.recordId, t.version] })],
+);
+
+export const AUDIT_ACTIONS = [
+  'sign-in',
+  'sign-out',
+  'sign-in-failed',
+  'user-created',
+  'user-updated',
+  'role-changed',
+  'account-disabled',
+  'account-enabled',
+  'password-reset',
+  'record-viewed',
+  'annotations-saved',
+  'record-imported',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Append-only audit trail: rows are inserted, never updated or deleted by the application. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tenantId: text('tenant_id').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    action: text('action', { enum: AUDIT_ACTIONS }).notNull(),
+    /** Who acted: a user id, or null for an anonymous attempt (a failed sign-in). */
+    actorId: text('actor_id'),
+    actorEmail: text('actor_email'),
+    targetType: text('target_type', { enum: ['user', 'record', 'patient', 'session'] }),
+    targetId: text('target_id'),
+    details: jsonb('details'),
+  },
+  (t) => [index('audit_log_tenant_at_idx').on(t.tenantId, t.id)],
+);
+
+/**
+ * One-time set-password links for new or reset accounts. Only a hash of the token is kept,
+ * so a database read does not reveal a usable link.
+ */
+export const passwordTokens = pgTable('password_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  tenantId: text('tenant_id')
+    .notNull()
+    .references(() => tenants.id),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
