@@ -41,6 +41,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
     appRef.current?.getCanvas()?.setAttribute('data-testid', `panel-canvas-${kind}`);
   }, [kind]);
 
+  const cursorRef = useCallback((element: HTMLDivElement | null) => controller.setCursorElement(element), [controller]);
   const onInit = useCallback((app: PixiApplication) => controller.attach(app), [controller]);
 
   return (
@@ -70,6 +71,21 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
           preserveDrawingBuffer
         />
       </Box>
+      {kind === 'lmode' && (
+        <Box
+          ref={cursorRef}
+          data-testid="lmode-cursor"
+          aria-hidden
+          position="absolute"
+          top="0"
+          left="-1px"
+          width="2px"
+          bg="#ffe411"
+          pointerEvents="none"
+          visibility="hidden"
+          willChange="transform"
+        />
+      )}
     </Box>
   );
 }

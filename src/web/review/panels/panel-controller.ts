@@ -11,8 +11,6 @@ export type PanelKind = 'angio' | 'bmode' | 'lmode';
 const LOADED_COLOR = 0x38bdf8;
 const LOADED_ALPHA = 0.25;
 const LOADED_STRIP_PX = 4;
-const CURSOR_COLOR = 0xffe411;
-const CURSOR_WIDTH_PX = 2;
 const BLACK: PanelImage = { width: 1, height: 1, data: null };
 
 /** The image a panel shows for the store's current state. */
@@ -60,12 +58,20 @@ export class PanelController {
   private wheelCarry = 0;
   private disposed = false;
   private onDragChange: ((dragging: boolean) => void) | undefined;
+  /** The L-mode's slice cursor: a DOM line moved by a CSS transform, so a slice change needs no WebGL redraw. */
+  private cursor: HTMLElement | null = null;
 
   constructor(kind: PanelKind, store: ImageStore, display: BrightnessContrastStore) {
     this.kind = kind;
     this.store = store;
     this.display = display;
     this.fitMode = kind === 'lmode' ? 'stretch' : 'contain';
+  }
+
+  /** The element the L-mode panel moves along its image to mark the current slice. */
+  setCursorElement(element: HTMLElement | null): void {
+    this.cursor = element;
+    this.placeCursor();
   }
 
   setDragListener(listener: ((dragging: boolean) => void) | undefined): void {
@@ -204,11 +210,12 @@ export class PanelController {
     // The store also notifies for the play counter and the downloading flag, which change nothing here.
     if (drawn && drawn.dataVersion === next.dataVersion && drawn.sliceCount === next.sliceCount && drawn.lmodeReady === next.lmodeReady) {
       if (drawn.slice === next.slice) return;
-      // A slice change that shows the same image (the angio frame lasts ~30 slices) needs no redraw;
-      // the L-mode always redraws, for its cursor.
-      if (this.kind !== 'lmode' && this.renderer && sameBytes(panelImage(this.kind, this.store, next).data, this.drawnImage)) {
+      // A slice change that shows the same image (the angio frame lasts ~30 slices, the L-mode image
+      // is one for all slices) needs no redraw; the L-mode's cursor is a DOM line moved on its own.
+      if (this.renderer && sameBytes(panelImage(this.kind, this.store, next).data, this.drawnImage)) {
         this.drawn = next;
         this.renderer.markDrawn(next.slice);
+        this.placeCursor();
         return;
       }
     }
@@ -233,9 +240,30 @@ export class PanelController {
     renderer.markDrawn(image.data ? snapshot.slice : null);
     this.drawn = snapshot;
     this.drawnImage = image.data;
+    this.placeCursor();
   };
 
-  /** Loading progress (loaded frames' columns, while the L-mode is not built) and the slice cursor. */
+  /** Puts the L-mode cursor at the drawn slice's column, in the panel's current zoom and pan. */
+  private placeCursor(): void {
+    const cursor = this.cursor;
+    const renderer = this.renderer;
+    const snapshot = this.drawn;
+    if (!cursor) return;
+    if (!renderer || !snapshot || snapshot.sliceCount === 0) {
+      cursor.style.visibility = 'hidden';
+      return;
+    }
+    const t = renderer.transform(this.view, this.viewport);
+    const { width, height } = renderer.imageSize;
+    const top = imageToScreen(t, { x: lmodeSliceToX(snapshot.slice, width, snapshot.sliceCount), y: 0 });
+    const bottom = imageToScreen(t, { x: 0, y: height });
+    cursor.style.visibility = 'visible';
+    cursor.style.transform = `translate(${top.x}px, ${top.y}px)`;
+    cursor.style.height = `${Math.max(0, bottom.y - top.y)}px`;
+    cursor.dataset.slice = String(snapshot.slice);
+  }
+
+  /** Loading progress: the loaded frames' columns, while the L-mode is not built. */
   private drawLmodeOverlay(renderer: PanelRenderer, snapshot: ImageStoreSnapshot): void {
     const overlay = renderer.overlay.clear();
     const t = renderer.transform(this.view, this.viewport);
@@ -249,11 +277,6 @@ export class PanelController {
         overlay.rect(a.x, a.y, b.x - a.x, b.y - a.y).fill({ color: LOADED_COLOR, alpha: LOADED_ALPHA });
         overlay.rect(a.x, b.y - LOADED_STRIP_PX, b.x - a.x, LOADED_STRIP_PX).fill({ color: LOADED_COLOR, alpha: 1 });
       }
-    }
-    if (snapshot.sliceCount > 0) {
-      const top = toScreen(lmodeSliceToX(snapshot.slice, width, snapshot.sliceCount), 0);
-      const bottom = toScreen(0, height);
-      overlay.moveTo(top.x, top.y).lineTo(top.x, bottom.y).stroke({ color: CURSOR_COLOR, width: CURSOR_WIDTH_PX });
     }
   }
 }
