@@ -89,7 +89,7 @@ function storeCookies(jar: Cookies, setCookie: string | string[] | undefined) {
 const cookieHeader = (jar: Cookies) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 
 export type SignInResult =
-  | { ok: true; tokens: { id_token: string; access_token: string; refresh_token?: string; token_type: string } }
+  | { ok: true; tokens: { id_token: string; access_token: string; refresh_token?: string; token_type: string }; cookie: string }
   | { ok: false; status: number; body: string };
 
 /**
@@ -127,7 +127,8 @@ export async function signInThroughProvider(server: TestServer, tenantId: string
         payload: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: embeddedClientId(tenantId), code_verifier: verifier }).toString(),
       });
       if (token.statusCode !== 200) return { ok: false, status: token.statusCode, body: token.body };
-      return { ok: true, tokens: token.json() };
+      // The provider's session cookies come along, for tests that go on to sign out.
+      return { ok: true, tokens: token.json(), cookie: cookieHeader(jar) };
     }
     if (location) {
       url = location.startsWith('http') ? new URL(location).pathname + new URL(location).search : location;

@@ -38,6 +38,28 @@ export function loginPage(options: { tenantName: string; action: string; email?:
   );
 }
 
+export function setPasswordPage(options: {
+  tenantName: string;
+  action: string;
+  token: string;
+  email: string;
+  minLength: number;
+  error?: string;
+}): string {
+  const error = options.error ? `<div class="error" role="alert">${escapeHtml(options.error)}</div>` : '';
+  return layout(
+    'Set your password · IVUS Review',
+    `<h1>Set your password</h1><p>${escapeHtml(options.tenantName)} · ${escapeHtml(options.email)}</p>${error}
+<form method="post" action="${escapeHtml(options.action)}" autocomplete="off">
+<input type="hidden" name="token" value="${escapeHtml(options.token)}">
+<input type="email" name="username" autocomplete="username" value="${escapeHtml(options.email)}" hidden>
+<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${options.minLength}" required autofocus aria-describedby="password-hint">
+<p id="password-hint">At least ${options.minLength} characters.</p>
+<label for="confirm">Repeat the password</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="${options.minLength}" required>
+<button type="submit">Set password</button></form>`,
+  );
+}
+
 export function messagePage(title: string, message: string, link?: { href: string; label: string }): string {
   const action = link ? `<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : '';
   return layout(`${title} · IVUS Review`, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${action}`);

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { loadTenantSecrets } from '../db/secrets.ts';
 import { DatabaseAdapter } from './adapter.ts';
+import { appendAudit } from '../db/audit.ts';
 import { findUserById } from '../db/tenants.ts';
 import type { TenantAuth } from '../auth/tenant-directory.ts';
 import { logoutPage, messagePage } from './pages.ts';
@@ -102,6 +103,20 @@ async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: Fa
       ctx.body = '{}';
       ctx.type = 'application/json';
     }
+  });
+  // Sign-out is confirmed on the provider (the app's /logout ends here): audit it once the session is gone.
+  provider.use(async (ctx, next) => {
+    await next();
+    const accountId = ctx.oidc?.route === 'end_session_confirm' && ctx.status === 303 ? ctx.oidc.session?.accountId : undefined;
+    if (!accountId) return;
+    const user = await findUserById(db, tenant.tenantId, accountId);
+    await appendAudit(db, {
+      tenantId: tenant.tenantId,
+      action: 'sign-out',
+      actorId: accountId,
+      actorEmail: user?.email ?? null,
+      targetType: 'session',
+    }).catch((err: unknown) => log.error({ err, tenant: tenant.tenantId }, 'sign-out not audited'));
   });
   provider.on('server_error', (_ctx, error) => log.error({ err: error, tenant: tenant.tenantId }, 'identity provider error'));
   return provider;

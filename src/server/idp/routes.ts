@@ -2,34 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { requestTenantId } from '../auth/request-tenant.ts';
-import type { TenantAuth, TenantDirectory } from '../auth/tenant-directory.ts';
 import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../auth/passwords.ts';
-import type { Db } from '../db/client.ts';
+import { appendAudit } from '../db/audit.ts';
 import { findUserByEmail, recordSignIn } from '../db/tenants.ts';
 import { loginPage, messagePage } from './pages.ts';
-import { IDP_MOUNT_PATH, type ProviderRegistry } from './provider.ts';
+import { sendPage, tenantOf, type Deps } from './page-response.ts';
+import { setPasswordRoutes } from './set-password.ts';
+import { IDP_MOUNT_PATH } from './provider.ts';
 
 const WRONG_CREDENTIALS = 'Incorrect email or password.';
-
-type Deps = { db: Db; tenants: TenantDirectory; providers: ProviderRegistry };
-
-/** Security headers for the provider's HTML pages. */
-function sendPage(reply: FastifyReply, status: number, html: string) {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
-    .send(html);
-}
-
-async function tenantOf(deps: Deps, request: FastifyRequest): Promise<TenantAuth | null> {
-  const tenantId = requestTenantId(request);
-  const tenant = tenantId ? await deps.tenants.get(tenantId) : null;
-  return tenant?.embedded ? tenant : null;
-}
+/** A failed sign-in keeps the email as typed in the audit trail, cut to a sane length. */
+const MAX_AUDITED_EMAIL_LENGTH = 254;
 
 /**
  * The embedded OpenID Connect provider under /idp on every tenant's origin: the protocol
@@ -91,25 +74,39 @@ export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): 
         const context = await interactionContext(request, reply);
         if (!context) return reply;
         const { tenant, provider, details } = context;
-        const email = String(request.body?.email ?? '').trim().toLowerCase();
+        const typedEmail = String(request.body?.email ?? '');
+        const email = typedEmail.trim().toLowerCase();
         const password = String(request.body?.password ?? '');
         const user = email ? await findUserByEmail(deps.db, tenant.tenantId, email) : undefined;
         // Always pay for one hash check, so the answer's timing does not tell whether the account exists.
         const passwordOk = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_PASSWORD_HASH);
         if (!user || !passwordOk || user.disabled) {
           request.log.info({ tenant: tenant.tenantId }, 'sign-in refused');
+          // The trail says why (for administrators); the page does not (for whoever is typing).
+          await appendAudit(deps.db, {
+            tenantId: tenant.tenantId,
+            action: 'sign-in-failed',
+            actorId: user?.id ?? null,
+            actorEmail: typedEmail.slice(0, MAX_AUDITED_EMAIL_LENGTH),
+            targetType: 'session',
+            details: { reason: !user ? 'unknown account' : !passwordOk ? 'wrong password' : 'account disabled' },
+          });
           return sendPage(
             reply,
             401,
             loginPage({ tenantName: tenant.name, action: `${IDP_MOUNT_PATH}/interaction/${details.uid}/login`, email, error: WRONG_CREDENTIALS }),
           );
         }
-        await recordSignIn(deps.db, tenant.tenantId, user.id);
+        await deps.db.transaction(async (tx) => {
+          await recordSignIn(tx, tenant.tenantId, user.id);
+          await appendAudit(tx, { tenantId: tenant.tenantId, action: 'sign-in', actorId: user.id, actorEmail: user.email, targetType: 'session' });
+        });
         reply.hijack();
         await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
         return reply;
       },
     );
+    await setPasswordRoutes(form, deps);
   });
 
   // Everything else under /idp is the provider's protocol surface (discovery, authorize,

@@ -85,6 +85,7 @@ describe('route guard and sign-in routes', () => {
 
   it('shows the users frame to an administrator', async () => {
     await renderRoutes('/users', { user: sessionUser({ admin: true }) });
-    expect(await screen.findByText('User administration')).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Audit trail' })).toBeTruthy();
+    expect(screen.queryByText('Not permitted')).toBeNull();
   });
 });

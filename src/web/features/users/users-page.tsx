@@ -1,9 +1,23 @@
-import { Text } from '@chakra-ui/react';
+import { useMemo } from 'react';
+import { Tabs } from '@chakra-ui/react';
+import { useApi } from '../../api/api-context.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { ErrorState } from '../../ui/states.tsx';
+import { AuditTab } from './audit-tab.tsx';
+import { usersApi } from './users-api.ts';
+import { UsersTab } from './users-tab.tsx';
 
-/** Administrators manage the tenant's users here; the list itself is the user-administration work. */
-export function UsersPage({ isAdmin }: { isAdmin: boolean }) {
+export interface UsersPageProps {
+  isAdmin: boolean;
+  /** The signed-in user's email, to mark their own row (which they cannot disable). */
+  currentEmail?: string | null;
+}
+
+/**
+ * Administrators manage the tenant's accounts and read the audit trail here. The server refuses
+ * both to anyone else; this page only spares them the attempt.
+ */
+export function UsersPage({ isAdmin, currentEmail = null }: UsersPageProps) {
   if (!isAdmin) {
     return (
       <>
@@ -12,10 +26,27 @@ export function UsersPage({ isAdmin }: { isAdmin: boolean }) {
       </>
     );
   }
+  return <UserAdministration currentEmail={currentEmail} />;
+}
+
+function UserAdministration({ currentEmail }: { currentEmail: string | null }) {
+  const api = useApi();
+  const users = useMemo(() => usersApi(api), [api]);
   return (
     <>
-      <PageHeader title="Users" />
-      <Text color="fg.muted">User administration</Text>
+      <PageHeader title="Users" subtitle="Accounts of this organisation and what happened to them." />
+      <Tabs.Root defaultValue="users" lazyMount unmountOnExit variant="line" colorPalette="teal">
+        <Tabs.List mb="4">
+          <Tabs.Trigger value="users">Users</Tabs.Trigger>
+          <Tabs.Trigger value="audit">Audit trail</Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="users">
+          <UsersTab users={users} currentEmail={currentEmail} />
+        </Tabs.Content>
+        <Tabs.Content value="audit">
+          <AuditTab users={users} />
+        </Tabs.Content>
+      </Tabs.Root>
     </>
   );
 }

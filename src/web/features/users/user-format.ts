@@ -1,0 +1,68 @@
+import { LOCALE } from '../../../domain/constants.ts';
+import type { AuditEntry } from '../../../domain/users.ts';
+
+const DATE_TIME = new Intl.DateTimeFormat(LOCALE, {
+  month: '2-digit',
+  day: '2-digit',
+  year: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** mm/dd/yy, hh:mm AM (spec locale en-US); '' for an unreadable value. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? '' : DATE_TIME.format(date);
+}
+
+const ACTION_LABELS: Record<string, string> = {
+  'sign-in': 'Signed in',
+  'sign-out': 'Signed out',
+  'sign-in-failed': 'Sign-in failed',
+  'user-created': 'User created',
+  'user-updated': 'User updated',
+  'role-changed': 'Role changed',
+  'account-disabled': 'Account disabled',
+  'account-enabled': 'Account enabled',
+  'password-reset': 'Password reset',
+  'record-viewed': 'Record viewed',
+  'annotations-saved': 'Annotations saved',
+  'record-imported': 'Record imported',
+};
+
+/** A readable name for an audit action; an action added later shows as it is stored. */
+export function auditActionLabel(action: string): string {
+  return ACTION_LABELS[action] ?? action;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** What the entry was about: the account's email when the entry names one, else the id. */
+export function auditTarget(entry: AuditEntry): string {
+  if (entry.targetType === 'session') return '';
+  const email = text(entry.details?.email);
+  if (email) return email;
+  if (!entry.targetId) return '';
+  return entry.targetType ? `${entry.targetType} ${entry.targetId}` : entry.targetId;
+}
+
+/** The entry's particulars in a few words. */
+export function auditDetails(entry: AuditEntry): string {
+  const details = entry.details ?? {};
+  switch (entry.action) {
+    case 'role-changed':
+      return `${text(details.group) ?? 'Admins'} ${details.change === 'revoked' ? 'revoked' : 'granted'}`;
+    case 'sign-in-failed':
+      return text(details.reason) ?? '';
+    case 'password-reset':
+      return text(details.method) ?? '';
+    case 'user-created':
+      return text(details.initialPassword) ? `Initial password ${text(details.initialPassword)}` : '';
+    default:
+      return Object.entries(details)
+        .filter(([key, value]) => key !== 'email' && (typeof value === 'string' || typeof value === 'number'))
+        .map(([key, value]) => `${key}: ${String(value)}`)
+        .join(', ');
+  }
+}

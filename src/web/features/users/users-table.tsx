@@ -1,0 +1,117 @@
+import { Badge, Box, Button, HStack, Skeleton, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import type { UserSummary } from '../../../domain/users.ts';
+import { formatDateTime } from './user-format.ts';
+
+export type UserAction = 'grant-admin' | 'revoke-admin' | 'disable' | 'enable' | 'reset-password';
+
+const COLUMNS = ['Email', 'Name', 'Groups', 'Status', 'Last sign-in', 'Actions'] as const;
+
+export interface UsersTableProps {
+  users: readonly UserSummary[] | null;
+  /** The signed-in administrator's email: their own row cannot be disabled. */
+  currentEmail: string | null;
+  busy: boolean;
+  skeletonRows: number;
+  onAction: (user: UserSummary, action: UserAction) => void;
+}
+
+/** Buttons rather than a menu: every action is one visible click away and reachable with Tab. */
+function RowActions({ user, isSelf, onAction }: { user: UserSummary; isSelf: boolean; onAction: UsersTableProps['onAction'] }) {
+  return (
+    <HStack gap="2" justify="flex-end" wrap="wrap">
+      <Button size="xs" variant="outline" onClick={() => onAction(user, user.isAdmin ? 'revoke-admin' : 'grant-admin')}>
+        {user.isAdmin ? 'Remove admin' : 'Make admin'}
+      </Button>
+      {user.disabled ? (
+        <Button size="xs" variant="outline" onClick={() => onAction(user, 'enable')}>
+          Enable
+        </Button>
+      ) : (
+        // The server refuses it too; here the button says so before anyone tries.
+        <Button
+          size="xs"
+          variant="outline"
+          colorPalette="red"
+          disabled={isSelf}
+          title={isSelf ? 'You cannot disable your own account' : undefined}
+          onClick={() => onAction(user, 'disable')}
+        >
+          Disable
+        </Button>
+      )}
+      <Button size="xs" variant="outline" onClick={() => onAction(user, 'reset-password')}>
+        Reset password
+      </Button>
+    </HStack>
+  );
+}
+
+export function UsersTable({ users, currentEmail, busy, skeletonRows, onAction }: UsersTableProps) {
+  return (
+    <Box overflowX="auto" borderWidth="1px" rounded="l2">
+      <Table.Root data-testid="users-table" aria-busy={busy} size="md" stickyHeader>
+        <Table.Caption>
+          <VisuallyHidden>Users of this organisation, with their groups, status and last sign-in.</VisuallyHidden>
+        </Table.Caption>
+        <Table.Header>
+          <Table.Row bg="bg.subtle">
+            {COLUMNS.map((label) => (
+              <Table.ColumnHeader key={label} scope="col" textAlign={label === 'Actions' ? 'end' : 'start'}>
+                {label}
+              </Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body opacity={busy && users ? 0.6 : 1} transition="opacity">
+          {users
+            ? users.map((user) => {
+                const isSelf = currentEmail !== null && user.email === currentEmail.toLowerCase();
+                return (
+                  <Table.Row key={user.id} data-testid="user-row">
+                    <Table.Cell fontWeight="medium">
+                      {user.email}
+                      {isSelf ? (
+                        <Text as="span" color="fg.muted" fontWeight="normal">
+                          {' '}
+                          (you)
+                        </Text>
+                      ) : null}
+                    </Table.Cell>
+                    <Table.Cell>{user.name}</Table.Cell>
+                    <Table.Cell>
+                      <HStack gap="1" wrap="wrap">
+                        {user.groups.length > 0
+                          ? user.groups.map((group) => (
+                              <Badge key={group} colorPalette="teal" variant="subtle">
+                                {group}
+                              </Badge>
+                            ))
+                          : <Text as="span" color="fg.muted">—</Text>}
+                      </HStack>
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Badge colorPalette={user.disabled ? 'red' : 'green'} variant="subtle">
+                        {user.disabled ? 'Disabled' : 'Enabled'}
+                      </Badge>
+                    </Table.Cell>
+                    <Table.Cell>{user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'Never'}</Table.Cell>
+                    <Table.Cell textAlign="end">
+                      <RowActions user={user} isSelf={isSelf} onAction={onAction} />
+                    </Table.Cell>
+                  </Table.Row>
+                );
+              })
+            : Array.from({ length: skeletonRows }, (_, row) => (
+                <Table.Row key={row} data-testid="user-skeleton-row">
+                  {COLUMNS.map((label) => (
+                    <Table.Cell key={label}>
+                      <Skeleton height="4" />
+                    </Table.Cell>
+                  ))}
+                </Table.Row>
+              ))}
+        </Table.Body>
+      </Table.Root>
+    </Box>
+  );
+}
