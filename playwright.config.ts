@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
 
 /** End-to-end tests run against the built product on its own port and a fresh data directory. */
-export const E2E_PORT = 8181;
+// E2E_PORT lets two runs share the machine (each with its own port and data directory).
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8181);
+const DATA_DIR = E2E_PORT === 8181 ? '.tmp/e2e-data' : `.tmp/e2e-data-${E2E_PORT}`;
 export const originOf = (tenantId: string) => `http://${tenantId}.localhost:${E2E_PORT}`;
 
 export default defineConfig({
@@ -34,7 +36,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'rm -rf .tmp/e2e-data && node src/server/server.ts',
+    command: `rm -rf ${DATA_DIR} && node src/server/server.ts`,
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
@@ -42,7 +44,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       PORT: String(E2E_PORT),
-      DATA_DIR: '.tmp/e2e-data',
+      DATA_DIR,
       SEED_LARGE_TENANT: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',

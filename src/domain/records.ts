@@ -23,6 +23,10 @@ export const RecordSummarySchema = z.object({
   angioPreview: z.string().nullable(),
   bmodePreview: z.string().nullable(),
   annotation: AnnotationStateSchema.nullable(),
+  /** B-mode frame size and pixel spacing: annotations are placed and measured with them even when no frame is loaded (noImage=true). */
+  frameWidth: z.number().int().positive().optional(),
+  frameHeight: z.number().int().positive().optional(),
+  pixelSpacingMm: z.number().positive().optional(),
 });
 export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 

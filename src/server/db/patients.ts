@@ -106,6 +106,9 @@ export async function listPatientRecords(db: Db, tenantId: string, patientId: st
     modality: r.modality,
     bmodeFrameCount: r.bmodeFrameCount,
     angioFrameCount: r.angioFrameCount,
+    frameWidth: r.frameWidth,
+    frameHeight: r.frameHeight,
+    pixelSpacingMm: r.pixelSpacingMm,
     angioPreview: r.angioFrameCount > 0 ? previewPath(r, 'angio') : null,
     bmodePreview: r.bmodeFrameCount > 0 ? previewPath(r, 'bmode') : null,
     annotation: r.annotationStatus

@@ -17,12 +17,15 @@ export interface ApiCredentials {
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The whole JSON answer, for callers that read more than the message (a conflict's latest version). */
+  readonly details: unknown;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, details: unknown = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -33,7 +36,7 @@ export interface ApiRequest<T> {
   pathParams?: readonly (string | number)[];
   query?: QueryParams;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Sent as JSON. */
+  /** Sent as JSON, or as multipart when it is a FormData. */
   body?: unknown;
   schema: z.ZodType<T>;
   signal?: AbortSignal;
@@ -91,8 +94,8 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
     // Not every failure has a JSON body (a proxy's 502 page, for instance).
   }
   const parsed = ApiErrorSchema.safeParse(body);
-  if (parsed.success) return new ApiError(response.status, parsed.data.error, parsed.data.message);
-  return new ApiError(response.status, 'http_error', `The server answered with HTTP ${response.status}.`);
+  if (parsed.success) return new ApiError(response.status, parsed.data.error, parsed.data.message, body);
+  return new ApiError(response.status, 'http_error', `The server answered with HTTP ${response.status}.`, body);
 }
 
 export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch: fetchImpl }: ApiClientOptions): ApiClient {
@@ -107,14 +110,16 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     const headers: Record<string, string> = { Accept: accept };
     const credentials = getCredentials();
     if (credentials) headers.Authorization = authorizationHeader(credentials);
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const multipart = options.body instanceof FormData;
+    // A FormData body sets its own multipart Content-Type (with the boundary).
+    if (options.body !== undefined && !multipart) headers['Content-Type'] = 'application/json';
 
     let response: Response;
     try {
       response = await doFetch(buildApiUrl(tenant, resource, options.pathParams, options.query), {
         method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
         signal: options.signal,
       });
     } catch (error) {

@@ -6,6 +6,7 @@ import { RecordsPage } from '../features/records/records-page.tsx';
 import { UploadPage } from '../features/upload/upload-page.tsx';
 import { UsersPage } from '../features/users/users-page.tsx';
 import { ActiveToolProvider } from '../review/tools/active-tool.tsx';
+import { AnnotationSessionProvider } from '../review/annotations/annotation-session.tsx';
 import { ReviewPage } from '../review/review-page.tsx';
 import { PageHeader } from '../ui/page-header.tsx';
 import { AppLayout } from './app-layout.tsx';
@@ -25,7 +26,7 @@ function Guarded({ screen, fullBleed, children }: { screen: Screen; fullBleed?: 
 
 function UsersRoute() {
   const user = useAuthUser();
-  return <UsersPage isAdmin={user?.isAdmin ?? false} />;
+  return <UsersPage isAdmin={user?.isAdmin ?? false} currentEmail={user?.email ?? null} />;
 }
 
 /** The routes of spec section 2 (/silent-renew is answered before the app starts, see app.tsx). */
@@ -59,9 +60,14 @@ export function AppRouter() {
       <Route path="/patients/:patientId/records/:recordId/review">
         {({ patientId, recordId }) => (
           <ActiveToolProvider key={`${patientId}/${recordId}`}>
-            <Guarded screen="review" fullBleed>
-              <ReviewPage patientId={patientId} recordId={recordId} />
-            </Guarded>
+            <RequireAuth>
+              {/* Inside RequireAuth (it loads with the user's token), around the layout (its Save button uses it). */}
+              <AnnotationSessionProvider patientId={patientId} recordId={recordId}>
+                <AppLayout screen="review" fullBleed>
+                  <ReviewPage patientId={patientId} recordId={recordId} />
+                </AppLayout>
+              </AnnotationSessionProvider>
+            </RequireAuth>
           </ActiveToolProvider>
         )}
       </Route>

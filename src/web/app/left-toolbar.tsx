@@ -20,6 +20,7 @@ import {
 } from '../ui/icons.tsx';
 import { TOOLS, type ToolId } from '../review/tools/tools.ts';
 import { useActiveTool, useActiveToolStore } from '../review/tools/active-tool.tsx';
+import { useAnnotationSession, useConfirmLeave, useSaveState } from '../review/annotations/annotation-session.tsx';
 import { toolbarLayout, type Screen } from './screens.ts';
 
 const TOOL_ICONS: Record<ToolId, ComponentType> = {
@@ -76,6 +77,23 @@ function ThemeButton() {
   );
 }
 
+function SaveButton() {
+  const session = useAnnotationSession();
+  const { ready, dirty, saving } = useSaveState(session);
+  const reason = !session ? 'Open a record to save its annotations' : saving ? 'Saving…' : !ready ? 'The annotations are still loading' : undefined;
+  return (
+    <ToolbarButton
+      label="Save"
+      icon={<SaveIcon />}
+      shortcut={SHORTCUTS.save}
+      disabled={reason !== undefined}
+      disabledReason={reason}
+      attention={dirty ? 'unsaved changes' : undefined}
+      onActivate={() => void session?.save()}
+    />
+  );
+}
+
 export interface LeftToolbarProps {
   screen: Screen;
   isAdmin: boolean;
@@ -84,7 +102,10 @@ export interface LeftToolbarProps {
 /** Spec section 2: the screen's own buttons at the top, the app's at the bottom (not on login). */
 export function LeftToolbar({ screen, isAdmin }: LeftToolbarProps) {
   const layout = toolbarLayout(screen);
-  const [, navigate] = useLocation();
+  const [, goTo] = useLocation();
+  const confirmLeave = useConfirmLeave();
+  // Leaving a review with unsaved annotations asks first.
+  const navigate = (to: string) => void confirmLeave().then((leave) => leave && goTo(to));
 
   return (
     <Flex
@@ -111,16 +132,7 @@ export function LeftToolbar({ screen, isAdmin }: LeftToolbarProps) {
             onActivate={() => window.history.back()}
           />
         ) : null}
-        {layout.save ? (
-          <ToolbarButton
-            label="Save"
-            icon={<SaveIcon />}
-            shortcut={SHORTCUTS.save}
-            disabled
-            disabledReason="No annotations to save yet"
-            onActivate={() => undefined}
-          />
-        ) : null}
+        {layout.save ? <SaveButton /> : null}
         {layout.tools ? (
           <>
             <Separator width="full" />

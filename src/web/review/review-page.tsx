@@ -1,6 +1,11 @@
 import { Box, Flex, HStack, Heading, Text } from '@chakra-ui/react';
-import { useCallback, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useSearch } from 'wouter';
+import { DEFAULT_PIXEL_SPACING_MM } from '../../domain/constants.ts';
+import { AnnotatedSliceMarks } from './annotations/annotated-slice-marks.tsx';
+import { AnnotationOverlay } from './annotations/annotation-overlay.tsx';
+import { useAnnotationSession } from './annotations/annotation-session.tsx';
+import type { AnnotationStore } from './annotations/annotation-store.ts';
 import { DevOverlay } from './dev/dev-overlay.tsx';
 import { FramesStatus } from './imaging/frames-status.tsx';
 import { ReviewPanels } from './panels/review-panels.tsx';
@@ -10,13 +15,37 @@ import { useRecordImages } from './imaging/use-record-images.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
 import { formatDate } from '../ui/format-date.ts';
 import { ErrorState } from '../ui/states.tsx';
+import type { PanelViewportSource } from './panels/view-transform.ts';
+
+/** Where the saved annotations stand, beside the frames' status. */
+function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
+  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  if (snapshot.status === 'loading') return <Text textStyle="sm" color="fg.muted" data-testid="annotations-status">Loading annotations…</Text>;
+  if (snapshot.status === 'error') {
+    return (
+      <Text textStyle="sm" color="fg.error" role="alert" data-testid="annotations-status">
+        Annotations could not be loaded: {snapshot.error}{' '}
+        <Text as="button" textDecoration="underline" onClick={onRetry}>
+          Retry
+        </Text>
+      </Text>
+    );
+  }
+  const saved = snapshot.version > 0 ? `Annotations v${snapshot.version}` : 'No saved annotations';
+  return (
+    <Text textStyle="sm" color="fg.muted" data-testid="annotations-status" data-version={snapshot.version}>
+      {saved}
+      {snapshot.saving ? ' · saving…' : ''}
+    </Text>
+  );
+}
 
 export interface ReviewPageProps {
   patientId: string;
   recordId: string;
 }
 
-/** The review's frame: which record, and the three panels at their default widths (the panels are drawn by later work). */
+/** The review: which record, the three panels, and the annotations over the B-mode image. */
 export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const { context, record, loading, error, retry } = useRecordContext(patientId, recordId);
   const search = new URLSearchParams(useSearch());
@@ -36,6 +65,25 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     [holdPlayback],
   );
   const missing = !loading && !record;
+  const session = useAnnotationSession();
+
+  // Without images (noImage=true) the record's frame size still places the annotations.
+  const { frameWidth, frameHeight, bmodeFrameCount } = record ?? {};
+  useEffect(() => {
+    if (noImage && frameWidth && frameHeight && bmodeFrameCount) store.setGeometry({ width: frameWidth, height: frameHeight, count: bmodeFrameCount });
+  }, [noImage, store, frameWidth, frameHeight, bmodeFrameCount]);
+
+  const pixelSpacingMm = (images.status === 'ready' ? images.images.pixelSpacingMm : record?.pixelSpacingMm) ?? DEFAULT_PIXEL_SPACING_MM;
+  const overlays = useMemo(
+    () =>
+      session
+        ? {
+            bmode: (viewport: PanelViewportSource) => <AnnotationOverlay viewport={viewport} images={store} annotations={session.store} pixelSpacingMm={pixelSpacingMm} />,
+            lmode: (viewport: PanelViewportSource) => <AnnotatedSliceMarks viewport={viewport} images={store} annotations={session.store} />,
+          }
+        : undefined,
+    [session, store, pixelSpacingMm],
+  );
 
   return (
     <Flex direction="column" height="full">
@@ -50,6 +98,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           </Text>
         ) : null}
         <HStack marginInlineStart="auto" gap="4">
+          {session ? <AnnotationsStatus store={session.store} onRetry={session.reload} /> : null}
           <FramesStatus state={images} store={store} />
           <SliceIndicator source={store} />
         </HStack>
@@ -63,7 +112,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <ReviewPanels store={store} onPanelDrag={onPanelDrag} />
+        <ReviewPanels store={store} onPanelDrag={onPanelDrag} overlays={overlays} />
       )}
       {dev ? <DevOverlay store={store} /> : null}
     </Flex>

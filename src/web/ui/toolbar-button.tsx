@@ -14,6 +14,8 @@ export interface ToolbarButtonProps {
   /** Why the button is disabled; shown in its tooltip and read by screen readers. */
   disabledReason?: string;
   tooltipPlacement?: 'left' | 'right' | 'top' | 'bottom';
+  /** Draws the eye (Save while there are unsaved changes); the reason is added to the tooltip. */
+  attention?: string | undefined;
 }
 
 /**
@@ -29,6 +31,7 @@ export function ToolbarButton({
   disabled = false,
   disabledReason,
   tooltipPlacement = 'right',
+  attention,
 }: ToolbarButtonProps) {
   const reasonId = useId();
   // A disabled button still owns its shortcut, so that e.g. Ctrl+S never opens the browser's own save dialog.
@@ -36,7 +39,7 @@ export function ToolbarButton({
     if (!disabled) onActivate();
   });
   const hint = shortcut ? `${label} (${shortcut})` : label;
-  const tooltip = disabled && disabledReason ? `${hint}: ${disabledReason}` : hint;
+  const tooltip = disabled && disabledReason ? `${hint}: ${disabledReason}` : attention ? `${hint}: ${attention}` : hint;
 
   return (
     <Tooltip.Root openDelay={300} closeDelay={0} positioning={{ placement: tooltipPlacement }}>
@@ -48,7 +51,9 @@ export function ToolbarButton({
           aria-describedby={disabled && disabledReason ? reasonId : undefined}
           aria-keyshortcuts={shortcut ? ariaKeyShortcut(shortcut) : undefined}
           data-active={pressed ? '' : undefined}
-          variant={pressed ? 'solid' : 'ghost'}
+          data-attention={attention ? '' : undefined}
+          variant={pressed || attention ? 'solid' : 'ghost'}
+          colorPalette={attention ? 'orange' : undefined}
           size="md"
           onClick={() => {
             if (!disabled) onActivate();

@@ -67,6 +67,17 @@ export class ImageStore {
     this.update({ ...EMPTY, sliceCount: Math.max(images.bmode.count, images.angio.count), dataVersion: this.snapshot.dataVersion + 1 });
   }
 
+  /**
+   * noImage=true: the B-mode frames' size and count without their bytes, so that slices,
+   * annotations and the layout work over black panels. Image lists, when they come, replace it.
+   */
+  setGeometry(bmode: { width: number; height: number; count: number }): void {
+    if (this.images) return;
+    const none = { framesPerChunk: 1, chunks: [] };
+    this.series = { bmode: { ...bmode, ...none }, angio: { width: 1, height: 1, count: 0, ...none } };
+    this.update({ ...EMPTY, sliceCount: bmode.count, dataVersion: this.snapshot.dataVersion + 1 });
+  }
+
   /** Stores a chunk's raw bytes (frames first..first+count of the series). */
   addChunk(seriesName: ImageSeriesName, index: number, bytes: Uint8Array): void {
     const series = this.series?.[seriesName];

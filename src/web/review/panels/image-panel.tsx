@@ -1,11 +1,12 @@
 import { Box } from '@chakra-ui/react';
 import { Application, type ApplicationRef } from '@pixi/react';
 import type { Application as PixiApplication } from 'pixi.js';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../imaging/image-store.ts';
 import { useActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from './brightness-contrast.ts';
 import { PanelController, type PanelKind } from './panel-controller.ts';
+import type { PanelViewportSource } from './view-transform.ts';
 
 export interface ImagePanelProps {
   kind: PanelKind;
@@ -14,6 +15,11 @@ export interface ImagePanelProps {
   store: ImageStore;
   display: BrightnessContrastStore;
   onDragChange?: ((dragging: boolean) => void) | undefined;
+  /**
+   * A DOM layer over the image (annotations, markers), told where the image is. It sits inside the
+   * element that takes the panel's pointer and wheel input, so what it does not handle reaches the panel.
+   */
+  overlay?: ((viewport: PanelViewportSource) => ReactNode) | undefined;
 }
 
 /**
@@ -21,7 +27,7 @@ export interface ImagePanelProps {
  * unmount, which also loses the WebGL context); the scene itself is driven by PanelController
  * outside React, because a slice change must redraw without a React render.
  */
-export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange }: ImagePanelProps) {
+export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange, overlay }: ImagePanelProps) {
   const tools = useActiveToolStore();
   const [controller] = useState(() => new PanelController(kind, store, display));
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -70,6 +76,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
           // End-to-end tests read the panels' pixels back after the frame was presented.
           preserveDrawingBuffer
         />
+        {overlay?.(controller)}
       </Box>
       {kind === 'lmode' && (
         <Box

@@ -4,7 +4,18 @@ import type { ActiveToolStore } from '../tools/active-tool.tsx';
 import { DEFAULT_BRIGHTNESS_CONTRAST, dragBrightnessContrast, type BrightnessContrast, type BrightnessContrastStore } from './brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice, wheelSteps } from './lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
-import { DEFAULT_VIEW, imageToScreen, panBy, screenToImage, wheelZoomFactor, zoomAt, type FitMode, type Point, type Size, type ViewState } from './view-transform.ts';
+import { DEFAULT_VIEW, imageToScreen, panBy, screenToImage, wheelZoomFactor, zoomAt, type FitMode, type Point, type Size, type PanelViewport, type PanelViewportSource, type ViewState } from './view-transform.ts';
+
+function sameViewport(a: PanelViewport | null, b: PanelViewport): boolean {
+  if (!a) return false;
+  const t = a.transform;
+  const u = b.transform;
+  return (
+    t.x === u.x && t.y === u.y && t.scaleX === u.scaleX && t.scaleY === u.scaleY &&
+    a.imageSize.width === b.imageSize.width && a.imageSize.height === b.imageSize.height &&
+    a.viewportSize.width === b.viewportSize.width && a.viewportSize.height === b.viewportSize.height
+  );
+}
 
 export type PanelKind = 'angio' | 'bmode' | 'lmode';
 
@@ -43,7 +54,7 @@ type Drag =
  * what it shows changed (slice, data, size, view, brightness/contrast), and turns pointer and
  * wheel input into slice, view and brightness changes.
  */
-export class PanelController {
+export class PanelController implements PanelViewportSource {
   readonly kind: PanelKind;
   private readonly store: ImageStore;
   private readonly display: BrightnessContrastStore;
@@ -60,12 +71,30 @@ export class PanelController {
   private onDragChange: ((dragging: boolean) => void) | undefined;
   /** The L-mode's slice cursor: a DOM line moved by a CSS transform, so a slice change needs no WebGL redraw. */
   private cursor: HTMLElement | null = null;
+  private shownViewport: PanelViewport | null = null;
+  private readonly viewportListeners = new Set<() => void>();
 
   constructor(kind: PanelKind, store: ImageStore, display: BrightnessContrastStore) {
     this.kind = kind;
     this.store = store;
     this.display = display;
     this.fitMode = kind === 'lmode' ? 'stretch' : 'contain';
+  }
+
+  // Arrow properties: React's useSyncExternalStore takes them as they are, without binding.
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.viewportListeners.add(listener);
+    return () => this.viewportListeners.delete(listener);
+  };
+
+  readonly getViewport = (): PanelViewport | null => this.shownViewport;
+
+  /** Tells DOM layers when the image moved on screen (zoom, pan, resize, a new image size). */
+  private publishViewport(renderer: PanelRenderer): void {
+    const next: PanelViewport = { transform: renderer.transform(this.view, this.viewport), imageSize: renderer.imageSize, viewportSize: this.viewport };
+    if (sameViewport(this.shownViewport, next)) return;
+    this.shownViewport = next;
+    for (const listener of this.viewportListeners) listener();
   }
 
   /** The element the L-mode panel moves along its image to mark the current slice. */
@@ -241,6 +270,7 @@ export class PanelController {
     this.drawn = snapshot;
     this.drawnImage = image.data;
     this.placeCursor();
+    this.publishViewport(renderer);
   };
 
   /** Puts the L-mode cursor at the drawn slice's column, in the panel's current zoom and pan. */

@@ -1,9 +1,10 @@
 import { Box, Flex } from '@chakra-ui/react';
-import { Fragment, useCallback, useEffect, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../imaging/image-store.ts';
 import { createBrightnessContrastStore } from './brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
 import type { PanelKind } from './panel-controller.ts';
+import type { PanelViewportSource } from './view-transform.ts';
 import { DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
 import { PanelSplitter } from './panel-splitter.tsx';
 
@@ -17,6 +18,8 @@ export interface ReviewPanelsProps {
   store: ImageStore;
   /** Told when a drag on a panel starts and ends (playback pauses automatically meanwhile). */
   onPanelDrag?: (dragging: boolean) => void;
+  /** DOM layers over panels' images: the annotations over the B-mode, the annotated slices' marks over the L-mode. */
+  overlays?: Partial<Record<PanelKind, (viewport: PanelViewportSource) => ReactNode>>;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface ReviewPanelsProps {
  * Must be rendered inside ActiveToolProvider. Brightness and contrast are shared by all panels
  * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
  */
-export function ReviewPanels({ store, onPanelDrag }: ReviewPanelsProps) {
+export function ReviewPanels({ store, onPanelDrag, overlays }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -49,7 +52,7 @@ export function ReviewPanels({ store, onPanelDrag }: ReviewPanelsProps) {
     <Flex ref={rootRef} flex="1" minHeight="0" minWidth="0" data-testid="review-panels" data-panel-sizes={sizes.join(',')} p="1" bg="bg.muted">
       {PANELS.map(({ kind, label }, index) => (
         <Fragment key={kind}>
-          <ImagePanel kind={kind} label={label} widthPercent={widths[index]!} store={store} display={display} onDragChange={onPanelDrag} />
+          <ImagePanel kind={kind} label={label} widthPercent={widths[index]!} store={store} display={display} onDragChange={onPanelDrag} overlay={overlays?.[kind]} />
           {index < 2 ? (
             <PanelSplitter
               label={`Resize ${label} and ${PANELS[index + 1]!.label} panels`}

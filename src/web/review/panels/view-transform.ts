@@ -30,6 +30,20 @@ export interface ViewTransform {
  */
 export type FitMode = 'contain' | 'stretch';
 
+/** Where a panel's image is on screen, for DOM layers drawn over it (annotations, cards, markers). */
+export interface PanelViewport {
+  readonly transform: ViewTransform;
+  /** Image pixels. */
+  readonly imageSize: Size;
+  /** CSS pixels of the panel. */
+  readonly viewportSize: Size;
+}
+
+export interface PanelViewportSource {
+  subscribe(listener: () => void): () => void;
+  getViewport(): PanelViewport | null;
+}
+
 export const DEFAULT_VIEW: ViewState = { zoom: 1, panX: 0, panY: 0 };
 export const MIN_ZOOM = 0.5;
 export const MAX_ZOOM = 20;

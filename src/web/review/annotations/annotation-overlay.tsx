@@ -1,0 +1,163 @@
+import { Box } from '@chakra-ui/react';
+import { useActorRef, useSelector } from '@xstate/react';
+import { useEffect, useMemo, useRef, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
+import { HIT_RADIUS_PX } from '../../../domain/constants.ts';
+import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
+import type { Point } from '../../../domain/annotations/manifest.ts';
+import type { ImageStore } from '../imaging/image-store.ts';
+import type { PanelViewportSource } from '../panels/view-transform.ts';
+import { useActiveTool } from '../tools/active-tool.tsx';
+import { AnnotationShape } from './annotation-shapes.tsx';
+import type { AnnotationStore } from './annotation-store.ts';
+import { annotationToolMachine } from './annotation-tool.machine.ts';
+import { LabelCards } from './label-cards.tsx';
+
+const ANNOTATION_TOOLS = new Set(['ruler', 'area', 'text', 'angle']);
+/** A new angle's arms are this share of the image's smaller side. */
+const NEW_ANGLE_ARM_SHARE = 0.2;
+
+export interface AnnotationOverlayProps {
+  viewport: PanelViewportSource;
+  images: ImageStore;
+  annotations: AnnotationStore;
+  pixelSpacingMm: number;
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+/**
+ * The annotations of the current slice over the B-mode image (SVG, in screen space so lines stay
+ * sharp at any zoom), with their label cards. Pointer input goes to the tool statechart; its
+ * emitted changes go to the annotation store. Keys: Escape cancels, Delete removes the selected
+ * annotation, Ctrl+Z / Ctrl+Shift+Z undo and redo.
+ */
+export function AnnotationOverlay({ viewport: source, images, annotations, pixelSpacingMm }: AnnotationOverlayProps) {
+  const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
+  const slice = useSyncExternalStore(images.subscribe, () => images.getSnapshot().slice);
+  const snapshot = useSyncExternalStore(annotations.subscribe, annotations.getSnapshot);
+  const tool = useActiveTool();
+  const actor = useActorRef(annotationToolMachine);
+  const draft = useSelector(actor, (state) => state.context.draft);
+  const busy = useSelector(actor, (state) => state.matches('drawing') || state.matches('moving') || state.matches('resizing'));
+  const machineState = useSelector(actor, (state) => (typeof state.value === 'string' ? state.value : Object.keys(state.value)[0]));
+  const svgRef = useRef<SVGSVGElement>(null);
+
+  // The machine's changes become store changes (the store keeps the undo history).
+  useEffect(() => {
+    const subscriptions = [
+      actor.on('add', ({ annotation, focusText }) => annotations.add(annotation, { focusText })),
+      actor.on('preview', ({ annotation }) => annotations.preview(annotation)),
+      actor.on('replace', ({ annotation }) => annotations.replace(annotation)),
+      actor.on('cancelPreview', () => annotations.cancelPreview()),
+      actor.on('select', ({ id }) => annotations.select(id)),
+      actor.on('remove', ({ id }) => annotations.remove(id)),
+    ];
+    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
+  }, [actor, annotations]);
+
+  // A selection changed elsewhere (card menu, undo, another slice) reaches the machine.
+  useEffect(() => {
+    if (actor.getSnapshot().context.selectedId !== snapshot.selectedId) actor.send({ type: 'selection.sync', id: snapshot.selectedId });
+  }, [actor, snapshot.selectedId]);
+
+  // Changing slice or tool ends what was being drawn.
+  useEffect(() => {
+    actor.send({ type: 'key.escape' });
+  }, [actor, slice, tool]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (isTyping(event.target)) return;
+      const ctrl = event.ctrlKey || event.metaKey;
+      if (ctrl && (event.key === 'z' || event.key === 'Z')) {
+        event.preventDefault();
+        if (event.shiftKey) annotations.redo();
+        else annotations.undo();
+      } else if (ctrl && (event.key === 'y' || event.key === 'Y')) {
+        event.preventDefault();
+        annotations.redo();
+      } else if (event.key === 'Escape') {
+        actor.send({ type: 'key.escape' });
+      } else if (event.key === 'Delete' || event.key === 'Backspace') {
+        actor.send({ type: 'key.delete' });
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [actor, annotations]);
+
+  const onSlice = useMemo(() => annotationsOnSlice(snapshot.manifest, slice), [snapshot.manifest, slice]);
+
+  const imagePoint = (event: ReactPointerEvent): Point | null => {
+    const vp = source.getViewport();
+    const svg = svgRef.current;
+    if (!vp || !svg) return null;
+    const rect = svg.getBoundingClientRect();
+    return { x: (event.clientX - rect.left - vp.transform.x) / vp.transform.scaleX, y: (event.clientY - rect.top - vp.transform.y) / vp.transform.scaleY };
+  };
+
+  const onPointerDown = (event: ReactPointerEvent<SVGSVGElement>) => {
+    const vp = source.getViewport();
+    const point = imagePoint(event);
+    if (event.button !== 0 || !vp || !point || snapshot.status !== 'ready') return;
+    // No mouse-compatibility focus change: a note created by this click keeps the keyboard.
+    event.preventDefault();
+    const { width, height } = vp.imageSize;
+    actor.send({
+      type: 'pointer.down',
+      point,
+      tool: tool && ANNOTATION_TOOLS.has(tool) ? tool : null,
+      manifest: snapshot.history.present,
+      annotations: annotationsOnSlice(snapshot.history.present, slice),
+      slice,
+      hitRadius: HIT_RADIUS_PX / vp.transform.scaleX,
+      center: { x: width / 2, y: height / 2 },
+      armLength: Math.min(width, height) * NEW_ANGLE_ARM_SHARE,
+    });
+    const state = actor.getSnapshot();
+    if (state.matches('moving') || state.matches('resizing') || state.matches('drawing')) {
+      event.currentTarget.setPointerCapture?.(event.pointerId);
+      event.stopPropagation();
+    }
+  };
+  const onPointerMove = (event: ReactPointerEvent<SVGSVGElement>) => {
+    const point = imagePoint(event);
+    if (point && busy) actor.send({ type: 'pointer.move', point });
+  };
+  const onPointerUp = (event: ReactPointerEvent<SVGSVGElement>) => {
+    const point = imagePoint(event);
+    if (point && busy) actor.send({ type: 'pointer.up', point });
+  };
+
+  const drawing = tool !== null && ANNOTATION_TOOLS.has(tool);
+  return (
+    <Box position="absolute" inset="0" overflow="hidden" data-testid="annotation-overlay" data-pixel-spacing={pixelSpacingMm} data-tool-state={machineState} data-annotation-count={onSlice.length}>
+      <svg
+        ref={svgRef}
+        width="100%"
+        height="100%"
+        style={{
+          position: 'absolute',
+          inset: 0,
+          // The brightness tool drags on the panel itself.
+          pointerEvents: tool === 'brightness' ? 'none' : 'auto',
+          cursor: drawing ? 'crosshair' : undefined,
+        }}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={() => actor.send({ type: 'key.escape' })}
+      >
+        {viewport
+          ? onSlice.map((annotation) => (
+              <AnnotationShape key={annotation.id} annotation={annotation} transform={viewport.transform} selected={annotation.id === snapshot.selectedId} />
+            ))
+          : null}
+        {viewport && draft ? <AnnotationShape annotation={draft} transform={viewport.transform} selected={false} draft /> : null}
+      </svg>
+      {viewport ? <LabelCards annotations={onSlice} store={annotations} transform={viewport.transform} pixelSpacingMm={pixelSpacingMm} selectedId={snapshot.selectedId} focusTextId={snapshot.focusTextId} /> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,97 @@
+import { annotationHandles } from '../../../domain/annotations/hit-test.ts';
+import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
+import type { Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
+import type { ViewTransform } from '../panels/view-transform.ts';
+
+const HANDLE_RADIUS_PX = 4;
+const STROKE_PX = 1.5;
+const SELECTED_STROKE_PX = 2.5;
+
+const toScreen = (t: ViewTransform, p: Point): Point => ({ x: p.x * t.scaleX + t.x, y: p.y * t.scaleY + t.y });
+
+function arcPath(t: ViewTransform, annotation: Extract<TypedAnnotation, { type: 'angle' }>): string {
+  const { arc } = annotation;
+  const center = toScreen(t, arc.origin);
+  const radius = arc.radius * t.scaleX;
+  const at = (angle: number) => ({ x: center.x + radius * Math.cos(angle), y: center.y + radius * Math.sin(angle) });
+  const from = at(arc.startAngle);
+  const to = at(arc.endAngle);
+  // Sweep through the angle between the arms (always under a half turn).
+  let sweep = arc.endAngle - arc.startAngle;
+  while (sweep <= -Math.PI) sweep += 2 * Math.PI;
+  while (sweep > Math.PI) sweep -= 2 * Math.PI;
+  return `M ${from.x} ${from.y} A ${radius} ${radius} 0 0 ${sweep > 0 ? 1 : 0} ${to.x} ${to.y}`;
+}
+
+function Body({ annotation, t, width }: { annotation: TypedAnnotation; t: ViewTransform; width: number }) {
+  const stroke = annotation.color;
+  switch (annotation.type) {
+    case 'ruler': {
+      const a = toScreen(t, { x: annotation.startX, y: annotation.startY });
+      const b = toScreen(t, { x: annotation.endX, y: annotation.endY });
+      return <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} stroke={stroke} strokeWidth={width} />;
+    }
+    case 'area':
+      return annotation.controlPoints.length >= 3 ? (
+        <path d={smoothClosedCurveSvgPath(annotation.controlPoints.map((p) => toScreen(t, p)))} fill={stroke} fillOpacity={0.08} stroke={stroke} strokeWidth={width} />
+      ) : null;
+    case 'angle': {
+      const { origin, startControl, endControl } = annotation.angle;
+      const o = toScreen(t, origin);
+      const s = toScreen(t, startControl);
+      const e = toScreen(t, endControl);
+      return (
+        <>
+          <polyline points={`${s.x},${s.y} ${o.x},${o.y} ${e.x},${e.y}`} fill="none" stroke={stroke} strokeWidth={width} />
+          <path d={arcPath(t, annotation)} fill="none" stroke={stroke} strokeWidth={width} strokeDasharray="4 3" />
+        </>
+      );
+    }
+    case 'text': {
+      const o = toScreen(t, annotation.origin);
+      return <circle cx={o.x} cy={o.y} r={HANDLE_RADIUS_PX} fill={stroke} stroke="black" strokeWidth={1} />;
+    }
+  }
+}
+
+/** One annotation in screen space: its body, and its draggable handles. */
+export function AnnotationShape({ annotation, transform, selected, draft = false }: { annotation: TypedAnnotation; transform: ViewTransform; selected: boolean; draft?: boolean }) {
+  return (
+    <g data-annotation-id={draft ? undefined : annotation.id} data-annotation-type={annotation.type} data-selected={selected || undefined} opacity={draft ? 0.85 : 1}>
+      <Body annotation={annotation} t={transform} width={selected ? SELECTED_STROKE_PX : STROKE_PX} />
+      {annotationHandles(annotation).map(({ handle, point }) => {
+        const p = toScreen(transform, point);
+        return (
+          <circle
+            key={handle}
+            data-handle={handle}
+            cx={p.x}
+            cy={p.y}
+            r={selected ? HANDLE_RADIUS_PX + 1 : HANDLE_RADIUS_PX}
+            fill={selected ? annotation.color : 'black'}
+            stroke={annotation.color}
+            strokeWidth={1.5}
+          />
+        );
+      })}
+    </g>
+  );
+}
+
+/** Where an annotation's card sits (screen pixels): beside its end, its right-most point, its vertex or its note. */
+export function cardAnchor(annotation: TypedAnnotation, t: ViewTransform): Point {
+  switch (annotation.type) {
+    case 'ruler': {
+      const right = annotation.endX >= annotation.startX ? { x: annotation.endX, y: annotation.endY } : { x: annotation.startX, y: annotation.startY };
+      return toScreen(t, right);
+    }
+    case 'area': {
+      const right = annotation.controlPoints.reduce<Point | null>((best, p) => (!best || p.x > best.x ? p : best), null);
+      return toScreen(t, right ?? { x: 0, y: 0 });
+    }
+    case 'angle':
+      return toScreen(t, annotation.angle.origin);
+    case 'text':
+      return toScreen(t, annotation.origin);
+  }
+}

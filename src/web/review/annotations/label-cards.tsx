@@ -1,0 +1,223 @@
+import { Box, HStack, IconButton, Input, Menu, Portal, Text } from '@chakra-ui/react';
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { TEXT_DEBOUNCE_MS } from '../../../domain/constants.ts';
+import type { TypedAnnotation } from '../../../domain/annotations/manifest.ts';
+import { measureAnnotation } from '../../../domain/annotations/measurements.ts';
+import type { ViewTransform } from '../panels/view-transform.ts';
+import { cardAnchor } from './annotation-shapes.tsx';
+import type { AnnotationStore } from './annotation-store.ts';
+
+/** Cards sit this far right of and above their anchor, so they do not hide what they describe. */
+const CARD_OFFSET = { x: 10, y: -12 };
+const KIND_NAMES = { ruler: 'Ruler', area: 'Area', angle: 'Angle', text: 'Note' } as const;
+
+export interface LabelCardsProps {
+  annotations: readonly TypedAnnotation[];
+  store: AnnotationStore;
+  transform: ViewTransform;
+  pixelSpacingMm: number;
+  selectedId: string | null;
+  focusTextId: string | null;
+}
+
+/** The floating cards of spec section 2 for the annotations of the shown slice. */
+export function LabelCards({ annotations, store, transform, pixelSpacingMm, selectedId, focusTextId }: LabelCardsProps) {
+  return (
+    <Box position="absolute" inset="0" pointerEvents="none" data-testid="label-cards">
+      {annotations.map((annotation) => {
+        const anchor = cardAnchor(annotation, transform);
+        return (
+          <Box
+            key={annotation.id}
+            position="absolute"
+            left="0"
+            top="0"
+            transform={`translate(${anchor.x + CARD_OFFSET.x}px, ${anchor.y + CARD_OFFSET.y}px)`}
+            pointerEvents="auto"
+            // The card's own clicks and drags are not the panel's.
+            onPointerDown={(event) => event.stopPropagation()}
+          >
+            {annotation.type === 'text' ? (
+              <TextCard annotation={annotation} store={store} transform={transform} selected={annotation.id === selectedId} focus={annotation.id === focusTextId} />
+            ) : (
+              <MeasurementCard annotation={annotation} store={store} pixelSpacingMm={pixelSpacingMm} selected={annotation.id === selectedId} />
+            )}
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}
+
+function CardFrame({ annotation, selected, children, onPointerDown }: { annotation: TypedAnnotation; selected: boolean; children: ReactNode; onPointerDown?: (event: ReactPointerEvent) => void }) {
+  return (
+    <HStack
+      data-testid="label-card"
+      data-annotation-id={annotation.id}
+      data-annotation-type={annotation.type}
+      gap="1"
+      px="1.5"
+      py="0.5"
+      rounded="l1"
+      bg="rgba(0, 0, 0, 0.72)"
+      color="white"
+      textStyle="xs"
+      borderWidth="1px"
+      borderColor={selected ? annotation.color : 'transparent'}
+      borderLeftWidth="3px"
+      borderLeftColor={annotation.color}
+      whiteSpace="nowrap"
+      onPointerDown={onPointerDown}
+    >
+      {children}
+    </HStack>
+  );
+}
+
+function CardMenu({ annotation, store, withLabelToggle }: { annotation: TypedAnnotation; store: AnnotationStore; withLabelToggle: boolean }) {
+  const name = `${KIND_NAMES[annotation.type]} ${annotation.label}`;
+  return (
+    <Menu.Root
+      positioning={{ placement: 'bottom-start' }}
+      onSelect={({ value }) => {
+        if (value === 'delete') store.remove(annotation.id);
+        else if (value === 'toggle-label') store.replace({ ...annotation, hideLabel: !annotation.hideLabel });
+      }}
+    >
+      <Menu.Trigger asChild>
+        <IconButton aria-label={`Menu of ${name}`} size="2xs" variant="ghost" color="white" minWidth="4" height="4" _hover={{ bg: 'whiteAlpha.300' }}>
+          ⋮
+        </IconButton>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content minWidth="10rem">
+            {withLabelToggle ? <Menu.Item value="toggle-label">{annotation.hideLabel ? 'Show label' : 'Hide label'}</Menu.Item> : null}
+            <Menu.Item value="delete" color="fg.error">
+              Delete
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  );
+}
+
+function MeasurementCard({ annotation, store, pixelSpacingMm, selected }: { annotation: TypedAnnotation; store: AnnotationStore; pixelSpacingMm: number; selected: boolean }) {
+  const measurement = measureAnnotation(annotation, pixelSpacingMm);
+  return (
+    <CardFrame annotation={annotation} selected={selected} onPointerDown={() => store.select(annotation.id)}>
+      {annotation.hideLabel ? null : (
+        <Text as="span" fontWeight="bold" color={annotation.color} data-testid="card-label">
+          {annotation.label}
+        </Text>
+      )}
+      <Text as="span" data-testid="card-measurement" fontVariantNumeric="tabular-nums">
+        {measurement?.value}
+      </Text>
+      <Text as="span" data-testid="card-unit" opacity={0.8}>
+        {measurement?.unit}
+      </Text>
+      <CardMenu annotation={annotation} store={store} withLabelToggle />
+    </CardFrame>
+  );
+}
+
+/** A note: typed edits reach the store 300 ms after the last key; dragging the card's grip moves the note. */
+function TextCard({ annotation, store, transform, selected, focus }: { annotation: Extract<TypedAnnotation, { type: 'text' }>; store: AnnotationStore; transform: ViewTransform; selected: boolean; focus: boolean }) {
+  const [text, setText] = useState(annotation.text);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const latest = useRef(annotation);
+  useEffect(() => {
+    latest.current = annotation;
+  });
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+
+  // Undo or a loaded version changes the note under the card.
+  useEffect(() => {
+    if (!pending.current) setText(annotation.text);
+  }, [annotation.text]);
+
+  useEffect(() => {
+    if (!focus) return;
+    inputRef.current?.focus();
+    store.textFocused();
+  }, [focus, store]);
+
+  const flush = () => {
+    if (!pending.current) return;
+    clearTimeout(pending.current);
+    pending.current = null;
+    const value = inputRef.current?.value ?? '';
+    if (value !== latest.current.text) store.replace({ ...latest.current, text: value });
+  };
+  useEffect(() => flush, []); // eslint-disable-line react-hooks/exhaustive-deps -- a last edit is kept when the card goes
+
+  const onChange = (value: string) => {
+    setText(value);
+    if (pending.current) clearTimeout(pending.current);
+    pending.current = setTimeout(flush, TEXT_DEBOUNCE_MS);
+  };
+
+  const startDrag = (event: ReactPointerEvent) => {
+    event.preventDefault();
+    store.select(annotation.id);
+    const target = event.currentTarget as HTMLElement;
+    target.setPointerCapture?.(event.pointerId);
+    const from = { x: event.clientX, y: event.clientY };
+    const original = annotation;
+    let moved = original;
+    const onMove = (move: PointerEvent) => {
+      moved = { ...original, origin: { x: original.origin.x + (move.clientX - from.x) / transform.scaleX, y: original.origin.y + (move.clientY - from.y) / transform.scaleY } };
+      store.preview(moved);
+    };
+    const onUp = () => {
+      target.removeEventListener('pointermove', onMove);
+      target.removeEventListener('pointerup', onUp);
+      target.removeEventListener('pointercancel', onUp);
+      if (moved !== original) store.replace(moved);
+      else store.cancelPreview();
+    };
+    target.addEventListener('pointermove', onMove);
+    target.addEventListener('pointerup', onUp);
+    target.addEventListener('pointercancel', onUp);
+  };
+
+  return (
+    <CardFrame annotation={annotation} selected={selected}>
+      <Box
+        as="span"
+        role="button"
+        aria-label={`Move note ${annotation.label}`}
+        data-testid="card-grip"
+        cursor="grab"
+        px="0.5"
+        color={annotation.color}
+        fontWeight="bold"
+        onPointerDown={startDrag}
+      >
+        {annotation.hideLabel ? '⠿' : annotation.label}
+      </Box>
+      <Input
+        ref={inputRef}
+        size="2xs"
+        width="12rem"
+        variant="flushed"
+        color="white"
+        placeholder="Type your note"
+        aria-label={`Note ${annotation.label}`}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        onBlur={flush}
+        onFocus={() => store.select(annotation.id)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' || event.key === 'Escape') {
+            flush();
+            (event.target as HTMLInputElement).blur();
+          }
+        }}
+      />
+      <CardMenu annotation={annotation} store={store} withLabelToggle={false} />
+    </CardFrame>
+  );
+}
