@@ -8,30 +8,32 @@ import type { HitHandle } from './hit-test.ts';
 import { annotationId, nextLabelAndColor } from './labels.ts';
 import type { AnnotationManifest, AnnotationType, Point, TypedAnnotation } from './manifest.ts';
 
+type Of<T extends TypedAnnotation['type']> = Extract<TypedAnnotation, { type: T }>;
 /** The id, label and colour of the next annotation of `type` on `slice`. */
 function identity(manifest: AnnotationManifest, slice: number, type: AnnotationType) {
   const { label, color } = nextLabelAndColor(manifest, slice);
   return { id: annotationId(slice, type, label, color), slice, label, color, hideLabel: false };
 }
 
-export function newRuler(manifest: AnnotationManifest, slice: number, start: Point, end: Point): TypedAnnotation {
+export function newRuler(manifest: AnnotationManifest, slice: number, start: Point, end: Point): Of<'ruler'> {
   return { type: 'ruler', ...identity(manifest, slice, 'ruler'), startX: start.x, startY: start.y, endX: end.x, endY: end.y };
 }
 
 /** The freehand path reduced to control points; `points` keeps the drawn curve's samples. */
-export function newArea(manifest: AnnotationManifest, slice: number, path: readonly Point[]): TypedAnnotation {
+export function newArea(manifest: AnnotationManifest, slice: number, path: readonly Point[]): Of<'area'> {
   const controlPoints = reduceToControlPoints(path);
   return { type: 'area', ...identity(manifest, slice, 'area'), controlPoints, points: smoothClosedCurve(controlPoints, 8) };
 }
 
-export function newText(manifest: AnnotationManifest, slice: number, origin: Point): TypedAnnotation {
+export function newText(manifest: AnnotationManifest, slice: number, origin: Point): Of<'text'> {
   return { type: 'text', ...identity(manifest, slice, 'text'), text: '', origin };
 }
 
 /** A 90-degree angle at the image centre (spec: created at the canvas centre). */
-export function newAngle(manifest: AnnotationManifest, slice: number, center: Point, armLength: number): TypedAnnotation {
+export function newAngle(manifest: AnnotationManifest, slice: number, center: Point, armLength: number): Of<'angle'> {
   return { type: 'angle', ...identity(manifest, slice, 'angle'), ...createRightAngle(center, armLength) };
 }
+
 
 const shift = (p: Point, dx: number, dy: number): Point => ({ x: p.x + dx, y: p.y + dy });
 

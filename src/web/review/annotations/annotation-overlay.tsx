@@ -133,7 +133,7 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
 
   const drawing = tool !== null && ANNOTATION_TOOLS.has(tool);
   return (
-    <Box position="absolute" inset="0" overflow="hidden" data-testid="annotation-overlay" data-pixel-spacing={pixelSpacingMm} data-tool-state={machineState} data-annotation-count={onSlice.length}>
+    <Box position="absolute" inset="0" overflow="hidden" pointerEvents="none" data-testid="annotation-overlay" data-pixel-spacing={pixelSpacingMm} data-tool-state={machineState} data-annotation-count={onSlice.length}>
       <svg
         ref={svgRef}
         width="100%"

@@ -20,6 +20,9 @@ export interface ImagePanelProps {
    * element that takes the panel's pointer and wheel input, so what it does not handle reaches the panel.
    */
   overlay?: ((viewport: PanelViewportSource) => ReactNode) | undefined;
+  /** False keeps the panel without its WebGL context for now (the review starts the B-mode's first). */
+  startGpu?: boolean | undefined;
+  onFirstImage?: (() => void) | undefined;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface ImagePanelProps {
  * unmount, which also loses the WebGL context); the scene itself is driven by PanelController
  * outside React, because a slice change must redraw without a React render.
  */
-export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange, overlay }: ImagePanelProps) {
+export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange, overlay, startGpu = true, onFirstImage }: ImagePanelProps) {
   const tools = useActiveToolStore();
   const [controller] = useState(() => new PanelController(kind, store, display));
   const surfaceRef = useRef<HTMLDivElement>(null);
@@ -35,7 +38,8 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
 
   useLayoutEffect(() => {
     controller.setDragListener(onDragChange);
-  }, [controller, onDragChange]);
+    controller.setFirstImageListener(onFirstImage);
+  }, [controller, onDragChange, onFirstImage]);
 
   useEffect(() => {
     const surface = surfaceRef.current;
@@ -45,7 +49,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
   // The canvas exists before the Application is initialised: tag it at once for tests.
   useLayoutEffect(() => {
     appRef.current?.getCanvas()?.setAttribute('data-testid', `panel-canvas-${kind}`);
-  }, [kind]);
+  }, [kind, startGpu]);
 
   const cursorRef = useCallback((element: HTMLDivElement | null) => controller.setCursorElement(element), [controller]);
   const onInit = useCallback((app: PixiApplication) => controller.attach(app), [controller]);
@@ -63,6 +67,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
       overflow="hidden"
     >
       <Box ref={surfaceRef} position="absolute" inset="0" touchAction="none" css={{ '& > canvas': { display: 'block', position: 'absolute', inset: 0 } }}>
+        {startGpu ? (
         <Application
           ref={appRef}
           onInit={onInit}
@@ -76,6 +81,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
           // End-to-end tests read the panels' pixels back after the frame was presented.
           preserveDrawingBuffer
         />
+        ) : null}
         {overlay?.(controller)}
       </Box>
       {kind === 'lmode' && (

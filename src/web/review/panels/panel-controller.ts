@@ -69,6 +69,8 @@ export class PanelController implements PanelViewportSource {
   private wheelCarry = 0;
   private disposed = false;
   private onDragChange: ((dragging: boolean) => void) | undefined;
+  private onFirstImage: (() => void) | undefined;
+  private shownFirstImage = false;
   /** The L-mode's slice cursor: a DOM line moved by a CSS transform, so a slice change needs no WebGL redraw. */
   private cursor: HTMLElement | null = null;
   private shownViewport: PanelViewport | null = null;
@@ -101,6 +103,11 @@ export class PanelController implements PanelViewportSource {
   setCursorElement(element: HTMLElement | null): void {
     this.cursor = element;
     this.placeCursor();
+  }
+
+  /** Told once, when the panel first shows real image bytes (the review then starts its other panels). */
+  setFirstImageListener(listener: (() => void) | undefined): void {
+    this.onFirstImage = listener;
   }
 
   setDragListener(listener: ((dragging: boolean) => void) | undefined): void {
@@ -271,6 +278,10 @@ export class PanelController implements PanelViewportSource {
     this.drawnImage = image.data;
     this.placeCursor();
     this.publishViewport(renderer);
+    if (image.data && !this.shownFirstImage) {
+      this.shownFirstImage = true;
+      this.onFirstImage?.();
+    }
   };
 
   /** Puts the L-mode cursor at the drawn slice's column, in the panel's current zoom and pan. */

@@ -8,6 +8,9 @@ import type { PanelViewportSource } from './view-transform.ts';
 import { DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
 import { PanelSplitter } from './panel-splitter.tsx';
 
+/** The angio and L-mode panels start their WebGL contexts after the first B-mode frame, or after this long. */
+const SECONDARY_PANELS_DELAY_MS = 1500;
+
 const PANELS: readonly { kind: PanelKind; label: string }[] = [
   { kind: 'angio', label: 'Angio' },
   { kind: 'bmode', label: 'B-mode' },
@@ -33,6 +36,14 @@ export function ReviewPanels({ store, onPanelDrag, overlays }: ReviewPanelsProps
   const [display] = useState(createBrightnessContrastStore);
   const rootRef = useRef<HTMLDivElement>(null);
   const widths = panelWidths(sizes);
+  // Creating a WebGL context and compiling its shader is a long main-thread task: the B-mode panel,
+  // which the clinician looks at first, gets the thread to itself until its first frame is shown.
+  const [allPanelsStarted, setAllPanelsStarted] = useState(false);
+  const startAllPanels = useCallback(() => setAllPanelsStarted(true), []);
+  useEffect(() => {
+    const timer = setTimeout(startAllPanels, SECONDARY_PANELS_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [startAllPanels]);
 
   // Written to the DOM directly: a brightness drag must not render React on every pointer move.
   useEffect(() => {
@@ -52,7 +63,17 @@ export function ReviewPanels({ store, onPanelDrag, overlays }: ReviewPanelsProps
     <Flex ref={rootRef} flex="1" minHeight="0" minWidth="0" data-testid="review-panels" data-panel-sizes={sizes.join(',')} p="1" bg="bg.muted">
       {PANELS.map(({ kind, label }, index) => (
         <Fragment key={kind}>
-          <ImagePanel kind={kind} label={label} widthPercent={widths[index]!} store={store} display={display} onDragChange={onPanelDrag} overlay={overlays?.[kind]} />
+          <ImagePanel
+            kind={kind}
+            label={label}
+            widthPercent={widths[index]!}
+            store={store}
+            display={display}
+            onDragChange={onPanelDrag}
+            overlay={overlays?.[kind]}
+            startGpu={kind === 'bmode' || allPanelsStarted}
+            onFirstImage={kind === 'bmode' ? startAllPanels : undefined}
+          />
           {index < 2 ? (
             <PanelSplitter
               label={`Resize ${label} and ${PANELS[index + 1]!.label} panels`}
