@@ -14,7 +14,9 @@ import { RAW_WEBGL_PAGE } from './raw-webgl-page.ts';
 const PORT = 8195;
 const ORIGIN = `http://demo.localhost:${PORT}`;
 const SCRUB_STEPS = 60;
-const ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+// --expose-gc: both pages collect garbage before memory is read, so retained memory is compared, not
+// whichever transient buffers the collector had not reached yet.
+const ARGS = ['--js-flags=--expose-gc', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
 if (!fs.existsSync('dist/web/index.html')) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { stdio: 'inherit' });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-review-'));
@@ -110,6 +112,7 @@ await page.goto(href);
 await page.getByTestId('frames-status').filter({ hasText: /3,600 B-mode and 120 angio frames (loaded|downloaded)/ }).waitFor({ timeout: 300_000 });
 const allLoadedMs = await page.evaluate(() => performance.now());
 const marks = await page.evaluate(() => (window as unknown as { benchMarks: { firstFrame?: number; playEnabled?: number } }).benchMarks);
+await page.evaluate(() => (globalThis as unknown as { gc?: () => void }).gc?.());
 await page.waitForTimeout(1000);
 const memoryAfter = chromiumMemoryBytes();
 const scrub = await scrubLatencies(page, '[data-testid="panel-canvas-bmode"]', SCRUB_STEPS);
@@ -168,6 +171,7 @@ const rawTimes = await raw.evaluate(
   },
   { id: recordId, authorization: token },
 );
+await raw.evaluate(() => (globalThis as unknown as { gc?: () => void }).gc?.());
 await raw.waitForTimeout(1000);
 const rawMemoryAfter = chromiumMemoryBytes();
 const rawScrub = await scrubLatencies(raw, '#c', SCRUB_STEPS);

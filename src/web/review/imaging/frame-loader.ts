@@ -42,8 +42,8 @@ export async function loadRecordFrames(
   store.setDownloading(true);
   callbacks.onBusy(true);
   try {
-    const worker = async () => {
-      for (let next = queue.shift(); next && !signal.aborted; next = queue.shift()) {
+    const workerFor = async (limit: number) => {
+      for (let taken = 0, next = queue.shift(); next && !signal.aborted; next = ++taken < limit ? queue.shift() : undefined) {
         const [series, index] = next;
         try {
           const bytes = await api.getBytes(images[series].chunks[index]!, { signal });
@@ -53,7 +53,10 @@ export async function loadRecordFrames(
         }
       }
     };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    // The chunk holding the current slice comes alone, with the whole pipe, so the first frame shows
+    // as early as possible; the rest then arrive CONCURRENCY at a time.
+    await workerFor(1);
+    await Promise.all(Array.from({ length: CONCURRENCY }, () => workerFor(Infinity)));
   } finally {
     store.setDownloading(false);
     callbacks.onBusy(false);

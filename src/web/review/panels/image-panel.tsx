@@ -63,7 +63,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
       minWidth="0"
       position="relative"
       bg="black"
-      rounded="l1"
+      // No rounded corners: clipping a WebGL canvas to them costs an extra compositing pass per frame.
       overflow="hidden"
     >
       <Box ref={surfaceRef} position="absolute" inset="0" touchAction="none" css={{ '& > canvas': { display: 'block', position: 'absolute', inset: 0 } }}>
@@ -78,8 +78,6 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
           antialias={false}
           autoDensity
           resolution={globalThis.devicePixelRatio || 1}
-          // End-to-end tests read the panels' pixels back after the frame was presented.
-          preserveDrawingBuffer
         />
         ) : null}
         {overlay?.(controller)}
@@ -96,7 +94,6 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
           bg="#ffe411"
           pointerEvents="none"
           visibility="hidden"
-          willChange="transform"
         />
       )}
     </Box>

@@ -27,7 +27,9 @@ const BLACK: PanelImage = { width: 1, height: 1, data: null };
 /** The image a panel shows for the store's current state. */
 /** Whether two views show the same frame (the store hands out a new view of the same bytes each time). */
 function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
-  return a !== null && b !== null && a.buffer === b.buffer && a.byteOffset === b.byteOffset;
+  // Black (no bytes yet) stays black from slice to slice: nothing to redraw either.
+  if (a === null || b === null) return a === b;
+  return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
 }
 
 export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot): PanelImage {
