@@ -57,6 +57,10 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
   }, [actor, annotations]);
 
+  useEffect(() => {
+    if (machineState) annotations.setInteraction(machineState);
+  }, [annotations, machineState]);
+
   // A selection changed elsewhere (card menu, undo, another slice) reaches the machine.
   useEffect(() => {
     if (actor.getSnapshot().context.selectedId !== snapshot.selectedId) actor.send({ type: 'selection.sync', id: snapshot.selectedId });

@@ -23,6 +23,8 @@ export interface AnnotationSnapshot {
   /** The text note whose card should take the keyboard (just created). */
   readonly focusTextId: string | null;
   readonly saving: boolean;
+  /** The tool statechart's state (idle, drawing, moving, resizing, selecting), for the developer overlay. */
+  readonly interaction: string;
 }
 
 export interface LoadedVersion {
@@ -44,6 +46,7 @@ const INITIAL: AnnotationSnapshot = {
   selectedId: null,
   focusTextId: null,
   saving: false,
+  interaction: 'idle',
 };
 
 export function hasUnsavedChanges(snapshot: AnnotationSnapshot): boolean {
@@ -144,6 +147,10 @@ export class AnnotationStore {
 
   redo(): void {
     if (this.canRedo()) this.update(this.present(redo(this.snapshot.history)));
+  }
+
+  setInteraction(interaction: string): void {
+    if (interaction !== this.snapshot.interaction) this.update({ interaction });
   }
 
   setSaving(saving: boolean): void {

@@ -17,6 +17,8 @@ export interface DevMetrics {
   readonly playbackState: string;
   readonly playbackManual: boolean;
   readonly tool: ToolId | null;
+  /** The annotation tool statechart's state. */
+  readonly interaction: string | null;
 }
 
 interface Area {
@@ -53,7 +55,13 @@ export function stateValueText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export function readDevMetrics(store: ImageStore, frameTimeMs: number | null, playback: PlaybackSnapshot, tool: ToolId | null): DevMetrics {
+export function readDevMetrics(
+  store: ImageStore,
+  frameTimeMs: number | null,
+  playback: PlaybackSnapshot,
+  tool: ToolId | null,
+  interaction: string | null = null,
+): DevMetrics {
   const snapshot = store.getSnapshot();
   return {
     frameTimeMs,
@@ -66,6 +74,7 @@ export function readDevMetrics(store: ImageStore, frameTimeMs: number | null, pl
     playbackState: stateValueText(playback.value),
     playbackManual: playback.context.manual,
     tool,
+    interaction,
   };
 }
 

@@ -4,6 +4,7 @@ import type { ImageStore } from '../imaging/image-store.ts';
 import { usePlaybackActor } from '../playback/playback-context.tsx';
 import type { PlaybackActorRef } from '../playback/playback.machine.ts';
 import { useActiveToolStore } from '../tools/active-tool.tsx';
+import { useAnnotationSession } from '../annotations/annotation-session.tsx';
 import { formatBytes, formatFrameTime, readDevMetrics, sameMetrics, type DevMetrics } from './dev-metrics.ts';
 import { FrameTimeSampler, type FrameTimeSamplerOptions } from './frame-time-sampler.ts';
 import { connectInspector, loadInspectModule, type DevInspector, type LoadInspectModule } from './inspector.ts';
@@ -54,8 +55,10 @@ export interface DevOverlayProps {
 export function DevOverlay({ store, loadInspector = loadInspectModule, sampler: samplerOptions }: DevOverlayProps) {
   const actor = usePlaybackActor();
   const tools = useActiveToolStore();
+  const annotations = useAnnotationSession()?.store ?? null;
+  const interaction = () => annotations?.getSnapshot().interaction ?? null;
   const [sampler] = useState(() => new FrameTimeSampler(samplerOptions));
-  const [metrics, setMetrics] = useState<DevMetrics>(() => readDevMetrics(store, null, actor.getSnapshot(), tools.get()));
+  const [metrics, setMetrics] = useState<DevMetrics>(() => readDevMetrics(store, null, actor.getSnapshot(), tools.get(), interaction()));
   const inspector = useDevInspector(actor, loadInspector);
   const [blocked, setBlocked] = useState(false);
 
@@ -64,12 +67,12 @@ export function DevOverlay({ store, loadInspector = loadInspectModule, sampler: 
   // Polled rather than subscribed: the store and the actor change every frame while playing.
   useEffect(() => {
     const refresh = () => {
-      const next = readDevMetrics(store, sampler.median(), actor.getSnapshot(), tools.get());
+      const next = readDevMetrics(store, sampler.median(), actor.getSnapshot(), tools.get(), annotations?.getSnapshot().interaction ?? null);
       setMetrics((previous) => (sameMetrics(previous, next) ? previous : next));
     };
     const id = setInterval(refresh, DEV_OVERLAY_REFRESH_MS);
     return () => clearInterval(id);
-  }, [store, sampler, actor, tools]);
+  }, [store, sampler, actor, tools, annotations]);
 
   const rows: [label: string, value: string, testId: string][] = [
     ['Frame time (median)', formatFrameTime(metrics.frameTimeMs), 'dev-frame-time'],
@@ -78,7 +81,7 @@ export function DevOverlay({ store, loadInspector = loadInspectModule, sampler: 
     ['Textures (est.)', formatBytes(metrics.textureBytes), 'dev-texture-bytes'],
     ['Frame data', formatBytes(metrics.frameDataBytes), 'dev-frame-data-bytes'],
     ['Playback', `${metrics.playbackState}${metrics.playbackManual ? ' (manual)' : ''}`, 'dev-playback'],
-    ['Tool', metrics.tool ?? 'none', 'dev-tool'],
+    ['Tool', `${metrics.tool ?? 'none'}${metrics.interaction ? ` · ${metrics.interaction}` : ''}`, 'dev-tool'],
   ];
 
   return (

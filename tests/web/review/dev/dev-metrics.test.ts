@@ -36,7 +36,7 @@ describe('developer metrics', () => {
     loadAll(store);
     const actor = createActor(playbackMachine, { input: { read: store.getSnapshot } }).start();
     actor.send({ type: 'playback.manualPause' });
-    const metrics = readDevMetrics(store, 4.5, actor.getSnapshot(), 'ruler');
+    const metrics = readDevMetrics(store, 4.5, actor.getSnapshot(), 'ruler', 'drawing');
     expect(metrics).toEqual({
       frameTimeMs: 4.5,
       bmodeLoaded: 120,
@@ -48,8 +48,10 @@ describe('developer metrics', () => {
       playbackState: 'stopped',
       playbackManual: true,
       tool: 'ruler',
+      interaction: 'drawing',
     });
     expect(sameMetrics(metrics, { ...metrics })).toBe(true);
+    expect(sameMetrics(metrics, { ...metrics, interaction: 'idle' })).toBe(false);
     expect(sameMetrics(metrics, { ...metrics, tool: null })).toBe(false);
     actor.stop();
   });
