@@ -18,27 +18,10 @@ export const MAX_TEXT_LENGTH = 2_000;
 /** parseManifest and checkManifestAgainstImage report at most this many problems. */
 export const MAX_REPORTED_PROBLEMS = 50;
 
-/** An error option saying `missing` for an absent field and `text` for a wrong one. */
-function expected(text: string) {
-  return (issue: { input?: unknown }) => (issue.input === undefined ? `missing (${text})` : text);
-}
+import { expected, finite, PointSchema, strict, type Point } from './point.ts';
+import { ContourSetSchema } from '../contours/contour-set.ts';
 
-/** Unknown fields are rejected with a message naming them. */
-function strict<T extends z.core.$ZodLooseShape>(shape: T) {
-  return z.strictObject(shape, {
-    error: (issue) =>
-      issue.code === 'unrecognized_keys'
-        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`
-        : expected('expected an object')(issue),
-  });
-}
-
-const finite = () => z.number({ error: expected('expected a finite number') });
-
-export const PointSchema = strict({ x: finite(), y: finite() });
-/** A point in image pixels; structurally compatible with the branded ImagePoint of domain/imaging. */
-export type Point = { x: number; y: number };
-export type ImagePointLike = Point;
+export { PointSchema, type ImagePointLike, type Point } from './point.ts';
 
 const sliceSchema = z
   .number({ error: expected('expected a slice number') })
@@ -137,6 +120,11 @@ export const AnnotationManifestSchema = strict({
     .number({ error: expected('expected a slice number') })
     .int({ error: 'lastAnnotationSlice must be a whole number' })
     .min(0, { error: 'lastAnnotationSlice must be 0 (none) or a slice number' }),
+  /**
+   * The lumen contour set (issue 9): the clinician's corrected contours, per slice. Optional, so
+   * manifests saved before contours existed stay valid.
+   */
+  contours: ContourSetSchema.optional(),
 }).superRefine((manifest, ctx) => {
   const total = manifest.ruler.length + manifest.area.length + manifest.text.length + manifest.angle.length;
   if (total > MAX_ANNOTATIONS) {
@@ -264,6 +252,11 @@ export function checkManifestAgainstImage(manifest: AnnotationManifest, bounds: 
       }
     });
   }
+  (manifest.contours ?? []).forEach((contour, index) => {
+    if (contour.slice > sliceCount) report(`contours[${index}].slice: slice ${contour.slice} is beyond the record's ${sliceCount} slices`);
+    const far = contour.controlPoints.find(outside);
+    if (far) report(`contours[${index}].controlPoints: (${far.x}, ${far.y}) is far outside the ${width} x ${height} image`);
+  });
   if (manifest.lastAnnotationSlice > sliceCount) {
     report(`lastAnnotationSlice: slice ${manifest.lastAnnotationSlice} is beyond the record's ${sliceCount} slices`);
   }

@@ -1,0 +1,233 @@
+/**
+ * Lumen measurements of one slice and of a whole pullback, as in the IVUS consensus documents
+ * (lumen area, minimum and maximum lumen diameter through the centroid, minimal lumen area, reference
+ * segments, area stenosis). Contours are in image pixels; results are in millimetres.
+ *
+ * A contour is given by its control points and measured on the smooth closed curve the contour tool
+ * draws through them (centripetal Catmull-Rom, annotations/curves.ts), so what is shown and what is
+ * measured agree. A dense polygon (hundreds of points) can be passed as well: the curve through it
+ * is the polygon itself, to within a fraction of a pixel.
+ */
+import { smoothClosedCurve } from '../annotations/curves.ts';
+import type { Point } from '../annotations/manifest.ts';
+
+/** Samples per control point of the drawn curve used for measuring. */
+const MEASURE_SAMPLES_PER_SEGMENT = 8;
+/** Directions of the diameter search through the centroid: one per degree over a half turn. */
+const DIAMETER_DIRECTIONS = 180;
+/** The reference segments lie within this distance of the minimal lumen area, on each side. */
+export const REFERENCE_WINDOW_MM = 10;
+
+/** The closed polygon actually measured: the drawn curve through 3 or more control points. */
+export function measuredOutline(points: readonly Point[]): Point[] {
+  if (points.length < 3) return points.map(({ x, y }) => ({ x, y }));
+  // Dense input is measured as it is: the spline through it adds nothing but time.
+  return points.length >= 64 ? points.map(({ x, y }) => ({ x, y })) : smoothClosedCurve(points, MEASURE_SAMPLES_PER_SEGMENT);
+}
+
+/** Twice the signed area of a closed polygon (shoelace): Σ (x_i y_{i+1} − x_{i+1} y_i). */
+function twiceSignedArea(polygon: readonly Point[]): number {
+  let twice = 0;
+  for (let i = 0; i < polygon.length; i++) {
+    const a = polygon[i]!;
+    const b = polygon[(i + 1) % polygon.length]!;
+    twice += a.x * b.y - b.x * a.y;
+  }
+  return twice;
+}
+
+/**
+ * Lumen area in mm²: the shoelace area of the drawn curve, A = ½ |Σ (x_i y_{i+1} − x_{i+1} y_i)|,
+ * in px², times the pixel spacing squared. 0 under 3 points. Not rounded.
+ */
+export function lumenAreaMm2(points: readonly Point[], pixelSpacingMm: number): number {
+  if (points.length < 3) return 0;
+  return (Math.abs(twiceSignedArea(measuredOutline(points))) / 2) * pixelSpacingMm * pixelSpacingMm;
+}
+
+/**
+ * Area centroid of a closed polygon:
+ *   C_x = Σ (x_i + x_{i+1}) (x_i y_{i+1} − x_{i+1} y_i) / (6 A),  C_y likewise with y,
+ * A the signed area. A degenerate (zero-area) polygon gives the mean of its vertices.
+ */
+export function polygonCentroid(polygon: readonly Point[]): Point {
+  const twice = twiceSignedArea(polygon);
+  if (polygon.length === 0) return { x: 0, y: 0 };
+  if (Math.abs(twice) < 1e-12) {
+    const sum = polygon.reduce((s, p) => ({ x: s.x + p.x, y: s.y + p.y }), { x: 0, y: 0 });
+    return { x: sum.x / polygon.length, y: sum.y / polygon.length };
+  }
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0; i < polygon.length; i++) {
+    const a = polygon[i]!;
+    const b = polygon[(i + 1) % polygon.length]!;
+    const cross = a.x * b.y - b.x * a.y;
+    cx += (a.x + b.x) * cross;
+    cy += (a.y + b.y) * cross;
+  }
+  return { x: cx / (3 * twice), y: cy / (3 * twice) };
+}
+
+/**
+ * Distance from `origin` along the unit direction (dx, dy) to the nearest crossing of the polygon's
+ * edges, or Infinity if the ray meets none. Edge P + s (Q − P), s ∈ [0, 1), solved against
+ * origin + t (dx, dy), t > 0, by Cramer's rule.
+ */
+function rayExit(polygon: readonly Point[], origin: Point, dx: number, dy: number): number {
+  let nearest = Infinity;
+  for (let i = 0; i < polygon.length; i++) {
+    const p = polygon[i]!;
+    const q = polygon[(i + 1) % polygon.length]!;
+    const ex = q.x - p.x;
+    const ey = q.y - p.y;
+    const denominator = ex * dy - ey * dx;
+    if (denominator === 0) continue;
+    const wx = p.x - origin.x;
+    const wy = p.y - origin.y;
+    const s = (dx * wy - dy * wx) / denominator;
+    if (s < 0 || s >= 1) continue;
+    const t = (ex * wy - ey * wx) / denominator;
+    if (t > 0 && t < nearest) nearest = t;
+  }
+  return nearest;
+}
+
+export interface Diameters {
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * Minimum and maximum lumen diameter through the centroid, in mm: for each direction φ (one per
+ * degree over a half turn) the chord through the centroid C is d(φ) = t₊(φ) + t₋(φ), the distances
+ * from C to the contour along +φ and −φ (nearest crossing each way, so the chord stays inside the
+ * lumen); min and max of d over φ, times the pixel spacing. Both 0 under 3 points.
+ */
+export function diametersThroughCentroid(points: readonly Point[], pixelSpacingMm: number): Diameters {
+  if (points.length < 3) return { min: 0, max: 0 };
+  const outline = measuredOutline(points);
+  const centre = polygonCentroid(outline);
+  let min = Infinity;
+  let max = 0;
+  for (let k = 0; k < DIAMETER_DIRECTIONS; k++) {
+    const angle = (Math.PI * k) / DIAMETER_DIRECTIONS;
+    const dx = Math.cos(angle);
+    const dy = Math.sin(angle);
+    const chord = rayExit(outline, centre, dx, dy) + rayExit(outline, centre, -dx, -dy);
+    if (!Number.isFinite(chord)) continue;
+    if (chord < min) min = chord;
+    if (chord > max) max = chord;
+  }
+  if (!Number.isFinite(min)) return { min: 0, max: 0 };
+  return { min: min * pixelSpacingMm, max: max * pixelSpacingMm };
+}
+
+/**
+ * Lumen eccentricity: (D_max − D_min) / D_max, 0 for a circle and approaching 1 for a slit.
+ * 0 when there is no diameter.
+ */
+export function eccentricity(diameters: Diameters): number {
+  return diameters.max > 0 ? (diameters.max - diameters.min) / diameters.max : 0;
+}
+
+export interface SliceArea {
+  /** Index into the areas (0-based frame index). */
+  readonly index: number;
+  readonly areaMm2: number;
+}
+
+/**
+ * The minimal lumen area: the smallest finite area and its index (the first if several tie).
+ * Entries that are not finite numbers (slices without a contour) are skipped; null if none is left.
+ */
+export function findMinimalLumenArea(areas: ArrayLike<number>): SliceArea | null {
+  let best: SliceArea | null = null;
+  for (let i = 0; i < areas.length; i++) {
+    const area = areas[i]!;
+    if (!Number.isFinite(area)) continue;
+    if (best === null || area < best.areaMm2) best = { index: i, areaMm2: area };
+  }
+  return best;
+}
+
+export interface ReferenceSlices {
+  /** Largest lumen proximal to the lesion (higher indices: a pullback runs from distal to proximal). */
+  readonly proximal: SliceArea | null;
+  /** Largest lumen distal to the lesion (lower indices). */
+  readonly distal: SliceArea | null;
+}
+
+/**
+ * The reference slices: the largest finite lumen area within `windowMm` of the minimal lumen area
+ * slice on each side, excluding the MLA slice itself. The window spans round(windowMm · framesPerMm)
+ * slices (framesPerMm = frame rate / pullback speed). Frame 0 is the most distal (the catheter is
+ * pulled back from distal to proximal), so proximal is towards higher indices. A side with no slice
+ * gives null.
+ */
+export function findReferenceSlices(
+  areas: ArrayLike<number>,
+  mlaIndex: number,
+  framesPerMm: number,
+  windowMm: number = REFERENCE_WINDOW_MM,
+): ReferenceSlices {
+  if (!(framesPerMm > 0)) throw new RangeError('framesPerMm must be positive');
+  const span = Math.round(windowMm * framesPerMm);
+  const largest = (from: number, to: number): SliceArea | null => {
+    let best: SliceArea | null = null;
+    for (let i = Math.max(0, from); i <= Math.min(areas.length - 1, to); i++) {
+      const area = areas[i]!;
+      if (!Number.isFinite(area)) continue;
+      if (best === null || area > best.areaMm2) best = { index: i, areaMm2: area };
+    }
+    return best;
+  };
+  return { proximal: largest(mlaIndex + 1, mlaIndex + span), distal: largest(mlaIndex - span, mlaIndex - 1) };
+}
+
+/**
+ * The reference lumen area the stenosis is measured against: the mean of the proximal and distal
+ * reference areas, or the one that exists; null if neither does.
+ */
+export function referenceAreaMm2(references: ReferenceSlices): number | null {
+  const { proximal, distal } = references;
+  if (proximal && distal) return (proximal.areaMm2 + distal.areaMm2) / 2;
+  return proximal?.areaMm2 ?? distal?.areaMm2 ?? null;
+}
+
+/**
+ * Lumen area stenosis in percent: 100 · (A_ref − MLA) / A_ref. Negative when the "minimal" lumen is
+ * larger than the reference (no stenosis); throws for a reference that is not positive.
+ */
+export function stenosisPercent(mlaMm2: number, referenceMm2: number): number {
+  if (!(referenceMm2 > 0)) throw new RangeError('the reference area must be positive');
+  return (100 * (referenceMm2 - mlaMm2)) / referenceMm2;
+}
+
+export interface PullbackAnalysis {
+  readonly mla: SliceArea | null;
+  readonly references: ReferenceSlices;
+  /** Against the mean reference area; null without an MLA or a reference. */
+  readonly stenosisPercent: number | null;
+}
+
+/** MLA, reference slices and area stenosis of a pullback's per-slice lumen areas. */
+export function analysePullback(areas: ArrayLike<number>, framesPerMm: number, windowMm: number = REFERENCE_WINDOW_MM): PullbackAnalysis {
+  const mla = findMinimalLumenArea(areas);
+  if (mla === null) return { mla: null, references: { proximal: null, distal: null }, stenosisPercent: null };
+  const references = findReferenceSlices(areas, mla.index, framesPerMm, windowMm);
+  const reference = referenceAreaMm2(references);
+  return { mla, references, stenosisPercent: reference !== null && reference > 0 ? stenosisPercent(mla.areaMm2, reference) : null };
+}
+
+export interface ContourMeasurements {
+  readonly areaMm2: number;
+  readonly minDiameterMm: number;
+  readonly maxDiameterMm: number;
+}
+
+/** Area and diameters of one contour (see lumenAreaMm2 and diametersThroughCentroid). */
+export function measureContour(points: readonly Point[], pixelSpacingMm: number): ContourMeasurements {
+  const { min, max } = diametersThroughCentroid(points, pixelSpacingMm);
+  return { areaMm2: lumenAreaMm2(points, pixelSpacingMm), minDiameterMm: min, maxDiameterMm: max };
+}

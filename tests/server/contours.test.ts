@@ -1,0 +1,144 @@
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContoursProcessingSchema, RecordContoursSchema, type RecordContours } from '../../src/domain/contours/api.ts';
+import { diceCoefficient } from '../../src/domain/contours/agreement.ts';
+import { measuredOutline } from '../../src/domain/contours/measurements.ts';
+import { lumenAreaProfileMm2, truthContours } from '../../src/domain/imaging/contours.ts';
+import { findRecord } from '../../src/server/db/records.ts';
+import { findUserByEmail } from '../../src/server/db/tenants.ts';
+import { pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
+import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+
+describe.skipIf(postgresUnavailable)('record contours', () => {
+  let server: TestServer;
+  let authorization: string;
+  let acmeAuthorization: string;
+  let recordId: string;
+  let acmeRecordId: string;
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
+    authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
+    const list = await get('/api/demo/patients/DEM-001/records');
+    recordId = list.json().records.find((r: { bmodeFrameCount: number }) => r.bmodeFrameCount === 300).recordId;
+    const acmeUser = await findUserByEmail(server.database.db, 'acme', 'clinician@acme.test');
+    acmeAuthorization = `Bearer ${await mintIdToken(server, 'acme', { sub: acmeUser!.id })}`;
+    const acmeList = await server.app.inject({
+      url: '/api/acme/patients/ACM-001/records',
+      headers: { host: hostOf('acme'), authorization: acmeAuthorization },
+    });
+    acmeRecordId = acmeList.json().records[0].recordId;
+  });
+  afterAll(() => server.close());
+
+  function get(url: string, headers: Record<string, string> = {}) {
+    return server.app.inject({ url, headers: { host: hostOf('demo'), authorization, 'accept-encoding': 'gzip', ...headers } });
+  }
+  const contoursUrl = () => `/api/demo/records/${recordId}/contours`;
+
+  /** Polls until the contours are ready (the record's 300 frames are made and detected inline, a few seconds). */
+  async function ready(): Promise<{ body: RecordContours; etag: string; polls: number }> {
+    const deadline = Date.now() + 80_000;
+    for (let polls = 1; Date.now() < deadline; polls++) {
+      const response = await get(contoursUrl());
+      if (response.statusCode === 200) {
+        expect(response.headers['content-encoding']).toBe('gzip');
+        const body = RecordContoursSchema.parse(JSON.parse(zlib.gunzipSync(response.rawPayload).toString('utf8')));
+        return { body, etag: response.headers.etag as string, polls };
+      }
+      expect(response.statusCode).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('contours never became ready');
+  }
+
+  it('answers 202 with the progress while detecting, then 200 with every slice', async () => {
+    const first = await get(contoursUrl());
+    expect(first.statusCode).toBe(202);
+    expect(first.headers['cache-control']).toBe('no-store');
+    const progress = ContoursProcessingSchema.parse(first.json());
+    expect(progress).toMatchObject({ status: 'processing', total: 300 });
+    expect(progress.done).toBeLessThanOrEqual(300);
+
+    const { body, polls } = await ready();
+    expect(polls).toBeGreaterThan(1);
+    expect(body).toMatchObject({ version: 'v1', frameCount: 300, pixelSpacingMm: 0.01 });
+    expect(body.contours.map((c) => c.slice)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    for (const contour of body.contours) {
+      expect(contour.controlPoints).toHaveLength(16);
+      expect(contour.minDiameterMm).toBeLessThanOrEqual(contour.maxDiameterMm);
+      // The diameter of the circle of the same area lies between them (for these near-elliptical lumens).
+      const circleDiameter = 2 * Math.sqrt(contour.areaMm2 / Math.PI);
+      expect(contour.minDiameterMm).toBeLessThanOrEqual(circleDiameter + 1e-3);
+      expect(contour.maxDiameterMm).toBeGreaterThanOrEqual(circleDiameter - 1e-3);
+    }
+  }, 90_000);
+
+  it('finds the lumen the generator drew, and the pullback analysis from the areas', async () => {
+    const { body } = await ready();
+    const record = (await findRecord(server.database.db, 'demo', recordId))!;
+    const model = pullbackModelOf(record);
+    const trueAreas = lumenAreaProfileMm2(model);
+    let diceSum = 0;
+    let areaErrorSum = 0;
+    for (const contour of body.contours) {
+      const frame = contour.slice - 1;
+      diceSum += diceCoefficient(measuredOutline(contour.controlPoints), truthContours(model, frame).lumen, model.frameSizePx);
+      areaErrorSum += Math.abs(contour.areaMm2 - trueAreas[frame]!) / trueAreas[frame]!;
+    }
+    expect(diceSum / body.contours.length).toBeGreaterThan(0.95);
+    expect(areaErrorSum / body.contours.length).toBeLessThan(0.05);
+
+    const areas = body.contours.map((c) => c.areaMm2);
+    const smallest = Math.min(...areas);
+    expect(body.mla).toEqual({ slice: areas.indexOf(smallest) + 1, areaMm2: smallest });
+    // The detected MLA slice is one whose true area is within 5% of the true minimum.
+    expect(trueAreas[body.mla!.slice - 1]!).toBeLessThan(1.05 * Math.min(...trueAreas));
+    // 300 frames at 60 frames/mm is 5 mm: the references are the largest lumens on each side.
+    const mlaIndex = body.mla!.slice - 1;
+    const distal = areas.slice(0, mlaIndex);
+    const proximal = areas.slice(mlaIndex + 1);
+    expect(body.references.distal).toEqual(distal.length ? { slice: distal.indexOf(Math.max(...distal)) + 1, areaMm2: Math.max(...distal) } : null);
+    expect(body.references.proximal).toEqual(
+      proximal.length ? { slice: mlaIndex + 2 + proximal.indexOf(Math.max(...proximal)), areaMm2: Math.max(...proximal) } : null,
+    );
+    const references = [body.references.distal, body.references.proximal].filter((r) => r !== null).map((r) => r.areaMm2);
+    const reference = references.reduce((a, b) => a + b, 0) / references.length;
+    expect(body.stenosisPercent).toBeCloseTo((100 * (reference - smallest)) / reference, 1);
+  });
+
+  it('serves the stored result again, revalidates with its ETag, and sends plain JSON to clients without gzip', async () => {
+    const { body, etag } = await ready();
+    expect(etag).toMatch(/^"v1-lumen-dp-\d+-gz"$/);
+    const again = await get(contoursUrl(), { 'if-none-match': etag });
+    expect(again.statusCode).toBe(304);
+    const plain = await get(contoursUrl(), { 'accept-encoding': 'identity' });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toMatch(/^application\/json/);
+    expect(plain.json()).toEqual(body);
+  });
+
+  it('answers 404 for another tenant’s record, 400 for a bad id or parameter, 401 without a token', async () => {
+    const cases: [string, number, RegExp][] = [
+      [`/api/demo/records/${acmeRecordId}/contours`, 404, /No record/],
+      ['/api/demo/records/00000000-0000-4000-8000-000000000000/contours', 404, /No record/],
+      [`/api/demo/records/${recordId}/contours?v=v0`, 404, /replaced by a newer version/],
+      ['/api/demo/records/not-a-record/contours', 400, /recordId must be a record id/],
+      [`/api/demo/records/${recordId}/contours?page=2`, 400, /unknown parameter "page"/],
+    ];
+    for (const [url, status, message] of cases) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(status);
+      expect(response.json().message, url).toMatch(message);
+    }
+    const fromAcme = await server.app.inject({
+      url: `/api/acme/records/${recordId}/contours`,
+      headers: { host: hostOf('acme'), authorization: acmeAuthorization },
+    });
+    expect(fromAcme.statusCode).toBe(404);
+    const anonymous = await server.app.inject({ url: contoursUrl(), headers: { host: hostOf('demo') } });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
