@@ -27,6 +27,8 @@ export const RecordSummarySchema = z.object({
   frameWidth: z.number().int().positive().optional(),
   frameHeight: z.number().int().positive().optional(),
   pixelSpacingMm: z.number().positive().optional(),
+  frameRateHz: z.number().positive().optional(),
+  pullbackSpeedMmPerS: z.number().positive().optional(),
 });
 export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 

@@ -12,6 +12,7 @@ import { patientRoutes } from './http/patients.ts';
 import { recordRoutes } from './http/records.ts';
 import { userRoutes } from './http/users.ts';
 import { auditRoutes } from './http/audit.ts';
+import { contourRoutes } from './http/contours.ts';
 import { spaRoutes } from './http/spa.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
 import { ProviderRegistry } from './idp/provider.ts';
@@ -60,6 +61,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     await api.register(recordRoutes, { db, imaging });
     await api.register(userRoutes, { db });
     await api.register(auditRoutes, { db });
+    await api.register(contourRoutes, { db, imaging, store, workers: config.imagingWorkers });
     await api.register(annotationRoutes, { db });
   });
   await app.register(identityProviderRoutes, { db, tenants, providers });

@@ -109,6 +109,8 @@ export async function listPatientRecords(db: Db, tenantId: string, patientId: st
     frameWidth: r.frameWidth,
     frameHeight: r.frameHeight,
     pixelSpacingMm: r.pixelSpacingMm,
+    frameRateHz: r.frameRateHz,
+    pullbackSpeedMmPerS: r.pullbackSpeedMmPerS,
     angioPreview: r.angioFrameCount > 0 ? previewPath(r, 'angio') : null,
     bmodePreview: r.bmodeFrameCount > 0 ? previewPath(r, 'bmode') : null,
     annotation: r.annotationStatus

@@ -16,6 +16,11 @@ import { useRecordContext } from '../session/use-patient-context.ts';
 import { formatDate } from '../ui/format-date.ts';
 import { ErrorState } from '../ui/states.tsx';
 import type { PanelViewportSource } from './panels/view-transform.ts';
+import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-analysis.tsx';
+import { useRecordContours } from './contours/use-record-contours.ts';
+
+/** Demo acquisitions' defaults, used only until the record says otherwise. */
+const DEFAULT_GEOMETRY = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -73,16 +78,37 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     if (noImage && frameWidth && frameHeight && bmodeFrameCount) store.setGeometry({ width: frameWidth, height: frameHeight, count: bmodeFrameCount });
   }, [noImage, store, frameWidth, frameHeight, bmodeFrameCount]);
 
+  const frameRateHz = (images.status === 'ready' ? images.images.frameRateHz : record?.frameRateHz) ?? DEFAULT_GEOMETRY.frameRateHz;
+  const pullbackSpeedMmPerS = (images.status === 'ready' ? images.images.pullbackSpeedMmPerS : record?.pullbackSpeedMmPerS) ?? DEFAULT_GEOMETRY.pullbackSpeedMmPerS;
+  const geometry = useMemo(() => ({ frameRateHz, pullbackSpeedMmPerS }), [frameRateHz, pullbackSpeedMmPerS]);
+  const contoursState = useRecordContours(recordId);
+  const analysis = useCorrectedAnalysis(contoursState, session?.store ?? null, geometry);
+  const contourPending =
+    contoursState.status === 'processing'
+      ? `Detecting lumen borders… ${contoursState.done} of ${contoursState.total} frames`
+      : contoursState.status === 'error'
+        ? `Lumen contours unavailable: ${contoursState.message}`
+        : contoursState.status === 'loading'
+          ? 'Loading lumen contours…'
+          : null;
   const pixelSpacingMm = (images.status === 'ready' ? images.images.pixelSpacingMm : record?.pixelSpacingMm) ?? DEFAULT_PIXEL_SPACING_MM;
   const overlays = useMemo(
     () =>
       session
         ? {
-            bmode: (viewport: PanelViewportSource) => <AnnotationOverlay viewport={viewport} images={store} annotations={session.store} pixelSpacingMm={pixelSpacingMm} />,
+            bmode: (viewport: PanelViewportSource) => (
+              <AnnotationOverlay
+                viewport={viewport}
+                images={store}
+                annotations={session.store}
+                pixelSpacingMm={pixelSpacingMm}
+                contours={{ analysis, pending: contourPending }}
+              />
+            ),
             lmode: (viewport: PanelViewportSource) => <AnnotatedSliceMarks viewport={viewport} images={store} annotations={session.store} />,
           }
         : undefined,
-    [session, store, pixelSpacingMm],
+    [session, store, pixelSpacingMm, analysis, contourPending],
   );
 
   return (
@@ -114,6 +140,15 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
       ) : (
         <ReviewPanels store={store} onPanelDrag={onPanelDrag} overlays={overlays} />
       )}
+      {session && record && context ? (
+        <PullbackAnalysis
+          state={contoursState}
+          result={analysis}
+          images={store}
+          annotations={session.store}
+          report={{ patient: context.patient, record: { ...record, recordId }, pixelSpacingMm }}
+        />
+      ) : null}
       {dev ? <DevOverlay store={store} /> : null}
     </Flex>
   );

@@ -11,6 +11,8 @@ import { AnnotationShape } from './annotation-shapes.tsx';
 import type { AnnotationStore } from './annotation-store.ts';
 import { annotationToolMachine } from './annotation-tool.machine.ts';
 import { LabelCards } from './label-cards.tsx';
+import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import { ContourLayer } from '../contours/contour-layer.tsx';
 
 const ANNOTATION_TOOLS = new Set(['ruler', 'area', 'text', 'angle']);
 /** A new angle's arms are this share of the image's smaller side. */
@@ -21,6 +23,8 @@ export interface AnnotationOverlayProps {
   images: ImageStore;
   annotations: AnnotationStore;
   pixelSpacingMm: number;
+  /** The lumen contours for the contour tool: the measured analysis, or why there is none yet. */
+  contours?: { analysis: CorrectedAnalysis | null; pending: string | null } | undefined;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -33,7 +37,7 @@ function isTyping(target: EventTarget | null): boolean {
  * emitted changes go to the annotation store. Keys: Escape cancels, Delete removes the selected
  * annotation, Ctrl+Z / Ctrl+Shift+Z undo and redo.
  */
-export function AnnotationOverlay({ viewport: source, images, annotations, pixelSpacingMm }: AnnotationOverlayProps) {
+export function AnnotationOverlay({ viewport: source, images, annotations, pixelSpacingMm, contours }: AnnotationOverlayProps) {
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
   const slice = useSyncExternalStore(images.subscribe, () => images.getSnapshot().slice);
   const snapshot = useSyncExternalStore(annotations.subscribe, annotations.getSnapshot);
@@ -145,8 +149,8 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
         style={{
           position: 'absolute',
           inset: 0,
-          // The brightness tool drags on the panel itself.
-          pointerEvents: tool === 'brightness' ? 'none' : 'auto',
+          // The brightness tool drags on the panel itself; the contour tool has its own layer.
+          pointerEvents: tool === 'brightness' || tool === 'contour' ? 'none' : 'auto',
           cursor: drawing ? 'crosshair' : undefined,
         }}
         onPointerDown={onPointerDown}
@@ -161,6 +165,16 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
           : null}
         {viewport && draft ? <AnnotationShape annotation={draft} transform={viewport.transform} selected={false} draft /> : null}
       </svg>
+      {viewport && tool === 'contour' ? (
+        <ContourLayer
+          measurement={contours?.analysis?.slices[slice - 1] ?? null}
+          pending={contours?.pending ?? null}
+          slice={slice}
+          store={annotations}
+          transform={viewport.transform}
+          pixelSpacingMm={pixelSpacingMm}
+        />
+      ) : null}
       {viewport ? <LabelCards annotations={onSlice} store={annotations} transform={viewport.transform} pixelSpacingMm={pixelSpacingMm} selectedId={snapshot.selectedId} focusTextId={snapshot.focusTextId} /> : null}
     </Box>
   );

@@ -1,0 +1,76 @@
+import { Box, Button, HStack, Text } from '@chakra-ui/react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
+import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { ImageStore } from '../imaging/image-store.ts';
+import { useToast } from '../../ui/toast.tsx';
+import { PullbackPlot } from './pullback-plot.tsx';
+import { buildReportPdf, downloadFile, type ReportInput } from './report-pdf.ts';
+import type { RecordContoursState } from './use-record-contours.ts';
+
+/** The detected contours with the clinician's corrections, measured; null until detection is done. */
+export function useCorrectedAnalysis(state: RecordContoursState, annotations: AnnotationStore | null, geometry: PullbackGeometry): CorrectedAnalysis | null {
+  const manifest = useSyncExternalStore(annotations?.subscribe ?? NO_SUBSCRIBE, () => annotations?.getSnapshot().manifest ?? null);
+  const contours = state.status === 'ready' ? state.contours : null;
+  return useMemo(
+    () => (contours && manifest ? correctedAnalysis(contours, manifest, geometry) : null),
+    [contours, manifest, geometry.frameRateHz, geometry.pullbackSpeedMmPerS], // eslint-disable-line react-hooks/exhaustive-deps -- the geometry's two numbers are its identity
+  );
+}
+const NO_SUBSCRIBE = () => () => {};
+
+export interface PullbackAnalysisProps {
+  state: RecordContoursState;
+  result: CorrectedAnalysis | null;
+  images: ImageStore;
+  annotations: AnnotationStore;
+  report: Omit<ReportInput, 'result' | 'manifest' | 'madeAt'> | null;
+}
+
+/** The collapsible drawer under the panels: the lumen-area plot, the MLA summary and the exports. */
+export function PullbackAnalysis({ state, result, images, annotations, report }: PullbackAnalysisProps) {
+  const [open, setOpen] = useState(true);
+  const [width, setWidth] = useState(0);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const toast = useToast();
+  useEffect(() => {
+    const element = boxRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(([entry]) => setWidth(entry?.contentRect.width ?? 0));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const fileStem = report ? `ivus-${report.patient.patientId}-${report.record.acquiredAt.slice(0, 10)}` : 'ivus-pullback';
+  const exportCsv = () => result && downloadFile(measurementsCsv(result), `${fileStem}-measurements.csv`, 'text/csv');
+  const exportPdf = () => {
+    if (!result || !report) return;
+    buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date() })
+      .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
+      .catch((error: unknown) => toast.show({ severity: 'error', summary: 'The report could not be made', detail: error instanceof Error ? error.message : String(error) }));
+  };
+
+  return (
+    <Box ref={boxRef} flexShrink={0}>
+      <HStack px="2" py="0.5" borderTopWidth="1px" gap="2">
+        <Button size="2xs" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          {open ? '▾' : '▸'} Pullback analysis
+        </Button>
+        {state.status === 'processing' ? (
+          <Text textStyle="xs" color="fg.muted" data-testid="contours-status">
+            Detecting lumen borders… {state.done.toLocaleString('en-US')} of {state.total.toLocaleString('en-US')} frames
+          </Text>
+        ) : state.status === 'loading' ? (
+          <Text textStyle="xs" color="fg.muted" data-testid="contours-status">
+            Loading lumen contours…
+          </Text>
+        ) : state.status === 'error' ? (
+          <Text textStyle="xs" color="fg.error" role="alert" data-testid="contours-status">
+            Lumen contours unavailable: {state.message}
+          </Text>
+        ) : null}
+      </HStack>
+      {open && result && width > 0 ? <PullbackPlot result={result} images={images} width={width - 16} onExportCsv={exportCsv} onExportPdf={exportPdf} /> : null}
+    </Box>
+  );
+}

@@ -1,0 +1,107 @@
+import { allAnnotations } from '../../../domain/annotations/edits.ts';
+import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
+import { measureAnnotation } from '../../../domain/annotations/measurements.ts';
+import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+
+export interface ReportInput {
+  patient: { name: string; patientId: string };
+  record: { acquiredAt: string; modality: string; recordId: string };
+  result: CorrectedAnalysis;
+  manifest: AnnotationManifest;
+  pixelSpacingMm: number;
+  /** When the report was made, shown in its footer. */
+  madeAt: Date;
+}
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 48;
+const KIND = { ruler: 'Ruler', area: 'Area', angle: 'Angle', text: 'Note' } as const;
+
+/**
+ * The one-page pullback report (issue 9): patient, record, MLA, reference areas and stenosis, the
+ * lumen-area plot, and the annotation list with measurements. pdf-lib is loaded only when a report
+ * is made: the review does not pay for it otherwise.
+ */
+export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`IVUS pullback report ${input.patient.patientId}`);
+  pdf.setCreator('IVUS Review');
+  const page = pdf.addPage([A4.width, A4.height]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  let y = A4.height - MARGIN;
+  const line = (text: string, size = 10, useBold = false) => {
+    page.drawText(text, { x: MARGIN, y, size, font: useBold ? bold : font });
+    y -= size + 5;
+  };
+
+  line('IVUS pullback report', 16, true);
+  y -= 4;
+  line(`Patient: ${input.patient.name} (${input.patient.patientId})`);
+  line(`Record: ${input.record.modality}, acquired ${new Date(input.record.acquiredAt).toLocaleString('en-US')}`);
+  line(`Record id: ${input.record.recordId}`, 8);
+  y -= 6;
+
+  const { slices, analysis, manualCount } = input.result;
+  const { mla, references, stenosisPercent } = analysis;
+  line('Quantitative analysis', 12, true);
+  line(mla ? `Minimal lumen area: ${mla.areaMm2.toFixed(2)} mm² at slice ${mla.index + 1} (${slices[mla.index]?.positionMm.toFixed(1)} mm)` : 'Minimal lumen area: -');
+  line(`Distal reference: ${references.distal ? `${references.distal.areaMm2.toFixed(2)} mm² at slice ${references.distal.index + 1}` : '-'}`);
+  line(`Proximal reference: ${references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² at slice ${references.proximal.index + 1}` : '-'}`);
+  line(`Area stenosis: ${stenosisPercent === null ? '-' : `${stenosisPercent.toFixed(0)} %`}`);
+  line(`Contours: automatic detection, ${manualCount} slice${manualCount === 1 ? '' : 's'} corrected by hand`, 9);
+  y -= 8;
+
+  // The plot: lumen area against slice, MLA in red, references in green.
+  const plot = { x: MARGIN, y: y - 180, width: A4.width - 2 * MARGIN, height: 170 };
+  page.drawRectangle({ ...plot, borderColor: rgb(0.7, 0.7, 0.7), borderWidth: 0.5 });
+  const maxArea = Math.max(1, ...slices.map((s) => s.areaMm2)) * 1.1;
+  const px = (slice: number) => plot.x + (slices.length > 1 ? ((slice - 1) / (slices.length - 1)) * plot.width : 0);
+  const py = (area: number) => plot.y + (area / maxArea) * plot.height;
+  const step = Math.max(1, Math.floor(slices.length / 600));
+  for (let i = step; i < slices.length; i += step) {
+    const a = slices[i - step]!;
+    const b = slices[i]!;
+    page.drawLine({ start: { x: px(a.slice), y: py(a.areaMm2) }, end: { x: px(b.slice), y: py(b.areaMm2) }, thickness: 0.8, color: rgb(0.2, 0.5, 0.55) });
+  }
+  const flag = (slice: number, color: ReturnType<typeof rgb>, label: string) => {
+    page.drawLine({ start: { x: px(slice), y: plot.y }, end: { x: px(slice), y: plot.y + plot.height }, thickness: 0.6, color, dashArray: [3, 2] });
+    page.drawText(label, { x: px(slice) + 2, y: plot.y + plot.height - 10, size: 7, font, color });
+  };
+  if (references.distal) flag(references.distal.index + 1, rgb(0.1, 0.6, 0.2), 'D ref');
+  if (references.proximal) flag(references.proximal.index + 1, rgb(0.1, 0.6, 0.2), 'P ref');
+  if (mla) flag(mla.index + 1, rgb(0.85, 0.2, 0.1), 'MLA');
+  page.drawText(`${maxArea.toFixed(0)} mm²`, { x: plot.x + 2, y: plot.y + plot.height + 3, size: 7, font });
+  page.drawText(`slice ${slices.length} · ${(slices.at(-1)?.positionMm ?? 0).toFixed(1)} mm`, { x: plot.x + plot.width - 80, y: plot.y - 10, size: 7, font });
+  page.drawText('slice 1 · 0 mm', { x: plot.x, y: plot.y - 10, size: 7, font });
+  y = plot.y - 28;
+
+  line('Annotations', 12, true);
+  const annotations = allAnnotations(input.manifest).sort((a, b) => a.slice - b.slice || a.label.localeCompare(b.label));
+  if (annotations.length === 0) line('None.');
+  for (const annotation of annotations) {
+    if (y < MARGIN + 20) {
+      line(`... and more (see the review)`, 9);
+      break;
+    }
+    const measured = measureAnnotation(annotation, input.pixelSpacingMm);
+    const value = annotation.type === 'text' ? `"${annotation.text.slice(0, 80)}"` : `${measured?.value} ${measured?.unit}`;
+    line(`Slice ${annotation.slice}  ${annotation.label}  ${KIND[annotation.type]}  ${value}`, 9);
+  }
+  page.drawText(`Made ${input.madeAt.toLocaleString('en-US')} with IVUS Review`, { x: MARGIN, y: MARGIN / 2, size: 7, font, color: rgb(0.4, 0.4, 0.4) });
+  return pdf.save();
+}
+
+/** Offers bytes to the user as a file download. */
+export function downloadFile(bytes: Uint8Array | string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once the click is handled.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
