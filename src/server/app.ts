@@ -6,6 +6,7 @@ import { authenticate } from './auth/authenticate.ts';
 import { requestTenantId } from './auth/request-tenant.ts';
 import { TenantDirectory } from './auth/tenant-directory.ts';
 import { annotationRoutes } from './http/annotations.ts';
+import { importRoutes } from './http/imports.ts';
 import { authInfoRoutes } from './http/auth-info.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { patientRoutes } from './http/patients.ts';
@@ -63,6 +64,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     await api.register(auditRoutes, { db });
     await api.register(contourRoutes, { db, imaging, store, workers: config.imagingWorkers });
     await api.register(annotationRoutes, { db });
+    await api.register(importRoutes, { db, databaseKind: database.kind, store, config });
   });
   await app.register(identityProviderRoutes, { db, tenants, providers });
   await spaRoutes(app, { webRoot: config.webRoot });

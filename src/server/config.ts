@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_IMPORT_MAX_FILE_BYTES } from '../domain/imports.ts';
 
 /**
  * Every setting of the server, read once from the environment and validated. A bad value
@@ -52,6 +53,8 @@ const EnvSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** The tenant a bare `localhost` address is sent to. */
   DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/).default('demo'),
+  /** Largest DICOM file one import accepts, in bytes (2 GiB by default); uploads stream to DATA_DIR, never into memory. */
+  IMPORT_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_IMPORT_MAX_FILE_BYTES),
 });
 
 export type Config = {
@@ -72,6 +75,8 @@ export type Config = {
   storage: { kind: 'local' } | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   /** Where the built SPA is served from. */
   webRoot: string;
+  /** Largest DICOM file one import accepts, in bytes. */
+  importMaxFileBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -108,6 +113,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { kind: 's3', endpoint: e.S3_ENDPOINT!, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
         : { kind: 'local' },
     webRoot: path.resolve('dist/web'),
+    importMaxFileBytes: e.IMPORT_MAX_FILE_BYTES,
   };
 }
 

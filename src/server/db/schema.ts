@@ -213,3 +213,69 @@ export const passwordTokens = pgTable('password_tokens', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/** 'rolling_back': failed, its stored imaging and files being removed (shown as 'processing' until that is over). */
+export const IMPORT_STATUSES = ['processing', 'rolling_back', 'done', 'failed'] as const;
+
+/**
+ * DICOM imports (issue 8): one row per upload that passed the header checks. While 'processing',
+ * frames are decoded in the background by the replica holding the uploaded files, which keeps
+ * `heartbeatAt` fresh; the record, its patient and its audit row only appear in the one
+ * transaction that marks the import 'done'. `storagePrefixes` names every stored key the import
+ * may have written, so a failure or a start-up roll-back removes exactly those.
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    status: text('status', { enum: IMPORT_STATUSES }).notNull().default('processing'),
+    fileNames: text('file_names').array().notNull(),
+    framesDone: integer('frames_done').notNull().default(0),
+    framesTotal: integer('frames_total').notNull(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    warnings: text('warnings').array().notNull().default(sql`'{}'::text[]`),
+    /** Set when 'done': the patient and record the frames landed in. */
+    patientId: text('patient_id'),
+    recordId: uuid('record_id'),
+    studyInstanceUid: text('study_instance_uid').notNull(),
+    /** The record the import writes imaging for: a new one (createsRecord) or an existing one it adds an angiography run to. */
+    targetRecordId: uuid('target_record_id').notNull(),
+    createsRecord: boolean('creates_record').notNull(),
+    /** Set when the import brings an angiography run: at most one live import per record may (see the index). */
+    angioRecordId: uuid('angio_record_id'),
+    storagePrefixes: text('storage_prefixes').array().notNull().default(sql`'{}'::text[]`),
+    /** The uploaded files on the replica that received them (inside DATA_DIR). */
+    tempDir: text('temp_dir').notNull(),
+    createdBy: text('created_by'),
+    createdByEmail: text('created_by_email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('imports_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('imports_status_idx').on(t.status),
+    index('imports_tenant_study_idx').on(t.tenantId, t.studyInstanceUid),
+    uniqueIndex('imports_angio_record_idx').on(t.angioRecordId).where(sql`${t.status} <> 'failed'`),
+  ],
+);
+
+/**
+ * The DICOM series an import brought in: one series is imported once per tenant. Rows of a failed
+ * import are deleted with its roll-back, so the same files may be sent again.
+ */
+export const importSeries = pgTable(
+  'import_series',
+  {
+    tenantId: text('tenant_id').notNull(),
+    seriesInstanceUid: text('series_instance_uid').notNull(),
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => imports.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.seriesInstanceUid] }), index('import_series_import_idx').on(t.importId)],
+);

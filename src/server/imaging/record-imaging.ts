@@ -46,12 +46,15 @@ function seedFromId(id: string): number {
   return hash;
 }
 
+/** The fields that name a record's stored imaging (an import writes it before the record row exists). */
+export type ImagingKeyParts = Pick<RecordRow, 'tenantId' | 'id' | 'imagingVersion'>;
+
 /** Storage key of one of a record's files: `{tenant}/{record}/{version}/{name}`. */
-export function imagingKey(record: RecordRow, name: string): string {
+export function imagingKey(record: ImagingKeyParts, name: string): string {
   return `${record.tenantId}/${record.id}/${record.imagingVersion}/${name}`;
 }
 
-export function chunkKey(record: RecordRow, series: ImageSeriesName, index: number): string {
+export function chunkKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
   return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.u8.gz`);
 }
 

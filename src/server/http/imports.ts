@@ -1,0 +1,98 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ImportList, ImportRejected, ImportSummary } from '../../domain/imports.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { createDecodePool, createInlineDecoder } from '../import/decode-pool.ts';
+import { ImportRejection } from '../import/errors.ts';
+import { ImportService } from '../import/import-service.ts';
+import { receiveUpload } from '../import/upload.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import { NotFoundError, parseOrThrow } from './validation.ts';
+
+const ImportParamsSchema = z.object({
+  tenant: z.string(),
+  // Any other text names no import: 404, like another tenant's id.
+  importId: z.string().max(100, 'importId is too long'),
+});
+
+type Deps = { db: Db; databaseKind: 'pglite' | 'postgres'; store: BlobStore; config: Config };
+
+const RECOVERY_INTERVAL_MS = 60_000;
+
+/** Where uploads are streamed to before they are checked and decoded. */
+export function importTempRoot(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'import-tmp');
+}
+
+/**
+ * DICOM imports, always within the caller's tenant: `POST /api/{tenant}/imports` (multipart, parts
+ * named `files`) answers 202 with the import, or a 4xx `{ error, message, fileName }` when a file is
+ * refused; `GET /api/{tenant}/imports[/{importId}]` follow them.
+ */
+export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  await app.register(multipart, { limits: { fileSize: deps.config.importMaxFileBytes, headerPairs: 50 } });
+  const decoder = deps.config.imagingWorkers > 0 ? createDecodePool(deps.config.imagingWorkers) : createInlineDecoder();
+  const service = new ImportService({
+    db: deps.db,
+    databaseKind: deps.databaseKind,
+    store: deps.store,
+    decoder,
+    log: app.log,
+    tempRoot: importTempRoot(deps.config),
+  });
+
+  let sweeper: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    // Imports left unfinished by a stopped server are rolled back before anyone can ask for them.
+    await service.recover(true);
+    sweeper = setInterval(() => {
+      service.recover(false).catch((err: unknown) => app.log.warn({ err }, 'import recovery failed'));
+    }, RECOVERY_INTERVAL_MS);
+    sweeper.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await service.close();
+    await decoder.close();
+  });
+
+  app.post('/api/:tenant/imports', async (request, reply) => {
+    const principal = request.principal!;
+    const { importId, dir, release } = service.newUpload();
+    try {
+      const files = await receiveUpload(request, dir, deps.config.importMaxFileBytes);
+      const summary: ImportSummary = await service.start({ tenantId: principal.tenantId, userId: principal.userId, email: principal.email }, importId, dir, files);
+      return reply.code(202).header('location', `/api/${principal.tenantId}/imports/${summary.importId}`).send(summary);
+    } catch (error) {
+      // Parts still arriving (after an oversized file) are read and dropped, not parsed or kept, so
+      // the client gets the answer instead of a reset connection.
+      if (!request.raw.readableEnded) {
+        request.raw.unpipe();
+        request.raw.resume();
+      }
+      await fs.rm(dir, { recursive: true, force: true });
+      if (!(error instanceof ImportRejection)) throw error;
+      const body: ImportRejected = { error: error.code, message: error.message, fileName: error.fileName };
+      return reply.code(error.statusCode).send(body);
+    } finally {
+      release();
+    }
+  });
+
+  app.get('/api/:tenant/imports', async (request, reply): Promise<ImportList> => {
+    reply.header('cache-control', 'no-store');
+    return { imports: await service.list(request.principal!.tenantId), maxFileBytes: deps.config.importMaxFileBytes };
+  });
+
+  app.get('/api/:tenant/imports/:importId', async (request, reply) => {
+    const { importId } = parseOrThrow(ImportParamsSchema, request.params);
+    const summary = await service.get(request.principal!.tenantId, importId);
+    if (!summary) throw new NotFoundError(`No import "${importId}".`);
+    reply.header('cache-control', 'no-store');
+    return summary;
+  });
+}

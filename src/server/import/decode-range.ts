@@ -1,0 +1,63 @@
+/**
+ * Decodes a run of consecutive frames straight from the uploaded file, reading only their bytes
+ * (by offset), never the whole file. Synchronous: it runs in a decode worker, or on the main
+ * thread between awaits when no worker is configured.
+ */
+import fs from 'node:fs';
+import zlib from 'node:zlib';
+import { decodeFrame, FrameDecodeError } from './frame-decode.ts';
+import type { FrameLocation, PixelFormat } from './pixel-format.ts';
+
+export interface DecodeJob {
+  readonly filePath: string;
+  readonly format: PixelFormat;
+  /** Index (in the file) of the first frame of `frames`, for messages. */
+  readonly firstFrame: number;
+  readonly frames: readonly FrameLocation[];
+  /** Also gzip the frames (level 1), as they are stored. */
+  readonly gzip: boolean;
+}
+
+export interface DecodedFrames {
+  /** frames.length x rows x columns gray bytes. */
+  readonly pixels: Uint8Array;
+  readonly gzipped: Uint8Array | null;
+}
+
+function readLocation(fd: number, location: FrameLocation, scratch: { buffer: Buffer }): Uint8Array {
+  let total = 0;
+  for (const [, length] of location) total += length;
+  if (scratch.buffer.length < total) scratch.buffer = Buffer.allocUnsafe(Math.max(total, scratch.buffer.length * 2));
+  let at = 0;
+  for (const [offset, length] of location) {
+    let done = 0;
+    while (done < length) {
+      const read = fs.readSync(fd, scratch.buffer, at + done, length - done, offset + done);
+      if (read === 0) throw new FrameDecodeError('decode_failed', 'the file ends inside the frame');
+      done += read;
+    }
+    at += length;
+  }
+  return scratch.buffer.subarray(0, total);
+}
+
+export function decodeRange(job: DecodeJob): DecodedFrames {
+  const frameBytes = job.format.rows * job.format.columns;
+  const pixels = new Uint8Array(job.frames.length * frameBytes);
+  const fd = fs.openSync(job.filePath, 'r');
+  try {
+    const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
+    job.frames.forEach((location, k) => {
+      try {
+        decodeFrame(job.format, readLocation(fd, location, scratch), pixels.subarray(k * frameBytes, (k + 1) * frameBytes));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        throw new FrameDecodeError(error instanceof FrameDecodeError ? error.code : 'decode_failed', `frame ${job.firstFrame + k + 1}: ${message}`);
+      }
+    });
+  } finally {
+    fs.closeSync(fd);
+  }
+  const gzipped = job.gzip ? new Uint8Array(zlib.gzipSync(pixels, { level: 1 })) : null;
+  return { pixels, gzipped };
+}

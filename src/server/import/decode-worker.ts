@@ -1,0 +1,23 @@
+/**
+ * Worker thread body for decode-pool.ts: decodes frame runs of uploaded DICOM files (and gzips
+ * them), so JPEG and RLE decoding never blocks the event loop.
+ */
+import { parentPort } from 'node:worker_threads';
+import { decodeRange, type DecodeJob } from './decode-range.ts';
+import { FrameDecodeError } from './frame-decode.ts';
+
+export type DecodeRequest = { readonly id: number; readonly job: DecodeJob };
+export type DecodeResponse =
+  | { readonly id: number; readonly pixels: Uint8Array; readonly gzipped: Uint8Array | null }
+  | { readonly id: number; readonly error: { readonly code: 'decode_failed' | 'inconsistent_frames'; readonly message: string } };
+
+parentPort?.on('message', ({ id, job }: DecodeRequest) => {
+  try {
+    const { pixels, gzipped } = decodeRange(job);
+    const transfer = gzipped ? [pixels.buffer, gzipped.buffer] : [pixels.buffer];
+    parentPort?.postMessage({ id, pixels, gzipped } satisfies DecodeResponse, transfer as ArrayBuffer[]);
+  } catch (error) {
+    const code = error instanceof FrameDecodeError ? error.code : 'decode_failed';
+    parentPort?.postMessage({ id, error: { code, message: error instanceof Error ? error.message : String(error) } } satisfies DecodeResponse);
+  }
+});

@@ -1,0 +1,500 @@
+/**
+ * DICOM imports (issue 8). `start` checks the uploaded files' headers and registers the import;
+ * the frames are then decoded in the background (decode workers), stored as the record's gzip
+ * chunks with its L-mode image and previews, and the patient, record and audit row appear in ONE
+ * transaction that also marks the import 'done'. Any failure marks it 'failed' and removes what it
+ * stored and its uploaded files; on start-up (and every minute) imports whose process is gone are
+ * rolled back the same way.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyBaseLogger } from 'fastify';
+import { and, eq } from 'drizzle-orm';
+import { createLmodeBuilder, type LmodeBuilder } from '../../domain/imaging/lmode.ts';
+import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
+import { chunkCount, chunkFrames } from '../../domain/images.ts';
+import { importErrorMessage, type ImportErrorCode, type ImportSummary } from '../../domain/imports.ts';
+import { appendAudit } from '../db/audit.ts';
+import type { Db } from '../db/client.ts';
+import {
+  claimRollBack,
+  createImport,
+  findImport,
+  findImportById,
+  finishRollBack,
+  importedSeries,
+  listImports,
+  markImportDone,
+  processingImportIds,
+  studyRecordForAngio,
+  toImportSummary,
+  unfinishedImports,
+  updateImportProgress,
+  type ImportRow,
+  type NewImport,
+} from '../db/imports.ts';
+import { patients, records } from '../db/schema.ts';
+import { chunkKey, imagingKey, LMODE_ANGLE_RAD, type ImagingKeyParts } from '../imaging/record-imaging.ts';
+import { encodeGrayPng } from '../imaging/png.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
+import type { FrameDecoder } from './decode-pool.ts';
+import type { DecodedFrames } from './decode-range.ts';
+import { readDicomFile, type DicomFile } from './dicom-file.ts';
+import { ImportRejection, rejectFile } from './errors.ts';
+import { FrameDecodeError } from './frame-decode.ts';
+import { importedLmodeColumn } from './lmode-column.ts';
+
+const gzip = promisify(zlib.gzip);
+
+/** Defaults for what a file may not say, each reported as a warning on the import. */
+export const DEFAULT_FRAME_RATE_HZ = 30;
+export const DEFAULT_PULLBACK_MM_PER_S = 0.5;
+export const DEFAULT_PIXEL_SPACING_MM = 0.01;
+const IMAGING_VERSION = 'v1';
+/** An import whose heartbeat is older than this has lost its process (PostgreSQL: replicas share the table). */
+export const IMPORT_STALE_MS = 2 * 60_000;
+const HEARTBEAT_MS = 10_000;
+const PROGRESS_WRITE_MS = 500;
+/** Uploaded files nobody claims (an upload cut off by a crash) are removed after this. */
+const ORPHAN_UPLOAD_MS = 30 * 60_000;
+const LIST_LIMIT = 50;
+
+export type ImportActor = { tenantId: string; userId: string; email: string };
+export type UploadedFile = { fileName: string; path: string; size: number };
+
+type Plan = {
+  row: ImportRow;
+  bmode: DicomFile | null;
+  angio: DicomFile | null;
+  target: ImagingKeyParts;
+  patient: DicomFile['patient'];
+  actor: ImportActor;
+  frameRateHz: number;
+  pixelSpacingMm: number;
+  pullbackSpeedMmPerS: number;
+};
+
+class ImportAborted extends Error {}
+
+type Job = { aborted: boolean; done: Promise<void> };
+
+export type ImportServiceOptions = {
+  db: Db;
+  /** PGlite is one process by construction (a lock on the data directory): every unfinished import at start-up is an orphan. */
+  databaseKind: 'pglite' | 'postgres';
+  store: BlobStore;
+  decoder: FrameDecoder;
+  log: FastifyBaseLogger;
+  /** Where uploads are streamed to (inside DATA_DIR). */
+  tempRoot: string;
+};
+
+export class ImportService {
+  readonly tempRoot: string;
+  private readonly db: Db;
+  private readonly databaseKind: 'pglite' | 'postgres';
+  private readonly store: BlobStore;
+  private readonly decoder: FrameDecoder;
+  private readonly log: FastifyBaseLogger;
+  private readonly jobs = new Map<string, Job>();
+  /** Upload directories still being written by this process. */
+  private readonly uploading = new Set<string>();
+  private closed = false;
+
+  constructor(options: ImportServiceOptions) {
+    this.db = options.db;
+    this.databaseKind = options.databaseKind;
+    this.store = options.store;
+    this.decoder = options.decoder;
+    this.log = options.log;
+    this.tempRoot = options.tempRoot;
+  }
+
+  /** A fresh import id and the directory its uploaded files go to; call `release` when the request is over. */
+  newUpload(): { importId: string; dir: string; release: () => void } {
+    const importId = randomUUID();
+    this.uploading.add(importId);
+    return { importId, dir: path.join(this.tempRoot, importId), release: () => this.uploading.delete(importId) };
+  }
+
+  async list(tenantId: string): Promise<ImportSummary[]> {
+    return (await listImports(this.db, tenantId, LIST_LIMIT)).map(toImportSummary);
+  }
+
+  async get(tenantId: string, importId: string): Promise<ImportSummary | undefined> {
+    const row = await findImport(this.db, tenantId, importId);
+    return row ? toImportSummary(row) : undefined;
+  }
+
+  /**
+   * Checks the uploaded files and registers the import, then decodes it in the background.
+   * Throws an ImportRejection (nothing registered) when a file or the set of files is refused;
+   * the caller then removes the upload directory.
+   */
+  async start(actor: ImportActor, importId: string, dir: string, files: UploadedFile[]): Promise<ImportSummary> {
+    if (this.closed) throw new ImportRejection('interrupted', 'The server is shutting down: send the files again in a moment.');
+    const parsed = files.map((file) => readDicomFile(file.path, file.fileName));
+    const { row, ...plan } = await this.plan(actor, importId, dir, parsed);
+    const created = await createImport(this.db, row, parsed.map((f) => f.seriesInstanceUid));
+    if ('conflict' in created) {
+      if (created.conflict === 'duplicate_series') {
+        const file = parsed.find((f) => f.seriesInstanceUid === created.seriesInstanceUid)!;
+        throw rejectFile('duplicate_series', file.fileName, `its series (${file.seriesInstanceUid}) has already been imported.`);
+      }
+      throw new ImportRejection('conflicting_files', 'Another import is adding an angiography run to the same record: wait for it to finish.');
+    }
+    const running: Plan = { ...plan, row: created };
+    const job: Job = { aborted: false, done: Promise.resolve() };
+    job.done = this.run(running, job).finally(() => this.jobs.delete(importId));
+    this.jobs.set(importId, job);
+    return toImportSummary(created);
+  }
+
+  /** Rolls back imports whose process is gone and removes unclaimed uploads (start-up, then every minute). */
+  async recover(atStartUp: boolean): Promise<number> {
+    // At start-up on PGlite nothing else can be running; otherwise only a stale heartbeat says so.
+    const before = atStartUp && this.databaseKind === 'pglite' ? null : new Date(Date.now() - IMPORT_STALE_MS);
+    const orphans = (await unfinishedImports(this.db, before)).filter((row) => !this.jobs.has(row.id));
+    for (const row of orphans) {
+      await this.rollBack(row.id, 'interrupted', importErrorMessage('interrupted'));
+      this.log.warn({ importId: row.id, tenant: row.tenantId }, 'unfinished import rolled back');
+    }
+    await this.removeUnclaimedUploads(atStartUp && this.databaseKind === 'pglite');
+    return orphans.length;
+  }
+
+  /** Stops running imports (each is rolled back) and waits for them. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.jobs.values()) job.aborted = true;
+    await Promise.allSettled([...this.jobs.values()].map((job) => job.done));
+  }
+
+  private async removeUnclaimedUploads(all: boolean): Promise<void> {
+    let entries: string[];
+    try {
+      entries = await fs.readdir(this.tempRoot);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    const live = await processingImportIds(this.db, entries);
+    for (const entry of entries) {
+      if (live.has(entry) || this.jobs.has(entry) || this.uploading.has(entry)) continue;
+      const full = path.join(this.tempRoot, entry);
+      // An upload still streaming in (on another replica sharing the disk) has no import row yet:
+      // leave entries written to lately alone.
+      if (!all && Date.now() - (await lastWritten(full)) < ORPHAN_UPLOAD_MS) continue;
+      await fs.rm(full, { recursive: true, force: true });
+    }
+  }
+
+  /** Which record the files make or join, and the row to register; refuses what cannot be imported. */
+  private async plan(actor: ImportActor, importId: string, dir: string, files: DicomFile[]): Promise<Omit<Plan, 'row'> & { row: NewImport }> {
+    const seen = new Map<string, DicomFile>();
+    for (const file of files) {
+      const earlier = seen.get(file.seriesInstanceUid);
+      if (earlier) throw rejectFile('duplicate_series', file.fileName, `it holds the same series as ${earlier.fileName}.`);
+      seen.set(file.seriesInstanceUid, file);
+    }
+    const bmodes = files.filter((f) => f.kind === 'bmode');
+    const angios = files.filter((f) => f.kind === 'angio');
+    if (bmodes.length > 1) {
+      throw new ImportRejection('conflicting_files', `${bmodes.map((f) => f.fileName).join(' and ')} are two IVUS pullbacks: import them one at a time.`);
+    }
+    if (angios.length > 1) {
+      throw new ImportRejection('conflicting_files', `${angios.map((f) => f.fileName).join(' and ')} are two angiography runs: a record holds one.`);
+    }
+    const bmode = bmodes[0] ?? null;
+    const angio = angios[0] ?? null;
+    if (bmode && angio) {
+      if (angio.studyInstanceUid !== bmode.studyInstanceUid) {
+        throw rejectFile('conflicting_files', angio.fileName, `its study is not the study of the pullback ${bmode.fileName}.`);
+      }
+      if (angio.patient.id !== bmode.patient.id) {
+        throw rejectFile('conflicting_files', angio.fileName, `its patient (${angio.patient.id}) is not the patient of the pullback ${bmode.fileName} (${bmode.patient.id}).`);
+      }
+    }
+    const already = await importedSeries(this.db, actor.tenantId, files.map((f) => f.seriesInstanceUid));
+    const duplicate = files.find((f) => already.includes(f.seriesInstanceUid));
+    if (duplicate) throw rejectFile('duplicate_series', duplicate.fileName, `its series (${duplicate.seriesInstanceUid}) has already been imported.`);
+
+    let target: ImagingKeyParts;
+    let createsRecord: boolean;
+    let storagePrefixes: string[];
+    if (bmode) {
+      target = { tenantId: actor.tenantId, id: randomUUID(), imagingVersion: IMAGING_VERSION };
+      createsRecord = true;
+      storagePrefixes = [`${target.tenantId}/${target.id}/`];
+    } else {
+      const only = angio!;
+      const found = await studyRecordForAngio(this.db, actor.tenantId, only.studyInstanceUid);
+      if (!found.record) {
+        if (found.studyInProgress) {
+          throw rejectFile('angio_without_pullback', only.fileName, 'the pullback of its study is still being imported: send the angiography run when that import is done.');
+        }
+        if (found.angioBeingAdded) {
+          throw rejectFile('conflicting_files', only.fileName, 'another import is adding an angiography run to the record of its study.');
+        }
+        if (found.studyHasRecords) {
+          throw rejectFile('conflicting_files', only.fileName, 'every record of its study already has an angiography run.');
+        }
+        throw rejectFile('angio_without_pullback', only.fileName, `no IVUS pullback of its study has been imported: ${importErrorMessage('angio_without_pullback')}`);
+      }
+      if (found.record.patientId !== only.patient.id) {
+        throw rejectFile('conflicting_files', only.fileName, `its patient (${only.patient.id}) is not the patient of the record of its study (${found.record.patientId}).`);
+      }
+      target = { tenantId: actor.tenantId, id: found.record.id, imagingVersion: found.record.imagingVersion };
+      createsRecord = false;
+      storagePrefixes = [imagingKey(target, 'angio/'), imagingKey(target, 'preview-angio.png')];
+    }
+
+    const warnings: string[] = [];
+    let frameRateHz = DEFAULT_FRAME_RATE_HZ;
+    let pixelSpacingMm = DEFAULT_PIXEL_SPACING_MM;
+    let pullbackSpeedMmPerS = DEFAULT_PULLBACK_MM_PER_S;
+    if (bmode) {
+      if (bmode.frameRateHz) frameRateHz = bmode.frameRateHz;
+      else warnings.push(`${bmode.fileName} gives no frame time or cine rate: ${DEFAULT_FRAME_RATE_HZ} frames per second is assumed.`);
+      if (bmode.pixelSpacingMm) pixelSpacingMm = bmode.pixelSpacingMm;
+      else warnings.push(`${bmode.fileName} gives no pixel spacing: measurements assume ${DEFAULT_PIXEL_SPACING_MM} mm per pixel.`);
+      if (bmode.pullbackSpeedMmPerS) pullbackSpeedMmPerS = bmode.pullbackSpeedMmPerS;
+      else warnings.push(`${bmode.fileName} gives no pullback rate (0018,3101): ${DEFAULT_PULLBACK_MM_PER_S} mm/s is assumed.`);
+    }
+    const main = bmode ?? angio!;
+    return {
+      row: {
+        id: importId,
+        tenantId: actor.tenantId,
+        status: 'processing',
+        fileNames: files.map((f) => f.fileName),
+        framesDone: 0,
+        framesTotal: files.reduce((sum, f) => sum + f.frameCount, 0),
+        warnings,
+        studyInstanceUid: main.studyInstanceUid,
+        targetRecordId: target.id,
+        createsRecord,
+        angioRecordId: angio ? target.id : null,
+        storagePrefixes,
+        tempDir: dir,
+        createdBy: actor.userId,
+        createdByEmail: actor.email,
+      },
+      bmode,
+      angio,
+      target,
+      patient: main.patient,
+      actor,
+      frameRateHz,
+      pixelSpacingMm,
+      pullbackSpeedMmPerS,
+    };
+  }
+
+  private async run(plan: Plan, job: Job): Promise<void> {
+    const importId = plan.row.id;
+    let framesDone = 0;
+    let lastWrite = 0;
+    let stillOurs = true;
+    const writeProgress = async (force: boolean) => {
+      if (!force && performance.now() - lastWrite < PROGRESS_WRITE_MS) return;
+      lastWrite = performance.now();
+      stillOurs = await updateImportProgress(this.db, importId, framesDone);
+      if (!stillOurs) job.aborted = true;
+    };
+    const heartbeat = setInterval(() => {
+      writeProgress(true).catch((err: unknown) => this.log.warn({ err, importId }, 'import heartbeat not written'));
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
+    try {
+      let lmode: Uint8Array | null = null;
+      if (plan.bmode) {
+        const file = plan.bmode;
+        const builder = createLmodeBuilder(file.format.rows, file.frameCount, LMODE_ANGLE_RAD);
+        const middle = await this.decodeSeries(plan, file, 'bmode', job, builder, async (count) => {
+          framesDone += count;
+          await writeProgress(false);
+        });
+        await this.store.put(imagingKey(plan.target, 'preview-bmode.png'), previewPng(middle, file));
+        lmode = builder.image;
+      }
+      if (plan.angio) {
+        const file = plan.angio;
+        const middle = await this.decodeSeries(plan, file, 'angio', job, null, async (count) => {
+          framesDone += count;
+          await writeProgress(false);
+        });
+        await this.store.put(imagingKey(plan.target, 'preview-angio.png'), previewPng(middle, file));
+      }
+      if (lmode) await this.store.put(imagingKey(plan.target, 'lmode.u8.gz'), await gzip(lmode, { level: 1 }));
+      if (job.aborted) throw new ImportAborted();
+      await this.commit(plan, framesDone);
+      clearInterval(heartbeat);
+      await fs.rm(plan.row.tempDir, { recursive: true, force: true });
+      this.log.info({ importId, tenant: plan.actor.tenantId, recordId: plan.target.id, frames: framesDone }, 'import done');
+    } catch (error) {
+      clearInterval(heartbeat);
+      const { code, message } = failureOf(error, stillOurs);
+      if (!(error instanceof ImportAborted) && !(error instanceof FrameDecodeError) && !(error instanceof ImportRejection)) {
+        this.log.error({ err: error, importId }, 'import failed');
+      }
+      await this.rollBack(importId, code, message).catch((err: unknown) => this.log.error({ err, importId }, 'import roll-back failed'));
+    }
+  }
+
+  /** Decodes one series chunk by chunk into the store; returns its middle frame (for the preview). */
+  private async decodeSeries(
+    plan: Plan,
+    file: DicomFile,
+    series: 'bmode' | 'angio',
+    job: Job,
+    lmode: LmodeBuilder | null,
+    onFrames: (count: number) => Promise<void>,
+  ): Promise<Uint8Array> {
+    const { rows, columns } = file.format;
+    const frameBytes = rows * columns;
+    const middleIndex = Math.floor(file.frameCount / 2);
+    let middle: Uint8Array | null = null;
+    const column = new Uint8Array(rows);
+    const chunks = chunkCount(file.frameCount);
+    const window = Math.max(2, this.decoder.parallelism * 2);
+    let next = 0;
+    let stopped = false;
+    const worker = async () => {
+      while (next < chunks && !stopped) {
+        if (job.aborted || this.closed) throw new ImportAborted();
+        const index = next++;
+        const { first, count } = chunkFrames(index, file.frameCount);
+        let decoded: DecodedFrames;
+        try {
+          decoded = await this.decoder.decode({ filePath: file.filePath, format: file.format, firstFrame: first, frames: file.frames.slice(first, first + count), gzip: true });
+        } catch (error) {
+          if (error instanceof FrameDecodeError) throw new FrameDecodeError(error.code, `${file.fileName}: ${error.message}`);
+          throw error;
+        }
+        if (job.aborted || this.closed) throw new ImportAborted();
+        await this.store.put(chunkKey(plan.target, series, index), decoded.gzipped ?? (await gzip(decoded.pixels, { level: 1 })));
+        for (let k = 0; k < count; k++) {
+          const frame = decoded.pixels.subarray(k * frameBytes, (k + 1) * frameBytes);
+          lmode?.addColumn(first + k, importedLmodeColumn(frame, columns, rows, column));
+          if (first + k === middleIndex) middle = frame.slice();
+        }
+        await onFrames(count);
+      }
+    };
+    // A few chunks in flight keep every decode worker busy; the first failure stops the others.
+    const guarded = () =>
+      worker().catch((error: unknown) => {
+        stopped = true;
+        throw error;
+      });
+    const results = await Promise.allSettled(Array.from({ length: Math.min(window, chunks) }, guarded));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    return middle ?? new Uint8Array(frameBytes);
+  }
+
+  /** The one transaction: patient (if new), record (or its angiography run), audit row, import 'done'. */
+  private async commit(plan: Plan, framesDone: number): Promise<void> {
+    const { target, actor, bmode, angio, patient } = plan;
+    await this.db.transaction(async (tx) => {
+      let patientCreated = false;
+      if (bmode) {
+        const inserted = await tx
+          .insert(patients)
+          .values({ tenantId: actor.tenantId, patientId: patient.id, name: patient.name, birthDate: patient.birthDate, sex: patient.sex })
+          .onConflictDoNothing()
+          .returning({ patientId: patients.patientId });
+        patientCreated = inserted.length > 0;
+        await tx.insert(records).values({
+          id: target.id,
+          tenantId: actor.tenantId,
+          patientId: patient.id,
+          acquiredAt: bmode.acquiredAt ?? new Date(),
+          modality: bmode.modality,
+          bmodeFrameCount: bmode.frameCount,
+          angioFrameCount: angio?.frameCount ?? 0,
+          frameWidth: bmode.format.columns,
+          frameHeight: bmode.format.rows,
+          angioWidth: angio?.format.columns ?? bmode.format.columns,
+          angioHeight: angio?.format.rows ?? bmode.format.rows,
+          frameRateHz: plan.frameRateHz,
+          pullbackSpeedMmPerS: plan.pullbackSpeedMmPerS,
+          pixelSpacingMm: plan.pixelSpacingMm,
+          imagingSource: 'import',
+          demoSeed: null,
+          imagingVersion: target.imagingVersion,
+        });
+      } else {
+        const joined = await tx
+          .update(records)
+          .set({ angioFrameCount: angio!.frameCount, angioWidth: angio!.format.columns, angioHeight: angio!.format.rows })
+          .where(and(eq(records.tenantId, actor.tenantId), eq(records.id, target.id), eq(records.angioFrameCount, 0)))
+          .returning({ id: records.id });
+        if (joined.length === 0) throw new ImportRejection('conflicting_files', 'The record of this study got an angiography run meanwhile.');
+      }
+      await appendAudit(tx, {
+        tenantId: actor.tenantId,
+        action: 'record-imported',
+        actorId: actor.userId,
+        actorEmail: actor.email,
+        targetType: 'record',
+        targetId: target.id,
+        details: {
+          importId: plan.row.id,
+          patientId: patient.id,
+          patientCreated,
+          recordCreated: Boolean(bmode),
+          files: plan.row.fileNames,
+          bmodeFrames: bmode?.frameCount ?? 0,
+          angioFrames: angio?.frameCount ?? 0,
+          studyInstanceUid: plan.row.studyInstanceUid,
+        },
+      });
+      if (!(await markImportDone(tx, plan.row.id, { patientId: patient.id, recordId: target.id, framesDone }))) throw new ImportAborted();
+    });
+  }
+
+  /**
+   * Claims the import for roll-back, removes what it stored and its uploaded files, then marks it
+   * 'failed' (its series free again). An import already 'failed' by someone else is cleaned again
+   * (this process may have stored chunks after that); a 'done' one is left alone.
+   */
+  private async rollBack(importId: string, code: ImportErrorCode, message: string): Promise<void> {
+    const claimed = await claimRollBack(this.db, importId, { code, message });
+    const row = claimed ?? (await findImportById(this.db, importId));
+    if (!row || row.status === 'done') return;
+    for (const prefix of row.storagePrefixes) await this.store.deletePrefix(prefix);
+    await fs.rm(row.tempDir, { recursive: true, force: true });
+    if (claimed) await finishRollBack(this.db, importId);
+  }
+}
+
+function failureOf(error: unknown, stillOurs: boolean): { code: ImportErrorCode; message: string } {
+  if (error instanceof ImportAborted) {
+    return { code: 'interrupted', message: stillOurs ? importErrorMessage('interrupted') : 'The import was rolled back: its server stopped answering.' };
+  }
+  if (error instanceof FrameDecodeError) return { code: error.code, message: error.message };
+  if (error instanceof ImportRejection) return { code: error.code, message: error.message };
+  return { code: 'decode_failed', message: `The import failed on the server: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+/** When anything in a directory (or the file itself) was last written, in ms since the epoch. */
+async function lastWritten(entry: string): Promise<number> {
+  const stat = await fs.stat(entry).catch(() => null);
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  const names = await fs.readdir(entry).catch(() => [] as string[]);
+  const times = await Promise.all(names.map((name) => fs.stat(path.join(entry, name)).then((s) => s.mtimeMs, () => 0)));
+  return Math.max(stat.mtimeMs, ...times);
+}
+
+function previewPng(frame: Uint8Array, file: DicomFile): Buffer {
+  const { rows, columns } = file.format;
+  if (rows < 2 || columns < 2) return encodeGrayPng(columns, rows, frame);
+  const small = downsampleByHalf(frame, columns, rows);
+  return encodeGrayPng(small.width, small.height, small.pixels);
+}

@@ -1,0 +1,47 @@
+/**
+ * How the frames of an accepted DICOM file are stored, as read from its header: enough for a
+ * decoder (on the main thread or in a worker) to turn one frame's bytes into 8-bit grayscale.
+ * Plain data only: it is posted to worker threads as it is.
+ */
+
+export type PixelEncoding = 'native' | 'rle' | 'jpeg';
+
+export const ACCEPTED_PHOTOMETRICS = ['MONOCHROME1', 'MONOCHROME2', 'RGB', 'YBR_FULL', 'YBR_FULL_422', 'YBR_PARTIAL_422'] as const;
+export type Photometric = (typeof ACCEPTED_PHOTOMETRICS)[number];
+
+export interface PixelFormat {
+  readonly encoding: PixelEncoding;
+  readonly rows: number;
+  readonly columns: number;
+  readonly samplesPerPixel: 1 | 3;
+  readonly bitsAllocated: 8 | 16;
+  readonly bitsStored: number;
+  /** 0 unsigned, 1 two's complement. */
+  readonly pixelRepresentation: 0 | 1;
+  readonly photometric: Photometric;
+  /** 0: samples interleaved per pixel; 1: one plane per sample (native colour only). */
+  readonly planarConfiguration: 0 | 1;
+  /** Modality LUT as a line; only used for data wider than 8 bits. */
+  readonly rescaleSlope: number;
+  readonly rescaleIntercept: number;
+  /** The first VOI window of the file, only used for data wider than 8 bits. */
+  readonly window: { readonly center: number; readonly width: number } | null;
+}
+
+/** Where one frame's bytes are in the file: one or more [offset, length] ranges, read in order and joined. */
+export type FrameLocation = ReadonlyArray<readonly [number, number]>;
+
+/** Bytes of one uncompressed frame in the file. */
+export function nativeFrameBytes(format: Pick<PixelFormat, 'rows' | 'columns' | 'samplesPerPixel' | 'bitsAllocated' | 'photometric'>): number {
+  const pixels = format.rows * format.columns;
+  // YBR_FULL_422 keeps two luma samples and one chroma pair per two pixels.
+  if (format.samplesPerPixel === 3 && (format.photometric === 'YBR_FULL_422' || format.photometric === 'YBR_PARTIAL_422')) {
+    return pixels * 2 * (format.bitsAllocated / 8);
+  }
+  return pixels * format.samplesPerPixel * (format.bitsAllocated / 8);
+}
+
+/** Luma of an RGB pixel (ITU-R BT.601 weights), rounded: the grayscale every colour frame is stored as. */
+export function rgbToGray(r: number, g: number, b: number): number {
+  return ((299 * r + 587 * g + 114 * b + 500) / 1000) | 0;
+}

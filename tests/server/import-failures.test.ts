@@ -1,0 +1,411 @@
+/**
+ * Bad input to a DICOM import (issue 8): each refusal has its code and status, and nothing is
+ * left behind (no patient, record, import row, stored frame or uploaded file); a decode failure
+ * in the background, a server stopping mid-import and a restart after a crash roll back the same
+ * way; another tenant's import is not found.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImportListSchema, ImportRejectedSchema, ImportSummarySchema, type ImportSummary } from '../../src/domain/imports.ts';
+import { buildApp } from '../../src/server/app.ts';
+import { importSeries, imports } from '../../src/server/db/schema.ts';
+import { findUserByEmail } from '../../src/server/db/tenants.ts';
+import { importTempRoot } from '../../src/server/http/imports.ts';
+import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
+import { makeDicom, multipartBody, newUid } from '../support/dicom-fixtures.ts';
+import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+
+const LIMIT_BYTES = 1024 * 1024;
+
+type Session = { server: TestServer; authorization: string; dataDir: string };
+
+async function openSession(env: Record<string, string> = {}): Promise<Session> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-import-'));
+  const server = await createTestServer({ DATA_DIR: dataDir, IMPORT_MAX_FILE_BYTES: String(LIMIT_BYTES), ...env });
+  const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
+  const authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
+  return { server, authorization, dataDir };
+}
+
+function get(session: Session, url: string, tenant = 'demo', authorization = session.authorization) {
+  return session.server.app.inject({ url, headers: { host: hostOf(tenant), authorization } });
+}
+
+function upload(session: Session, files: { name: string; bytes: Uint8Array; field?: string }[]) {
+  const { body, contentType } = multipartBody(files);
+  return session.server.app.inject({
+    method: 'POST',
+    url: '/api/demo/imports',
+    headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': contentType },
+    payload: body,
+  });
+}
+
+async function waitForImport(session: Session, importId: string): Promise<ImportSummary> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const summary = ImportSummarySchema.parse((await get(session, `/api/demo/imports/${importId}`)).json());
+    if (summary.status !== 'processing') return summary;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`import ${importId} did not finish`);
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+}
+
+/** Everything an import could leave behind. */
+async function footprint(session: Session) {
+  const count = async (table: string, also = '') => {
+    const result = await session.server.database.db.execute(sql.raw(`select count(*)::int as n from ${table} where tenant_id = 'demo' ${also}`));
+    return Number((result as unknown as { rows: { n: number }[] }).rows[0]!.n);
+  };
+  return {
+    patients: await count('patients'),
+    records: await count('records'),
+    imports: await count('imports'),
+    series: await count('import_series'),
+    audit: await count('audit_log', "and action = 'record-imported'"),
+    blobs: filesUnder(session.server.storeDir),
+    temp: filesUnder(importTempRoot({ dataDir: session.dataDir })),
+  };
+}
+
+describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await openSession();
+  });
+  afterAll(async () => {
+    await session.server.close();
+    fs.rmSync(session.dataDir, { recursive: true, force: true });
+  });
+
+  async function expectRefused(files: { name: string; bytes: Uint8Array; field?: string }[], status: number, code: string, message: RegExp) {
+    const before = await footprint(session);
+    const response = await upload(session, files);
+    expect(response.statusCode, response.body).toBe(status);
+    const body = ImportRejectedSchema.parse(response.json());
+    expect(body.error).toBe(code);
+    expect(body.message).toMatch(message);
+    const after = await footprint(session);
+    expect(after).toEqual(before);
+    expect(after.temp).toEqual([]);
+    return body;
+  }
+
+  it('refuses a file that is not DICOM', async () => {
+    const body = await expectRefused([{ name: 'notes.txt', bytes: Buffer.from('Not a DICOM file at all.\n'.repeat(20)) }], 415, 'not_dicom', /^notes\.txt: .*not a DICOM file/);
+    expect(body.fileName).toBe('notes.txt');
+  });
+
+  it('refuses a truncated file', async () => {
+    const whole = makeDicom({ patientId: 'BAD-1' }).bytes;
+    await expectRefused([{ name: 'cut.dcm', bytes: whole.subarray(0, whole.length - 5000) }], 400, 'truncated', /^cut\.dcm: the file ends inside its pixel data/);
+    await expectRefused([{ name: 'header.dcm', bytes: whole.subarray(0, 400) }], 400, 'truncated', /^header\.dcm: /);
+  });
+
+  it('refuses an unsupported transfer syntax, naming it', async () => {
+    const bytes = makeDicom({ patientId: 'BAD-2', syntax: 'rle', transferSyntaxUid: '1.2.840.10008.1.2.4.90' }).bytes;
+    await expectRefused([{ name: 'j2k.dcm', bytes }], 415, 'unsupported_transfer_syntax', /JPEG 2000 lossless \(1\.2\.840\.10008\.1\.2\.4\.90\) is not supported/);
+  });
+
+  it('refuses zero frames', async () => {
+    await expectRefused([{ name: 'zero.dcm', bytes: makeDicom({ patientId: 'BAD-3', numberOfFrames: '0' }).bytes }], 422, 'zero_frames', /Number of Frames is 0/);
+    await expectRefused([{ name: 'empty.dcm', bytes: makeDicom({ patientId: 'BAD-3', noPixelData: true }).bytes }], 422, 'zero_frames', /no pixel data/);
+  });
+
+  it('refuses frames that do not have the announced size or count', async () => {
+    const short = makeDicom({ patientId: 'BAD-4', dropLastFrame: true }).bytes;
+    await expectRefused([{ name: 'short.dcm', bytes: short }], 422, 'inconsistent_frames', /holds 58368 bytes where 20 frames of 64x48 \(3072 bytes each\) need 61440/);
+    const rle = makeDicom({ patientId: 'BAD-4', syntax: 'rle', dropLastFrame: true }).bytes;
+    await expectRefused([{ name: 'short-rle.dcm', bytes: rle }], 422, 'inconsistent_frames', /announces 20 frames/);
+    const other = makeDicom({ syntax: 'jpeg', frames: 1, rows: 40, columns: 64 });
+    // The header says 64x48; swap in a 64x40 JPEG frame.
+    const mixed = makeDicom({
+      patientId: 'BAD-4',
+      syntax: 'jpeg',
+      frames: 3,
+      mutateFrame: (index, bytes) => (index === 2 ? jpegFrameOf(other.bytes) : bytes),
+    }).bytes;
+    await expectRefused([{ name: 'mixed.dcm', bytes: mixed }], 422, 'inconsistent_frames', /frame 3 is 64x40 where the header says 64x48/);
+  });
+
+  it('refuses a file over the size limit (413), keeping none of it', async () => {
+    const big = makeDicom({ patientId: 'BAD-5', frames: 400 }).bytes;
+    expect(big.length).toBeGreaterThan(LIMIT_BYTES);
+    const small = makeDicom({ patientId: 'BAD-5' }).bytes;
+    await expectRefused(
+      [
+        { name: 'small.dcm', bytes: small },
+        { name: 'big.dcm', bytes: big },
+      ],
+      413,
+      'too_large',
+      /^big\.dcm: the file is larger than the limit of 1 MiB per file/,
+    );
+  });
+
+  it('refuses objects other than IVUS/US multi-frame and XA', async () => {
+    await expectRefused(
+      [{ name: 'ct.dcm', bytes: makeDicom({ patientId: 'BAD-6', sopClassUid: '1.2.840.10008.5.1.4.1.1.2', modality: 'CT' }).bytes }],
+      415,
+      'unsupported_object',
+      /class 1\.2\.840\.10008\.5\.1\.4\.1\.1\.2, not an IVUS\/ultrasound multi-frame image nor an X-ray angiography run/,
+    );
+    await expectRefused(
+      [{ name: 'oct.dcm', bytes: makeDicom({ patientId: 'BAD-6', modality: 'OCT' }).bytes }],
+      415,
+      'unsupported_object',
+      /modality OCT/,
+    );
+  });
+
+  it('refuses an unusable patient id and files that do not make one record', async () => {
+    await expectRefused([{ name: 'anon.dcm', bytes: makeDicom({ patientId: 'has spaces' }).bytes }], 422, 'invalid_patient_id', /Patient ID "has spaces"/);
+    const a = makeDicom({ patientId: 'BAD-7' });
+    const b = makeDicom({ patientId: 'BAD-7' });
+    await expectRefused(
+      [
+        { name: 'a.dcm', bytes: a.bytes },
+        { name: 'b.dcm', bytes: b.bytes },
+      ],
+      409,
+      'conflicting_files',
+      /two IVUS pullbacks/,
+    );
+    const xa = makeDicom({ kind: 'xa', patientId: 'BAD-7', frames: 3 });
+    await expectRefused([{ name: 'xa.dcm', bytes: xa.bytes }], 409, 'angio_without_pullback', /no IVUS pullback of its study/);
+    await expectRefused(
+      [
+        { name: 'a.dcm', bytes: a.bytes },
+        { name: 'xa.dcm', bytes: xa.bytes },
+      ],
+      409,
+      'conflicting_files',
+      /its study is not the study of the pullback a\.dcm/,
+    );
+  });
+
+  it('refuses an angiography run while the pullback of its study is still being imported', async () => {
+    const studyUid = newUid();
+    const { db } = session.server.database;
+    const running = crypto.randomUUID();
+    await db.insert(imports).values({
+      id: running,
+      tenantId: 'demo',
+      fileNames: ['ivus.dcm'],
+      framesTotal: 100,
+      studyInstanceUid: studyUid,
+      targetRecordId: crypto.randomUUID(),
+      createsRecord: true,
+      tempDir: path.join(importTempRoot({ dataDir: session.dataDir }), running),
+    });
+    try {
+      const xa = makeDicom({ kind: 'xa', patientId: 'BAD-8', studyUid, frames: 3 });
+      await expectRefused([{ name: 'early.dcm', bytes: xa.bytes }], 409, 'angio_without_pullback', /still being imported/);
+    } finally {
+      await db.update(imports).set({ status: 'failed' }).where(eq(imports.id, running));
+    }
+  });
+
+  it('refuses a series already imported (409), and the same series twice in one upload', async () => {
+    const fixture = makeDicom({ patientId: 'DUP-1' });
+    const first = await upload(session, [{ name: 'first.dcm', bytes: fixture.bytes }]);
+    expect(first.statusCode).toBe(202);
+    expect((await waitForImport(session, first.json().importId)).status).toBe('done');
+    await expectRefused([{ name: 'again.dcm', bytes: fixture.bytes }], 409, 'duplicate_series', new RegExp(`^again\\.dcm: its series \\(${fixture.seriesUid.replace(/\./g, '\\.')}\\) has already been imported`));
+    const other = makeDicom({ patientId: 'DUP-2' });
+    await expectRefused(
+      [
+        { name: 'one.dcm', bytes: other.bytes },
+        { name: 'two.dcm', bytes: other.bytes },
+      ],
+      409,
+      'duplicate_series',
+      /^two\.dcm: it holds the same series as one\.dcm/,
+    );
+  });
+
+  it('answers 415 to a body that is not multipart, and 400 to a form without files', async () => {
+    const json = await session.server.app.inject({
+      method: 'POST',
+      url: '/api/demo/imports',
+      headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(json.statusCode).toBe(415);
+    const empty = await upload(session, [{ name: 'x.dcm', bytes: Buffer.from('x'), field: 'other' }]);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toMatch(/parts named "files"/);
+    expect((await footprint(session)).temp).toEqual([]);
+  });
+
+  it('rolls back an import whose frames fail to decode in the background: failed, and nothing left', async () => {
+    const before = await footprint(session);
+    // Chunk 0 decodes and is stored; frame 20's RLE segment offset points past its end.
+    const fixture = makeDicom({
+      patientId: 'DEC-1',
+      syntax: 'rle',
+      frames: 20,
+      mutateFrame: (index, bytes) => {
+        if (index !== 19) return bytes;
+        const copy = bytes.slice();
+        new DataView(copy.buffer).setUint32(4, copy.length + 100, true);
+        return copy;
+      },
+    });
+    const response = await upload(session, [{ name: 'broken.dcm', bytes: fixture.bytes }]);
+    expect(response.statusCode).toBe(202);
+    const failed = await waitForImport(session, response.json().importId);
+    expect(failed).toMatchObject({ status: 'failed', recordId: null, patientId: null });
+    expect(failed.error).toEqual({ code: 'decode_failed', message: 'broken.dcm: frame 20: an RLE frame has a bad segment offset' });
+    expect(failed.finishedAt).not.toBeNull();
+    const after = await footprint(session);
+    expect(after).toEqual({ ...before, imports: before.imports + 1 });
+    // Its series is free again: the fixed file may be sent.
+    const fixed = makeDicom({ patientId: 'DEC-1', syntax: 'rle', seriesUid: fixture.seriesUid, studyUid: fixture.studyUid });
+    const again = await upload(session, [{ name: 'fixed.dcm', bytes: fixed.bytes }]);
+    expect(again.statusCode).toBe(202);
+    expect((await waitForImport(session, again.json().importId)).status).toBe('done');
+  });
+
+  it('does not show another tenant an import', async () => {
+    const fixture = makeDicom({ patientId: 'TEN-1' });
+    const response = await upload(session, [{ name: 'tenant.dcm', bytes: fixture.bytes }]);
+    const importId = response.json().importId as string;
+    await waitForImport(session, importId);
+    const acmeUser = await findUserByEmail(session.server.database.db, 'acme', 'clinician@acme.test');
+    const acme = `Bearer ${await mintIdToken(session.server, 'acme', { sub: acmeUser!.id })}`;
+    const other = await get(session, `/api/acme/imports/${importId}`, 'acme', acme);
+    expect(other.statusCode).toBe(404);
+    expect(other.json()).toEqual({ error: 'not_found', message: `No import "${importId}".` });
+    const list = ImportListSchema.parse((await get(session, '/api/acme/imports', 'acme', acme)).json());
+    expect(list.imports.some((i) => i.importId === importId)).toBe(false);
+    expect(list.maxFileBytes).toBe(LIMIT_BYTES);
+    // A demo token on the acme address is refused outright.
+    expect((await get(session, `/api/acme/imports/${importId}`, 'acme')).statusCode).toBe(401);
+    expect((await get(session, `/api/demo/imports/${crypto.randomUUID()}`)).statusCode).toBe(404);
+    expect((await get(session, '/api/demo/imports/not-a-uuid')).statusCode).toBe(404);
+  });
+});
+
+describe.skipIf(postgresUnavailable)('DICOM import across server stops', () => {
+  it('rolls back an import when the server stops in the middle of it', async () => {
+    const session = await openSession({ IMPORT_MAX_FILE_BYTES: String(64 * 1024 * 1024) });
+    try {
+      const before = await footprint(session);
+      const fixture = makeDicom({ patientId: 'STOP-1', syntax: 'rle', frames: 2000, rows: 96, columns: 128, pixel: (f, x, y) => (x + y + f) & 255 });
+      const response = await upload(session, [{ name: 'long.dcm', bytes: fixture.bytes }]);
+      expect(response.statusCode).toBe(202);
+      const importId = response.json().importId as string;
+      // Stop once some chunks are stored.
+      for (let progress = 0; progress === 0; await new Promise((resolve) => setTimeout(resolve, 5))) {
+        progress = (await get(session, `/api/demo/imports/${importId}`)).json().framesDone;
+      }
+      expect(filesUnder(session.server.storeDir).length).toBeGreaterThan(0);
+      await session.server.app.close();
+      const [row] = await session.server.database.db.select().from(imports).where(eq(imports.id, importId));
+      expect(row).toMatchObject({ status: 'failed', errorCode: 'interrupted', recordId: null });
+      expect(row!.framesDone).toBeLessThan(2000);
+      const after = await footprint(session);
+      expect(after).toEqual({ ...before, imports: before.imports + 1 });
+    } finally {
+      await session.server.database.close();
+      fs.rmSync(session.server.storeDir, { recursive: true, force: true });
+      fs.rmSync(session.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('rolls back, on start-up, an import left unfinished by a crashed server', async () => {
+    const session = await openSession();
+    try {
+      const before = await footprint(session);
+      const { db } = session.server.database;
+      // What a crash leaves: an import row still 'processing' with a stale heartbeat, stored chunks, uploaded files.
+      const importId = crypto.randomUUID();
+      const recordId = crypto.randomUUID();
+      const tempDir = path.join(importTempRoot({ dataDir: session.dataDir }), importId);
+      fs.mkdirSync(tempDir, { recursive: true });
+      fs.writeFileSync(path.join(tempDir, '000.dcm'), makeDicom({ patientId: 'CRASH-1' }).bytes);
+      const orphanUpload = path.join(importTempRoot({ dataDir: session.dataDir }), crypto.randomUUID());
+      fs.mkdirSync(orphanUpload);
+      fs.writeFileSync(path.join(orphanUpload, '000.dcm'), 'half an upload');
+      const store = new LocalDirectoryStore(session.server.storeDir);
+      await store.put(`demo/${recordId}/v1/bmode/00000.u8.gz`, Buffer.from('chunk'));
+      await db.insert(imports).values({
+        id: importId,
+        tenantId: 'demo',
+        fileNames: ['crash.dcm'],
+        framesTotal: 20,
+        framesDone: 16,
+        studyInstanceUid: newUid(),
+        targetRecordId: recordId,
+        createsRecord: true,
+        storagePrefixes: [`demo/${recordId}/`],
+        tempDir,
+        heartbeatAt: new Date(Date.now() - 10 * 60_000),
+      });
+      await db.insert(importSeries).values({ tenantId: 'demo', seriesInstanceUid: newUid(), importId });
+      // And one that crashed while rolling back a decode failure.
+      const rollingBack = crypto.randomUUID();
+      const otherRecord = crypto.randomUUID();
+      await store.put(`demo/${otherRecord}/v1/bmode/00000.u8.gz`, Buffer.from('chunk'));
+      await db.insert(imports).values({
+        id: rollingBack,
+        tenantId: 'demo',
+        status: 'rolling_back',
+        errorCode: 'decode_failed',
+        errorMessage: 'crash.dcm: frame 3: a JPEG frame cannot be decoded',
+        fileNames: ['crash-2.dcm'],
+        framesTotal: 20,
+        studyInstanceUid: newUid(),
+        targetRecordId: otherRecord,
+        createsRecord: true,
+        storagePrefixes: [`demo/${otherRecord}/`],
+        tempDir: path.join(importTempRoot({ dataDir: session.dataDir }), rollingBack),
+        heartbeatAt: new Date(Date.now() - 10 * 60_000),
+      });
+      // Until its roll-back is over, it shows as still processing.
+      const midway = ImportSummarySchema.parse((await get(session, `/api/demo/imports/${rollingBack}`)).json());
+      expect(midway).toMatchObject({ status: 'processing', error: null });
+
+      // The restart: a new app on the same database and storage.
+      const restarted = await buildApp({ config: session.server.config, database: session.server.database, store });
+      await restarted.ready();
+      try {
+        const response = await restarted.inject({ url: `/api/demo/imports/${importId}`, headers: { host: hostOf('demo'), authorization: session.authorization } });
+        expect(response.statusCode).toBe(200);
+        const summary = ImportSummarySchema.parse(response.json());
+        expect(summary.status).toBe('failed');
+        expect(summary.error?.code).toBe('interrupted');
+        expect(summary.error?.message).toMatch(/server stopped while this import was being processed/);
+        const resumed = await restarted.inject({ url: `/api/demo/imports/${rollingBack}`, headers: { host: hostOf('demo'), authorization: session.authorization } });
+        expect(resumed.json()).toMatchObject({ status: 'failed', error: { code: 'decode_failed', message: 'crash.dcm: frame 3: a JPEG frame cannot be decoded' } });
+        const after = await footprint(session);
+        expect(after.blobs).toEqual(before.blobs);
+        expect(after.series).toBe(before.series);
+        expect(after.patients).toBe(before.patients);
+        expect(after.records).toBe(before.records);
+        expect(fs.existsSync(tempDir)).toBe(false);
+        if (session.server.database.kind === 'pglite') expect(fs.existsSync(orphanUpload)).toBe(false);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await session.server.close();
+      fs.rmSync(session.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The encapsulated bytes of the first frame of a one-fragment JPEG fixture. */
+function jpegFrameOf(file: Buffer): Uint8Array {
+  const soi = file.indexOf(Buffer.from([0xff, 0xd8, 0xff]));
+  const eoi = file.lastIndexOf(Buffer.from([0xff, 0xd9]));
+  return new Uint8Array(file.subarray(soi, eoi + 2));
+}

@@ -1,0 +1,358 @@
+/**
+ * Small DICOM files for the import tests and the import bench, written with dcmjs: IVUS / US
+ * multi-frame and XA runs, in explicit or implicit VR little endian, RLE lossless (encoded here) or
+ * JPEG baseline (frames encoded with jpeg-js), grayscale or colour, plus the ways a file goes bad.
+ * Each fixture comes with the 8-bit gray frames an import must produce from it.
+ */
+// @ts-expect-error -- dcmjs ships no type declarations; the few calls used are typed below.
+import dcmjsUntyped from 'dcmjs';
+import jpeg from 'jpeg-js';
+
+type DcmjsData = {
+  DicomDict: new (meta: Record<string, unknown>) => { dict: Record<string, unknown>; write(options?: Record<string, unknown>): ArrayBuffer };
+  DicomMetaDictionary: { denaturalizeDataset(dataset: Record<string, unknown>): Record<string, unknown> };
+};
+const { DicomDict, DicomMetaDictionary } = (dcmjsUntyped as { data: DcmjsData }).data;
+
+export const SYNTAX_UIDS = {
+  implicit: '1.2.840.10008.1.2',
+  explicit: '1.2.840.10008.1.2.1',
+  rle: '1.2.840.10008.1.2.5',
+  jpeg: '1.2.840.10008.1.2.4.50',
+} as const;
+export type FixtureSyntax = keyof typeof SYNTAX_UIDS;
+
+const SOP_CLASS = { ivus: '1.2.840.10008.5.1.4.1.1.3.1', us: '1.2.840.10008.5.1.4.1.1.3.1', xa: '1.2.840.10008.5.1.4.1.1.12.1' } as const;
+
+export interface FixtureOptions {
+  syntax?: FixtureSyntax;
+  kind?: 'ivus' | 'us' | 'xa';
+  rows?: number;
+  columns?: number;
+  frames?: number;
+  /** Photometric interpretation of the stored frames. */
+  color?: 'gray' | 'rgb' | 'ybr';
+  /** Planar configuration of native colour frames. */
+  planar?: 0 | 1;
+  patientId?: string;
+  patientName?: string;
+  birthDate?: string;
+  sex?: string;
+  studyUid?: string;
+  seriesUid?: string;
+  /** Frame Time in ms (null leaves it out). */
+  frameTimeMs?: number | null;
+  /** Cine Rate in frames per second (written when given). */
+  cineRate?: number;
+  /** Ultrasound region physical delta X in cm (null leaves the regions out). */
+  regionDeltaXcm?: number | null;
+  /** Pixel Spacing row\column in mm (written when given). */
+  pixelSpacing?: [number, number];
+  /** IVUS Pullback Rate (0018,3101) in mm/s (null leaves it out). */
+  pullbackRate?: number | null;
+  /** Number of Frames as written in the header (defaults to the frame count). */
+  numberOfFrames?: string | null;
+  /** Transfer syntax UID written in the meta header (defaults to the syntax's). */
+  transferSyntaxUid?: string;
+  /** Leave the pixel data out. */
+  noPixelData?: boolean;
+  /** Drop the last frame's bytes from the pixel data (the header still counts it). */
+  dropLastFrame?: boolean;
+  jpegQuality?: number;
+  /** Encapsulated frames: one fragment each (default), split into 20 KiB fragments, and whether the basic offset table is filled. */
+  fragments?: 'one' | 'split';
+  offsetTable?: boolean;
+  studyDate?: string;
+  studyTime?: string;
+  /** SOP Class UID and Modality written instead of the kind's. */
+  sopClassUid?: string;
+  modality?: string;
+  /** Changes the stored bytes of frame `index` (RLE and JPEG frames) before they are written. */
+  mutateFrame?: (index: number, bytes: Uint8Array) => Uint8Array;
+  /** Only this many different frames, repeated (cheap large files for the bench). */
+  distinctFrames?: number;
+  /** Pixel value function (gray frames); defaults to a smooth moving pattern. */
+  pixel?: (frame: number, x: number, y: number) => number;
+}
+
+export interface Fixture {
+  bytes: Buffer;
+  /** The 8-bit gray frames an import must produce (JPEG: before compression). */
+  gray: Uint8Array[];
+  rows: number;
+  columns: number;
+  frames: number;
+  seriesUid: string;
+  studyUid: string;
+  patientId: string;
+}
+
+let uidCounter = 0;
+/** A fresh DICOM UID (2.25 arc, decimal digits). */
+export function newUid(): string {
+  uidCounter += 1;
+  return `2.25.${Date.now()}${process.pid}${uidCounter}${Math.floor(Math.random() * 1e6)}`;
+}
+
+const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
+
+/** A smooth pattern (JPEG keeps it within a few levels) with a black band on top (runs for RLE). */
+export function smoothPixel(frame: number, x: number, y: number): number {
+  if (y < 4) return 0;
+  return clamp(128 + 90 * Math.sin((x + 2 * frame) / 7) * Math.cos((y - frame) / 9));
+}
+
+/** Luma of an RGB pixel with BT.601 weights, rounded (what the import keeps of a colour frame). */
+export function expectedLuma(r: number, g: number, b: number): number {
+  return Math.round((299 * r + 587 * g + 114 * b) / 1000);
+}
+
+/** PackBits, as DICOM RLE segments use it. */
+export function packBits(data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(data.length + Math.ceil(data.length / 128) + 2);
+  let o = 0;
+  let i = 0;
+  while (i < data.length) {
+    let run = 1;
+    while (i + run < data.length && run < 128 && data[i + run] === data[i]) run++;
+    if (run >= 3) {
+      out[o++] = 257 - run;
+      out[o++] = data[i]!;
+      i += run;
+      continue;
+    }
+    const start = i;
+    let literal = 0;
+    while (i < data.length && literal < 128) {
+      if (i + 2 < data.length && data[i] === data[i + 1] && data[i] === data[i + 2]) break;
+      i++;
+      literal++;
+    }
+    out[o++] = literal - 1;
+    out.set(data.subarray(start, start + literal), o);
+    o += literal;
+  }
+  if (o % 2 === 1) out[o++] = 0x80; // a no-op pads the segment to an even length
+  return out.slice(0, o);
+}
+
+/** One RLE frame from its planes (each rows x columns bytes). */
+export function rleFrame(planes: Uint8Array[]): Uint8Array {
+  const segments = planes.map(packBits);
+  const header = new Uint8Array(64);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, segments.length, true);
+  let offset = 64;
+  segments.forEach((segment, k) => {
+    view.setUint32(4 + 4 * k, offset, true);
+    offset += segment.length;
+  });
+  const frame = new Uint8Array(offset);
+  frame.set(header);
+  let at = 64;
+  for (const segment of segments) {
+    frame.set(segment, at);
+    at += segment.length;
+  }
+  return frame;
+}
+
+/** A copy in an ArrayBuffer of its own (a Buffer may be a view into a shared pool). */
+function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy.buffer;
+}
+
+/** A DICOM file (see FixtureOptions) and the gray frames it should import as. */
+export function makeDicom(options: FixtureOptions = {}): Fixture {
+  const syntax = options.syntax ?? 'explicit';
+  const kind = options.kind ?? 'ivus';
+  const rows = options.rows ?? 48;
+  const columns = options.columns ?? 64;
+  const frames = options.frames ?? 20;
+  const color = options.color ?? 'gray';
+  const planar = options.planar ?? 0;
+  const pixel = options.pixel ?? smoothPixel;
+  const studyUid = options.studyUid ?? newUid();
+  const seriesUid = options.seriesUid ?? newUid();
+  const patientId = options.patientId ?? 'IMP-001';
+  const n = rows * columns;
+
+  // Planes per frame (1 for gray, 3 for colour), and the gray an import must produce.
+  const planes: Uint8Array[][] = [];
+  const gray: Uint8Array[] = [];
+  const distinct = Math.min(frames, options.distinctFrames ?? frames);
+  for (let f = 0; f < frames; f++) {
+    if (f >= distinct) {
+      planes.push(planes[f % distinct]!);
+      gray.push(gray[f % distinct]!);
+      continue;
+    }
+    const base = new Uint8Array(n);
+    for (let y = 0; y < rows; y++) for (let x = 0; x < columns; x++) base[y * columns + x] = pixel(f, x, y);
+    if (color === 'gray') {
+      planes.push([base]);
+      gray.push(base);
+    } else if (color === 'rgb') {
+      const r = base;
+      const g = base.map((v) => clamp(v * 0.8 + 30));
+      const b = base.map((v) => 255 - v);
+      planes.push([r, g, b]);
+      gray.push(r.map((_, i) => expectedLuma(r[i]!, g[i]!, b[i]!)));
+    } else {
+      // YBR_FULL: the luma plane is the gray; chroma planes carry something else.
+      const cb = base.map((_, i) => (i * 7) & 255);
+      const cr = base.map((_, i) => (i * 13) & 255);
+      planes.push([base, cb, cr]);
+      gray.push(base);
+    }
+  }
+
+  const samples = color === 'gray' ? 1 : 3;
+  let pixelData: ArrayBuffer[] | undefined;
+  const keptFrames = options.dropLastFrame ? frames - 1 : frames;
+  if (syntax === 'explicit' || syntax === 'implicit') {
+    const frameBytes = n * samples;
+    const all = new Uint8Array(keptFrames * frameBytes);
+    for (let f = 0; f < keptFrames; f++) {
+      const p = planes[f]!;
+      if (samples === 1) all.set(p[0]!, f * frameBytes);
+      else if (planar === 1) p.forEach((plane, s) => all.set(plane, f * frameBytes + s * n));
+      else for (let i = 0; i < n; i++) for (let s = 0; s < 3; s++) all[f * frameBytes + 3 * i + s] = p[s]![i]!;
+    }
+    pixelData = [toArrayBuffer(all)];
+  } else if (syntax === 'rle') {
+    const encoded = new Map<Uint8Array[], ArrayBuffer>();
+    pixelData = planes.slice(0, keptFrames).map((p, f) => {
+      if (options.mutateFrame) return toArrayBuffer(options.mutateFrame(f, rleFrame(p)));
+      if (!encoded.has(p)) encoded.set(p, toArrayBuffer(rleFrame(p)));
+      return encoded.get(p)!;
+    });
+  } else {
+    const encoded = new Map<Uint8Array[], ArrayBuffer>();
+    pixelData = planes.slice(0, keptFrames).map((p, f) => {
+      const cached = options.mutateFrame ? undefined : encoded.get(p);
+      if (cached) return cached;
+      const rgba = new Uint8Array(n * 4);
+      for (let i = 0; i < n; i++) {
+        // jpeg-js takes RGBA and stores YCbCr: a gray frame goes in as R = G = B.
+        rgba[4 * i] = p[0]![i]!;
+        rgba[4 * i + 1] = (p[1] ?? p[0]!)[i]!;
+        rgba[4 * i + 2] = (p[2] ?? p[0]!)[i]!;
+        rgba[4 * i + 3] = 255;
+      }
+      const bytes = jpeg.encode({ width: columns, height: rows, data: rgba }, options.jpegQuality ?? 95).data;
+      const frame = toArrayBuffer(options.mutateFrame ? options.mutateFrame(f, bytes) : bytes);
+      encoded.set(p, frame);
+      return frame;
+    });
+  }
+
+  // jpeg-js stores colour as YCbCr, whatever went in.
+  const photometric = color === 'gray' ? 'MONOCHROME2' : color === 'rgb' && syntax !== 'jpeg' ? 'RGB' : 'YBR_FULL';
+  const sopInstanceUid = newUid();
+  const dataset: Record<string, unknown> = {
+    SpecificCharacterSet: 'ISO_IR 192',
+    SOPClassUID: options.sopClassUid ?? SOP_CLASS[kind],
+    SOPInstanceUID: sopInstanceUid,
+    StudyDate: options.studyDate ?? '20260312',
+    StudyTime: options.studyTime ?? '101530',
+    Modality: options.modality ?? (kind === 'ivus' ? 'IVUS' : kind === 'us' ? 'US' : 'XA'),
+    Manufacturer: 'Test fixtures',
+    PatientName: options.patientName ?? 'Doe^Jane',
+    PatientID: patientId,
+    PatientBirthDate: options.birthDate ?? '19580214',
+    PatientSex: options.sex ?? 'F',
+    StudyInstanceUID: studyUid,
+    SeriesInstanceUID: seriesUid,
+    SeriesNumber: '1',
+    InstanceNumber: '1',
+    SamplesPerPixel: samples,
+    PhotometricInterpretation: photometric,
+    Rows: rows,
+    Columns: columns,
+    BitsAllocated: 8,
+    BitsStored: 8,
+    HighBit: 7,
+    PixelRepresentation: 0,
+  };
+  if (samples === 3) dataset.PlanarConfiguration = syntax === 'explicit' || syntax === 'implicit' ? planar : 0;
+  if (options.numberOfFrames !== null) dataset.NumberOfFrames = options.numberOfFrames ?? String(frames);
+  const frameTime = options.frameTimeMs === undefined ? 33.333 : options.frameTimeMs;
+  if (frameTime !== null) dataset.FrameTime = String(frameTime);
+  if (options.cineRate !== undefined) dataset.CineRate = String(options.cineRate);
+  if (options.pixelSpacing) dataset.PixelSpacing = options.pixelSpacing.map(String);
+  if (kind !== 'xa') {
+    const delta = options.regionDeltaXcm === undefined ? 0.002 : options.regionDeltaXcm;
+    if (delta !== null) {
+      dataset.SequenceOfUltrasoundRegions = [
+        {
+          RegionSpatialFormat: 1,
+          RegionDataType: 1,
+          RegionFlags: 0,
+          RegionLocationMinX0: 0,
+          RegionLocationMinY0: 0,
+          RegionLocationMaxX1: columns - 1,
+          RegionLocationMaxY1: rows - 1,
+          PhysicalUnitsXDirection: 3,
+          PhysicalUnitsYDirection: 3,
+          PhysicalDeltaX: delta,
+          PhysicalDeltaY: delta,
+        },
+      ];
+    }
+    const pullback = options.pullbackRate === undefined ? 0.5 : options.pullbackRate;
+    if (pullback !== null) dataset.IVUSPullbackRate = String(pullback);
+  } else {
+    dataset.ImagerPixelSpacing = ['0.3', '0.3'];
+  }
+  if (!options.noPixelData) {
+    dataset.PixelData = pixelData;
+    dataset._vrMap = { PixelData: 'OB' };
+  }
+
+  const transferSyntaxUid = options.transferSyntaxUid ?? SYNTAX_UIDS[syntax];
+  const meta = {
+    FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
+    MediaStorageSOPClassUID: options.sopClassUid ?? SOP_CLASS[kind],
+    MediaStorageSOPInstanceUID: sopInstanceUid,
+    TransferSyntaxUID: transferSyntaxUid,
+    ImplementationClassUID: '2.25.1234567890',
+  };
+  const dict = new DicomDict(DicomMetaDictionary.denaturalizeDataset(meta));
+  dict.dict = DicomMetaDictionary.denaturalizeDataset(dataset);
+  const written = Buffer.from(dict.write({ fragmentMultiframe: options.fragments === 'split' }));
+  const bytes = options.offsetTable === false ? withoutOffsetTable(written) : written;
+  return { bytes, gray, rows, columns, frames, seriesUid, studyUid, patientId };
+}
+
+/** The same file with an empty basic offset table (readers must then find the frames themselves). */
+function withoutOffsetTable(bytes: Buffer): Buffer {
+  // (7FE0,0010) OB, undefined length, then the offset table item (FFFE,E000).
+  const tag = Buffer.from([0xe0, 0x7f, 0x10, 0x00, 0x4f, 0x42, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xfe, 0xff, 0x00, 0xe0]);
+  const at = bytes.indexOf(tag);
+  if (at < 0) throw new Error('no encapsulated pixel data');
+  const lengthAt = at + tag.length;
+  const length = bytes.readUInt32LE(lengthAt);
+  const out = Buffer.concat([bytes.subarray(0, lengthAt), Buffer.alloc(4), bytes.subarray(lengthAt + 4 + length)]);
+  return out;
+}
+
+/** A multipart/form-data body with one part per file (field `files` unless said otherwise). */
+export function multipartBody(files: { name: string; bytes: Uint8Array; field?: string }[]): { body: Buffer; contentType: string } {
+  const boundary = `----import-test-${Math.random().toString(16).slice(2)}`;
+  const pieces: Buffer[] = [];
+  for (const file of files) {
+    pieces.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'files'}"; filename="${file.name}"\r\n` +
+          'Content-Type: application/dicom\r\n\r\n',
+      ),
+      Buffer.from(file.bytes),
+      Buffer.from('\r\n'),
+    );
+  }
+  pieces.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(pieces), contentType: `multipart/form-data; boundary=${boundary}` };
+}
