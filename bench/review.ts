@@ -3,63 +3,24 @@
  * beside a minimal raw-WebGL2 page showing the same frames (bench/raw-webgl-page.ts).
  * Prints figures; asserts nothing. Needs a build (`npm run build`) and /usr/bin/chromium.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
-import { demoAccounts } from '../src/server/seed/demo-accounts.ts';
+import type { Page } from '@playwright/test';
+import { launchChromium, signedInPage, startBenchServer } from './browser-bench.ts';
+import { chromiumMemoryBytes } from './chromium-memory.ts';
 import { RAW_WEBGL_PAGE } from './raw-webgl-page.ts';
 
 const PORT = 8195;
-const ORIGIN = `http://demo.localhost:${PORT}`;
 const SCRUB_STEPS = 60;
-// --expose-gc: both pages collect garbage before memory is read, so retained memory is compared, not
-// whichever transient buffers the collector had not reached yet.
-const ARGS = ['--js-flags=--expose-gc', '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+// Chromium runs with --expose-gc: both pages collect garbage before memory is read, so retained
+// memory is compared, not whichever transient buffers the collector had not reached yet.
 
-if (!fs.existsSync('dist/web/index.html')) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { stdio: 'inherit' });
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-review-'));
-const server = spawn(process.execPath, ['src/server/server.ts'], { env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
-// Whatever happens below, the server does not outlive the benchmark.
-process.on('exit', () => server.kill('SIGINT'));
-await new Promise<void>((resolve, reject) => {
-  server.stdout!.on('data', (d: Buffer) => d.toString().includes('Press Ctrl-C') && resolve());
-  server.once('exit', (code) => reject(new Error(`the server stopped before it was ready (exit ${code})`)));
-});
-
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
-const account = demoAccounts('demo')[1]!;
-
-async function signedInPage(): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 } })).newPage();
-  await page.goto(`${ORIGIN}/patients`);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/patients/);
-  return page;
-}
+const server = await startBenchServer(PORT);
+const ORIGIN = server.origin;
+const browser = await launchChromium(['--js-flags=--expose-gc']);
+const signedIn = () => signedInPage(browser, ORIGIN);
 
 async function longRecordHref(page: Page): Promise<string> {
   await page.goto(`${ORIGIN}/patients/DEM-001/records`);
   return `${ORIGIN}${await page.getByTestId('record-card').filter({ hasText: /B-mode:\s*3,600 frames/ }).getByRole('link').getAttribute('href')}`;
-}
-
-/** Resident memory of Chromium's renderer and GPU processes (where the page's frames and textures live). */
-function chromiumMemoryBytes(): number {
-  let total = 0;
-  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmdline.includes('chromium') || !/--type=(renderer|gpu-process)/.test(cmdline)) continue;
-      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-      total += rss ? Number(rss[1]) * 1024 : 0;
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return total;
 }
 
 /** In the page: time from a key press to the canvas showing the next slice (its data-drawn-slice), per step. */
@@ -86,14 +47,14 @@ async function scrubLatencies(page: Page, canvasSelector: string, steps: number)
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 
 // Warm-up: the first open of the record generates its frames on the server (about a minute).
-const warm = await signedInPage();
+const warm = await signedIn();
 const href = await longRecordHref(warm);
 await warm.goto(href);
 await warm.getByTestId('frames-status').filter({ hasText: /3,600 B-mode and 120 angio frames (loaded|downloaded)/ }).waitFor({ timeout: 300_000 });
 await warm.context().close();
 
 // The review screen, in a fresh browser profile (nothing cached in the browser).
-const page = await signedInPage();
+const page = await signedIn();
 await page.goto(`${ORIGIN}/patients`);
 const memoryBefore = chromiumMemoryBytes();
 await page.addInitScript(() => {
@@ -195,6 +156,4 @@ row('renderer+GPU memory per frame pixel', (memoryAfter - memoryBefore) / frameP
 console.info('\ngoals: first frame < 1,000 ms; Play < 2,000 ms; latency within 1.5x of raw; under 1.5 bytes per pixel');
 
 await browser.close();
-server.kill('SIGINT');
-await new Promise((resolve) => server.once('exit', resolve));
-fs.rmSync(dataDir, { recursive: true, force: true });
+await server.stop();

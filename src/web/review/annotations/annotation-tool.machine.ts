@@ -62,6 +62,18 @@ function hitOf(event: PointerDown): { hit: Hit; annotation: TypedAnnotation } | 
 
 const asDown = (event: AnnotationToolEvent) => event as PointerDown;
 
+/** A drag previews on every move, commits once on release (if anything moved), and Escape puts it back. */
+const dragging = {
+  on: {
+    'pointer.move': { actions: ['drag', 'emitPreview'] },
+    'pointer.up': [
+      { guard: 'grabMoved', target: 'selecting', actions: ['emitReplace', 'release'] },
+      { target: 'selecting', actions: 'release' },
+    ],
+    'key.escape': { target: 'selecting', actions: ['emitCancelPreview', 'release'] },
+  },
+} as const;
+
 export const annotationToolMachine = setup({
   types: {
     context: {} as AnnotationToolContext,
@@ -205,25 +217,8 @@ export const annotationToolMachine = setup({
         },
       },
     },
-    moving: {
-      on: {
-        'pointer.move': { actions: ['drag', 'emitPreview'] },
-        'pointer.up': [
-          { guard: 'grabMoved', target: 'selecting', actions: ['emitReplace', 'release'] },
-          { target: 'selecting', actions: 'release' },
-        ],
-        'key.escape': { target: 'selecting', actions: ['emitCancelPreview', 'release'] },
-      },
-    },
-    resizing: {
-      on: {
-        'pointer.move': { actions: ['drag', 'emitPreview'] },
-        'pointer.up': [
-          { guard: 'grabMoved', target: 'selecting', actions: ['emitReplace', 'release'] },
-          { target: 'selecting', actions: 'release' },
-        ],
-        'key.escape': { target: 'selecting', actions: ['emitCancelPreview', 'release'] },
-      },
-    },
+    // Moving (by the body) and resizing (by a handle) differ only in what `drag` does with the grab.
+    moving: dragging,
+    resizing: dragging,
   },
 });

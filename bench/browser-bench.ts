@@ -1,0 +1,57 @@
+/**
+ * What the browser benchmarks share: the built product on its own port and a throwaway data
+ * directory, headless Debian Chromium with SwiftShader WebGL2, and a signed-in demo clinician.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { demoAccounts } from '../src/server/seed/demo-accounts.ts';
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+
+export interface BenchServer {
+  origin: string;
+  stop: () => Promise<void>;
+}
+
+/** Builds the web app if there is no build, then starts the server and waits until it listens. */
+export async function startBenchServer(port: number): Promise<BenchServer> {
+  if (!fs.existsSync('dist/web/index.html')) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { stdio: 'inherit' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-'));
+  const server: ChildProcess = spawn(process.execPath, ['src/server/server.ts'], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Whatever happens in the benchmark, the server does not outlive it.
+  process.on('exit', () => server.kill('SIGINT'));
+  await new Promise<void>((resolve, reject) => {
+    server.stdout!.on('data', (d: Buffer) => d.toString().includes('Press Ctrl-C') && resolve());
+    server.once('exit', (code) => reject(new Error(`the server stopped before it was ready (exit ${code})`)));
+  });
+  return {
+    origin: `http://demo.localhost:${port}`,
+    async stop() {
+      server.kill('SIGINT');
+      await new Promise((resolve) => server.once('exit', resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...extraArgs, ...CHROMIUM_ARGS] });
+}
+
+/** A fresh browser profile with the demo clinician signed in, on the patients list. */
+export async function signedInPage(browser: Browser, origin: string): Promise<Page> {
+  const account = demoAccounts('demo')[1]!;
+  const page = await (await browser.newContext({ viewport: { width: 1600, height: 900 } })).newPage();
+  await page.goto(`${origin}/patients`);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/patients/);
+  return page;
+}
