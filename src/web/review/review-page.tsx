@@ -138,7 +138,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <ReviewPanels store={store} onPanelDrag={onPanelDrag} overlays={overlays} />
+        <ReviewPanels store={store} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} />
       )}
       {session && record && context ? (
         <PullbackAnalysis

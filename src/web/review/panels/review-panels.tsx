@@ -23,6 +23,11 @@ export interface ReviewPanelsProps {
   onPanelDrag?: (dragging: boolean) => void;
   /** DOM layers over panels' images: the annotations over the B-mode, the annotated slices' marks over the L-mode. */
   overlays?: Partial<Record<PanelKind, (viewport: PanelViewportSource) => ReactNode>>;
+  /**
+   * False holds back every WebGL context: the review passes false until the first frames are on
+   * their way, so that creating a context (a long main-thread task) never delays that request.
+   */
+  startGpu?: boolean;
 }
 
 /**
@@ -31,7 +36,7 @@ export interface ReviewPanelsProps {
  * Must be rendered inside ActiveToolProvider. Brightness and contrast are shared by all panels
  * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
  */
-export function ReviewPanels({ store, onPanelDrag, overlays }: ReviewPanelsProps) {
+export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -41,9 +46,10 @@ export function ReviewPanels({ store, onPanelDrag, overlays }: ReviewPanelsProps
   const [allPanelsStarted, setAllPanelsStarted] = useState(false);
   const startAllPanels = useCallback(() => setAllPanelsStarted(true), []);
   useEffect(() => {
+    if (!startGpu) return;
     const timer = setTimeout(startAllPanels, SECONDARY_PANELS_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [startAllPanels]);
+  }, [startAllPanels, startGpu]);
 
   // Written to the DOM directly: a brightness drag must not render React on every pointer move.
   useEffect(() => {
@@ -71,7 +77,7 @@ export function ReviewPanels({ store, onPanelDrag, overlays }: ReviewPanelsProps
             display={display}
             onDragChange={onPanelDrag}
             overlay={overlays?.[kind]}
-            startGpu={kind === 'bmode' || allPanelsStarted}
+            startGpu={startGpu && (kind === 'bmode' || allPanelsStarted)}
             onFirstImage={kind === 'bmode' ? startAllPanels : undefined}
           />
           {index < 2 ? (
