@@ -1,5 +1,5 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
-import { useMemo, useRef, useSyncExternalStore, type MouseEvent as ReactMouseEvent } from 'react';
+import { useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
 import { CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
@@ -27,8 +27,7 @@ function areaPath(result: CorrectedAnalysis, x: (slice: number) => number, y: (a
  * the MLA and the two reference slices flagged; a click jumps to the slice under the pointer.
  */
 export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }: PullbackPlotProps) {
-  const slice = useSyncExternalStore(images.subscribe, () => images.getSnapshot().slice);
-  const svgRef = useRef<SVGSVGElement>(null);
+  const cursorRef = useRef<HTMLDivElement>(null);
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2)) * 1.1, [result]);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
@@ -38,6 +37,20 @@ export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }
   const path = useMemo(() => areaPath(result, x, y), [result, plotWidth, maxArea]); // eslint-disable-line react-hooks/exhaustive-deps -- x and y follow plotWidth and maxArea
   const { mla, references, stenosisPercent } = result.analysis;
   const lastMm = result.slices.at(-1)?.positionMm ?? 0;
+
+  // The current-slice line is a DOM element moved by a transform, outside React: a slice change
+  // (a hundred a second while playing) must not repaint the plot's few thousand segments.
+  useEffect(() => {
+    const place = () => {
+      const cursor = cursorRef.current;
+      if (!cursor) return;
+      const { slice } = images.getSnapshot();
+      cursor.style.transform = `translateX(${x(slice) - 1}px)`;
+      cursor.dataset.slice = String(slice);
+    };
+    place();
+    return images.subscribe(place);
+  }, [images, plotWidth, count]); // eslint-disable-line react-hooks/exhaustive-deps -- x follows plotWidth and count
 
   const onClick = (event: ReactMouseEvent<SVGSVGElement>) => {
     const rect = event.currentTarget.getBoundingClientRect();
@@ -78,8 +91,20 @@ export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }
           </Button>
         </HStack>
       </HStack>
+      <Box position="relative">
+      <Box
+        ref={cursorRef}
+        data-testid="plot-cursor"
+        position="absolute"
+        left="0"
+        top={`${MARGIN.top}px`}
+        width="2px"
+        height={`${plotHeight}px`}
+        bg="#FFE411"
+        pointerEvents="none"
+        willChange="transform"
+      />
       <svg
-        ref={svgRef}
         width={width}
         height={HEIGHT_PX}
         role="img"
@@ -105,8 +130,8 @@ export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }
         {references.distal ? flag(references.distal.index + 1, REFERENCE_COLOR, 'D ref', 'distal-reference') : null}
         {references.proximal ? flag(references.proximal.index + 1, REFERENCE_COLOR, 'P ref', 'proximal-reference') : null}
         {mla ? flag(mla.index + 1, MLA_COLOR, 'MLA', 'mla-flag') : null}
-        <line data-testid="plot-cursor" data-slice={slice} x1={x(slice)} x2={x(slice)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} stroke="#FFE411" strokeWidth={2} />
       </svg>
+      </Box>
     </Box>
   );
 }
