@@ -1,7 +1,7 @@
 import { Box, Flex, HStack, Heading, Text } from '@chakra-ui/react';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useSearch } from 'wouter';
-import { DEFAULT_PIXEL_SPACING_MM } from '../../domain/constants.ts';
+import { DEFAULT_PIXEL_SPACING_MM, MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
 import { AnnotatedSliceMarks } from './annotations/annotated-slice-marks.tsx';
 import { AnnotationOverlay } from './annotations/annotation-overlay.tsx';
 import { useAnnotationSession } from './annotations/annotation-session.tsx';
@@ -81,7 +81,10 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const frameRateHz = (images.status === 'ready' ? images.images.frameRateHz : record?.frameRateHz) ?? DEFAULT_GEOMETRY.frameRateHz;
   const pullbackSpeedMmPerS = (images.status === 'ready' ? images.images.pullbackSpeedMmPerS : record?.pullbackSpeedMmPerS) ?? DEFAULT_GEOMETRY.pullbackSpeedMmPerS;
   const geometry = useMemo(() => ({ frameRateHz, pullbackSpeedMmPerS }), [frameRateHz, pullbackSpeedMmPerS]);
-  const contoursState = useRecordContours(recordId);
+  // The contours wait until playback could start: their request (and, on a first visit, the
+  // server's detection) must not compete with the first frames for the network and the CPU.
+  const framesUnderWay = useSyncExternalStore(store.subscribe, () => store.getSnapshot().bmodeLoaded < MIN_BMODE_IMAGES_FOR_PLAYBACK && store.getSnapshot().bmodeLoaded < (store.size('bmode')?.count ?? 0));
+  const contoursState = useRecordContours(recordId, images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay));
   const analysis = useCorrectedAnalysis(contoursState, session?.store ?? null, geometry);
   const contourPending =
     contoursState.status === 'processing'

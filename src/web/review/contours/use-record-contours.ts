@@ -22,10 +22,11 @@ async function fetchContours(api: ApiClient, recordId: string, signal: AbortSign
 }
 
 /** The record's automatically detected lumen contours, polled while the server is still detecting them. */
-export function useRecordContours(recordId: string): RecordContoursState {
+export function useRecordContours(recordId: string, enabled = true): RecordContoursState {
   const api = useApi();
   const [state, setState] = useState<RecordContoursState>({ status: 'loading' });
   useEffect(() => {
+    if (!enabled) return;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = () => {
@@ -43,6 +44,6 @@ export function useRecordContours(recordId: string): RecordContoursState {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [api, recordId]);
+  }, [api, recordId, enabled]);
   return state;
 }
