@@ -55,3 +55,9 @@ export const LmodePendingSchema = z.object({
   framesDone: z.number().int().nonnegative(),
   framesTotal: z.number().int().positive(),
 });
+
+/**
+ * Marks the frame request the page waits on to show its first image: the frames service worker
+ * answers it at once and stores a copy beside, instead of storing first and answering from its cache.
+ */
+export const URGENT_FRAME_HEADER = 'X-Ivus-Urgent';

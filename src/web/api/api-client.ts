@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ApiErrorSchema } from '../../domain/patients.ts';
 import { DEFAULT_TOKEN_TYPE } from '../../domain/constants.ts';
+import { URGENT_FRAME_HEADER } from '../../domain/images.ts';
 
 /** Every API address starts here; the tenant follows (spec section 7). */
 export const API_ROOT = '/api';
@@ -48,7 +49,7 @@ export interface ApiClient {
   /** Binary content (preview images) fetched with the same authorization. */
   getBlob(resource: string, options?: { signal?: AbortSignal }): Promise<Blob>;
   /** Binary content (frame chunks) with the same authorization; `null` while the server answers 202 (still being made). */
-  getBytes(resource: string, options?: { signal?: AbortSignal }): Promise<Uint8Array | null>;
+  getBytes(resource: string, options?: { signal?: AbortSignal; urgent?: boolean }): Promise<Uint8Array | null>;
   /** The Authorization header of the signed-in user (handed to the frames service worker), or null. */
   authorization(): string | null;
   /** The absolute path of an API resource, e.g. for the service worker to fetch. */
@@ -105,9 +106,10 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     method: string,
     resource: string,
     accept: string,
-    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal },
+    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal; urgent?: boolean },
   ): Promise<Response> {
     const headers: Record<string, string> = { Accept: accept };
+    if (options.urgent) headers[URGENT_FRAME_HEADER] = '1';
     const credentials = getCredentials();
     if (credentials) headers.Authorization = authorizationHeader(credentials);
     const multipart = options.body instanceof FormData;

@@ -3,6 +3,7 @@
  * previews from Cache Storage when it has them, and downloads the open record's frames in
  * the background, pausing when the page asks (stop_fetches / resume_fetches).
  */
+import { URGENT_FRAME_HEADER } from '../../domain/images.ts';
 import { CACHED_PATH, FRAMES_CACHE, parsePageMessage, type WorkerMessage } from './messages.ts';
 import { PrefetchQueue } from './prefetch-queue.ts';
 
@@ -51,9 +52,17 @@ async function cacheFirst(event: SwFetchEvent): Promise<Response> {
   const cached = await cache.match(event.request, { ignoreVary: true });
   if (cached) return cached;
   const response = await fetch(event.request);
-  // The page gets the bytes at once; storing them for the next visit happens beside it.
-  if (response.status === 200) event.waitUntil(cache.put(event.request, response.clone()));
-  return response;
+  if (response.status !== 200) return response;
+  // The first image the page waits for: answer at once, store a copy beside (one chunk through the heap).
+  if (event.request.headers.has(URGENT_FRAME_HEADER)) {
+    event.waitUntil(cache.put(event.request, response.clone()));
+    return response;
+  }
+  // The body streams from the network into Cache Storage and from there to the page, natively. Handing
+  // the page a clone instead (a tee) passed every byte through this worker's JavaScript heap, where
+  // half a gigabyte of a long pullback waited for the worker's garbage collector.
+  await cache.put(event.request, response);
+  return (await cache.match(event.request, { ignoreVary: true })) ?? fetch(event.request);
 }
 
 scope.addEventListener('install', (event) => event.waitUntil(scope.skipWaiting()));

@@ -42,11 +42,13 @@ export async function loadRecordFrames(
   store.setDownloading(true);
   callbacks.onBusy(true);
   try {
+    let urgent = true;
     const workerFor = async (limit: number) => {
       for (let taken = 0, next = queue.shift(); next && !signal.aborted; next = ++taken < limit ? queue.shift() : undefined) {
         const [series, index] = next;
         try {
-          const bytes = await api.getBytes(images[series].chunks[index]!, { signal });
+          const bytes = await api.getBytes(images[series].chunks[index]!, { signal, urgent });
+          urgent = false;
           if (bytes) store.addChunk(series, index, bytes);
         } catch (error) {
           if (!signal.aborted) callbacks.onFailed(series, index, error);
