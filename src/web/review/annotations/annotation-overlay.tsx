@@ -3,6 +3,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
 import { HIT_RADIUS_PX } from '../../../domain/constants.ts';
 import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
+import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
 import type { PanelViewportSource } from '../panels/view-transform.ts';
@@ -39,9 +40,15 @@ function isTyping(target: EventTarget | null): boolean {
  */
 export function AnnotationOverlay({ viewport: source, images, annotations, pixelSpacingMm, contours }: AnnotationOverlayProps) {
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
-  const slice = useSyncExternalStore(images.subscribe, () => images.getSnapshot().slice);
   const snapshot = useSyncExternalStore(annotations.subscribe, annotations.getSnapshot);
   const tool = useActiveTool();
+  const annotatedSlices = useMemo(() => new Set(slicesWithAnnotations(snapshot.manifest)), [snapshot.manifest]);
+  // The overlay renders again only on slices that show something: scrubbing through slices without
+  // annotations (most of a pullback) costs no React work here. 0 stands for "nothing to show".
+  const slice = useSyncExternalStore(images.subscribe, () => {
+    const current = images.getSnapshot().slice;
+    return tool === 'contour' || annotatedSlices.has(current) ? current : 0;
+  });
   const actor = useActorRef(annotationToolMachine);
   const draft = useSelector(actor, (state) => state.context.draft);
   const busy = useSelector(actor, (state) => state.matches('drawing') || state.matches('moving') || state.matches('resizing'));
@@ -73,7 +80,13 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
   // Changing slice or tool ends what was being drawn.
   useEffect(() => {
     actor.send({ type: 'key.escape' });
-  }, [actor, slice, tool]);
+    let shown = images.getSnapshot().slice;
+    return images.subscribe(() => {
+      const next = images.getSnapshot().slice;
+      if (next !== shown) actor.send({ type: 'key.escape' });
+      shown = next;
+    });
+  }, [actor, images, tool]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -113,6 +126,7 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
     // No mouse-compatibility focus change: a note created by this click keeps the keyboard.
     event.preventDefault();
     const { width, height } = vp.imageSize;
+    const slice = images.getSnapshot().slice;
     actor.send({
       type: 'pointer.down',
       point,

@@ -5,7 +5,8 @@ import type { RecordImagesState } from './use-record-images.ts';
 
 /** One line under the review header: frames loaded into the page, the background download, and what is missing. */
 export function FramesStatus({ state, store }: { state: RecordImagesState; store: ImageStore }) {
-  const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  // Only the loaded count: the store also changes on every slice, which this line does not show.
+  const loaded = useSyncExternalStore(store.subscribe, () => store.getSnapshot().bmodeLoaded + store.getSnapshot().angioLoaded);
   if (state.status === 'off') {
     return <Text textStyle="sm" color="fg.muted" data-testid="frames-status">Images are not loaded (noImage=true).</Text>;
   }
@@ -15,7 +16,6 @@ export function FramesStatus({ state, store }: { state: RecordImagesState; store
   }
   const { images, download, missing } = state;
   const total = images.bmode.count + images.angio.count;
-  const loaded = snapshot.bmodeLoaded + snapshot.angioLoaded;
   const frames = `${images.bmode.count.toLocaleString('en-US')} B-mode and ${images.angio.count.toLocaleString('en-US')} angio frames`;
   const downloaded = download !== null && download.done === download.total && download.failed.length === 0;
   return (
