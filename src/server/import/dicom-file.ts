@@ -6,11 +6,11 @@
  * makes the file unusable is an ImportRejection naming the file.
  */
 import fs from 'node:fs';
-import dicomParser, { type DataSet, type Element } from 'dicom-parser';
+import dicomParser, { type DataSet } from 'dicom-parser';
 import { PATIENT_ID_PATTERN } from '../../domain/records.ts';
 import { rejectFile } from './errors.ts';
-import { rleSegmentCount } from './frame-decode.ts';
-import { ACCEPTED_PHOTOMETRICS, nativeFrameBytes, type FrameLocation, type Photometric, type PixelEncoding, type PixelFormat } from './pixel-format.ts';
+import { ACCEPTED_PHOTOMETRICS, type FrameLocation, type Photometric, type PixelEncoding, type PixelFormat } from './pixel-format.ts';
+import { locateFrames, readExactly } from './pixel-data-location.ts';
 
 export const ACCEPTED_TRANSFER_SYNTAXES: Record<string, { name: string; encoding: PixelEncoding }> = {
   '1.2.840.10008.1.2': { name: 'implicit VR little endian', encoding: 'native' },
@@ -57,10 +57,6 @@ const FIRST_WINDOW = 256 * 1024;
 const MAX_HEADER_BYTES = 256 * 1024 * 1024;
 const MAX_FRAMES = 200_000;
 const MAX_SIZE_PX = 8192;
-/** Bytes read at the start of each JPEG frame to find its frame header. */
-const JPEG_PROBE = 4096;
-/** Bytes kept from the start of every fragment: an RLE header, a JPEG start-of-image marker. */
-const FRAGMENT_PROBE = 64;
 
 export interface DicomPatient {
   readonly id: string;
@@ -98,16 +94,6 @@ function errorText(error: unknown): string {
 
 const RAN_OUT = /past end|overread|overrun|cannot be greater than|buffer/i;
 
-function readExactly(fd: number, position: number, length: number): Buffer {
-  const buffer = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const read = fs.readSync(fd, buffer, done, length - done, position + done);
-    if (read === 0) break;
-    done += read;
-  }
-  return done === length ? buffer : buffer.subarray(0, done);
-}
 
 /** The header region parsed up to (and including) the pixel data element's own header. */
 function parseHeader(fd: number, fileSize: number, fileName: string): { dataSet: DataSet; transferSyntaxUid: string } {
@@ -328,156 +314,6 @@ function pixelFormat(dataSet: DataSet, encoding: PixelEncoding, fileName: string
     rescaleIntercept: dataSet.floatString('x00281052') ?? 0,
     window: center !== undefined && width !== undefined && width > 0 ? { center, width } : null,
   };
-}
-
-/** The frame header (SOFn) at the start of a JPEG frame, when it lies within `probe`. */
-export function jpegFrameHeader(probe: Uint8Array): { marker: number; precision: number; height: number; width: number; components: number } | 'not-jpeg' | null {
-  if (probe[0] !== 0xff || probe[1] !== 0xd8) return 'not-jpeg';
-  let p = 2;
-  while (p + 4 <= probe.length) {
-    if (probe[p] !== 0xff) return null;
-    const marker = probe[p + 1]!;
-    if (marker === 0xff) {
-      p += 1;
-      continue;
-    }
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      if (p + 10 > probe.length) return null;
-      return {
-        marker,
-        precision: probe[p + 4]!,
-        height: (probe[p + 5]! << 8) | probe[p + 6]!,
-        width: (probe[p + 7]! << 8) | probe[p + 8]!,
-        components: probe[p + 9]!,
-      };
-    }
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      p += 2;
-      continue;
-    }
-    if (marker === 0xda || marker === 0xd9) return null;
-    p += 2 + ((probe[p + 2]! << 8) | probe[p + 3]!);
-  }
-  return null;
-}
-
-type Fragment = { offset: number; length: number; relative: number; probe: Buffer };
-
-/** Walks the items of encapsulated pixel data: the basic offset table, then each fragment. */
-function walkFragments(fd: number, fileSize: number, start: number, probeBytes: number, fileName: string): { offsetTable: number[]; fragments: Fragment[] } {
-  const truncated = () => rejectFile('truncated', fileName, 'the file ends inside its pixel data.');
-  const itemAt = (position: number, extra: number) => {
-    if (position + 8 > fileSize) throw truncated();
-    const bytes = readExactly(fd, position, Math.min(8 + extra, fileSize - position));
-    return { group: bytes.readUInt16LE(0), element: bytes.readUInt16LE(2), length: bytes.readUInt32LE(4), bytes };
-  };
-  const table = itemAt(start, 0);
-  if (table.group !== 0xfffe || table.element !== 0xe000) {
-    throw rejectFile('decode_failed', fileName, 'its encapsulated pixel data does not start with an offset table item.');
-  }
-  if (start + 8 + table.length > fileSize) throw truncated();
-  const tableBytes = table.length > 0 ? readExactly(fd, start + 8, table.length) : Buffer.alloc(0);
-  const offsetTable: number[] = [];
-  for (let k = 0; k + 4 <= tableBytes.length; k += 4) offsetTable.push(tableBytes.readUInt32LE(k));
-  const first = start + 8 + table.length;
-  const fragments: Fragment[] = [];
-  for (let position = first; ; ) {
-    const item = itemAt(position, probeBytes);
-    if (item.group === 0xfffe && item.element === 0xe0dd) break;
-    if (item.group !== 0xfffe || item.element !== 0xe000 || item.length === 0xffffffff) {
-      throw rejectFile('decode_failed', fileName, `its encapsulated pixel data is damaged at byte ${position}.`);
-    }
-    if (position + 8 + item.length > fileSize) throw truncated();
-    fragments.push({ offset: position + 8, length: item.length, relative: position - first, probe: Buffer.from(item.bytes.subarray(8, 8 + Math.min(item.length, probeBytes))) });
-    position += 8 + item.length;
-  }
-  return { offsetTable, fragments };
-}
-
-/** Groups fragments into frames: by the offset table, one per frame, all in one, or (JPEG) by start-of-image markers. */
-function framesFromFragments(offsetTable: number[], fragments: Fragment[], frameCount: number, encoding: PixelEncoding, fileName: string): Fragment[][] {
-  if (offsetTable.length === frameCount && offsetTable[0] === 0) {
-    const starts = new Map(fragments.map((f, index) => [f.relative, index]));
-    const indices = offsetTable.map((offset) => starts.get(offset));
-    if (indices.every((index, k) => index !== undefined && (k === 0 || index > indices[k - 1]!))) {
-      return indices.map((index, k) => fragments.slice(index!, k + 1 < indices.length ? indices[k + 1]! : fragments.length));
-    }
-  }
-  if (fragments.length === frameCount) return fragments.map((f) => [f]);
-  if (frameCount === 1) return [fragments];
-  if (encoding === 'jpeg') {
-    const frames: Fragment[][] = [];
-    for (const fragment of fragments) {
-      if (fragment.probe[0] === 0xff && fragment.probe[1] === 0xd8) frames.push([fragment]);
-      else frames[frames.length - 1]?.push(fragment);
-    }
-    if (frames.length === frameCount) return frames;
-  }
-  throw rejectFile('inconsistent_frames', fileName, `the header announces ${frameCount} frames but the pixel data holds ${fragments.length} fragments that do not make ${frameCount} frames.`);
-}
-
-function checkEncapsulatedFrame(fd: number, format: PixelFormat, frame: Fragment[], index: number, fileName: string): void {
-  const start = frame[0];
-  if (!start || start.length === 0) throw rejectFile('zero_frames', fileName, `frame ${index + 1} is empty.`);
-  const probe = format.encoding === 'jpeg' && start.length > start.probe.length ? readExactly(fd, start.offset, Math.min(start.length, JPEG_PROBE)) : start.probe;
-  if (format.encoding === 'rle') {
-    if (probe.length < 64) throw rejectFile('decode_failed', fileName, `frame ${index + 1} is shorter than an RLE header.`);
-    const segments = probe.readUInt32LE(0);
-    if (segments !== rleSegmentCount(format)) {
-      throw rejectFile('inconsistent_frames', fileName, `frame ${index + 1} has ${segments} RLE segments where the header implies ${rleSegmentCount(format)}.`);
-    }
-    return;
-  }
-  const header = jpegFrameHeader(probe);
-  if (header === 'not-jpeg') throw rejectFile('decode_failed', fileName, `frame ${index + 1} is not a JPEG image.`);
-  if (header === null) return; // its frame header lies further in: the decoder checks it
-  if (header.marker > 0xc2 || header.precision !== 8) {
-    throw rejectFile('unsupported_transfer_syntax', fileName, `frame ${index + 1} is not an 8-bit baseline JPEG image.`);
-  }
-  if (header.height !== 0 && (header.width !== format.columns || header.height !== format.rows)) {
-    throw rejectFile(
-      'inconsistent_frames',
-      fileName,
-      `frame ${index + 1} is ${header.width}x${header.height} where the header says ${format.columns}x${format.rows}.`,
-    );
-  }
-  // A grayscale file whose JPEG frames carry YCbCr keeps their luma; the other way round cannot work.
-  if (header.components !== format.samplesPerPixel && !(format.samplesPerPixel === 1 && header.components === 3)) {
-    throw rejectFile('inconsistent_frames', fileName, `frame ${index + 1} has ${header.components} colour components where the header says ${format.samplesPerPixel}.`);
-  }
-}
-
-function locateFrames(fd: number, fileSize: number, pixelData: Element, format: PixelFormat, frameCount: number, fileName: string): FrameLocation[] {
-  if (format.encoding === 'native') {
-    if (pixelData.hadUndefinedLength || pixelData.length === 0xffffffff) {
-      throw rejectFile('decode_failed', fileName, 'its pixel data is encapsulated although its transfer syntax is uncompressed.');
-    }
-    const frameBytes = nativeFrameBytes(format);
-    const expected = frameBytes * frameCount;
-    if (pixelData.length === 0) throw rejectFile('zero_frames', fileName, 'its pixel data is empty.');
-    if (pixelData.dataOffset + Math.min(pixelData.length, expected) > fileSize) {
-      const present = Math.max(0, fileSize - pixelData.dataOffset);
-      throw rejectFile('truncated', fileName, `the file ends inside its pixel data (${present} of ${pixelData.length} bytes present).`);
-    }
-    // One padding byte keeps an odd length even.
-    if (pixelData.length !== expected && pixelData.length !== expected + 1) {
-      throw rejectFile(
-        'inconsistent_frames',
-        fileName,
-        `its pixel data holds ${pixelData.length} bytes where ${frameCount} frames of ${format.columns}x${format.rows}` +
-          ` (${frameBytes} bytes each) need ${expected}.`,
-      );
-    }
-    return Array.from({ length: frameCount }, (_, k) => [[pixelData.dataOffset + k * frameBytes, frameBytes]] as const);
-  }
-  if (!pixelData.hadUndefinedLength && pixelData.length !== 0xffffffff) {
-    throw rejectFile('decode_failed', fileName, 'its pixel data is not encapsulated although its transfer syntax is compressed.');
-  }
-  const { offsetTable, fragments } = walkFragments(fd, fileSize, pixelData.dataOffset, FRAGMENT_PROBE, fileName);
-  if (fragments.length === 0) throw rejectFile('zero_frames', fileName, 'its pixel data holds no frames.');
-  const frames = framesFromFragments(offsetTable, fragments, frameCount, format.encoding, fileName);
-  frames.forEach((frame, index) => checkEncapsulatedFrame(fd, format, frame, index, fileName));
-  return frames.map((frame) => frame.map((f) => [f.offset, f.length] as const));
 }
 
 /** Reads and checks one uploaded file (see the module comment). */
