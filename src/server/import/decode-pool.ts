@@ -4,7 +4,7 @@
  * busy; results come back as transferred buffers.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
+import { createWorkerPool } from '../workers/worker-pool.ts';
 import { decodeRange, type DecodedFrames, type DecodeJob } from './decode-range.ts';
 import type { DecodeRequest, DecodeResponse } from './decode-worker.ts';
 import { FrameDecodeError } from './frame-decode.ts';
@@ -28,69 +28,16 @@ export function createInlineDecoder(): FrameDecoder {
   };
 }
 
-interface Pending {
-  readonly request: DecodeRequest;
-  resolve(result: DecodedFrames): void;
-  reject(error: Error): void;
-}
-
-/** Worker threads are started on the first job and stay until close(). */
+/** Worker threads are started on the first jobs and stay until close(). */
 export function createDecodePool(size: number): FrameDecoder {
-  const idle: Worker[] = [];
-  const all = new Set<Worker>();
-  const queue: Pending[] = [];
-  const running = new Map<Worker, Pending>();
-  let nextId = 1;
-  let closed = false;
-
-  const dispatch = (): void => {
-    while (!closed && all.size < size && queue.length > idle.length) spawn();
-    while (idle.length > 0 && queue.length > 0) {
-      const worker = idle.pop()!;
-      const pending = queue.shift()!;
-      running.set(worker, pending);
-      worker.postMessage(pending.request);
-    }
-  };
-
-  const spawn = (): void => {
-    const worker = new Worker(new URL('./decode-worker.ts', import.meta.url));
-    all.add(worker);
-    worker.on('message', (response: DecodeResponse) => {
-      const pending = running.get(worker);
-      running.delete(worker);
-      idle.push(worker);
-      if (pending) {
-        if ('error' in response) pending.reject(new FrameDecodeError(response.error.code, response.error.message));
-        else pending.resolve({ pixels: response.pixels, gzipped: response.gzipped });
-      }
-      dispatch();
-    });
-    // A crashed worker fails its job and is replaced on demand.
-    worker.on('error', (error) => {
-      running.get(worker)?.reject(error);
-      running.delete(worker);
-      all.delete(worker);
-      const at = idle.indexOf(worker);
-      if (at >= 0) idle.splice(at, 1);
-      dispatch();
-    });
-    idle.push(worker);
-  };
-
-  return {
-    parallelism: size,
-    decode(job) {
-      if (closed) return Promise.reject(new Error('the decode pool is closed'));
-      return new Promise<DecodedFrames>((resolve, reject) => {
-        queue.push({ request: { id: nextId++, job }, resolve, reject });
-        dispatch();
-      });
-    },
-    async close() {
-      closed = true;
-      for (const pending of queue.splice(0)) pending.reject(new Error('the decode pool was closed'));
-      await Promise.all([...all].map((worker) => worker.terminate()));
-    },
-  };
+  const pool = createWorkerPool<DecodeJob, DecodeResponse, DecodedFrames>({
+    url: new URL('./decode-worker.ts', import.meta.url),
+    size,
+    lazy: true,
+    name: 'decode pool',
+    toMessage: (job, id) => ({ message: { id, job } satisfies DecodeRequest }),
+    fromMessage: (response) =>
+      'error' in response ? new FrameDecodeError(response.error.code, response.error.message) : { pixels: response.pixels, gzipped: response.gzipped },
+  });
+  return { parallelism: size, decode: (job) => pool.run(job), close: () => pool.close() };
 }
