@@ -5,53 +5,23 @@
  * way; another tenant's import is not found.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportListSchema, ImportRejectedSchema, ImportSummarySchema, type ImportSummary } from '../../src/domain/imports.ts';
+import { ImportListSchema, ImportRejectedSchema, ImportSummarySchema } from '../../src/domain/imports.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { importSeries, imports } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { importTempRoot } from '../../src/server/http/imports.ts';
 import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
-import { makeDicom, multipartBody, newUid } from '../support/dicom-fixtures.ts';
-import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+import { makeDicom, newUid } from '../support/dicom-fixtures.ts';
+import { get, openSession as openImportSession, upload, waitForImport, type Session } from './import-session.ts';
+import { hostOf, mintIdToken, postgresUnavailable } from './test-server.ts';
 
 const LIMIT_BYTES = 1024 * 1024;
 
-type Session = { server: TestServer; authorization: string; dataDir: string };
-
-async function openSession(env: Record<string, string> = {}): Promise<Session> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-import-'));
-  const server = await createTestServer({ DATA_DIR: dataDir, IMPORT_MAX_FILE_BYTES: String(LIMIT_BYTES), ...env });
-  const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
-  const authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
-  return { server, authorization, dataDir };
-}
-
-function get(session: Session, url: string, tenant = 'demo', authorization = session.authorization) {
-  return session.server.app.inject({ url, headers: { host: hostOf(tenant), authorization } });
-}
-
-function upload(session: Session, files: { name: string; bytes: Uint8Array; field?: string }[]) {
-  const { body, contentType } = multipartBody(files);
-  return session.server.app.inject({
-    method: 'POST',
-    url: '/api/demo/imports',
-    headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': contentType },
-    payload: body,
-  });
-}
-
-async function waitForImport(session: Session, importId: string): Promise<ImportSummary> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const summary = ImportSummarySchema.parse((await get(session, `/api/demo/imports/${importId}`)).json());
-    if (summary.status !== 'processing') return summary;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`import ${importId} did not finish`);
-}
+/** Every failures session runs with a 1 MiB upload limit. */
+const openSession = (env: Record<string, string> = {}) => openImportSession({ IMPORT_MAX_FILE_BYTES: String(LIMIT_BYTES), ...env });
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

@@ -4,7 +4,6 @@
  * loads), the L-mode and previews, an angiography run joining its record, and the decode workers.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
@@ -13,49 +12,10 @@ import { RecordImagesSchema, type RecordImages } from '../../src/domain/images.t
 import { ImportListSchema, ImportSummarySchema, type ImportSummary } from '../../src/domain/imports.ts';
 import { listAudit } from '../../src/server/db/audit.ts';
 import { importSeries, records } from '../../src/server/db/schema.ts';
-import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { readDicomFile } from '../../src/server/import/dicom-file.ts';
-import { makeDicom, multipartBody, newUid, type Fixture, type FixtureOptions } from '../support/dicom-fixtures.ts';
-import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
-
-type Session = { server: TestServer; authorization: string; dataDir: string };
-
-async function openSession(env: Record<string, string> = {}): Promise<Session> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-import-'));
-  const server = await createTestServer({ DATA_DIR: dataDir, ...env });
-  const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
-  const authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
-  return { server, authorization, dataDir };
-}
-
-async function closeSession(session: Session | undefined) {
-  if (!session) return;
-  await session.server.close();
-  fs.rmSync(session.dataDir, { recursive: true, force: true });
-}
-
-function get(session: Session, url: string) {
-  return session.server.app.inject({ url, headers: { host: hostOf('demo'), authorization: session.authorization, 'accept-encoding': 'gzip' } });
-}
-
-function upload(session: Session, files: { name: string; bytes: Uint8Array }[]) {
-  const { body, contentType } = multipartBody(files);
-  return session.server.app.inject({
-    method: 'POST',
-    url: '/api/demo/imports',
-    headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': contentType },
-    payload: body,
-  });
-}
-
-async function waitForImport(session: Session, importId: string): Promise<ImportSummary> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const summary = ImportSummarySchema.parse((await get(session, `/api/demo/imports/${importId}`)).json());
-    if (summary.status !== 'processing') return summary;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`import ${importId} did not finish`);
-}
+import { makeDicom, newUid, type Fixture, type FixtureOptions } from '../support/dicom-fixtures.ts';
+import { closeSession, get, openSession, upload, waitForImport, type Session } from './import-session.ts';
+import { postgresUnavailable } from './test-server.ts';
 
 /** Uploads, checks the 202, waits for the end; the import must be done. */
 async function importFiles(session: Session, files: { name: string; bytes: Uint8Array }[]): Promise<ImportSummary> {
