@@ -117,8 +117,19 @@ test('patients, records and users screens have no serious accessibility violatio
   await signIn(page, administrator());
   await expect(page.getByTestId('patient-row').first()).toBeVisible();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  // Previews are held back first, so the "Loading" placeholders are checked as well as the images.
+  let releasePreviews: () => void = () => {};
+  const previewsReleased = new Promise<void>((resolve) => (releasePreviews = resolve));
+  await page.route('**/previews/**', async (route) => {
+    await previewsReleased;
+    await route.continue();
+  });
   await page.goto(`${originOf('demo')}/patients/DEM-001/records`);
   await expect(page.getByTestId('record-card')).toHaveCount(3);
+  await expect(page.getByRole('img', { name: 'B-mode preview: loading' }).first()).toBeVisible();
+  expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  releasePreviews();
+  await expect(page.getByRole('img', { name: 'B-mode preview', exact: true }).first()).toBeVisible();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await page.goto(`${originOf('demo')}/users`);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -18,7 +18,7 @@ function Placeholder({ label, text }: { label: string; text: string }) {
       role="img"
       aria-label={`${label} preview: ${text.toLowerCase()}`}
       bg="bg.muted"
-      color="fg.subtle"
+      color="fg.muted"
       height="full"
       width="full"
       data-testid="preview-placeholder"
