@@ -93,6 +93,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
           width="2px"
           bg="#ffe411"
           pointerEvents="none"
+          willChange="transform"
           visibility="hidden"
         />
       )}
