@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pixiStartupProbes } from './scripts/vite-pixi-startup.ts';
 
 /** The API server the dev server forwards to (scripts/dev.ts starts it on this port). */
 const apiPort = Number(process.env.API_PORT ?? 8081);
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), pixiStartupProbes()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { Center, Spinner } from '@chakra-ui/react';
+import { Center } from '@chakra-ui/react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { useAuthStatus } from '../auth/auth-context.tsx';
+import { DelayedSpinner } from '../ui/delayed-spinner.tsx';
 
 /**
  * Route guard (spec section 2): while the session is being restored nothing is shown; without a
@@ -16,7 +17,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (status === 'restoring' || status === 'signingOut') {
     return (
       <Center height="100dvh" role="status" aria-label={status === 'restoring' ? 'Restoring your session' : 'Signing out'}>
-        <Spinner size="lg" color="colorPalette.solid" />
+        <DelayedSpinner size="lg" color="colorPalette.solid" />
       </Center>
     );
   }

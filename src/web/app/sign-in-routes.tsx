@@ -1,16 +1,17 @@
 import { useEffect } from 'react';
-import { Button, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Button, Stack, Text } from '@chakra-ui/react';
 import { useSelector } from '@xstate/react';
 import { Redirect, useLocation, useSearchParams } from 'wouter';
 import { useAuthActor, useAuthError, useAuthStatus } from '../auth/auth-context.tsx';
 import { DEFAULT_LANDING_PATH, safeReturnTo } from '../auth/return-to.ts';
+import { DelayedSpinner } from '../ui/delayed-spinner.tsx';
 import { FullPageMessage } from '../ui/full-page-message.tsx';
 
 function Waiting({ title, text }: { title: string; text: string }) {
   return (
     <FullPageMessage title={title}>
       <Stack direction="row" align="center" gap="3">
-        <Spinner size="sm" color="colorPalette.solid" />
+        <DelayedSpinner size="sm" color="colorPalette.solid" />
         <Text color="fg.muted">{text}</Text>
       </Stack>
     </FullPageMessage>

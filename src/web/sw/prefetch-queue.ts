@@ -70,13 +70,20 @@ export class PrefetchQueue {
   private async fetchOne(url: string, generation: number): Promise<void> {
     this.running++;
     let failed = false;
+    let deferred = false;
     try {
-      if (!(await this.deps.isCached(url))) await this.deps.download(url);
+      const cached = await this.deps.isCached(url);
+      // Paused while the cache was asked (the page has just opened a record and needs the
+      // bandwidth): the URL goes back to the head of the queue instead of downloading now.
+      deferred = !cached && this.paused && generation === this.generation;
+      if (deferred) this.pending.unshift(url);
+      else if (!cached) await this.deps.download(url);
     } catch {
       failed = true;
     } finally {
       this.running--;
     }
+    if (deferred) return;
     // A result for a record the page has left is not reported.
     if (generation === this.generation) {
       this.progress.done++;

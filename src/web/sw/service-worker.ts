@@ -53,11 +53,10 @@ async function cacheFirst(event: SwFetchEvent): Promise<Response> {
   if (cached) return cached;
   const response = await fetch(event.request);
   if (response.status !== 200) return response;
-  // The first image the page waits for: answer at once, store a copy beside (one chunk through the heap).
-  if (event.request.headers.has(URGENT_FRAME_HEADER)) {
-    event.waitUntil(cache.put(event.request, response.clone()));
-    return response;
-  }
+  // The first image the page waits for: handed over untouched, so its bytes flow from the network to
+  // the page without passing through this worker (a stored copy would tee them through its heap,
+  // which held the first frame back by a few hundred ms). The background download stores it later.
+  if (event.request.headers.has(URGENT_FRAME_HEADER)) return response;
   // The body streams from the network into Cache Storage and from there to the page, natively. Handing
   // the page a clone instead (a tee) passed every byte through this worker's JavaScript heap, where
   // half a gigabyte of a long pullback waited for the worker's garbage collector.

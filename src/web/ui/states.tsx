@@ -1,12 +1,13 @@
 import type { ReactNode } from 'react';
-import { Box, Button, Center, EmptyState as ChakraEmptyState, Spinner, Stack, Text, VStack } from '@chakra-ui/react';
+import { Box, Button, Center, EmptyState as ChakraEmptyState, Stack, Text, VStack } from '@chakra-ui/react';
 import { AlertIcon } from './icons.tsx';
+import { DelayedSpinner } from './delayed-spinner.tsx';
 
 export function LoadingState({ label = 'Loading…' }: { label?: string }) {
   return (
     <Center py="12" role="status" aria-live="polite">
       <VStack gap="3">
-        <Spinner size="lg" color="colorPalette.solid" />
+        <DelayedSpinner size="lg" color="colorPalette.solid" />
         <Text color="fg.muted">{label}</Text>
       </VStack>
     </Center>

@@ -53,6 +53,21 @@ describe('service worker prefetch queue', () => {
     expect(h.last().paused).toBe(false);
   });
 
+  it('a pause that arrives while the cache is being asked holds those downloads back too', async () => {
+    const h = harness({ cached: ['b'] });
+    h.queue.start(['a', 'b', 'c']);
+    h.queue.stop();
+    await settle();
+    expect(h.downloads).toEqual([]);
+    expect(h.last()).toMatchObject({ done: 1, total: 3, paused: true });
+    h.queue.resume();
+    await settle();
+    expect(h.downloads).toEqual(['a', 'c']);
+    await h.finish('a');
+    await h.finish('c');
+    expect(h.last()).toMatchObject({ done: 3, total: 3, failed: [] });
+  });
+
   it('reports the URLs that failed so the page can say which frames are missing', async () => {
     const h = harness({ failing: ['b'] });
     h.queue.start(['a', 'b']);

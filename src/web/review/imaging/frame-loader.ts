@@ -48,8 +48,9 @@ export async function loadRecordFrames(
         const [series, index] = next;
         try {
           const bytes = await api.getBytes(images[series].chunks[index]!, { signal, urgent });
-          urgent = false;
           if (bytes) store.addChunk(series, index, bytes);
+          if (urgent) performance.mark('ivus:first-chunk-stored');
+          urgent = false;
         } catch (error) {
           if (!signal.aborted) callbacks.onFailed(series, index, error);
         }

@@ -39,6 +39,8 @@ export function useRecordImages(recordId: string, enabled: boolean): { state: Re
         store.setImages(images);
         urls = new Set([...images.bmode.chunks, ...images.angio.chunks].map((path) => api.url(path)));
         setState({ status: 'ready', images, download: null, missing: [] });
+        // Paused before it is handed the list, so its first downloads do not race the page's own.
+        void stopFetches();
         void postToServiceWorker({ type: 'prefetch', urls: [...urls], authorization: api.authorization() ?? '' });
         await loadRecordFrames(
           api,

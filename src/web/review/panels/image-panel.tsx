@@ -49,6 +49,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
   // The canvas exists before the Application is initialised: tag it at once for tests.
   useLayoutEffect(() => {
     appRef.current?.getCanvas()?.setAttribute('data-testid', `panel-canvas-${kind}`);
+    if (startGpu) performance.mark(`ivus:${kind}-gpu-start`);
   }, [kind, startGpu]);
 
   const cursorRef = useCallback((element: HTMLDivElement | null) => controller.setCursorElement(element), [controller]);

@@ -22,9 +22,10 @@ export type PanelKind = 'angio' | 'bmode' | 'lmode';
 const LOADED_COLOR = 0x38bdf8;
 const LOADED_ALPHA = 0.25;
 const LOADED_STRIP_PX = 4;
+/** How often the L-mode panel redraws its loading progress while chunks arrive. */
+const PROGRESS_REDRAW_MS = 250;
 const BLACK: PanelImage = { width: 1, height: 1, data: null };
 
-/** The image a panel shows for the store's current state. */
 /** Whether two views show the same frame (the store hands out a new view of the same bytes each time). */
 function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
   // Black (no bytes yet) stays black from slice to slice: nothing to redraw either.
@@ -32,6 +33,7 @@ function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
   return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
 }
 
+/** The image a panel shows for the store's current state. */
 export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot): PanelImage {
   if (kind === 'lmode') {
     const lmode = snapshot.lmodeReady ? store.lmode() : null;
@@ -44,6 +46,24 @@ export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageSt
   if (!size) return BLACK;
   const data = kind === 'bmode' ? store.bmodeFrameAt(snapshot.slice) : store.angioFrameAt(snapshot.slice);
   return { width: size.width, height: size.height, data };
+}
+
+/**
+ * What a panel does when the image store changes:
+ * - 'none': nothing it shows changed (the play counter, the downloading flag);
+ * - 'same-image': the picture on screen is still right: a slice change within one angio frame (it
+ *   lasts ~30 slices), any slice on the L-mode image (its cursor is a DOM line moved on its own),
+ *   or a chunk arriving for other slices. While loading, a dozen chunks a second would otherwise
+ *   redraw every panel each time;
+ * - 'progress': the same, but the L-mode's loading progress moved (redrawn a few times a second);
+ * - 'redraw': draw again on the next animation frame.
+ * `sameImage`: whether the image the panel would show for `next` is the one on screen.
+ */
+export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null, next: ImageStoreSnapshot, sameImage: boolean): 'none' | 'same-image' | 'progress' | 'redraw' {
+  if (!drawn || drawn.sliceCount !== next.sliceCount || drawn.lmodeReady !== next.lmodeReady) return 'redraw';
+  if (drawn.dataVersion === next.dataVersion && drawn.slice === next.slice) return 'none';
+  if (!sameImage) return 'redraw';
+  return kind === 'lmode' && !next.lmodeReady && drawn.dataVersion !== next.dataVersion ? 'progress' : 'same-image';
 }
 
 type Drag =
@@ -121,6 +141,8 @@ export class PanelController implements PanelViewportSource {
     if (this.disposed || this.renderer) return;
     this.renderer = new PanelRenderer(app, this.fitMode);
     this.renderer.resize(this.viewport);
+    // User Timing marks: `npm run bench:review` prints where the first frame's time went.
+    performance.mark(`ivus:${this.kind}-gpu-ready`);
     this.invalidate();
   }
 
@@ -230,6 +252,8 @@ export class PanelController implements PanelViewportSource {
     this.disposed = true;
     cancelAnimationFrame(this.frameRequest);
     this.frameRequest = 0;
+    if (this.progressTimer !== null) clearTimeout(this.progressTimer);
+    this.progressTimer = null;
     this.renderer?.destroy();
     this.renderer = null;
     this.drawn = null;
@@ -245,20 +269,28 @@ export class PanelController implements PanelViewportSource {
   private readonly onStoreChange = (): void => {
     const next = this.store.getSnapshot();
     const drawn = this.drawn;
-    // The store also notifies for the play counter and the downloading flag, which change nothing here.
-    if (drawn && drawn.dataVersion === next.dataVersion && drawn.sliceCount === next.sliceCount && drawn.lmodeReady === next.lmodeReady) {
-      if (drawn.slice === next.slice) return;
-      // A slice change that shows the same image (the angio frame lasts ~30 slices, the L-mode image
-      // is one for all slices) needs no redraw; the L-mode's cursor is a DOM line moved on its own.
-      if (this.renderer && sameBytes(panelImage(this.kind, this.store, next).data, this.drawnImage)) {
-        this.drawn = next;
-        this.renderer.markDrawn(next.slice);
-        this.placeCursor();
-        return;
-      }
+    const image = drawn && this.renderer ? panelImage(this.kind, this.store, next).data : null;
+    const change = storeChangeFor(this.kind, drawn, next, drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage));
+    if (change === 'none') return;
+    if (change === 'redraw') {
+      this.invalidate();
+      return;
     }
-    this.invalidate();
+    this.drawn = next;
+    this.renderer?.markDrawn(this.drawnImage ? next.slice : null);
+    this.placeCursor();
+    if (change === 'progress') this.scheduleProgressRedraw();
   };
+
+  private progressTimer: ReturnType<typeof setTimeout> | null = null;
+
+  private scheduleProgressRedraw(): void {
+    if (this.progressTimer !== null) return;
+    this.progressTimer = setTimeout(() => {
+      this.progressTimer = null;
+      this.invalidate();
+    }, PROGRESS_REDRAW_MS);
+  }
 
   private readonly invalidate = (): void => {
     if (this.frameRequest || !this.renderer) return;
@@ -282,6 +314,7 @@ export class PanelController implements PanelViewportSource {
     this.publishViewport(renderer);
     if (image.data && !this.shownFirstImage) {
       this.shownFirstImage = true;
+      performance.mark(`ivus:${this.kind}-first-image`);
       this.onFirstImage?.();
     }
   };

@@ -45,6 +45,9 @@ export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true }: 
   // which the clinician looks at first, gets the thread to itself until its first frame is shown.
   const [allPanelsStarted, setAllPanelsStarted] = useState(false);
   const startAllPanels = useCallback(() => setAllPanelsStarted(true), []);
+  // After the frame that carries the first image has been produced: started at once, the other
+  // contexts held the main thread (and the frame with the image) for another 150–250 ms.
+  const startAllPanelsAfterNextFrame = useCallback(() => requestAnimationFrame(() => requestAnimationFrame(startAllPanels)), [startAllPanels]);
   useEffect(() => {
     if (!startGpu) return;
     const timer = setTimeout(startAllPanels, SECONDARY_PANELS_DELAY_MS);
@@ -78,7 +81,7 @@ export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true }: 
             onDragChange={onPanelDrag}
             overlay={overlays?.[kind]}
             startGpu={startGpu && (kind === 'bmode' || allPanelsStarted)}
-            onFirstImage={kind === 'bmode' ? startAllPanels : undefined}
+            onFirstImage={kind === 'bmode' ? startAllPanelsAfterNextFrame : undefined}
           />
           {index < 2 ? (
             <PanelSplitter
