@@ -1,8 +1,16 @@
 /**
- * The baseline page of bench:review: the record's B-mode frames uploaded into one r8 texture
- * array and drawn as one quad, with nothing else on the page: the practical limit here.
+ * The baseline pages of bench:review: the record's B-mode frames drawn as one quad, with nothing
+ * else on the page: the practical limit here. Two ways to hold the frames, measured side by side:
+ * - 'array': every frame uploaded once into r8 texture arrays (as few as the GPU allows: SwiftShader
+ *   takes 2,048 layers an array, fewer than a long pullback has); a slice change only draws;
+ * - 'single': the frames kept once in the page's memory and one r8 texture re-uploaded from them
+ *   on each slice change (the review's way: see src/web/review/panels/panel-renderer.ts).
  */
-export const RAW_WEBGL_PAGE = `<!doctype html><html><body style="margin:0;background:#000">
+export type TextureStrategy = 'array' | 'single';
+
+export function rawWebglPage(strategy: TextureStrategy): string {
+  const array = strategy === 'array';
+  return `<!doctype html><html><body style="margin:0;background:#000">
 <canvas id="c" width="700" height="700"></canvas>
 <script type="module">
 const canvas = document.getElementById('c');
@@ -11,8 +19,8 @@ const vs = \`#version 300 es
 in vec2 p; out vec2 uv; void main() { uv = p * 0.5 + 0.5; uv.y = 1.0 - uv.y; gl_Position = vec4(p, 0, 1); }\`;
 const fs = \`#version 300 es
 precision highp float; precision highp sampler2DArray;
-uniform sampler2DArray frames; uniform float layer; in vec2 uv; out vec4 color;
-void main() { float v = texture(frames, vec3(uv, layer)).r; color = vec4(v, v, v, 1); }\`;
+${array ? 'uniform sampler2DArray frames; uniform float layer;' : 'uniform sampler2D frames;'} in vec2 uv; out vec4 color;
+void main() { float v = ${array ? 'texture(frames, vec3(uv, layer)).r' : 'texture(frames, uv).r'}; color = vec4(v, v, v, 1); }\`;
 const program = gl.createProgram();
 for (const [type, source] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]]) {
   const shader = gl.createShader(type); gl.shaderSource(shader, source); gl.compileShader(shader); gl.attachShader(program, shader);
@@ -22,24 +30,61 @@ const buffer = gl.createBuffer(); gl.bindBuffer(gl.ARRAY_BUFFER, buffer);
 gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
 gl.enableVertexAttribArray(0); gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
 gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
-const texture = gl.createTexture(); gl.bindTexture(gl.TEXTURE_2D_ARRAY, texture);
-gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MIN_FILTER, gl.LINEAR); gl.texParameteri(gl.TEXTURE_2D_ARRAY, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+const target = ${array ? 'gl.TEXTURE_2D_ARRAY' : 'gl.TEXTURE_2D'};
+const newTexture = () => {
+  const texture = gl.createTexture(); gl.bindTexture(target, texture);
+  gl.texParameteri(target, gl.TEXTURE_MIN_FILTER, gl.LINEAR); gl.texParameteri(target, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  return texture;
+};
+const textures = [];
+// Whole chunks of 16 frames an array, so that no chunk straddles two.
+const layersPerArray = Math.floor(gl.getParameter(gl.MAX_ARRAY_TEXTURE_LAYERS) / 16) * 16;
 const layerLocation = gl.getUniformLocation(program, 'layer');
+const chunks = [];
+let frameSize = 0;
 window.rawState = { slice: 1, loaded: 0 };
-window.drawSlice = (slice) => { window.rawState.slice = slice; gl.uniform1f(layerLocation, slice - 1); gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4); canvas.dataset.drawnSlice = String(slice); };
+window.drawSlice = (slice) => {
+  window.rawState.slice = slice;
+  ${
+    array
+      ? 'gl.bindTexture(gl.TEXTURE_2D_ARRAY, textures[Math.floor((slice - 1) / layersPerArray)]); gl.uniform1f(layerLocation, (slice - 1) % layersPerArray);'
+      : `const chunk = chunks[Math.floor((slice - 1) / 16)];
+  if (chunk) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, window.rawState.width, window.rawState.height, gl.RED, gl.UNSIGNED_BYTE, chunk.subarray(((slice - 1) % 16) * frameSize, ((slice - 1) % 16 + 1) * frameSize));`
+  }
+  gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+  canvas.dataset.drawnSlice = String(slice);
+};
 window.loadFrames = async (chunkUrls, count, width, height, authorization) => {
-  gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.R8, width, height, count);
+  Object.assign(window.rawState, { width, height });
+  frameSize = width * height;
+  ${
+    array
+      ? `for (let first = 0; first < count; first += layersPerArray) {
+    textures.push(newTexture());
+    gl.texStorage3D(gl.TEXTURE_2D_ARRAY, 1, gl.R8, width, height, Math.min(layersPerArray, count - first));
+  }`
+      : 'textures.push(newTexture()); gl.texStorage2D(gl.TEXTURE_2D, 1, gl.R8, width, height);'
+  }
   let next = 0;
   const worker = async () => {
     while (next < chunkUrls.length) {
       const index = next++;
       const bytes = new Uint8Array(await (await fetch(chunkUrls[index], { headers: { Authorization: authorization } })).arrayBuffer());
-      const frames = bytes.length / (width * height);
-      gl.texSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, index * 16, width, height, frames, gl.RED, gl.UNSIGNED_BYTE, bytes);
+      const frames = bytes.length / frameSize;
+      ${
+        array
+          ? `const first = index * 16;
+      gl.bindTexture(gl.TEXTURE_2D_ARRAY, textures[Math.floor(first / layersPerArray)]);
+      gl.texSubImage3D(gl.TEXTURE_2D_ARRAY, 0, 0, 0, first % layersPerArray, width, height, frames, gl.RED, gl.UNSIGNED_BYTE, bytes);`
+          : 'chunks[index] = bytes;'
+      }
       window.rawState.loaded += frames;
       if (index === 0) window.drawSlice(1);
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
+  // Anything refused (a texture too large, say) would make the baseline meaningless: the bench says so.
+  window.rawState.glError = gl.getError();
 };
 </script></body></html>`;
+}

@@ -6,10 +6,10 @@
 import type { Page } from '@playwright/test';
 import { launchChromium, signedInPage, startBenchServer } from './browser-bench.ts';
 import { chromiumMemoryBytes } from './chromium-memory.ts';
-import { RAW_WEBGL_PAGE } from './raw-webgl-page.ts';
+import { rawWebglPage, type TextureStrategy } from './raw-webgl-page.ts';
 
 const PORT = 8195;
-const SCRUB_STEPS = 60;
+const SCRUB_STEPS = 200;
 // Chromium runs with --expose-gc: both pages collect garbage before memory is read, so retained
 // memory is compared, not whichever transient buffers the collector had not reached yet.
 
@@ -128,6 +128,7 @@ const scrub = await scrubLatencies(page, '[data-testid="panel-canvas-bmode"]', S
 
 // Sustained playback: slices advanced against frames actually painted, over 3 s.
 await page.keyboard.press('Home');
+await page.getByTestId('slice-indicator').filter({ hasText: /^Slice 1 \// }).waitFor();
 const playback = await page.evaluate(async () => {
   const canvas = document.querySelector('[data-testid="panel-canvas-bmode"]') as HTMLCanvasElement;
   const row = () => canvas.dataset.drawnSlice;
@@ -158,32 +159,45 @@ const token = await page.evaluate(() => {
 const recordId = href.split('/records/')[1]!.split('/')[0]!;
 await page.context().close();
 
-// The raw WebGL2 page, same origin, same frames.
-const raw = await (await browser.newContext({ viewport: { width: 1600, height: 900 } })).newPage();
-// A same-origin HTML document without the app (and its CSP), for the baseline to live in.
-await raw.goto(`${ORIGIN}/healthz`);
-const rawMemoryBefore = chromiumMemoryBytes();
-await raw.setContent(RAW_WEBGL_PAGE);
-const rawTimes = await raw.evaluate(
-  async ({ id, authorization }) => {
-    const urls = Array.from({ length: 225 }, (_, i) => `/api/demo/records/${id}/frames/bmode/${i}?v=v1`);
-    const start = performance.now();
-    const w = window as unknown as { loadFrames: (...a: unknown[]) => Promise<void>; drawSlice: (s: number) => void; rawState: { slice: number } };
-    let first = 0;
-    const canvas = document.getElementById('c')!;
-    const watch = () => (canvas.dataset.drawnSlice ? (first = performance.now() - start) : requestAnimationFrame(watch));
-    requestAnimationFrame(watch);
-    await w.loadFrames(urls, 3600, 512, 512, authorization);
-    // Like any renderer, draw on the next animation frame, not inside the input handler.
-    window.addEventListener('keydown', () => requestAnimationFrame(() => w.drawSlice(w.rawState.slice + 1)));
-    return { firstFrame: first, allLoaded: performance.now() - start };
-  },
-  { id: recordId, authorization: token },
-);
-await raw.evaluate(() => (globalThis as unknown as { gc?: () => void }).gc?.());
-await raw.waitForTimeout(1000);
-const rawMemoryAfter = chromiumMemoryBytes();
-const rawScrub = await scrubLatencies(raw, '#c', SCRUB_STEPS);
+/** One raw WebGL2 page (same origin, same frames): load everything, then scrub. */
+async function measureRawPage(strategy: TextureStrategy) {
+  // Its own browser: memory freed late by the pages before would otherwise be counted off its own.
+  const rawBrowser = await launchChromium(['--js-flags=--expose-gc']);
+  const raw = await (await rawBrowser.newContext({ viewport: { width: 1600, height: 900 } })).newPage();
+  // A same-origin HTML document without the app (and its CSP), for the baseline to live in.
+  await raw.goto(`${ORIGIN}/healthz`);
+  const memoryBefore = chromiumMemoryBytes();
+  await raw.setContent(rawWebglPage(strategy));
+  const times = await raw.evaluate(
+    async ({ id, authorization }) => {
+      const urls = Array.from({ length: 225 }, (_, i) => `/api/demo/records/${id}/frames/bmode/${i}?v=v1`);
+      const start = performance.now();
+      const w = window as unknown as { loadFrames: (...a: unknown[]) => Promise<void>; drawSlice: (s: number) => void; rawState: { slice: number } };
+      let first = 0;
+      const canvas = document.getElementById('c')!;
+      const watch = () => (canvas.dataset.drawnSlice ? (first = performance.now() - start) : requestAnimationFrame(watch));
+      requestAnimationFrame(watch);
+      await w.loadFrames(urls, 3600, 512, 512, authorization);
+      // Like any renderer, draw on the next animation frame, not inside the input handler.
+      window.addEventListener('keydown', () => requestAnimationFrame(() => w.drawSlice(w.rawState.slice + 1)));
+      return { firstFrame: first, allLoaded: performance.now() - start, glError: (w.rawState as unknown as { glError: number }).glError };
+    },
+    { id: recordId, authorization: token },
+  );
+  await raw.evaluate(() => (globalThis as unknown as { gc?: () => void }).gc?.());
+  await raw.waitForTimeout(1000);
+  const memoryAfter = chromiumMemoryBytes();
+  if (times.glError) throw new Error(`the raw '${strategy}' page failed: WebGL error ${times.glError}`);
+  const scrub = await scrubLatencies(raw, '#c', SCRUB_STEPS);
+  await rawBrowser.close();
+  return { ...times, scrub, memory: memoryAfter - memoryBefore };
+}
+
+await browser.close();
+const rawArray = await measureRawPage('array');
+const rawSingle = await measureRawPage('single');
+const rawTimes = rawArray;
+const rawScrub = rawArray.scrub;
 
 const framePixels = 3600 * 512 * 512 + 120 * 512 * 512;
 const row = (label: string, a: number, b: number | null, unit: string, digits = 1) =>
@@ -205,8 +219,14 @@ row('slice change latency, 95th percentile', percentile(scrub, 0.95), percentile
 row('playback: frames painted per second', playback.fps, null, 'fps');
 row('playback: slices advanced per second', playback.slicesPerSecond, null, '/s');
 row('playback: slices not painted (3 s)', playback.dropped, null, '', 0);
-row('renderer+GPU memory per frame pixel', (memoryAfter - memoryBefore) / framePixels, (rawMemoryAfter - rawMemoryBefore) / framePixels, 'B', 2);
+row('renderer+GPU memory per frame pixel', (memoryAfter - memoryBefore) / framePixels, rawArray.memory / framePixels, 'B', 2);
+console.info('\nthe two ways to hold the frames, each on a raw WebGL2 page:');
+console.info(`${''.padEnd(44)} ${'r8 array'.padStart(14)} ${'one r8, re-upl.'.padStart(15)}`);
+const strategyRow = (label: string, a: number, b: number, unit: string, digits: number) =>
+  console.info(`${label.padEnd(44)} ${a.toFixed(digits).padStart(9)} ${unit.padEnd(4)} ${b.toFixed(digits).padStart(9)} ${unit.padEnd(4)}`);
+strategyRow('slice change latency, median', percentile(rawArray.scrub, 0.5), percentile(rawSingle.scrub, 0.5), 'ms', 1);
+strategyRow('slice change latency, 95th percentile', percentile(rawArray.scrub, 0.95), percentile(rawSingle.scrub, 0.95), 'ms', 1);
+strategyRow('memory per frame pixel', rawArray.memory / framePixels, rawSingle.memory / framePixels, 'B', 2);
 console.info('\ngoals: first frame < 1,000 ms; Play < 2,000 ms; latency within 1.5x of raw; under 1.5 bytes per pixel');
 
-await browser.close();
 await server.stop();

@@ -17,6 +17,8 @@ async function clickPlot(page: Page, fraction: number): Promise<number> {
   const box = (await plot.boundingBox())!;
   // The plot area starts 44 px in and ends 12 px before the right edge (pullback-plot.tsx).
   await plot.click({ position: { x: 44 + fraction * (box.width - 56), y: box.height / 2 } });
+  // The cursor moves in the animation frame that draws the new slice.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
   return Number(await page.getByTestId('plot-cursor').getAttribute('data-slice'));
 }
 

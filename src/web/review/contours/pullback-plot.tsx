@@ -1,5 +1,6 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
+import { frameWrite } from '../imaging/next-frame.ts';
 import { CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
@@ -49,7 +50,12 @@ export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }
       cursor.dataset.slice = String(slice);
     };
     place();
-    return images.subscribe(place);
+    const next = frameWrite(place);
+    const unsubscribe = images.subscribe(next.request);
+    return () => {
+      unsubscribe();
+      next.cancel();
+    };
   }, [images, plotWidth, count]); // eslint-disable-line react-hooks/exhaustive-deps -- x follows plotWidth and count
 
   const onClick = (event: ReactMouseEvent<SVGSVGElement>) => {

@@ -73,6 +73,10 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
           ref={appRef}
           onInit={onInit}
           preference="webgl"
+          // Not pixi's browser extensions (pointer events, accessibility, DOM, filters): the panel
+          // handles its input on the DOM. Pixi's event system ran a ticker every animation frame
+          // and listened to every pointer move on the page; loading it cost a round trip at start.
+          skipExtensionImports
           autoStart={false}
           sharedTicker={false}
           background="#000000"

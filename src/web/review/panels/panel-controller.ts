@@ -1,5 +1,6 @@
 import type { Application } from 'pixi.js';
 import type { ImageStore, ImageStoreSnapshot } from '../imaging/image-store.ts';
+import { frameWrite } from '../imaging/next-frame.ts';
 import type { ActiveToolStore } from '../tools/active-tool.tsx';
 import { DEFAULT_BRIGHTNESS_CONTRAST, dragBrightnessContrast, type BrightnessContrast, type BrightnessContrastStore } from './brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice, wheelSteps } from './lmode-mapping.ts';
@@ -252,6 +253,7 @@ export class PanelController implements PanelViewportSource {
     this.disposed = true;
     cancelAnimationFrame(this.frameRequest);
     this.frameRequest = 0;
+    this.sameImageWrite.cancel();
     if (this.progressTimer !== null) clearTimeout(this.progressTimer);
     this.progressTimer = null;
     this.renderer?.destroy();
@@ -277,10 +279,15 @@ export class PanelController implements PanelViewportSource {
       return;
     }
     this.drawn = next;
-    this.renderer?.markDrawn(this.drawnImage ? next.slice : null);
-    this.placeCursor();
+    // In the animation frame that draws the other panels' images, not before it.
+    this.sameImageWrite.request();
     if (change === 'progress') this.scheduleProgressRedraw();
   };
+
+  private readonly sameImageWrite = frameWrite(() => {
+    this.renderer?.markDrawn(this.drawnImage && this.drawn ? this.drawn.slice : null);
+    this.placeCursor();
+  });
 
   private progressTimer: ReturnType<typeof setTimeout> | null = null;
 

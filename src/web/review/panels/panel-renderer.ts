@@ -1,5 +1,9 @@
 // The app's Content-Security-Policy forbids eval; this module gives Pixi its eval-free shader and uniform code paths.
 import 'pixi.js/unsafe-eval';
+// What the panels draw with, registered here: the Applications skip pixi's automatic browser
+// extensions (see image-panel.tsx), which this app does not use.
+import 'pixi.js/mesh';
+import 'pixi.js/graphics';
 import { BufferImageSource, Graphics, GlProgram, Mesh, MeshGeometry, Shader, Texture, UniformGroup, type Application, type WebGLRenderer } from 'pixi.js';
 import fragment from '../../../../shaders/panel.frag?raw';
 import vertex from '../../../../shaders/panel.vert?raw';

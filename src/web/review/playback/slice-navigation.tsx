@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Text } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
 import { isShortcutIgnored } from '../../ui/shortcuts.ts';
+import { frameWrite } from '../imaging/next-frame.ts';
 
 /** Shift with an arrow key moves this many slices. */
 export const SLICE_JUMP = 10;
@@ -79,7 +80,8 @@ export function sliceIndicatorText(slice: number, sliceCount: number, images: Sl
 
 /**
  * "Slice i / N · x.xx mm": where the review is along the pullback. Its text is written straight to
- * the DOM on every slice change (a hundred a second while playing), without a React render.
+ * the DOM on every slice change (a hundred a second while playing), without a React render, in
+ * the animation frame that draws the slice's image.
  */
 export function SliceIndicator({ source }: { source: SliceSource }) {
   const ref = useRef<HTMLParagraphElement>(null);
@@ -90,7 +92,12 @@ export function SliceIndicator({ source }: { source: SliceSource }) {
       if (ref.current && ref.current.textContent !== text) ref.current.textContent = text;
     };
     write();
-    return source.subscribe(write);
+    const next = frameWrite(write);
+    const unsubscribe = source.subscribe(next.request);
+    return () => {
+      unsubscribe();
+      next.cancel();
+    };
   }, [source]);
 
   // Its own compositing layer: a text change then re-rasterises this small box only, not the page

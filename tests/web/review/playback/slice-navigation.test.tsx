@@ -83,10 +83,14 @@ describe('keyboard slice navigation', () => {
 });
 
 describe('slice indicator', () => {
-  it('shows the slice and its position along the pullback, following the store', () => {
+  it('shows the slice and its position along the pullback, following the store in the next animation frame', async () => {
     const store = renderReview({ bmodeCount: 3600, angioCount: 90, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
     expect(indicator()).toBe('Slice 1 / 3600 · 0.00 mm');
+    act(() => store.setSlice(600));
     act(() => store.setSlice(601));
+    // Not before the frame in which the panels draw the slice's image.
+    expect(indicator()).toBe('Slice 1 / 3600 · 0.00 mm');
+    await act(() => new Promise((resolve) => requestAnimationFrame(resolve)));
     expect(indicator()).toBe('Slice 601 / 3600 · 10.00 mm');
   });
 
