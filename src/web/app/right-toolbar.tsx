@@ -1,6 +1,7 @@
-import { Flex } from '@chakra-ui/react';
+import { Button, Flex, Menu, Portal } from '@chakra-ui/react';
 import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
 import { usePlaybackControls } from '../review/playback/playback-context.tsx';
+import { PLAYBACK_SPEEDS, speedBadge, speedLabel, type PlaybackSpeed } from '../review/playback/playback-speed.ts';
 import { PLAYBACK_SHORTCUT, useSpaceToggle } from '../review/playback/use-space-toggle.ts';
 import { ToolbarButton } from '../ui/toolbar-button.tsx';
 import { PauseIcon, PlayIcon } from '../ui/icons.tsx';
@@ -12,7 +13,7 @@ export const PLAYBACK_DISABLED_REASON = `Available once ${MIN_BMODE_IMAGES_FOR_P
  * the B-mode image threshold. Both are the user's own (manual) resume and pause.
  */
 export function RightToolbar() {
-  const { running, canPlay, play, pause, toggle } = usePlaybackControls();
+  const { running, canPlay, play, pause, toggle, speed, setSpeed, frameRateHz } = usePlaybackControls();
   useSpaceToggle(toggle);
   const shared = {
     shortcut: PLAYBACK_SHORTCUT,
@@ -40,6 +41,35 @@ export function RightToolbar() {
       ) : (
         <ToolbarButton key="play" label="Play" icon={<PlayIcon />} onActivate={play} {...shared} />
       )}
+      <SpeedMenu speed={speed} onChange={setSpeed} frameRateHz={frameRateHz} />
     </Flex>
+  );
+}
+
+/** The playback speed, beside Play: the spec's 100 frames a second, the acquisition's real time, or twice that. */
+function SpeedMenu({ speed, onChange, frameRateHz }: { speed: PlaybackSpeed; onChange: (speed: PlaybackSpeed) => void; frameRateHz: number | null }) {
+  return (
+    <Menu.Root positioning={{ placement: 'left-start' }}>
+      <Menu.Trigger asChild>
+        <Button aria-label={`Playback speed: ${speedLabel(speed, frameRateHz)}`} variant="ghost" size="xs" px="1" minWidth="10" fontVariantNumeric="tabular-nums">
+          {speedBadge(speed)}
+        </Button>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content minWidth="14rem">
+            <Menu.RadioItemGroup value={speed} onValueChange={({ value }) => onChange(value as PlaybackSpeed)}>
+              <Menu.ItemGroupLabel>Playback speed</Menu.ItemGroupLabel>
+              {PLAYBACK_SPEEDS.map((option) => (
+                <Menu.RadioItem key={option} value={option} disabled={option !== 'spec' && frameRateHz === null}>
+                  {speedLabel(option, frameRateHz)}
+                  <Menu.ItemIndicator />
+                </Menu.RadioItem>
+              ))}
+            </Menu.RadioItemGroup>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
   );
 }

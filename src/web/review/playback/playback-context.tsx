@@ -1,12 +1,15 @@
 import { createContext, use, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { isPlaying, playbackMachine, type PlaybackActorRef } from './playback.machine.ts';
+import { slicesPerTickFor, type PlaybackSpeed } from './playback-speed.ts';
 import { canPlayView, createAutoPauseHolds, createPlaybackLink, type PlaybackLink, type PlaybackSource } from './playback-link.ts';
 
 interface PlaybackServices {
   actor: PlaybackActorRef;
   link: PlaybackLink;
   hold: () => () => void;
+  speed: PlaybackSpeed;
+  setSpeed: (speed: PlaybackSpeed) => void;
 }
 
 const PlaybackContext = createContext<PlaybackServices | null>(null);
@@ -40,7 +43,18 @@ export function PlaybackProvider({ children }: { children: ReactNode }) {
     };
   }, [hold]);
 
-  const services = useMemo(() => ({ actor, link, hold }), [actor, link, hold]);
+  // The chosen speed becomes slices per tick once the record's frame rate is known (and again
+  // whenever another record's store is attached).
+  const [speed, setSpeed] = useState<PlaybackSpeed>('spec');
+  useEffect(() => {
+    const apply = () => actor.send({ type: 'playback.setSpeed', slicesPerTick: slicesPerTickFor(speed, link.frameRateHz()) });
+    apply();
+    return link.subscribe(() => {
+      if (actor.getSnapshot().context.slicesPerTick !== slicesPerTickFor(speed, link.frameRateHz())) apply();
+    });
+  }, [actor, link, speed]);
+
+  const services = useMemo(() => ({ actor, link, hold, speed, setSpeed }), [actor, link, hold, speed]);
   return <PlaybackContext value={services}>{children}</PlaybackContext>;
 }
 
@@ -81,16 +95,21 @@ export interface PlaybackControls {
   /** Manual pause. */
   pause: () => void;
   toggle: () => void;
+  speed: PlaybackSpeed;
+  setSpeed: (speed: PlaybackSpeed) => void;
+  /** The record's frame rate, for the speed labels; null while it is not known. */
+  frameRateHz: number | null;
 }
 
 export function usePlaybackControls(): PlaybackControls {
-  const { actor, link } = usePlaybackServices();
+  const { actor, link, speed, setSpeed } = usePlaybackServices();
   const running = useSelector(actor, isPlaying);
+  const frameRateHz = useSyncExternalStore(link.subscribe, link.frameRateHz);
   const canPlay = useSyncExternalStore(link.subscribe, () => canPlayView(link.read()));
   const play = useCallback(() => actor.send({ type: 'playback.manualResume' }), [actor]);
   const pause = useCallback(() => actor.send({ type: 'playback.manualPause' }), [actor]);
   const toggle = useCallback(() => (isPlaying(actor.getSnapshot()) ? pause() : play()), [actor, pause, play]);
-  return { running, canPlay, play, pause, toggle };
+  return { running, canPlay, play, pause, toggle, speed, setSpeed, frameRateHz };
 }
 
 const NO_HOLD = () => () => undefined;

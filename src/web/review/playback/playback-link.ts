@@ -11,11 +11,15 @@ export interface PlaybackSource {
   subscribe: (listener: () => void) => () => void;
   setSlice: (slice: number) => void;
   countPlayTick: () => void;
+  /** The acquisition's frame rate, once the image lists are known (for the real-time speeds). */
+  readonly images?: { readonly frameRateHz: number } | null;
 }
 
 export interface PlaybackLink {
   /** The attached store's view, or an empty one (which cannot play) while none is attached. */
   read: () => PlaybackView;
+  /** The attached record's frame rate, or null while it is not known. */
+  frameRateHz: () => number | null;
   /** Shows a slice chosen by playback, and counts the tick. */
   advance: (slice: number) => void;
   /** Returns the detach function. */
@@ -34,6 +38,7 @@ export function createPlaybackLink(): PlaybackLink {
 
   return {
     read: () => source?.getSnapshot() ?? DETACHED,
+    frameRateHz: () => source?.images?.frameRateHz ?? null,
     advance: (slice) => {
       source?.setSlice(slice);
       source?.countPlayTick();

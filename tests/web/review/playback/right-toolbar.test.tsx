@@ -42,7 +42,12 @@ function renderToolbar(store: ImageStore | null) {
 }
 
 const toolbar = () => screen.getByRole('complementary', { name: 'Playback toolbar' });
-const shownButtons = () => within(toolbar()).queryAllByRole('button').map((button) => button.getAttribute('aria-label'));
+/** Play and Pause as shown (the speed menu's button is always there beside them). */
+const shownButtons = () =>
+  within(toolbar())
+    .queryAllByRole('button')
+    .map((button) => button.getAttribute('aria-label'))
+    .filter((label) => label === 'Play' || label === 'Pause');
 
 function setHidden(hidden: boolean) {
   Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
@@ -197,5 +202,31 @@ describe('a page rendered without the playback provider', () => {
     renderApp(<LonePage />);
     await user.click(screen.getByRole('button', { name: 'Drag' }));
     expect(screen.getByRole('button', { name: 'Drag' })).toBeTruthy();
+  });
+
+  it("plays at the chosen speed: the spec's 100 frames a second, the acquisition's real time, or twice that", async () => {
+    const user = userEvent.setup();
+    const store = imageStoreFor({ frameRateHz: 30 });
+    loadBmodeFrames(store, 150);
+    renderToolbar(store);
+    const speedButton = () => within(toolbar()).getByRole('button', { name: /^Playback speed/ });
+    expect(speedButton().getAttribute('aria-label')).toBe('Playback speed: Fast review (100 frames/s)');
+    expect(page.actor?.getSnapshot().context.slicesPerTick).toBe(1);
+
+    await user.click(speedButton());
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Real time (30 frames/s)' }));
+    expect(speedButton().getAttribute('aria-label')).toBe('Playback speed: Real time (30 frames/s)');
+    expect(page.actor?.getSnapshot().context.slicesPerTick).toBeCloseTo(0.3);
+
+    await user.click(speedButton());
+    await user.click(await screen.findByRole('menuitemradio', { name: '2× real time (60 frames/s)' }));
+    expect(page.actor?.getSnapshot().context.slicesPerTick).toBeCloseTo(0.6);
+
+    // Another record (another frame rate) keeps the choice, at its own rate.
+    const next = imageStoreFor({ frameRateHz: 50 });
+    loadBmodeFrames(next, 150);
+    act(() => page.replaceStore(next));
+    await waitFor(() => expect(page.actor?.getSnapshot().context.slicesPerTick).toBeCloseTo(1));
+    expect(speedButton().getAttribute('aria-label')).toBe('Playback speed: 2× real time (100 frames/s)');
   });
 });
