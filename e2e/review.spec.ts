@@ -68,20 +68,20 @@ test('the brightness tool changes the pixels live and double-click resets it', a
 test('Play is disabled while fewer than 100 B-mode images are loaded', async ({ page }) => {
   await signIn(page);
   await page.goto(`${await reviewHref(page)}?noImage=true`);
-  await expect(page.getByRole('button', { name: 'Play' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toHaveAttribute('aria-disabled', 'true');
 });
 
 test('Play then Pause; playback wraps around after the last slice', async ({ page }) => {
   await openLoadedReview(page);
-  const play = page.getByRole('button', { name: 'Play' });
+  const play = page.getByRole('button', { name: 'Play', exact: true });
   await expect(play).not.toHaveAttribute('aria-disabled', 'true');
   await expect(slice(page)).toContainText('Slice 1 / 300');
   await play.click();
   await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Play' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toHaveCount(0);
   await expect(slice(page)).not.toContainText('Slice 1 / 300');
   await page.getByRole('button', { name: 'Pause' }).click();
-  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
   const paused = await slice(page).textContent();
   await page.waitForTimeout(300);
   expect(await slice(page).textContent()).toBe(paused);
