@@ -275,7 +275,12 @@ export class PanelController implements PanelViewportSource {
     const change = storeChangeFor(this.kind, drawn, next, drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage));
     if (change === 'none') return;
     if (change === 'redraw') {
-      this.invalidate();
+      // The first image is drawn at once: while the review is starting, the next animation frame
+      // came 50–160 ms later (measured with `npm run bench:review`). Later changes wait for it.
+      if (!this.shownFirstImage && this.renderer && panelImage(this.kind, this.store, next).data) {
+        cancelAnimationFrame(this.frameRequest);
+        this.draw();
+      } else this.invalidate();
       return;
     }
     this.drawn = next;
