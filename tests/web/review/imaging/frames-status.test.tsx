@@ -3,25 +3,13 @@ import { act, screen } from '@testing-library/react';
 import type { RecordImages } from '../../../../src/domain/images.ts';
 import { FramesStatus } from '../../../../src/web/review/imaging/frames-status.tsx';
 import { renderApp } from '../../render.tsx';
-import { imageStoreFor } from '../playback/image-store-fixture.ts';
+import { imageStoreFor, recordImagesFor } from '../playback/image-store-fixture.ts';
 
 const BMODE = 160;
 const ANGIO = 16;
 
 function readyState(): { status: 'ready'; images: RecordImages; download: null; missing: string[] } {
-  const series = (count: number) => ({ count, width: 1, height: 1, framesPerChunk: 16, chunks: Array.from({ length: count / 16 }, (_, i) => `frames/${i}`) });
-  const images: RecordImages = {
-    recordId: 'R-1',
-    patientId: 'P-1',
-    version: 'v1',
-    frameRateHz: 30,
-    pullbackSpeedMmPerS: 0.5,
-    pixelSpacingMm: 0.01,
-    bmode: series(BMODE),
-    angio: series(ANGIO),
-    lmode: { width: BMODE, height: 1, path: 'lmode' },
-  };
-  return { status: 'ready', images, download: null, missing: [] };
+  return { status: 'ready', images: recordImagesFor({ bmodeCount: BMODE, angioCount: ANGIO }), download: null, missing: [] };
 }
 
 afterEach(() => {

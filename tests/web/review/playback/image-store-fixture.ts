@@ -8,10 +8,9 @@ function series(count: number): RecordImages['bmode'] {
   return { count, width: 1, height: 1, framesPerChunk: FRAMES_PER_CHUNK, chunks };
 }
 
-/** A real image store for a record of `bmodeCount` one-pixel B-mode frames and `angioCount` angio frames. */
-export function imageStoreFor({ bmodeCount = 150, angioCount = 20, frameRateHz = 30, pullbackSpeedMmPerS = 0.5 } = {}): ImageStore {
-  const store = new ImageStore();
-  store.setImages({
+/** The image lists of a record of `bmodeCount` one-pixel B-mode frames and `angioCount` angio frames. */
+export function recordImagesFor({ bmodeCount = 150, angioCount = 20, frameRateHz = 30, pullbackSpeedMmPerS = 0.5 } = {}): RecordImages {
+  return {
     recordId: 'R-1',
     patientId: 'P-1',
     version: 'v1',
@@ -21,7 +20,13 @@ export function imageStoreFor({ bmodeCount = 150, angioCount = 20, frameRateHz =
     bmode: series(bmodeCount),
     angio: series(angioCount),
     lmode: { width: bmodeCount, height: 1, path: 'lmode' },
-  });
+  };
+}
+
+/** A real image store for the record of recordImagesFor. */
+export function imageStoreFor(options: Parameters<typeof recordImagesFor>[0] = {}): ImageStore {
+  const store = new ImageStore();
+  store.setImages(recordImagesFor(options));
   return store;
 }
 
