@@ -57,7 +57,7 @@ export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageSt
  *   or a chunk arriving for other slices. While loading, a dozen chunks a second would otherwise
  *   redraw every panel each time;
  * - 'progress': the same, but the L-mode's loading progress moved (redrawn a few times a second);
- * - 'redraw': draw again on the next animation frame.
+ * - 'redraw': draw again, on the next animation frame (the first image at once).
  * `sameImage`: whether the image the panel would show for `next` is the one on screen.
  */
 export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null, next: ImageStoreSnapshot, sameImage: boolean): 'none' | 'same-image' | 'progress' | 'redraw' {
