@@ -5,9 +5,8 @@ import { diceCoefficient } from '../../src/domain/contours/agreement.ts';
 import { measuredOutline } from '../../src/domain/contours/measurements.ts';
 import { lumenAreaProfileMm2, truthContours } from '../../src/domain/imaging/contours.ts';
 import { findRecord } from '../../src/server/db/records.ts';
-import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
-import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+import { clinicianAuthorization, createTestServer, hostOf, postgresUnavailable, type TestServer } from './test-server.ts';
 
 describe.skipIf(postgresUnavailable)('record contours', () => {
   let server: TestServer;
@@ -18,12 +17,10 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
 
   beforeAll(async () => {
     server = await createTestServer();
-    const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
-    authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
+    authorization = await clinicianAuthorization(server, 'demo');
     const list = await get('/api/demo/patients/DEM-001/records');
     recordId = list.json().records.find((r: { bmodeFrameCount: number }) => r.bmodeFrameCount === 300).recordId;
-    const acmeUser = await findUserByEmail(server.database.db, 'acme', 'clinician@acme.test');
-    acmeAuthorization = `Bearer ${await mintIdToken(server, 'acme', { sub: acmeUser!.id })}`;
+    acmeAuthorization = await clinicianAuthorization(server, 'acme');
     const acmeList = await server.app.inject({
       url: '/api/acme/patients/ACM-001/records',
       headers: { host: hostOf('acme'), authorization: acmeAuthorization },

@@ -9,7 +9,7 @@ import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { findRecord } from '../../src/server/db/records.ts';
 import { generateAngioFrames, generateFrames } from '../../src/server/imaging/demo-pullback.ts';
 import { LMODE_ANGLE_RAD, pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
-import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+import { clinicianAuthorization, createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
 
 const FRAME_BYTES = 512 * 512;
 
@@ -20,8 +20,7 @@ describe.skipIf(postgresUnavailable)('frame delivery', () => {
   let acmeRecordId: string;
   beforeAll(async () => {
     server = await createTestServer();
-    const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
-    authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
+    authorization = await clinicianAuthorization(server, 'demo');
     const list = await get('/api/demo/patients/DEM-001/records');
     const short = list.json().records.find((r: { bmodeFrameCount: number }) => r.bmodeFrameCount === 300);
     images = (await get(`/api/demo/records/${short.recordId}/images`)).json();

@@ -6,17 +6,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ImportSummarySchema, type ImportSummary } from '../../src/domain/imports.ts';
-import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { multipartBody } from '../support/dicom-fixtures.ts';
-import { createTestServer, hostOf, mintIdToken, type TestServer } from './test-server.ts';
+import { clinicianAuthorization, createTestServer, hostOf, type TestServer } from './test-server.ts';
 
 export type Session = { server: TestServer; authorization: string; dataDir: string };
 
 export async function openSession(env: Record<string, string> = {}): Promise<Session> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-import-'));
   const server = await createTestServer({ DATA_DIR: dataDir, ...env });
-  const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
-  const authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
+  const authorization = await clinicianAuthorization(server, 'demo');
   return { server, authorization, dataDir };
 }
 

@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserByEmail } from '../../src/server/db/tenants.ts';
-import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+import { clinicianAuthorization, createTestServer, hostOf, postgresUnavailable, type TestServer } from './test-server.ts';
 
 describe.skipIf(postgresUnavailable)('patients and records API', () => {
   let server: TestServer;
   let authorization: string;
   beforeAll(async () => {
     server = await createTestServer();
-    const user = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
-    authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: user!.id })}`;
+    authorization = await clinicianAuthorization(server, 'demo');
   });
   afterAll(() => server.close());
 

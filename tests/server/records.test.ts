@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserByEmail } from '../../src/server/db/tenants.ts';
-import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
+import { clinicianAuthorization, createTestServer, hostOf, postgresUnavailable, type TestServer } from './test-server.ts';
 
 function findFiles(dir: string, name: string): string[] {
   return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith(name));
@@ -15,12 +14,10 @@ describe.skipIf(postgresUnavailable)('record previews', () => {
   let acmeRecordId: string;
   beforeAll(async () => {
     server = await createTestServer();
-    const demoUser = await findUserByEmail(server.database.db, 'demo', 'clinician@demo.test');
-    authorization = `Bearer ${await mintIdToken(server, 'demo', { sub: demoUser!.id })}`;
+    authorization = await clinicianAuthorization(server, 'demo');
     const records = await server.app.inject({ url: '/api/demo/patients/DEM-001/records', headers: { host: hostOf('demo'), authorization } });
     previewUrl = `/api/demo/${records.json().records[0].bmodePreview}`;
-    const acmeUser = await findUserByEmail(server.database.db, 'acme', 'clinician@acme.test');
-    const acmeAuth = `Bearer ${await mintIdToken(server, 'acme', { sub: acmeUser!.id })}`;
+    const acmeAuth = await clinicianAuthorization(server, 'acme');
     const acme = await server.app.inject({ url: '/api/acme/patients/ACM-001/records', headers: { host: hostOf('acme'), authorization: acmeAuth } });
     acmeRecordId = acme.json().records[0].recordId;
   });

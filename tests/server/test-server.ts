@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Database } from '../../src/server/db/client.ts';
+import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../../src/server/seed/seed.ts';
@@ -147,4 +148,10 @@ export async function signInThroughProvider(server: TestServer, tenantId: string
     url = login.headers.location as string;
   }
   return { ok: false, status: 0, body: 'too many redirects' };
+}
+
+/** `Bearer <id token>` of the tenant's seeded demo clinician, as the browser would send it. */
+export async function clinicianAuthorization(server: TestServer, tenantId: 'demo' | 'acme'): Promise<string> {
+  const user = await findUserByEmail(server.database.db, tenantId, `clinician@${tenantId}.test`);
+  return `Bearer ${await mintIdToken(server, tenantId, { sub: user!.id })}`;
 }

@@ -1,6 +1,6 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
-import { frameWrite } from '../imaging/next-frame.ts';
+import { writeInNextFrameOnChange } from '../imaging/next-frame.ts';
 import { CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
@@ -50,12 +50,7 @@ export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }
       cursor.dataset.slice = String(slice);
     };
     place();
-    const next = frameWrite(place);
-    const unsubscribe = images.subscribe(next.request);
-    return () => {
-      unsubscribe();
-      next.cancel();
-    };
+    return writeInNextFrameOnChange(images.subscribe, place);
   }, [images, plotWidth, count]); // eslint-disable-line react-hooks/exhaustive-deps -- x follows plotWidth and count
 
   const onClick = (event: ReactMouseEvent<SVGSVGElement>) => {

@@ -26,3 +26,13 @@ export function frameWrite(write: () => void): FrameWrite {
     },
   };
 }
+
+/** Subscribes `write` to a store so that it runs in the next animation frame after changes; returns the unsubscribe. */
+export function writeInNextFrameOnChange(subscribe: (listener: () => void) => () => void, write: () => void): () => void {
+  const next = frameWrite(write);
+  const unsubscribe = subscribe(next.request);
+  return () => {
+    unsubscribe();
+    next.cancel();
+  };
+}

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Text } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
 import { isShortcutIgnored } from '../../ui/shortcuts.ts';
-import { frameWrite } from '../imaging/next-frame.ts';
+import { writeInNextFrameOnChange } from '../imaging/next-frame.ts';
 
 /** Shift with an arrow key moves this many slices. */
 export const SLICE_JUMP = 10;
@@ -92,12 +92,7 @@ export function SliceIndicator({ source }: { source: SliceSource }) {
       if (ref.current && ref.current.textContent !== text) ref.current.textContent = text;
     };
     write();
-    const next = frameWrite(write);
-    const unsubscribe = source.subscribe(next.request);
-    return () => {
-      unsubscribe();
-      next.cancel();
-    };
+    return writeInNextFrameOnChange(source.subscribe, write);
   }, [source]);
 
   // Its own compositing layer: a text change then re-rasterises this small box only, not the page

@@ -1,0 +1,89 @@
+/**
+ * Operations on a border given as r(θ), one radius per ray evenly spaced in angle (the lumen
+ * detector's result before it becomes points): repairing rays that could not see, smoothing
+ * across angle, and turning it into a polygon or control points.
+ */
+import type { Point } from '../annotations/manifest.ts';
+
+/** Marks `margin` rays on each side of every marked ray (circularly). */
+export function widen(mask: Uint8Array, margin: number): void {
+  const n = mask.length;
+  const copy = mask.slice();
+  for (let a = 0; a < n; a++) {
+    if (copy[a] === 0) continue;
+    for (let d = -margin; d <= margin; d++) mask[(a + d + n) % n] = 1;
+  }
+}
+
+/** Blind rays take the straight-line interpolation (in radius) between the nearest seeing rays. */
+export function interpolateBlind(radii: Float32Array, blind: Uint8Array): void {
+  const n = radii.length;
+  let start = 0;
+  while (blind[start] === 1) start++;
+  // Walk once round the circle from a seeing ray, filling every blind run between two seeing rays.
+  let lastSeen = start;
+  for (let step = 1; step <= n; step++) {
+    const a = (start + step) % n;
+    if (blind[a] === 1) continue;
+    const gap = step - ((lastSeen - start + n) % n);
+    if (gap > 1) {
+      const r0 = radii[lastSeen]!;
+      const r1 = radii[a]!;
+      for (let g = 1; g < gap; g++) radii[(lastSeen + g) % n] = r0 + ((r1 - r0) * g) / gap;
+    }
+    lastSeen = a;
+  }
+}
+
+/** Keeps the mean and the first `harmonics` Fourier harmonics of a periodic sequence. */
+export function lowPass(values: Float32Array, harmonics: number): void {
+  const n = values.length;
+  const kept = Math.min(harmonics, Math.floor((n - 1) / 2));
+  const cosines = new Float64Array(kept + 1);
+  const sines = new Float64Array(kept + 1);
+  for (let h = 0; h <= kept; h++) {
+    let c = 0;
+    let s = 0;
+    for (let a = 0; a < n; a++) {
+      const angle = (2 * Math.PI * h * a) / n;
+      c += values[a]! * Math.cos(angle);
+      s += values[a]! * Math.sin(angle);
+    }
+    cosines[h] = c;
+    sines[h] = s;
+  }
+  for (let a = 0; a < n; a++) {
+    let v = cosines[0]! / n;
+    for (let h = 1; h <= kept; h++) {
+      const angle = (2 * Math.PI * h * a) / n;
+      v += (2 / n) * (cosines[h]! * Math.cos(angle) + sines[h]! * Math.sin(angle));
+    }
+    values[a] = v;
+  }
+}
+
+/** The border as a polygon, one vertex per ray. */
+export function polygonOf(radii: Float32Array, centreX: number, centreY: number): Point[] {
+  const n = radii.length;
+  const points: Point[] = [];
+  for (let a = 0; a < n; a++) {
+    const angle = (2 * Math.PI * a) / n;
+    points.push({ x: centreX + radii[a]! * Math.cos(angle), y: centreY + radii[a]! * Math.sin(angle) });
+  }
+  return points;
+}
+
+/** `count` points on r(θ) evenly spaced in angle from angle 0, interpolating between rays. */
+export function controlPointsOf(radii: Float32Array, centreX: number, centreY: number, count: number): Point[] {
+  const n = radii.length;
+  const points: Point[] = [];
+  for (let i = 0; i < count; i++) {
+    const position = (i * n) / count;
+    const a = Math.floor(position);
+    const t = position - a;
+    const r = radii[a % n]! * (1 - t) + radii[(a + 1) % n]! * t;
+    const angle = (2 * Math.PI * i) / count;
+    points.push({ x: centreX + r * Math.cos(angle), y: centreY + r * Math.sin(angle) });
+  }
+  return points;
+}
