@@ -271,13 +271,13 @@ export class PanelController implements PanelViewportSource {
   private readonly onStoreChange = (): void => {
     const next = this.store.getSnapshot();
     const drawn = this.drawn;
-    const image = drawn && this.renderer ? panelImage(this.kind, this.store, next).data : null;
+    const image = this.renderer ? panelImage(this.kind, this.store, next).data : null;
     const change = storeChangeFor(this.kind, drawn, next, drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage));
     if (change === 'none') return;
     if (change === 'redraw') {
       // The first image is drawn at once: while the review is starting, the next animation frame
       // came 50–160 ms later (measured with `npm run bench:review`). Later changes wait for it.
-      if (!this.shownFirstImage && this.renderer && panelImage(this.kind, this.store, next).data) {
+      if (!this.shownFirstImage && image) {
         cancelAnimationFrame(this.frameRequest);
         this.draw();
       } else this.invalidate();

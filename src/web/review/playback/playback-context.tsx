@@ -47,10 +47,13 @@ export function PlaybackProvider({ children }: { children: ReactNode }) {
   // whenever another record's store is attached).
   const [speed, setSpeed] = useState<PlaybackSpeed>('spec');
   useEffect(() => {
-    const apply = () => actor.send({ type: 'playback.setSpeed', slicesPerTick: slicesPerTickFor(speed, link.frameRateHz()) });
+    let frameRateHz = link.frameRateHz();
+    const apply = () => actor.send({ type: 'playback.setSpeed', slicesPerTick: slicesPerTickFor(speed, frameRateHz) });
     apply();
     return link.subscribe(() => {
-      if (actor.getSnapshot().context.slicesPerTick !== slicesPerTickFor(speed, link.frameRateHz())) apply();
+      if (link.frameRateHz() === frameRateHz) return;
+      frameRateHz = link.frameRateHz();
+      apply();
     });
   }, [actor, link, speed]);
 
