@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_IMPORT_MAX_FILE_BYTES } from '../domain/imports.ts';
+import { DEFAULT_IMPORT_MEMORY_BUDGET_BYTES } from './dicom/budgets.ts';
 
 /**
  * Every setting of the server, read once from the environment and validated. A bad value
@@ -55,6 +56,8 @@ const EnvSchema = z.object({
   DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/).default('demo'),
   /** Largest DICOM file one import accepts, in bytes (2 GiB by default); uploads stream to DATA_DIR, never into memory. */
   IMPORT_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_IMPORT_MAX_FILE_BYTES),
+  /** Bytes of decoded 8-bit frames one imported file may make (2 GiB by default); a file over it is refused at once. */
+  IMPORT_MEMORY_BUDGET_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_IMPORT_MEMORY_BUDGET_BYTES),
 });
 
 export type Config = {
@@ -77,6 +80,8 @@ export type Config = {
   webRoot: string;
   /** Largest DICOM file one import accepts, in bytes. */
   importMaxFileBytes: number;
+  /** Bytes of decoded frames one imported file may make (src/server/dicom/budgets.ts). */
+  importMemoryBudgetBytes: number;
 };
 
 export class ConfigError extends Error {}
@@ -114,6 +119,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : { kind: 'local' },
     webRoot: path.resolve('dist/web'),
     importMaxFileBytes: e.IMPORT_MAX_FILE_BYTES,
+    importMemoryBudgetBytes: e.IMPORT_MEMORY_BUDGET_BYTES,
   };
 }
 

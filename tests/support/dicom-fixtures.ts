@@ -73,6 +73,18 @@ export interface FixtureOptions {
   distinctFrames?: number;
   /** Pixel value function (gray frames); defaults to a smooth moving pattern. */
   pixel?: (frame: number, x: number, y: number) => number;
+  /** Gray frames of 12 or 16 bits stored (16 allocated), native or `encapsulated`; 8 by default. */
+  bits?: 8 | 12 | 16;
+  /** Stored value function of `bits`-bit frames; defaults to a smooth pattern over the whole range. */
+  widePixel?: (frame: number, x: number, y: number) => number;
+  /** Window Center/Width (first values), Rescale Slope/Intercept, VOI LUT Sequence (first item). */
+  window?: { center: number; width: number };
+  rescale?: { slope: number; intercept: number };
+  voiLut?: { first: number; bits: number; data: number[] };
+  /** Gray frames written as MONOCHROME1 (the import inverts them). */
+  monochrome1?: boolean;
+  /** Frames encoded by the caller (stored samples in, one frame's bytes out) under this transfer syntax. */
+  encapsulated?: { transferSyntaxUid: string; encode: (samples: Uint8Array | Uint16Array, index: number) => Uint8Array };
 }
 
 export interface Fixture {
@@ -85,6 +97,8 @@ export interface Fixture {
   seriesUid: string;
   studyUid: string;
   patientId: string;
+  /** The stored samples of each frame (planes as written: gray, or R G B / Y Cb Cr interleaved unless planar). */
+  stored: (Uint8Array | Uint16Array)[];
 }
 
 let uidCounter = 0;
@@ -100,6 +114,30 @@ const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v));
 export function smoothPixel(frame: number, x: number, y: number): number {
   if (y < 4) return 0;
   return clamp(128 + 90 * Math.sin((x + 2 * frame) / 7) * Math.cos((y - frame) / 9));
+}
+
+/** A smooth pattern over the whole range of `bits`-bit values. */
+export function smoothWidePixel(bits: number): (frame: number, x: number, y: number) => number {
+  const top = 2 ** bits - 1;
+  return (frame, x, y) => Math.round(top * (0.5 + 0.48 * Math.sin((x + 2 * frame) / 7) * Math.cos((y - frame) / 9)));
+}
+
+/** The 8-bit gray of a stored value by the DICOM VOI rules: window, else VOI LUT, else the stored range. */
+export function expectedWideGray(value: number, options: Pick<FixtureOptions, 'bits' | 'window' | 'rescale' | 'voiLut' | 'monochrome1'>): number {
+  const modality = value * (options.rescale?.slope ?? 1) + (options.rescale?.intercept ?? 0);
+  let gray: number;
+  if (options.window) {
+    const { center, width } = options.window;
+    gray = ((modality - (center - 0.5)) / (width - 1) + 0.5) * 255;
+  } else if (options.voiLut) {
+    const { first, bits, data } = options.voiLut;
+    const index = Math.min(data.length - 1, Math.max(0, Math.round(modality) - first));
+    gray = (data[index]! / (2 ** bits - 1)) * 255;
+  } else {
+    gray = value / 2 ** ((options.bits ?? 8) - 8);
+  }
+  const clamped = clamp(gray);
+  return options.monochrome1 ? 255 - clamped : clamped;
 }
 
 /** Luma of an RGB pixel with BT.601 weights, rounded (what the import keeps of a colour frame). */
@@ -179,6 +217,11 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
   const patientId = options.patientId ?? 'IMP-001';
   const n = rows * columns;
 
+  const bits = options.bits ?? 8;
+  const wide = bits > 8;
+  const widePixel = options.widePixel ?? smoothWidePixel(bits);
+  const wideFrames: Uint16Array[] = [];
+
   // Planes per frame (1 for gray, 3 for colour), and the gray an import must produce.
   const planes: Uint8Array[][] = [];
   const gray: Uint8Array[] = [];
@@ -187,20 +230,30 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
     if (f >= distinct) {
       planes.push(planes[f % distinct]!);
       gray.push(gray[f % distinct]!);
+      if (wide) wideFrames.push(wideFrames[f % distinct]!);
       continue;
     }
     const base = new Uint8Array(n);
-    for (let y = 0; y < rows; y++) for (let x = 0; x < columns; x++) base[y * columns + x] = pixel(f, x, y);
-    if (color === 'gray') {
+    if (wide) {
+      // Wide gray frames are kept as stored values; the gray is what the VOI makes of them.
+      const values = new Uint16Array(n);
+      for (let y = 0; y < rows; y++) for (let x = 0; x < columns; x++) values[y * columns + x] = widePixel(f, x, y);
+      wideFrames.push(values);
       planes.push([base]);
-      gray.push(base);
+      gray.push(new Uint8Array(values.map((v) => expectedWideGray(v, options))));
+    } else if (color === 'gray') {
+      planes.push([base]);
+      for (let y = 0; y < rows; y++) for (let x = 0; x < columns; x++) base[y * columns + x] = pixel(f, x, y);
+      gray.push(options.monochrome1 ? base.map((v) => 255 - v) : base);
     } else if (color === 'rgb') {
+      for (let y = 0; y < rows; y++) for (let x = 0; x < columns; x++) base[y * columns + x] = pixel(f, x, y);
       const r = base;
       const g = base.map((v) => clamp(v * 0.8 + 30));
       const b = base.map((v) => 255 - v);
       planes.push([r, g, b]);
       gray.push(r.map((_, i) => expectedLuma(r[i]!, g[i]!, b[i]!)));
     } else {
+      for (let y = 0; y < rows; y++) for (let x = 0; x < columns; x++) base[y * columns + x] = pixel(f, x, y);
       // YBR_FULL: the luma plane is the gray; chroma planes carry something else.
       const cb = base.map((_, i) => (i * 7) & 255);
       const cr = base.map((_, i) => (i * 13) & 255);
@@ -212,7 +265,21 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
   const samples = color === 'gray' ? 1 : 3;
   let pixelData: ArrayBuffer[] | undefined;
   const keptFrames = options.dropLastFrame ? frames - 1 : frames;
-  if (syntax === 'explicit' || syntax === 'implicit') {
+  // The stored samples of each frame, as a native file holds them.
+  const stored: (Uint8Array | Uint16Array)[] = planes.map((p, f) => {
+    if (wide) return wideFrames[f]!;
+    if (samples === 1) return p[0]!;
+    const frame = new Uint8Array(3 * n);
+    if (planar === 1) p.forEach((plane, k) => frame.set(plane, k * n));
+    else for (let i = 0; i < n; i++) for (let k = 0; k < 3; k++) frame[3 * i + k] = p[k]![i]!;
+    return frame;
+  });
+  if (options.encapsulated) {
+    const { encode } = options.encapsulated;
+    pixelData = stored.slice(0, keptFrames).map((frame, f) => toArrayBuffer(encode(frame, f)));
+  } else if (wide && (syntax === 'explicit' || syntax === 'implicit')) {
+    pixelData = [toArrayBuffer(new Uint8Array(Buffer.concat(stored.slice(0, keptFrames).map((frame) => new Uint8Array(frame.buffer, frame.byteOffset, frame.byteLength)))))];
+  } else if (syntax === 'explicit' || syntax === 'implicit') {
     const frameBytes = n * samples;
     const all = new Uint8Array(keptFrames * frameBytes);
     for (let f = 0; f < keptFrames; f++) {
@@ -250,7 +317,8 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
   }
 
   // jpeg-js stores colour as YCbCr, whatever went in.
-  const photometric = color === 'gray' ? 'MONOCHROME2' : color === 'rgb' && syntax !== 'jpeg' ? 'RGB' : 'YBR_FULL';
+  const photometric =
+    color === 'gray' ? (options.monochrome1 ? 'MONOCHROME1' : 'MONOCHROME2') : color === 'rgb' && syntax !== 'jpeg' ? 'RGB' : 'YBR_FULL';
   const sopInstanceUid = newUid();
   const dataset: Record<string, unknown> = {
     SpecificCharacterSet: 'ISO_IR 192',
@@ -272,11 +340,17 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
     PhotometricInterpretation: photometric,
     Rows: rows,
     Columns: columns,
-    BitsAllocated: 8,
-    BitsStored: 8,
-    HighBit: 7,
+    BitsAllocated: wide ? 16 : 8,
+    BitsStored: bits,
+    HighBit: bits - 1,
     PixelRepresentation: 0,
   };
+  if (options.window) Object.assign(dataset, { WindowCenter: String(options.window.center), WindowWidth: String(options.window.width) });
+  if (options.rescale) Object.assign(dataset, { RescaleIntercept: String(options.rescale.intercept), RescaleSlope: String(options.rescale.slope), RescaleType: 'US' });
+  if (options.voiLut) {
+    const { first, bits: lutBits, data } = options.voiLut;
+    dataset.VOILUTSequence = [{ LUTDescriptor: [data.length === 65536 ? 0 : data.length, first, lutBits], LUTData: data, _vrMap: { LUTDescriptor: 'US', LUTData: 'US' } }];
+  }
   if (samples === 3) dataset.PlanarConfiguration = syntax === 'explicit' || syntax === 'implicit' ? planar : 0;
   if (options.numberOfFrames !== null) dataset.NumberOfFrames = options.numberOfFrames ?? String(frames);
   const frameTime = options.frameTimeMs === undefined ? 33.333 : options.frameTimeMs;
@@ -309,10 +383,10 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
   }
   if (!options.noPixelData) {
     dataset.PixelData = pixelData;
-    dataset._vrMap = { PixelData: 'OB' };
+    dataset._vrMap = { PixelData: wide && !options.encapsulated ? 'OW' : 'OB' };
   }
 
-  const transferSyntaxUid = options.transferSyntaxUid ?? SYNTAX_UIDS[syntax];
+  const transferSyntaxUid = options.transferSyntaxUid ?? options.encapsulated?.transferSyntaxUid ?? SYNTAX_UIDS[syntax];
   const meta = {
     FileMetaInformationVersion: new Uint8Array([0, 1]).buffer,
     MediaStorageSOPClassUID: options.sopClassUid ?? SOP_CLASS[kind],
@@ -324,7 +398,7 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
   dict.dict = DicomMetaDictionary.denaturalizeDataset(dataset);
   const written = Buffer.from(dict.write({ fragmentMultiframe: options.fragments === 'split' }));
   const bytes = options.offsetTable === false ? withoutOffsetTable(written) : written;
-  return { bytes, gray, rows, columns, frames, seriesUid, studyUid, patientId };
+  return { bytes, gray, rows, columns, frames, seriesUid, studyUid, patientId, stored };
 }
 
 /** The same file with an empty basic offset table (readers must then find the frames themselves). */

@@ -4,6 +4,7 @@
  * busy; results come back as transferred buffers.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { initCodecFor } from '../dicom/codecs/registry.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 import { decodeRange, type DecodedFrames, type DecodeJob } from './decode-range.ts';
 import type { DecodeRequest, DecodeResponse } from './decode-worker.ts';
@@ -16,12 +17,13 @@ export interface FrameDecoder {
   close(): Promise<void>;
 }
 
-/** Decodes on the calling thread; each job yields to the event loop first. */
+/** Decodes on the calling thread; each job yields to the event loop first (and loads its codec once). */
 export function createInlineDecoder(): FrameDecoder {
   return {
     parallelism: 1,
     async decode(job) {
       await yieldToEventLoop();
+      await initCodecFor(job.format);
       return decodeRange(job);
     },
     async close() {},

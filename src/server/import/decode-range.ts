@@ -1,7 +1,8 @@
 /**
  * Decodes a run of consecutive frames straight from the uploaded file, reading only their bytes
  * (by offset), never the whole file. Synchronous: it runs in a decode worker, or on the main
- * thread between awaits when no worker is configured.
+ * thread between awaits when no worker is configured; the file's codec must be loaded first
+ * (initCodecFor in dicom/codecs/registry.ts).
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
@@ -41,15 +42,30 @@ function readLocation(fd: number, location: FrameLocation, scratch: { buffer: Bu
   return scratch.buffer.subarray(0, total);
 }
 
+/**
+ * An uncompressed frame of 8-bit samples in a big endian OW element: every word of the element is
+ * byte-swapped, and a frame of odd length starts or ends inside a word, so whole words are read
+ * (pixel data starts at an even offset) and put back in order.
+ */
+function readWordSwapped(fd: number, [offset, length]: readonly [number, number], scratch: { buffer: Buffer }): Uint8Array {
+  const start = offset - (offset % 2);
+  const end = offset + length + ((offset + length) % 2);
+  const words = readLocation(fd, [[start, end - start]], scratch);
+  for (let k = 0; k + 1 < words.length; k += 2) [words[k], words[k + 1]] = [words[k + 1]!, words[k]!];
+  return words.subarray(offset - start, offset - start + length);
+}
+
 export function decodeRange(job: DecodeJob): DecodedFrames {
   const frameBytes = job.format.rows * job.format.columns;
   const pixels = new Uint8Array(job.frames.length * frameBytes);
   const fd = fs.openSync(job.filePath, 'r');
   try {
     const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
+    const swapped = job.format.encoding === 'native' && job.format.bigEndianWords && job.format.bitsAllocated === 8;
     job.frames.forEach((location, k) => {
       try {
-        decodeFrame(job.format, readLocation(fd, location, scratch), pixels.subarray(k * frameBytes, (k + 1) * frameBytes));
+        const bytes = swapped ? readWordSwapped(fd, location[0]!, scratch) : readLocation(fd, location, scratch);
+        decodeFrame(job.format, bytes, pixels.subarray(k * frameBytes, (k + 1) * frameBytes));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         throw new FrameDecodeError(error instanceof FrameDecodeError ? error.code : 'decode_failed', `frame ${job.firstFrame + k + 1}: ${message}`);

@@ -1,8 +1,10 @@
 /**
  * Worker thread body for decode-pool.ts: decodes frame runs of uploaded DICOM files (and gzips
- * them), so JPEG and RLE decoding never blocks the event loop.
+ * them), so decoding never blocks the event loop. Each codec's WASM is loaded on the first job
+ * that needs it and kept for the thread's life.
  */
 import { parentPort } from 'node:worker_threads';
+import { initCodecFor } from '../dicom/codecs/registry.ts';
 import { decodeRange, type DecodeJob } from './decode-range.ts';
 import { FrameDecodeError } from './frame-decode.ts';
 
@@ -11,8 +13,9 @@ export type DecodeResponse =
   | { readonly id: number; readonly pixels: Uint8Array; readonly gzipped: Uint8Array | null }
   | { readonly id: number; readonly error: { readonly code: 'decode_failed' | 'inconsistent_frames'; readonly message: string } };
 
-parentPort?.on('message', ({ id, job }: DecodeRequest) => {
+parentPort?.on('message', async ({ id, job }: DecodeRequest) => {
   try {
+    await initCodecFor(job.format);
     const { pixels, gzipped } = decodeRange(job);
     const transfer = gzipped ? [pixels.buffer, gzipped.buffer] : [pixels.buffer];
     parentPort?.postMessage({ id, pixels, gzipped } satisfies DecodeResponse, transfer as ArrayBuffer[]);

@@ -8,40 +8,14 @@
 import fs from 'node:fs';
 import dicomParser, { type DataSet } from 'dicom-parser';
 import { PATIENT_ID_PATTERN } from '../../domain/records.ts';
+import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive, str, textDecoderOf, textOf, type PixelSpacingSource } from '../dicom/attributes.ts';
+import { checkElementBudget, checkPixelBudget, DEFAULT_IMPORT_BUDGETS, type ImportBudgets } from '../dicom/budgets.ts';
+import { inflateDeflatedFile } from '../dicom/deflated.ts';
+import { pixelFormat } from '../dicom/image-pixel-module.ts';
+import { ACCEPTED_SYNTAXES_TEXT, ACCEPTED_TRANSFER_SYNTAXES, DEFLATED_EXPLICIT_LITTLE_ENDIAN, OTHER_TRANSFER_SYNTAXES } from '../dicom/transfer-syntaxes.ts';
 import { rejectFile } from './errors.ts';
-import { ACCEPTED_PHOTOMETRICS, type FrameLocation, type Photometric, type PixelEncoding, type PixelFormat } from './pixel-format.ts';
+import type { FrameLocation, PixelFormat } from './pixel-format.ts';
 import { locateFrames, readExactly } from './pixel-data-location.ts';
-
-export const ACCEPTED_TRANSFER_SYNTAXES: Record<string, { name: string; encoding: PixelEncoding }> = {
-  '1.2.840.10008.1.2': { name: 'implicit VR little endian', encoding: 'native' },
-  '1.2.840.10008.1.2.1': { name: 'explicit VR little endian', encoding: 'native' },
-  '1.2.840.10008.1.2.5': { name: 'RLE lossless', encoding: 'rle' },
-  '1.2.840.10008.1.2.4.50': { name: 'JPEG baseline', encoding: 'jpeg' },
-};
-
-const OTHER_TRANSFER_SYNTAXES: Record<string, string> = {
-  '1.2.840.10008.1.2.2': 'explicit VR big endian',
-  '1.2.840.10008.1.2.1.99': 'deflated explicit VR little endian',
-  '1.2.840.10008.1.2.4.51': 'JPEG extended (12-bit)',
-  '1.2.840.10008.1.2.4.57': 'JPEG lossless',
-  '1.2.840.10008.1.2.4.70': 'JPEG lossless, first-order prediction',
-  '1.2.840.10008.1.2.4.80': 'JPEG-LS lossless',
-  '1.2.840.10008.1.2.4.81': 'JPEG-LS near-lossless',
-  '1.2.840.10008.1.2.4.90': 'JPEG 2000 lossless',
-  '1.2.840.10008.1.2.4.91': 'JPEG 2000',
-  '1.2.840.10008.1.2.4.100': 'MPEG-2',
-  '1.2.840.10008.1.2.4.101': 'MPEG-2 high level',
-  '1.2.840.10008.1.2.4.102': 'MPEG-4 AVC/H.264',
-  '1.2.840.10008.1.2.4.103': 'MPEG-4 AVC/H.264 BD',
-  '1.2.840.10008.1.2.4.104': 'MPEG-4 AVC/H.264 2D',
-  '1.2.840.10008.1.2.4.105': 'MPEG-4 AVC/H.264 3D',
-  '1.2.840.10008.1.2.4.106': 'MPEG-4 AVC/H.264 stereo',
-  '1.2.840.10008.1.2.4.107': 'HEVC/H.265',
-  '1.2.840.10008.1.2.4.108': 'HEVC/H.265 main 10',
-  '1.2.840.10008.1.2.4.201': 'HTJ2K lossless',
-  '1.2.840.10008.1.2.4.202': 'HTJ2K lossless RPCL',
-  '1.2.840.10008.1.2.4.203': 'HTJ2K',
-};
 
 export type DicomSeriesKind = 'bmode' | 'angio';
 
@@ -52,14 +26,33 @@ const SOP_CLASSES: Record<string, { kind: DicomSeriesKind; name: string }> = {
   '1.2.840.10008.5.1.4.1.1.12.1.1': { kind: 'angio', name: 'Enhanced X-Ray Angiographic Image' },
 };
 
+/** What the objects a study folder also holds are, so a skipped file says it in words. */
+const OTHER_OBJECTS: [RegExp, string][] = [
+  [/^1\.2\.840\.10008\.1\.3\.10$/, 'a DICOMDIR (the index of a study folder)'],
+  [/^1\.2\.840\.10008\.5\.1\.4\.1\.1\.88\./, 'a structured report'],
+  [/^1\.2\.840\.10008\.5\.1\.4\.1\.1\.7(\.|$)/, 'a secondary capture'],
+  [/^1\.2\.840\.10008\.5\.1\.4\.1\.1\.104\./, 'an encapsulated document'],
+  [/^1\.2\.840\.10008\.5\.1\.4\.1\.1\.6\./, 'a single-frame ultrasound image'],
+  [/^1\.2\.840\.10008\.5\.1\.4\.1\.1\.11\./, 'a presentation state'],
+  [/^1\.2\.840\.10008\.5\.1\.4\.1\.1\.(1|1\.1|12\.2)$/, 'a radiograph'],
+];
+
+function otherObjectName(sopClassUid: string): string {
+  const known = OTHER_OBJECTS.find(([pattern]) => pattern.test(sopClassUid));
+  return known ? `${known[1]} (${sopClassUid})` : `a DICOM object of class ${sopClassUid || '(none)'}`;
+}
+
 const PIXEL_DATA = 'x7fe00010';
 const FIRST_WINDOW = 256 * 1024;
-const MAX_HEADER_BYTES = 256 * 1024 * 1024;
+/** Real headers, even enhanced XA runs with per-frame groups, stay far below this. */
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 const MAX_FRAMES = 200_000;
-const MAX_SIZE_PX = 8192;
 
 export interface DicomPatient {
-  readonly id: string;
+  /** Null when the file has no usable Patient ID (absent, empty, or not PATIENT_ID_PATTERN). */
+  readonly id: string | null;
+  /** The Patient ID as written, for messages (may be empty). */
+  readonly rawId: string;
   readonly name: string;
   readonly birthDate: string | null;
   readonly sex: 'F' | 'M' | 'O' | 'U';
@@ -83,7 +76,7 @@ export interface DicomFile {
   readonly frames: readonly FrameLocation[];
   readonly frameRateHz: number | null;
   readonly pixelSpacingMm: number | null;
-  readonly pixelSpacingSource: 'ultrasound-regions' | 'pixel-spacing' | 'imager-pixel-spacing' | null;
+  readonly pixelSpacingSource: PixelSpacingSource | null;
   readonly pullbackSpeedMmPerS: number | null;
 }
 
@@ -95,8 +88,28 @@ function errorText(error: unknown): string {
 const RAN_OUT = /past end|overread|overrun|cannot be greater than|buffer/i;
 
 
-/** The header region parsed up to (and including) the pixel data element's own header. */
-function parseHeader(fd: number, fileSize: number, fileName: string): { dataSet: DataSet; transferSyntaxUid: string } {
+/** Runs `action` on a file opened for reading, with its size. */
+function withFile<T>(filePath: string, action: (fd: number, fileSize: number) => T): T {
+  const fd = fs.openSync(filePath, 'r');
+  try {
+    return action(fd, fs.fstatSync(fd).size);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The header region parsed up to (and including) the pixel data element's own header. A deflated
+ * file is first inflated beside the upload (`inflatedPath`, which the import's clean-up removes):
+ * its header, and later its frames, are read from there.
+ */
+function parseHeader(
+  filePath: string,
+  fd: number,
+  fileSize: number,
+  fileName: string,
+  budgets: ImportBudgets,
+): { dataSet: DataSet; transferSyntaxUid: string; inflatedPath: string | null } {
   if (fileSize < 132) throw rejectFile('not_dicom', fileName, 'the file is too short to be a DICOM file.');
   for (let window = Math.min(fileSize, FIRST_WINDOW); ; window = Math.min(fileSize, window * 2)) {
     const whole = window === fileSize;
@@ -119,8 +132,14 @@ function parseHeader(fd: number, fileSize: number, fileName: string): { dataSet:
         'unsupported_transfer_syntax',
         fileName,
         `its transfer syntax ${name ? `${name} (${transferSyntaxUid})` : transferSyntaxUid || '(none given)'} is not supported; ` +
-          'accepted: implicit or explicit VR little endian, RLE lossless, JPEG baseline 8-bit.',
+          `accepted: ${ACCEPTED_SYNTAXES_TEXT}.`,
       );
+    }
+    if (transferSyntaxUid === DEFLATED_EXPLICIT_LITTLE_ENDIAN) {
+      const inflatedPath = `${filePath}.inflated.dcm`;
+      inflateDeflatedFile(filePath, inflatedPath, budgets.memoryBytes, fileName);
+      const { dataSet } = withFile(inflatedPath, (inflatedFd, inflatedSize) => parseHeader(inflatedPath, inflatedFd, inflatedSize, fileName, budgets));
+      return { dataSet, transferSyntaxUid, inflatedPath };
     }
     let dataSet: DataSet;
     try {
@@ -128,200 +147,31 @@ function parseHeader(fd: number, fileSize: number, fileName: string): { dataSet:
     } catch (error) {
       const text = errorText(error);
       if (!whole) {
-        if (window >= MAX_HEADER_BYTES) throw rejectFile('unsupported_object', fileName, 'its header is larger than 256 MiB.');
+        if (window >= MAX_HEADER_BYTES) throw rejectFile('over_budget', fileName, `its header is larger than ${MAX_HEADER_BYTES / 1024 ** 2} MiB.`);
         continue;
       }
       if (RAN_OUT.test(text)) throw rejectFile('truncated', fileName, `the file ends inside its DICOM header (${text}).`);
       throw rejectFile('not_dicom', fileName, `its DICOM header cannot be read (${text}).`);
     }
     if (!dataSet.elements[PIXEL_DATA] && !whole) {
-      if (window >= MAX_HEADER_BYTES) throw rejectFile('unsupported_object', fileName, 'no pixel data within its first 256 MiB.');
+      if (window >= MAX_HEADER_BYTES) throw rejectFile('over_budget', fileName, `it has no pixel data within its first ${MAX_HEADER_BYTES / 1024 ** 2} MiB.`);
       continue;
     }
     if (!dataSet.elements[PIXEL_DATA]) {
       const overrun = Object.values(dataSet.elements).some((e) => e.length !== 0xffffffff && e.dataOffset + e.length > fileSize);
       if (overrun) throw rejectFile('truncated', fileName, 'the file ends inside its DICOM header.');
     }
-    return { dataSet, transferSyntaxUid };
+    return { dataSet, transferSyntaxUid, inflatedPath: null };
   }
-}
-
-const CHARSETS: Record<string, string> = {
-  'ISO_IR 192': 'utf-8',
-  'ISO_IR 100': 'latin1',
-  'ISO_IR 101': 'iso-8859-2',
-  'ISO_IR 109': 'iso-8859-3',
-  'ISO_IR 110': 'iso-8859-4',
-  'ISO_IR 144': 'iso-8859-5',
-  'ISO_IR 127': 'iso-8859-6',
-  'ISO_IR 126': 'iso-8859-7',
-  'ISO_IR 138': 'iso-8859-8',
-  'ISO_IR 148': 'iso-8859-9',
-  'ISO_IR 166': 'windows-874',
-  GB18030: 'gb18030',
-  GBK: 'gbk',
-};
-
-function textDecoderOf(dataSet: DataSet): TextDecoder {
-  const values = (dataSet.string('x00080005') ?? '').split('\\').map((v) => v.trim());
-  for (const value of values) {
-    const label = CHARSETS[value] ?? CHARSETS[value.replace('ISO 2022 IR', 'ISO_IR')];
-    if (label) return new TextDecoder(label);
-  }
-  return new TextDecoder('latin1');
-}
-
-function textOf(dataSet: DataSet, tag: string, decoder: TextDecoder): string {
-  const element = dataSet.elements[tag];
-  if (!element || element.length === 0 || element.length === 0xffffffff) return '';
-  const bytes = dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length);
-  return decoder.decode(bytes).replace(/[\0\s]+$/, '').trim();
-}
-
-function str(dataSet: DataSet, tag: string): string {
-  return (dataSet.string(tag) ?? '').replace(/\0/g, '').trim();
-}
-
-function positive(value: number | undefined): number | null {
-  return value !== undefined && Number.isFinite(value) && value > 0 ? value : null;
-}
-
-/** "Family^Given^Middle^Prefix^Suffix" as "Family, Given Middle". */
-export function personName(value: string): string {
-  const alphabetic = value.split('=')[0] ?? '';
-  const [family = '', given = '', middle = '', prefix = '', suffix = ''] = alphabetic.split('^').map((part) => part.trim());
-  const first = [prefix, given, middle].filter(Boolean).join(' ');
-  const last = [family, suffix].filter(Boolean).join(' ');
-  return last && first ? `${last}, ${first}` : last || first;
-}
-
-function isoDate(value: string): string | null {
-  const m = /^(\d{4})\.?(\d{2})\.?(\d{2})$/.exec(value.trim());
-  if (!m) return null;
-  const date = new Date(`${m[1]}-${m[2]}-${m[3]}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) ? null : `${m[1]}-${m[2]}-${m[3]}`;
-}
-
-/** A DICOM DA + TM pair (or a DT) as an instant; times without an offset are taken as UTC. */
-function dateTime(date: string, time: string, offset = ''): Date | null {
-  const day = isoDate(date.slice(0, 8));
-  if (!day) return null;
-  const t = /^(\d{2})(\d{2})?(\d{2})?(\.\d{1,6})?/.exec(time.replace(/:/g, '').trim());
-  const hh = t?.[1] ?? '00';
-  const mm = t?.[2] ?? '00';
-  const ss = t?.[3] ?? '00';
-  const frac = (t?.[4] ?? '.0').slice(0, 4).padEnd(4, '0');
-  const zone = /^([+-])(\d{2})(\d{2})$/.exec(offset.trim());
-  const result = new Date(`${day}T${hh}:${mm}:${ss}${frac}${zone ? `${zone[1]}${zone[2]}:${zone[3]}` : 'Z'}`);
-  return Number.isNaN(result.getTime()) ? null : result;
-}
-
-function acquisitionTime(dataSet: DataSet): Date | null {
-  const dt = str(dataSet, 'x0008002a');
-  if (dt) {
-    const m = /^(\d{8})(\d{0,6}(?:\.\d{1,6})?)([+-]\d{4})?$/.exec(dt);
-    const parsed = m ? dateTime(m[1]!, m[2] ?? '', m[3] ?? str(dataSet, 'x00080201')) : null;
-    if (parsed) return parsed;
-  }
-  const pairs: [string, string][] = [
-    ['x00080022', 'x00080032'],
-    ['x00080023', 'x00080033'],
-    ['x00080021', 'x00080031'],
-    ['x00080020', 'x00080030'],
-  ];
-  for (const [dateTag, timeTag] of pairs) {
-    const date = str(dataSet, dateTag);
-    if (date) {
-      const parsed = dateTime(date, str(dataSet, timeTag), str(dataSet, 'x00080201'));
-      if (parsed) return parsed;
-    }
-  }
-  return null;
-}
-
-function frameRate(dataSet: DataSet): number | null {
-  const frameTime = positive(dataSet.floatString('x00181063'));
-  if (frameTime) return 1000 / frameTime;
-  const vector = dataSet.numStringValues('x00181065') ?? 0;
-  if (vector > 1) {
-    let sum = 0;
-    for (let k = 1; k < vector; k++) sum += dataSet.floatString('x00181065', k) ?? 0;
-    if (sum > 0) return (1000 * (vector - 1)) / sum;
-  }
-  return positive(dataSet.intString('x00180040')) ?? positive(dataSet.intString('x00082144')) ?? positive(dataSet.floatString('x00082144'));
-}
-
-/** Ultrasound regions' physical delta X (in cm) as mm per pixel, else Pixel Spacing, else Imager Pixel Spacing. */
-function pixelSpacing(dataSet: DataSet): { mm: number; source: DicomFile['pixelSpacingSource'] } | null {
-  const regions = dataSet.elements.x00186011?.items ?? [];
-  const candidates = regions
-    .map((item) => item.dataSet)
-    .filter((region): region is DataSet => region !== undefined)
-    .filter((region) => region.uint16('x00186024') === 3 && positive(region.double('x0018602c')) !== null);
-  // Prefer a 2D tissue region (spatial format 1) when a file has several.
-  const region = candidates.find((r) => r.uint16('x00186012') === 1) ?? candidates[0];
-  if (region) return { mm: region.double('x0018602c')! * 10, source: 'ultrasound-regions' };
-  const spacing = positive(dataSet.floatString('x00280030', 1)) ?? positive(dataSet.floatString('x00280030', 0));
-  if (spacing) return { mm: spacing, source: 'pixel-spacing' };
-  const imager = positive(dataSet.floatString('x00181164', 1)) ?? positive(dataSet.floatString('x00181164', 0));
-  if (imager) return { mm: imager, source: 'imager-pixel-spacing' };
-  return null;
-}
-
-function pixelFormat(dataSet: DataSet, encoding: PixelEncoding, fileName: string): PixelFormat {
-  const rows = dataSet.uint16('x00280010') ?? 0;
-  const columns = dataSet.uint16('x00280011') ?? 0;
-  if (rows < 1 || columns < 1) throw rejectFile('unsupported_object', fileName, 'it gives no frame size (Rows and Columns).');
-  if (rows > MAX_SIZE_PX || columns > MAX_SIZE_PX) {
-    throw rejectFile('unsupported_object', fileName, `its frames (${columns}x${rows}) are larger than ${MAX_SIZE_PX}x${MAX_SIZE_PX}.`);
-  }
-  const samplesPerPixel = dataSet.uint16('x00280002') ?? 1;
-  const bitsAllocated = dataSet.uint16('x00280100') ?? 8;
-  const bitsStored = dataSet.uint16('x00280101') ?? bitsAllocated;
-  const photometric = str(dataSet, 'x00280004').toUpperCase() || (samplesPerPixel === 3 ? 'RGB' : 'MONOCHROME2');
-  if (!(ACCEPTED_PHOTOMETRICS as readonly string[]).includes(photometric)) {
-    throw rejectFile('unsupported_object', fileName, `its photometric interpretation ${photometric} is not supported (grayscale, RGB or YBR only).`);
-  }
-  if (samplesPerPixel !== 1 && samplesPerPixel !== 3) {
-    throw rejectFile('unsupported_object', fileName, `it has ${samplesPerPixel} samples per pixel (1 or 3 are supported).`);
-  }
-  if ((samplesPerPixel === 1) !== photometric.startsWith('MONOCHROME')) {
-    throw rejectFile('unsupported_object', fileName, `${samplesPerPixel} samples per pixel do not fit its photometric interpretation ${photometric}.`);
-  }
-  if (bitsAllocated !== 8 && !(bitsAllocated === 16 && samplesPerPixel === 1 && encoding !== 'jpeg')) {
-    throw rejectFile(
-      'unsupported_object',
-      fileName,
-      encoding === 'jpeg'
-        ? `its JPEG frames have ${bitsAllocated} bits per sample (JPEG baseline is 8-bit).`
-        : `it has ${bitsAllocated} bits per sample (8, or 16 for grayscale, are supported).`,
-    );
-  }
-  if (bitsStored < 1 || bitsStored > bitsAllocated) throw rejectFile('unsupported_object', fileName, `its Bits Stored (${bitsStored}) is not valid.`);
-  const center = dataSet.floatString('x00281050', 0);
-  const width = dataSet.floatString('x00281051', 0);
-  return {
-    encoding,
-    rows,
-    columns,
-    samplesPerPixel,
-    bitsAllocated,
-    bitsStored: bitsAllocated === 8 ? 8 : bitsStored,
-    pixelRepresentation: dataSet.uint16('x00280103') === 1 ? 1 : 0,
-    photometric: photometric as Photometric,
-    planarConfiguration: dataSet.uint16('x00280006') === 1 ? 1 : 0,
-    rescaleSlope: dataSet.floatString('x00281053') ?? 1,
-    rescaleIntercept: dataSet.floatString('x00281052') ?? 0,
-    window: center !== undefined && width !== undefined && width > 0 ? { center, width } : null,
-  };
 }
 
 /** Reads and checks one uploaded file (see the module comment). */
-export function readDicomFile(filePath: string, fileName: string): DicomFile {
+export function readDicomFile(filePath: string, fileName: string, budgets: ImportBudgets = DEFAULT_IMPORT_BUDGETS): DicomFile {
   const fd = fs.openSync(filePath, 'r');
   try {
     const fileSize = fs.fstatSync(fd).size;
-    const { dataSet, transferSyntaxUid } = parseHeader(fd, fileSize, fileName);
+    const { dataSet, transferSyntaxUid, inflatedPath } = parseHeader(filePath, fd, fileSize, fileName, budgets);
+    checkElementBudget(dataSet, budgets, fileName);
     const decoder = textDecoderOf(dataSet);
     const sopClassUid = str(dataSet, 'x00080016') || str(dataSet, 'x00020002');
     const modality = str(dataSet, 'x00080060').toUpperCase();
@@ -330,7 +180,7 @@ export function readDicomFile(filePath: string, fileName: string): DicomFile {
       throw rejectFile(
         'unsupported_object',
         fileName,
-        `it is ${sopClass ? `an ${sopClass.name} of modality ${modality || '(none)'}` : `a DICOM object of class ${sopClassUid || '(none)'}`}` +
+        `it is ${sopClass ? `an ${sopClass.name} of modality ${modality || '(none)'}` : otherObjectName(sopClassUid)}` +
           ', not an IVUS/ultrasound multi-frame image nor an X-ray angiography run.',
       );
     }
@@ -339,21 +189,18 @@ export function readDicomFile(filePath: string, fileName: string): DicomFile {
     if (!Number.isInteger(frameCount) || frameCount < 0) throw rejectFile('inconsistent_frames', fileName, `its Number of Frames (${frameCountText}) is not a number.`);
     if (frameCount === 0) throw rejectFile('zero_frames', fileName, 'its Number of Frames is 0.');
     if (frameCount > MAX_FRAMES) throw rejectFile('unsupported_object', fileName, `it has ${frameCount} frames (at most ${MAX_FRAMES} are accepted).`);
+    const format = pixelFormat(dataSet, ACCEPTED_TRANSFER_SYNTAXES[transferSyntaxUid]!.encoding, fileName);
+    // Before anything of the pixel data is read: what the header announces must fit the budget.
+    checkPixelBudget(format, frameCount, budgets, fileName);
     const pixelData = dataSet.elements[PIXEL_DATA];
     if (!pixelData) throw rejectFile('zero_frames', fileName, 'it holds no pixel data.');
-    const format = pixelFormat(dataSet, ACCEPTED_TRANSFER_SYNTAXES[transferSyntaxUid]!.encoding, fileName);
-    const frames = locateFrames(fd, fileSize, pixelData, format, frameCount, fileName);
+    const frames = inflatedPath
+      ? withFile(inflatedPath, (inflatedFd, inflatedSize) => locateFrames(inflatedFd, inflatedSize, pixelData, format, frameCount, budgets.maxFragments, fileName))
+      : locateFrames(fd, fileSize, pixelData, format, frameCount, budgets.maxFragments, fileName);
 
-    const patientId = textOf(dataSet, 'x00100020', decoder);
-    if (!PATIENT_ID_PATTERN.test(patientId)) {
-      throw rejectFile(
-        'invalid_patient_id',
-        fileName,
-        patientId
-          ? `its Patient ID "${patientId}" cannot be used (letters, digits, '.', '_' and '-', up to 64 characters).`
-          : 'it has no Patient ID.',
-      );
-    }
+    // A missing or unusable Patient ID is not a refusal: the uploader names the patient (import-plan.ts).
+    const rawPatientId = textOf(dataSet, 'x00100020', decoder);
+    const patientId = PATIENT_ID_PATTERN.test(rawPatientId) ? rawPatientId : null;
     const studyInstanceUid = str(dataSet, 'x0020000d');
     const seriesInstanceUid = str(dataSet, 'x0020000e');
     if (!studyInstanceUid || !seriesInstanceUid) {
@@ -363,7 +210,8 @@ export function readDicomFile(filePath: string, fileName: string): DicomFile {
     const spacing = pixelSpacing(dataSet);
     return {
       fileName,
-      filePath,
+      // Frames are read from the inflated copy of a deflated file.
+      filePath: inflatedPath ?? filePath,
       fileSize,
       kind: sopClass.kind,
       sopClassUid,
@@ -373,7 +221,8 @@ export function readDicomFile(filePath: string, fileName: string): DicomFile {
       seriesInstanceUid,
       patient: {
         id: patientId,
-        name: personName(textOf(dataSet, 'x00100010', decoder)) || patientId,
+        rawId: rawPatientId,
+        name: personName(textOf(dataSet, 'x00100010', decoder)),
         birthDate: isoDate(str(dataSet, 'x00100030')),
         sex: sex === 'F' || sex === 'M' || sex === 'O' ? sex : 'U',
       },

@@ -4,10 +4,38 @@
  * Plain data only: it is posted to worker threads as it is.
  */
 
-export type PixelEncoding = 'native' | 'rle' | 'jpeg';
+/**
+ * How a frame's bytes are encoded: uncompressed, RLE, or the codec family that decodes them
+ * (src/server/dicom/codecs/registry.ts maps each to its adapter).
+ */
+export type PixelEncoding = 'native' | 'rle' | 'jpeg' | 'jpeg-lossless' | 'jpeg-ls' | 'jpeg2000' | 'htj2k';
 
-export const ACCEPTED_PHOTOMETRICS = ['MONOCHROME1', 'MONOCHROME2', 'RGB', 'YBR_FULL', 'YBR_FULL_422', 'YBR_PARTIAL_422'] as const;
+export const ACCEPTED_PHOTOMETRICS = [
+  'MONOCHROME1',
+  'MONOCHROME2',
+  'PALETTE COLOR',
+  'RGB',
+  'YBR_FULL',
+  'YBR_FULL_422',
+  'YBR_PARTIAL_422',
+  'YBR_RCT',
+  'YBR_ICT',
+] as const;
 export type Photometric = (typeof ACCEPTED_PHOTOMETRICS)[number];
+
+/** A VOI LUT (0028,3010) item: output = data[modality value - first], of `bits` bits. */
+export interface VoiLut {
+  readonly first: number;
+  readonly bits: number;
+  readonly data: readonly number[];
+}
+
+/** PALETTE COLOR tables reduced to what an import keeps: the luma of each entry. */
+export interface PaletteGray {
+  /** Stored value of the first entry; values below map to it, values past the end to the last. */
+  readonly first: number;
+  readonly gray: readonly number[];
+}
 
 export interface PixelFormat {
   readonly encoding: PixelEncoding;
@@ -21,11 +49,21 @@ export interface PixelFormat {
   readonly photometric: Photometric;
   /** 0: samples interleaved per pixel; 1: one plane per sample (native colour only). */
   readonly planarConfiguration: 0 | 1;
+  /**
+   * Native pixel data of explicit VR big endian whose 16-bit words are big endian: 16-bit
+   * samples, and 8-bit samples an OW element holds (OB bytes are never swapped); decode-range.ts
+   * puts the latter back in order as it reads them.
+   */
+  readonly bigEndianWords: boolean;
   /** Modality LUT as a line; only used for data wider than 8 bits. */
   readonly rescaleSlope: number;
   readonly rescaleIntercept: number;
   /** The first VOI window of the file, only used for data wider than 8 bits. */
   readonly window: { readonly center: number; readonly width: number } | null;
+  /** The first VOI LUT, used for data wider than 8 bits when there is no window. */
+  readonly voiLut: VoiLut | null;
+  /** Only for PALETTE COLOR. */
+  readonly palette: PaletteGray | null;
 }
 
 /** Where one frame's bytes are in the file: one or more [offset, length] ranges, read in order and joined. */

@@ -1,0 +1,27 @@
+/**
+ * Worker thread body for header-reader.ts: reads and checks uploaded files' headers, so a hostile
+ * header (millions of elements, fragments or frames) costs a worker's time, never the event loop's.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { ImportBudgets } from '../dicom/budgets.ts';
+import { readDicomFile, type DicomFile } from './dicom-file.ts';
+import { ImportRejection } from './errors.ts';
+import type { ImportErrorCode } from '../../domain/imports.ts';
+
+export type HeaderRequest = { readonly id: number; readonly filePath: string; readonly fileName: string; readonly budgets: ImportBudgets };
+export type HeaderResponse =
+  | { readonly id: number; readonly file: DicomFile }
+  | { readonly id: number; readonly rejection: { readonly code: ImportErrorCode; readonly message: string; readonly fileName: string | null } }
+  | { readonly id: number; readonly failure: string };
+
+parentPort?.on('message', ({ id, filePath, fileName, budgets }: HeaderRequest) => {
+  try {
+    parentPort?.postMessage({ id, file: readDicomFile(filePath, fileName, budgets) } satisfies HeaderResponse);
+  } catch (error) {
+    if (error instanceof ImportRejection) {
+      parentPort?.postMessage({ id, rejection: { code: error.code, message: error.message, fileName: error.fileName } } satisfies HeaderResponse);
+    } else {
+      parentPort?.postMessage({ id, failure: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies HeaderResponse);
+    }
+  }
+});
