@@ -31,8 +31,8 @@ export const RecordImagesSchema = z.object({
   bmode: SeriesSchema,
   angio: SeriesSchema,
   lmode: z.object({
-    /** One column per B-mode frame. */
-    width: z.number().int().positive(),
+    /** One column per B-mode frame (0 for an angiography-only record, until its pullback joins it). */
+    width: z.number().int().nonnegative(),
     height: z.number().int().positive(),
     path: z.string(),
   }),

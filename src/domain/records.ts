@@ -11,6 +11,14 @@ export const AnnotationStateSchema = z.object({
 });
 export type AnnotationState = z.infer<typeof AnnotationStateSchema>;
 
+/**
+ * Facts an imported file did not give. The record then holds a stand-in (the import's time, 30
+ * frames/s, 0.01 mm per pixel, 0.5 mm/s) that the review and the report show as "unknown" (the
+ * date) or "assumed" (the figures), never as read from the file.
+ */
+export const ACQUISITION_FACTS = ['acquiredAt', 'frameRate', 'pixelSpacing', 'pullbackSpeed'] as const;
+export type AcquisitionFact = (typeof ACQUISITION_FACTS)[number];
+
 export const RecordSummarySchema = z.object({
   recordId: z.string(),
   patientId: z.string(),
@@ -29,6 +37,8 @@ export const RecordSummarySchema = z.object({
   pixelSpacingMm: z.number().positive().optional(),
   frameRateHz: z.number().positive().optional(),
   pullbackSpeedMmPerS: z.number().positive().optional(),
+  /** What the files did not give (see ACQUISITION_FACTS); absent or empty when everything is known. A record with bmodeFrameCount 0 is an angiography run waiting for its pullback. */
+  assumed: z.array(z.enum(ACQUISITION_FACTS)).optional(),
 });
 export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 

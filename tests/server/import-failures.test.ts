@@ -6,44 +6,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportListSchema, ImportRejectedSchema, ImportSummarySchema } from '../../src/domain/imports.ts';
+import { ImportBatchSchema, ImportListSchema, ImportRejectedSchema, ImportSummarySchema } from '../../src/domain/imports.ts';
 import { buildApp } from '../../src/server/app.ts';
 import { importSeries, imports } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { importTempRoot } from '../../src/server/http/imports.ts';
 import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
 import { makeDicom, newUid } from '../support/dicom-fixtures.ts';
-import { get, openSession as openImportSession, upload, waitForImport, type Session } from './import-session.ts';
+import { filesUnder, footprint, get, openSession as openImportSession, upload, waitForImport, type Session } from './import-session.ts';
 import { hostOf, mintIdToken, postgresUnavailable } from './test-server.ts';
 
 const LIMIT_BYTES = 1024 * 1024;
 
 /** Every failures session runs with a 1 MiB upload limit. */
 const openSession = (env: Record<string, string> = {}) => openImportSession({ IMPORT_MAX_FILE_BYTES: String(LIMIT_BYTES), ...env });
-
-function filesUnder(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
-}
-
-/** Everything an import could leave behind. */
-async function footprint(session: Session) {
-  const count = async (table: string, also = '') => {
-    const result = await session.server.database.db.execute(sql.raw(`select count(*)::int as n from ${table} where tenant_id = 'demo' ${also}`));
-    return Number((result as unknown as { rows: { n: number }[] }).rows[0]!.n);
-  };
-  return {
-    patients: await count('patients'),
-    records: await count('records'),
-    imports: await count('imports'),
-    series: await count('import_series'),
-    audit: await count('audit_log', "and action = 'record-imported'"),
-    blobs: filesUnder(session.server.storeDir),
-    temp: filesUnder(importTempRoot({ dataDir: session.dataDir })),
-  };
-}
 
 describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () => {
   let session: Session;
@@ -80,8 +58,8 @@ describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () 
   });
 
   it('refuses an unsupported transfer syntax, naming it', async () => {
-    const bytes = makeDicom({ patientId: 'BAD-2', syntax: 'rle', transferSyntaxUid: '1.2.840.10008.1.2.4.90' }).bytes;
-    await expectRefused([{ name: 'j2k.dcm', bytes }], 415, 'unsupported_transfer_syntax', /JPEG 2000 lossless \(1\.2\.840\.10008\.1\.2\.4\.90\) is not supported/);
+    const bytes = makeDicom({ patientId: 'BAD-2', syntax: 'rle', transferSyntaxUid: '1.2.840.10008.1.2.4.102' }).bytes;
+    await expectRefused([{ name: 'h264.dcm', bytes }], 415, 'unsupported_transfer_syntax', /MPEG-4 AVC\/H\.264 \(1\.2\.840\.10008\.1\.2\.4\.102\) is not supported/);
   });
 
   it('refuses zero frames', async () => {
@@ -135,21 +113,12 @@ describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () 
     );
   });
 
-  it('refuses an unusable patient id and files that do not make one record', async () => {
-    await expectRefused([{ name: 'anon.dcm', bytes: makeDicom({ patientId: 'has spaces' }).bytes }], 422, 'invalid_patient_id', /Patient ID "has spaces"/);
-    const a = makeDicom({ patientId: 'BAD-7' });
-    const b = makeDicom({ patientId: 'BAD-7' });
-    await expectRefused(
-      [
-        { name: 'a.dcm', bytes: a.bytes },
-        { name: 'b.dcm', bytes: b.bytes },
-      ],
-      409,
-      'conflicting_files',
-      /two IVUS pullbacks/,
-    );
-    const xa = makeDicom({ kind: 'xa', patientId: 'BAD-7', frames: 3 });
-    await expectRefused([{ name: 'xa.dcm', bytes: xa.bytes }], 409, 'angio_without_pullback', /no IVUS pullback of its study/);
+  it('asks for a patient when a file has no usable Patient ID, and refuses a study whose files name different patients', async () => {
+    const body = await expectRefused([{ name: 'anon.dcm', bytes: makeDicom({ patientId: 'has spaces' }).bytes }], 422, 'patient_id_required', /^anon\.dcm: it has an unusable Patient ID \("has spaces"\)/);
+    expect(body).toMatchObject({ fileName: 'anon.dcm', filesWithoutPatientId: ['anon.dcm'] });
+    const studyUid = newUid();
+    const a = makeDicom({ patientId: 'BAD-7', studyUid });
+    const xa = makeDicom({ kind: 'xa', patientId: 'BAD-8', studyUid, frames: 3 });
     await expectRefused(
       [
         { name: 'a.dcm', bytes: a.bytes },
@@ -157,7 +126,7 @@ describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () 
       ],
       409,
       'conflicting_files',
-      /its study is not the study of the pullback a\.dcm/,
+      /^xa\.dcm: its patient \(BAD-8\) is not the patient of a\.dcm \(BAD-7\), of the same study/,
     );
   });
 
@@ -187,18 +156,19 @@ describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () 
     const fixture = makeDicom({ patientId: 'DUP-1' });
     const first = await upload(session, [{ name: 'first.dcm', bytes: fixture.bytes }]);
     expect(first.statusCode).toBe(202);
-    expect((await waitForImport(session, first.json().importId)).status).toBe('done');
+    expect((await waitForImport(session, first.json().imports[0].importId)).status).toBe('done');
     await expectRefused([{ name: 'again.dcm', bytes: fixture.bytes }], 409, 'duplicate_series', new RegExp(`^again\\.dcm: its series \\(${fixture.seriesUid.replace(/\./g, '\\.')}\\) has already been imported`));
+    // The same series twice in one upload: the first file is imported, the second skipped.
     const other = makeDicom({ patientId: 'DUP-2' });
-    await expectRefused(
-      [
-        { name: 'one.dcm', bytes: other.bytes },
-        { name: 'two.dcm', bytes: other.bytes },
-      ],
-      409,
-      'duplicate_series',
-      /^two\.dcm: it holds the same series as one\.dcm/,
-    );
+    const twice = await upload(session, [
+      { name: 'one.dcm', bytes: other.bytes },
+      { name: 'two.dcm', bytes: other.bytes },
+    ]);
+    expect(twice.statusCode, twice.body).toBe(202);
+    const batch = ImportBatchSchema.parse(twice.json());
+    expect(batch.imports.map((i) => i.fileNames)).toEqual([['one.dcm']]);
+    expect(batch.skipped).toEqual([{ fileName: 'two.dcm', code: 'duplicate_series', message: 'two.dcm: it holds the same series as one.dcm.' }]);
+    expect((await waitForImport(session, batch.imports[0]!.importId)).status).toBe('done');
   });
 
   it('answers 415 to a body that is not multipart, and 400 to a form without files', async () => {
@@ -231,7 +201,7 @@ describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () 
     });
     const response = await upload(session, [{ name: 'broken.dcm', bytes: fixture.bytes }]);
     expect(response.statusCode).toBe(202);
-    const failed = await waitForImport(session, response.json().importId);
+    const failed = await waitForImport(session, response.json().imports[0].importId);
     expect(failed).toMatchObject({ status: 'failed', recordId: null, patientId: null });
     expect(failed.error).toEqual({ code: 'decode_failed', message: 'broken.dcm: frame 20: an RLE frame has a bad segment offset' });
     expect(failed.finishedAt).not.toBeNull();
@@ -241,13 +211,13 @@ describe.skipIf(postgresUnavailable)('DICOM import refusals and roll-backs', () 
     const fixed = makeDicom({ patientId: 'DEC-1', syntax: 'rle', seriesUid: fixture.seriesUid, studyUid: fixture.studyUid });
     const again = await upload(session, [{ name: 'fixed.dcm', bytes: fixed.bytes }]);
     expect(again.statusCode).toBe(202);
-    expect((await waitForImport(session, again.json().importId)).status).toBe('done');
+    expect((await waitForImport(session, again.json().imports[0].importId)).status).toBe('done');
   });
 
   it('does not show another tenant an import', async () => {
     const fixture = makeDicom({ patientId: 'TEN-1' });
     const response = await upload(session, [{ name: 'tenant.dcm', bytes: fixture.bytes }]);
-    const importId = response.json().importId as string;
+    const importId = response.json().imports[0].importId as string;
     await waitForImport(session, importId);
     const acmeUser = await findUserByEmail(session.server.database.db, 'acme', 'clinician@acme.test');
     const acme = `Bearer ${await mintIdToken(session.server, 'acme', { sub: acmeUser!.id })}`;
@@ -272,7 +242,7 @@ describe.skipIf(postgresUnavailable)('DICOM import across server stops', () => {
       const fixture = makeDicom({ patientId: 'STOP-1', syntax: 'rle', frames: 2000, rows: 96, columns: 128, pixel: (f, x, y) => (x + y + f) & 255 });
       const response = await upload(session, [{ name: 'long.dcm', bytes: fixture.bytes }]);
       expect(response.statusCode).toBe(202);
-      const importId = response.json().importId as string;
+      const importId = response.json().imports[0].importId as string;
       // Stop once some chunks are stored.
       for (let progress = 0; progress === 0; await new Promise((resolve) => setTimeout(resolve, 5))) {
         progress = (await get(session, `/api/demo/imports/${importId}`)).json().framesDone;

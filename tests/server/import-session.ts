@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ImportSummarySchema, type ImportSummary } from '../../src/domain/imports.ts';
+import { sql } from 'drizzle-orm';
+import { importTempRoot } from '../../src/server/http/imports.ts';
+import { ImportBatchSchema, ImportSummarySchema, type ImportBatch, type ImportSummary } from '../../src/domain/imports.ts';
 import { multipartBody } from '../support/dicom-fixtures.ts';
 import { clinicianAuthorization, createTestServer, hostOf, type TestServer } from './test-server.ts';
 
@@ -29,8 +31,11 @@ export function get(session: Session, url: string, tenant = 'demo', authorizatio
   return session.server.app.inject({ url, headers: { host: hostOf(tenant), authorization, 'accept-encoding': 'gzip' } });
 }
 
-export function upload(session: Session, files: { name: string; bytes: Uint8Array; field?: string }[]) {
-  const { body, contentType } = multipartBody(files);
+export type UploadFile = { name: string; bytes: Uint8Array; field?: string };
+
+/** The files as multipart parts, with form fields before them (or after, with `fieldsLast`). */
+export function upload(session: Session, files: UploadFile[], fields: Record<string, string> = {}, fieldsLast = false) {
+  const { body, contentType } = withFields(multipartBody(files), fields, fieldsLast);
   return session.server.app.inject({
     method: 'POST',
     url: '/api/demo/imports',
@@ -46,4 +51,57 @@ export async function waitForImport(session: Session, importId: string): Promise
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`import ${importId} did not finish`);
+}
+
+/** Adds text fields to a multipart body made by multipartBody (its boundary is in the content type). */
+function withFields(multipart: { body: Buffer; contentType: string }, fields: Record<string, string>, last: boolean) {
+  const boundary = multipart.contentType.split('boundary=')[1]!;
+  const parts = Object.entries(fields).map(([name, value]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  if (parts.length === 0) return multipart;
+  const end = Buffer.from(`--${boundary}--\r\n`);
+  const filesPart = multipart.body.subarray(0, multipart.body.length - end.length);
+  const body = last ? Buffer.concat([filesPart, ...parts, end]) : Buffer.concat([...parts, multipart.body]);
+  return { body, contentType: multipart.contentType };
+}
+
+/** Uploads, expects the 202, and returns the batch (its imports still processing). */
+export async function uploadAccepted(session: Session, files: UploadFile[], fields: Record<string, string> = {}): Promise<ImportBatch> {
+  const response = await upload(session, files, fields);
+  if (response.statusCode !== 202) throw new Error(`expected 202, got ${response.statusCode}: ${response.body}`);
+  const batch = ImportBatchSchema.parse(response.json());
+  if (response.headers.location !== `/api/demo/imports/${batch.imports[0]!.importId}`) throw new Error(`Location ${String(response.headers.location)}`);
+  return batch;
+}
+
+/** Every import of a batch once finished; each must be done. */
+export async function batchDone(session: Session, batch: ImportBatch): Promise<ImportSummary[]> {
+  const done = [];
+  for (const accepted of batch.imports) {
+    const finished = await waitForImport(session, accepted.importId);
+    if (finished.status !== 'done') throw new Error(`import ${accepted.importId} ${finished.status}: ${JSON.stringify(finished.error)}`);
+    done.push(finished);
+  }
+  return done;
+}
+
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+}
+
+/** Everything an import could leave behind in the demo tenant. */
+export async function footprint(session: Session) {
+  const count = async (table: string, also = '') => {
+    const result = await session.server.database.db.execute(sql.raw(`select count(*)::int as n from ${table} where tenant_id = 'demo' ${also}`));
+    return Number((result as unknown as { rows: { n: number }[] }).rows[0]!.n);
+  };
+  return {
+    patients: await count('patients'),
+    records: await count('records'),
+    imports: await count('imports'),
+    series: await count('import_series'),
+    audit: await count('audit_log', "and action = 'record-imported'"),
+    blobs: filesUnder(session.server.storeDir),
+    temp: filesUnder(importTempRoot({ dataDir: session.dataDir })),
+  };
 }

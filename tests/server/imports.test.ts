@@ -9,7 +9,7 @@ import zlib from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordImagesSchema, type RecordImages } from '../../src/domain/images.ts';
-import { ImportListSchema, ImportSummarySchema, type ImportSummary } from '../../src/domain/imports.ts';
+import { ImportBatchSchema, ImportListSchema, type ImportSummary } from '../../src/domain/imports.ts';
 import { listAudit } from '../../src/server/db/audit.ts';
 import { importSeries, records } from '../../src/server/db/schema.ts';
 import { readDicomFile } from '../../src/server/import/dicom-file.ts';
@@ -17,11 +17,14 @@ import { makeDicom, newUid, type Fixture, type FixtureOptions } from '../support
 import { closeSession, get, openSession, upload, waitForImport, type Session } from './import-session.ts';
 import { postgresUnavailable } from './test-server.ts';
 
-/** Uploads, checks the 202, waits for the end; the import must be done. */
+/** Uploads, checks the 202 (one import, nothing skipped), waits for the end; the import must be done. */
 async function importFiles(session: Session, files: { name: string; bytes: Uint8Array }[]): Promise<ImportSummary> {
   const response = await upload(session, files);
   expect(response.statusCode, response.body).toBe(202);
-  const accepted = ImportSummarySchema.parse(response.json());
+  const batch = ImportBatchSchema.parse(response.json());
+  expect(batch.imports).toHaveLength(1);
+  expect(batch.skipped).toEqual([]);
+  const accepted = batch.imports[0]!;
   expect(accepted.status).toBe('processing');
   expect(response.headers.location).toBe(`/api/demo/imports/${accepted.importId}`);
   const finished = await waitForImport(session, accepted.importId);
@@ -241,15 +244,12 @@ describe.skipIf(postgresUnavailable)('DICOM import', () => {
     const audit = await listAudit(session.server.database.db, 'demo', { limit: 200 });
     const joined = audit.find((row) => row.action === 'record-imported' && (row.details as { importId?: string }).importId === second.importId);
     expect(joined?.details).toMatchObject({ recordCreated: false, angioFrames: 18 });
-    // A record holds one angiography run: another run of the study is refused.
+    // A record holds one angiography run: another run of the study makes a record of its own.
     const another = makeDicom({ kind: 'xa', patientId, studyUid, frames: 4 });
-    const refused = await upload(session, [{ name: 'angio-2.dcm', bytes: another.bytes }]);
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({
-      error: 'conflicting_files',
-      message: 'angio-2.dcm: every record of its study already has an angiography run.',
-      fileName: 'angio-2.dcm',
-    });
+    const third = await importFiles(session, [{ name: 'angio-2.dcm', bytes: another.bytes }]);
+    expect(third.recordId).not.toBe(first.recordId);
+    const after = await get(session, `/api/demo/patients/${patientId}/records`);
+    expect(after.json().records).toHaveLength(2);
   });
 
   it('imports a pullback and its angiography run sent together as one record', async () => {

@@ -25,8 +25,8 @@ export function toImportSummary(row: ImportRow): ImportSummary {
   };
 }
 
-/** Why a new import could not be registered. */
-export type CreateImportConflict = { conflict: 'duplicate_series'; seriesInstanceUid: string } | { conflict: 'angio_taken' };
+/** Why the imports of an upload could not be registered. */
+export type CreateImportConflict = { conflict: 'duplicate_series'; seriesInstanceUid: string } | { conflict: 'record_taken' };
 
 /** The series of this tenant that are already imported (or being imported), of those given. */
 export async function importedSeries(db: Db, tenantId: string, seriesUids: string[]): Promise<string[]> {
@@ -38,38 +38,38 @@ export async function importedSeries(db: Db, tenantId: string, seriesUids: strin
   return rows.map((r) => r.uid);
 }
 
-function uniqueViolation(error: unknown): string | null {
+function uniqueViolation(error: unknown): boolean {
   for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
-    if (code === '23505') return typeof constraint === 'string' ? constraint : '';
+    if ((e as { code?: unknown }).code === '23505') return true;
   }
-  return null;
+  return false;
 }
 
 /**
- * Registers an import in 'processing' with its series, in one transaction. A series imported by
- * someone at the same moment, or an angiography slot taken meanwhile, is a conflict, not a 500.
+ * Registers the imports of one upload in 'processing' with their series, all in one transaction.
+ * A series imported by someone at the same moment, or a record's pullback or angiography slot
+ * taken meanwhile (the unique indexes on bmode_record_id and angio_record_id), is a conflict, not a 500.
  */
-export async function createImport(db: Db, row: NewImport, seriesUids: string[]): Promise<ImportRow | CreateImportConflict> {
+export async function createImports(db: Db, entries: { row: NewImport; seriesUids: string[] }[]): Promise<ImportRow[] | CreateImportConflict> {
   try {
     return await db.transaction(async (tx) => {
-      const [created] = await tx.insert(imports).values(row).returning();
-      const inserted = await tx
-        .insert(importSeries)
-        .values(seriesUids.map((seriesInstanceUid) => ({ tenantId: row.tenantId, seriesInstanceUid, importId: created!.id })))
-        .onConflictDoNothing()
-        .returning({ uid: importSeries.seriesInstanceUid });
-      if (inserted.length !== seriesUids.length) {
-        const taken = seriesUids.find((uid) => !inserted.some((r) => r.uid === uid))!;
-        throw new SeriesTaken(taken);
+      const created: ImportRow[] = [];
+      for (const { row, seriesUids } of entries) {
+        const [inserted] = await tx.insert(imports).values(row).returning();
+        const series = await tx
+          .insert(importSeries)
+          .values(seriesUids.map((seriesInstanceUid) => ({ tenantId: row.tenantId, seriesInstanceUid, importId: inserted!.id })))
+          .onConflictDoNothing()
+          .returning({ uid: importSeries.seriesInstanceUid });
+        if (series.length !== seriesUids.length) throw new SeriesTaken(seriesUids.find((uid) => !series.some((r) => r.uid === uid))!);
+        created.push(inserted!);
       }
-      return created!;
+      return created;
     });
   } catch (error) {
     if (error instanceof SeriesTaken) return { conflict: 'duplicate_series', seriesInstanceUid: error.uid };
-    const constraint = uniqueViolation(error);
-    if (constraint !== null && constraint.includes('angio')) return { conflict: 'angio_taken' };
-    if (constraint !== null && row.angioRecordId) return { conflict: 'angio_taken' };
+    // Series are inserted with "on conflict do nothing": a unique violation is a record slot.
+    if (uniqueViolation(error)) return { conflict: 'record_taken' };
     throw error;
   }
 }
@@ -144,7 +144,7 @@ export async function finishRollBack(db: Db, importId: string): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .update(imports)
-      .set({ status: 'failed', finishedAt: new Date(), angioRecordId: null })
+      .set({ status: 'failed', finishedAt: new Date(), angioRecordId: null, bmodeRecordId: null })
       .where(and(eq(imports.id, importId), eq(imports.status, 'rolling_back')));
     await tx.delete(importSeries).where(eq(importSeries.importId, importId));
   });
@@ -175,46 +175,70 @@ export async function processingImportIds(db: Db, ids: string[]): Promise<Set<st
   return new Set(rows.map((r) => r.id));
 }
 
-/**
- * Where an angiography run of a study goes: the newest record a finished import of this study
- * created that has no angiography frames yet and that no running import is adding them to. Also
- * says whether the study has records at all, whether one is only busy (another import is adding
- * its angiography run), and whether an import of the study is still running (its record does not
- * exist yet).
- */
-export async function studyRecordForAngio(
-  db: Db,
-  tenantId: string,
-  studyInstanceUid: string,
-): Promise<{
-  record: { id: string; patientId: string; imagingVersion: string } | null;
-  studyHasRecords: boolean;
-  angioBeingAdded: boolean;
-  studyInProgress: boolean;
-}> {
+/** A record a finished import of the study made, with what it still lacks and who is filling it. */
+export type StudyRecord = {
+  id: string;
+  patientId: string;
+  imagingVersion: string;
+  acquiredAt: Date;
+  assumed: string[];
+  bmodeFrameCount: number;
+  angioFrameCount: number;
+  /** A running or finished import brings (or brought) its pullback / angiography run. */
+  bmodeTaken: boolean;
+  angioTaken: boolean;
+};
+
+export type StudyState = {
+  records: StudyRecord[];
+  /** A running import is making a record of the study from a pullback without an angiography run. */
+  pullbackInProgress: boolean;
+  /** A running import is making an angiography-only record of the study. */
+  runInProgress: boolean;
+};
+
+/** The records of these studies and the imports still making records of them, by Study Instance UID. */
+export async function studyStates(db: Db, tenantId: string, studyUids: string[]): Promise<Map<string, StudyState>> {
+  const states = new Map<string, StudyState>(studyUids.map((uid) => [uid, { records: [], pullbackInProgress: false, runInProgress: false }]));
+  if (studyUids.length === 0) return states;
   const rows = await db
-    .select({ status: imports.status, recordId: imports.recordId, createsRecord: imports.createsRecord })
+    .select({
+      study: imports.studyInstanceUid,
+      status: imports.status,
+      recordId: imports.recordId,
+      createsRecord: imports.createsRecord,
+      bmodeRecordId: imports.bmodeRecordId,
+      angioRecordId: imports.angioRecordId,
+    })
     .from(imports)
-    .where(and(eq(imports.tenantId, tenantId), eq(imports.studyInstanceUid, studyInstanceUid), inArray(imports.status, ['processing', 'done'])));
-  const studyInProgress = rows.some((r) => r.status === 'processing' && r.createsRecord);
-  const recordIds = rows.filter((r) => r.status === 'done' && r.createsRecord && r.recordId).map((r) => r.recordId!);
-  if (recordIds.length === 0) return { record: null, studyHasRecords: false, angioBeingAdded: false, studyInProgress };
-  const candidates = await db
+    .where(and(eq(imports.tenantId, tenantId), inArray(imports.studyInstanceUid, studyUids), inArray(imports.status, ['processing', 'done'])));
+  const studyOf = new Map<string, string>();
+  for (const row of rows) {
+    const state = states.get(row.study)!;
+    if (row.status === 'done' && row.createsRecord && row.recordId) studyOf.set(row.recordId, row.study);
+    if (row.status !== 'processing' || !row.createsRecord) continue;
+    // A record made without an angiography run is made from a pullback.
+    if (!row.angioRecordId) state.pullbackInProgress = true;
+    if (!row.bmodeRecordId && row.angioRecordId) state.runInProgress = true;
+  }
+  if (studyOf.size === 0) return states;
+  // A slot is taken by any import that is not 'failed' (the unique indexes hold the same rule).
+  const taken = (column: string) => sql<boolean>`exists (select 1 from ${imports} i where i.${sql.raw(column)} = ${records.id} and i.status <> 'failed')`;
+  const found = await db
     .select({
       id: records.id,
       patientId: records.patientId,
       imagingVersion: records.imagingVersion,
-      // An import still adding angiography to a record holds it.
-      busy: sql<boolean>`exists (select 1 from ${imports} i where i.angio_record_id = ${records.id} and i.status <> 'failed')`,
+      acquiredAt: records.acquiredAt,
+      assumed: records.assumed,
+      bmodeFrameCount: records.bmodeFrameCount,
+      angioFrameCount: records.angioFrameCount,
+      bmodeTaken: taken('bmode_record_id'),
+      angioTaken: taken('angio_record_id'),
     })
     .from(records)
-    .where(and(eq(records.tenantId, tenantId), inArray(records.id, recordIds), eq(records.angioFrameCount, 0)))
+    .where(and(eq(records.tenantId, tenantId), inArray(records.id, [...studyOf.keys()])))
     .orderBy(desc(records.acquiredAt), desc(records.createdAt));
-  const free = candidates.find((c) => !c.busy);
-  return {
-    record: free ? { id: free.id, patientId: free.patientId, imagingVersion: free.imagingVersion } : null,
-    studyHasRecords: true,
-    angioBeingAdded: !free && candidates.length > 0,
-    studyInProgress,
-  };
+  for (const record of found) states.get(studyOf.get(record.id)!)!.records.push(record);
+  return states;
 }

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PatientListQuery, PatientPage, PatientSummary } from '../../domain/patients.ts';
-import type { RecordSummary } from '../../domain/records.ts';
+import { ACQUISITION_FACTS, type AcquisitionFact, type RecordSummary } from '../../domain/records.ts';
 import type { Db } from './client.ts';
 import { previewPath } from './records.ts';
 import { patients, records } from './schema.ts';
@@ -111,6 +111,7 @@ export async function listPatientRecords(db: Db, tenantId: string, patientId: st
     pixelSpacingMm: r.pixelSpacingMm,
     frameRateHz: r.frameRateHz,
     pullbackSpeedMmPerS: r.pullbackSpeedMmPerS,
+    assumed: r.assumed.filter((fact): fact is AcquisitionFact => (ACQUISITION_FACTS as readonly string[]).includes(fact)),
     angioPreview: r.angioFrameCount > 0 ? previewPath(r, 'angio') : null,
     bmodePreview: r.bmodeFrameCount > 0 ? previewPath(r, 'bmode') : null,
     annotation: r.annotationStatus
@@ -121,4 +122,16 @@ export async function listPatientRecords(db: Db, tenantId: string, patientId: st
         }
       : null,
   }));
+}
+
+export type PatientIdentityRow = { patientId: string; name: string; birthDate: string | null };
+
+/** Name and birth date of those of the given patients that exist in the tenant, by patient id. */
+export async function patientIdentities(db: Pick<Db, 'select'>, tenantId: string, patientIds: string[]): Promise<Map<string, PatientIdentityRow>> {
+  if (patientIds.length === 0) return new Map();
+  const rows = await db
+    .select({ patientId: patients.patientId, name: patients.name, birthDate: patients.birthDate })
+    .from(patients)
+    .where(and(eq(patients.tenantId, tenantId), inArray(patients.patientId, patientIds)));
+  return new Map(rows.map((row) => [row.patientId, row]));
 }

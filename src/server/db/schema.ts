@@ -94,6 +94,8 @@ export const records = pgTable(
     annotationStatus: text('annotation_status', { enum: ['new', 'saved'] }),
     annotationSavedBy: text('annotation_saved_by'),
     annotationSavedAt: timestamp('annotation_saved_at', { withTimezone: true }),
+    /** Acquisition facts (ACQUISITION_FACTS) the imported files did not give: the record holds a stand-in for each. */
+    assumed: text('assumed').array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('records_tenant_patient_idx').on(t.tenantId, t.patientId, t.acquiredAt)],
@@ -218,7 +220,7 @@ export const passwordTokens = pgTable('password_tokens', {
 export const IMPORT_STATUSES = ['processing', 'rolling_back', 'done', 'failed'] as const;
 
 /**
- * DICOM imports (issue 8): one row per upload that passed the header checks. While 'processing',
+ * DICOM imports (issue 8): one row per record an upload makes or fills (an upload of a whole study may register several). While 'processing',
  * frames are decoded in the background by the replica holding the uploaded files, which keeps
  * `heartbeatAt` fresh; the record, its patient and its audit row only appear in the one
  * transaction that marks the import 'done'. `storagePrefixes` names every stored key the import
@@ -247,6 +249,8 @@ export const imports = pgTable(
     createsRecord: boolean('creates_record').notNull(),
     /** Set when the import brings an angiography run: at most one live import per record may (see the index). */
     angioRecordId: uuid('angio_record_id'),
+    /** Set when the import brings an IVUS pullback, to a new record or to an angiography-only one: at most one live import per record may. */
+    bmodeRecordId: uuid('bmode_record_id'),
     storagePrefixes: text('storage_prefixes').array().notNull().default(sql`'{}'::text[]`),
     /** The uploaded files on the replica that received them (inside DATA_DIR). */
     tempDir: text('temp_dir').notNull(),
@@ -261,6 +265,7 @@ export const imports = pgTable(
     index('imports_status_idx').on(t.status),
     index('imports_tenant_study_idx').on(t.tenantId, t.studyInstanceUid),
     uniqueIndex('imports_angio_record_idx').on(t.angioRecordId).where(sql`${t.status} <> 'failed'`),
+    uniqueIndex('imports_bmode_record_idx').on(t.bmodeRecordId).where(sql`${t.status} <> 'failed'`),
   ],
 );
 

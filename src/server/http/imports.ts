@@ -3,12 +3,15 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { ImportList, ImportRejected, ImportSummary } from '../../domain/imports.ts';
+import type { ImportBatch, ImportList, ImportRejected } from '../../domain/imports.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { budgetsWithMemory } from '../dicom/budgets.ts';
 import { createDecodePool, createInlineDecoder } from '../import/decode-pool.ts';
 import { ImportRejection } from '../import/errors.ts';
+import { createHeaderReader } from '../import/header-reader.ts';
 import { ImportService } from '../import/import-service.ts';
+import { parseImportForm } from '../import/patient-choice.ts';
 import { receiveUpload } from '../import/upload.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
@@ -30,17 +33,21 @@ export function importTempRoot(config: Pick<Config, 'dataDir'>): string {
 
 /**
  * DICOM imports, always within the caller's tenant: `POST /api/{tenant}/imports` (multipart, parts
- * named `files`) answers 202 with the import, or a 4xx `{ error, message, fileName }` when a file is
- * refused; `GET /api/{tenant}/imports[/{importId}]` follow them.
+ * named `files` and the form fields of IMPORT_FORM_FIELDS) answers 202 with an ImportBatch (one
+ * import per record the upload makes or fills, and the files it skips), a 4xx ImportRejected when
+ * the upload is refused, or a 400 for a bad form field; `GET /api/{tenant}/imports[/{importId}]`
+ * follow them.
  */
 export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   await app.register(multipart, { limits: { fileSize: deps.config.importMaxFileBytes, headerPairs: 50 } });
   const decoder = deps.config.imagingWorkers > 0 ? createDecodePool(deps.config.imagingWorkers) : createInlineDecoder();
+  const headers = createHeaderReader(deps.config.imagingWorkers, budgetsWithMemory(deps.config.importMemoryBudgetBytes));
   const service = new ImportService({
     db: deps.db,
     databaseKind: deps.databaseKind,
     store: deps.store,
     decoder,
+    headers,
     log: app.log,
     tempRoot: importTempRoot(deps.config),
   });
@@ -58,15 +65,18 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     clearInterval(sweeper);
     await service.close();
     await decoder.close();
+    await headers.close();
   });
 
   app.post('/api/:tenant/imports', async (request, reply) => {
     const principal = request.principal!;
-    const { importId, dir, release } = service.newUpload();
+    const { uploadId, dir, release } = service.newUpload();
     try {
-      const files = await receiveUpload(request, dir, deps.config.importMaxFileBytes);
-      const summary: ImportSummary = await service.start({ tenantId: principal.tenantId, userId: principal.userId, email: principal.email }, importId, dir, files);
-      return reply.code(202).header('location', `/api/${principal.tenantId}/imports/${summary.importId}`).send(summary);
+      const { files, fields } = await receiveUpload(request, dir, deps.config.importMaxFileBytes);
+      const form = parseImportForm(fields);
+      const actor = { tenantId: principal.tenantId, userId: principal.userId, email: principal.email };
+      const batch: ImportBatch = await service.start(actor, { uploadId, dir }, files, form);
+      return reply.code(202).header('location', `/api/${principal.tenantId}/imports/${batch.imports[0]!.importId}`).send(batch);
     } catch (error) {
       // Parts still arriving (after an oversized file) are read and dropped, not parsed or kept, so
       // the client gets the answer instead of a reset connection.
@@ -76,7 +86,7 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
       }
       await fs.rm(dir, { recursive: true, force: true });
       if (!(error instanceof ImportRejection)) throw error;
-      const body: ImportRejected = { error: error.code, message: error.message, fileName: error.fileName };
+      const body: ImportRejected = { error: error.code, message: error.message, fileName: error.fileName, ...error.details };
       return reply.code(error.statusCode).send(body);
     } finally {
       release();

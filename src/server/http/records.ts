@@ -27,6 +27,8 @@ const IMMUTABLE = 'private, max-age=31536000, immutable';
 
 type Deps = { db: Db; imaging: RecordImaging };
 
+const NO_PULLBACK_YET = "This record's IVUS pullback has not been imported yet.";
+
 async function recordOf(deps: Deps, request: FastifyRequest, recordId: string, version?: string): Promise<RecordRow> {
   const record = await findRecord(deps.db, request.principal!.tenantId, recordId);
   if (!record) throw new NotFoundError(`No record "${recordId}".`);
@@ -89,6 +91,10 @@ export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
     const { v } = parseOrThrow(VersionQuerySchema, request.query);
     const record = await recordOf(deps, request, recordId, v);
+    if (record.bmodeFrameCount === 0) {
+      reply.header('cache-control', 'no-store');
+      throw new NotFoundError(NO_PULLBACK_YET);
+    }
     const state = await deps.imaging.lmode(record);
     if (!state.ready) {
       return reply
@@ -104,6 +110,11 @@ export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     const { recordId, series } = parseOrThrow(SeriesParamsSchema, request.params);
     const { v } = parseOrThrow(VersionQuerySchema, request.query);
     const record = await recordOf(deps, request, recordId, v);
+    // An angiography run waiting for its pullback has no B-mode preview yet; the answer must not be kept.
+    if ((series === 'bmode' ? record.bmodeFrameCount : record.angioFrameCount) === 0) {
+      reply.header('cache-control', 'no-store');
+      throw new NotFoundError(series === 'bmode' ? NO_PULLBACK_YET : 'This record has no angiography run.');
+    }
     const etag = `"${record.imagingVersion}-preview-${series}"`;
     reply.header('etag', etag).header('cache-control', IMMUTABLE);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();

@@ -1,136 +1,140 @@
 /**
- * What an upload becomes (issue 8): which record the files make or join, the import row to
- * register, and the acquisition figures with defaults for what the files do not say. Refuses, with
- * the file named, what cannot be imported: two pullbacks, a study or patient mismatch, a series
- * already imported, an angiography run without its pullback.
+ * What an upload becomes (issue 8): which files are imported and which are skipped (with the
+ * reason), whose patient each file is, and one import per record the upload makes or fills. The
+ * files are grouped by study; each pullback makes a record or joins the angiography-only record of
+ * its study, and the runs are paired one to one with the study's pullbacks by acquisition time
+ * (study-matching.ts); a run without a pullback makes a record of its own. Refuses the whole
+ * upload when no file can be imported (with the first file's error), when a patient must be
+ * chosen or confirmed (patient-choice.ts), or when files of one study name different patients.
  */
 import { randomUUID } from 'node:crypto';
-import { importErrorMessage } from '../../domain/imports.ts';
+import type { SkippedFile } from '../../domain/imports.ts';
 import type { Db } from '../db/client.ts';
-import { importedSeries, studyRecordForAngio, type ImportRow, type NewImport } from '../db/imports.ts';
-import { imagingKey, type ImagingKeyParts } from '../imaging/record-imaging.ts';
+import { importedSeries, studyStates, type StudyRecord } from '../db/imports.ts';
 import type { DicomFile } from './dicom-file.ts';
 import { ImportRejection, rejectFile } from './errors.ts';
+import { choosePatients, type ImportForm, type PatientChoice } from './patient-choice.ts';
+import { planUnit, type ImportActor, type ImportUnit, type Plan } from './record-plan.ts';
+import { pairByTime, type Candidate } from './study-matching.ts';
 
-/** Defaults for what a file may not say, each reported as a warning on the import. */
-export const DEFAULT_FRAME_RATE_HZ = 30;
-export const DEFAULT_PULLBACK_MM_PER_S = 0.5;
-export const DEFAULT_PIXEL_SPACING_MM = 0.01;
-const IMAGING_VERSION = 'v1';
+/** An uploaded file as its header was read: the file, or why it cannot be imported. */
+export type ReadFile = DicomFile | ImportRejection;
 
-export type ImportActor = { tenantId: string; userId: string; email: string };
-export type UploadedFile = { fileName: string; path: string; size: number };
+export type UploadPlan = { plans: Plan[]; skipped: SkippedFile[] };
 
-export type Plan = {
-  row: ImportRow;
-  bmode: DicomFile | null;
-  angio: DicomFile | null;
-  target: ImagingKeyParts;
-  patient: DicomFile['patient'];
-  actor: ImportActor;
-  frameRateHz: number;
-  pixelSpacingMm: number;
-  pullbackSpeedMmPerS: number;
-};
+type Skip = { index: number; rejection: ImportRejection };
+type Importable = { index: number; file: DicomFile; patient: PatientChoice };
 
-/** Which record the files make or join, and the row to register; refuses what cannot be imported. */
-export async function planImport(db: Db, actor: ImportActor, importId: string, dir: string, files: DicomFile[]): Promise<Omit<Plan, 'row'> & { row: NewImport }> {
+/** Refused files, single images and series already imported are skipped; the rest may be imported. */
+async function sortOut(db: Db, tenantId: string, read: ReadFile[]): Promise<{ files: { index: number; file: DicomFile }[]; skips: Skip[] }> {
+  const skips: Skip[] = [];
+  const files: { index: number; file: DicomFile }[] = [];
   const seen = new Map<string, DicomFile>();
-  for (const file of files) {
+  read.forEach((file, index) => {
+    if (file instanceof ImportRejection) return skips.push({ index, rejection: file });
+    if (file.frameCount === 1) {
+      return skips.push({ index, rejection: rejectFile('unsupported_object', file.fileName, 'it holds a single image, not an IVUS pullback nor an angiography run.') });
+    }
     const earlier = seen.get(file.seriesInstanceUid);
-    if (earlier) throw rejectFile('duplicate_series', file.fileName, `it holds the same series as ${earlier.fileName}.`);
+    if (earlier) return skips.push({ index, rejection: rejectFile('duplicate_series', file.fileName, `it holds the same series as ${earlier.fileName}.`) });
     seen.set(file.seriesInstanceUid, file);
+    files.push({ index, file });
+  });
+  const already = new Set(await importedSeries(db, tenantId, [...seen.keys()]));
+  for (const { index, file } of files.filter(({ file }) => already.has(file.seriesInstanceUid))) {
+    skips.push({ index, rejection: rejectFile('duplicate_series', file.fileName, `its series (${file.seriesInstanceUid}) has already been imported.`) });
   }
-  const bmodes = files.filter((f) => f.kind === 'bmode');
-  const angios = files.filter((f) => f.kind === 'angio');
-  if (bmodes.length > 1) {
-    throw new ImportRejection('conflicting_files', `${bmodes.map((f) => f.fileName).join(' and ')} are two IVUS pullbacks: import them one at a time.`);
-  }
-  if (angios.length > 1) {
-    throw new ImportRejection('conflicting_files', `${angios.map((f) => f.fileName).join(' and ')} are two angiography runs: a record holds one.`);
-  }
-  const bmode = bmodes[0] ?? null;
-  const angio = angios[0] ?? null;
-  if (bmode && angio) {
-    if (angio.studyInstanceUid !== bmode.studyInstanceUid) {
-      throw rejectFile('conflicting_files', angio.fileName, `its study is not the study of the pullback ${bmode.fileName}.`);
-    }
-    if (angio.patient.id !== bmode.patient.id) {
-      throw rejectFile('conflicting_files', angio.fileName, `its patient (${angio.patient.id}) is not the patient of the pullback ${bmode.fileName} (${bmode.patient.id}).`);
-    }
-  }
-  const already = await importedSeries(db, actor.tenantId, files.map((f) => f.seriesInstanceUid));
-  const duplicate = files.find((f) => already.includes(f.seriesInstanceUid));
-  if (duplicate) throw rejectFile('duplicate_series', duplicate.fileName, `its series (${duplicate.seriesInstanceUid}) has already been imported.`);
+  return { files: files.filter(({ file }) => !already.has(file.seriesInstanceUid)), skips };
+}
 
-  let target: ImagingKeyParts;
-  let createsRecord: boolean;
-  let storagePrefixes: string[];
-  if (bmode) {
-    target = { tenantId: actor.tenantId, id: randomUUID(), imagingVersion: IMAGING_VERSION };
-    createsRecord = true;
-    storagePrefixes = [`${target.tenantId}/${target.id}/`];
-  } else {
-    const only = angio!;
-    const found = await studyRecordForAngio(db, actor.tenantId, only.studyInstanceUid);
-    if (!found.record) {
-      if (found.studyInProgress) {
-        throw rejectFile('angio_without_pullback', only.fileName, 'the pullback of its study is still being imported: send the angiography run when that import is done.');
-      }
-      if (found.angioBeingAdded) {
-        throw rejectFile('conflicting_files', only.fileName, 'another import is adding an angiography run to the record of its study.');
-      }
-      if (found.studyHasRecords) {
-        throw rejectFile('conflicting_files', only.fileName, 'every record of its study already has an angiography run.');
-      }
-      throw rejectFile('angio_without_pullback', only.fileName, `no IVUS pullback of its study has been imported: ${importErrorMessage('angio_without_pullback')}`);
-    }
-    if (found.record.patientId !== only.patient.id) {
-      throw rejectFile('conflicting_files', only.fileName, `its patient (${only.patient.id}) is not the patient of the record of its study (${found.record.patientId}).`);
-    }
-    target = { tenantId: actor.tenantId, id: found.record.id, imagingVersion: found.record.imagingVersion };
-    createsRecord = false;
-    storagePrefixes = [imagingKey(target, 'angio/'), imagingKey(target, 'preview-angio.png')];
+/** The imports of one study: its pullbacks and runs paired with each other and with the study's waiting records. */
+function studyUnits(files: Importable[], records: StudyRecord[]): { units: ImportUnit[]; index: Map<ImportUnit, number> } {
+  const patient = files[0]!.patient;
+  const other = files.find((f) => f.patient.id !== patient.id);
+  if (other) {
+    throw rejectFile('conflicting_files', other.file.fileName, `its patient (${other.patient.id}) is not the patient of ${files[0]!.file.fileName} (${patient.id}), of the same study.`);
   }
-
-  const warnings: string[] = [];
-  let frameRateHz = DEFAULT_FRAME_RATE_HZ;
-  let pixelSpacingMm = DEFAULT_PIXEL_SPACING_MM;
-  let pullbackSpeedMmPerS = DEFAULT_PULLBACK_MM_PER_S;
-  if (bmode) {
-    if (bmode.frameRateHz) frameRateHz = bmode.frameRateHz;
-    else warnings.push(`${bmode.fileName} gives no frame time or cine rate: ${DEFAULT_FRAME_RATE_HZ} frames per second is assumed.`);
-    if (bmode.pixelSpacingMm) pixelSpacingMm = bmode.pixelSpacingMm;
-    else warnings.push(`${bmode.fileName} gives no pixel spacing: measurements assume ${DEFAULT_PIXEL_SPACING_MM} mm per pixel.`);
-    if (bmode.pullbackSpeedMmPerS) pullbackSpeedMmPerS = bmode.pullbackSpeedMmPerS;
-    else warnings.push(`${bmode.fileName} gives no pullback rate (0018,3101): ${DEFAULT_PULLBACK_MM_PER_S} mm/s is assumed.`);
+  const foreign = records.find((r) => r.patientId !== patient.id);
+  if (foreign) {
+    throw rejectFile('conflicting_files', files[0]!.file.fileName, `its study is already imported for another patient (${foreign.patientId}), not ${patient.id}.`);
   }
-  const main = bmode ?? angio!;
-  return {
-    row: {
-      id: importId,
-      tenantId: actor.tenantId,
-      status: 'processing',
-      fileNames: files.map((f) => f.fileName),
-      framesDone: 0,
-      framesTotal: files.reduce((sum, f) => sum + f.frameCount, 0),
-      warnings,
-      studyInstanceUid: main.studyInstanceUid,
-      targetRecordId: target.id,
-      createsRecord,
-      angioRecordId: angio ? target.id : null,
-      storagePrefixes,
-      tempDir: dir,
-      createdBy: actor.userId,
-      createdByEmail: actor.email,
-    },
-    bmode,
-    angio,
-    target,
-    patient: main.patient,
-    actor,
-    frameRateHz,
-    pixelSpacingMm,
-    pullbackSpeedMmPerS,
+  const known = (record: StudyRecord) => (record.assumed.includes('acquiredAt') ? null : record.acquiredAt);
+  type Side = { file: Importable } | { record: StudyRecord };
+  const candidate = (side: Side): Candidate<Side> =>
+    'file' in side ? { item: side, at: side.file.file.acquiredAt, existing: false } : { item: side, at: known(side.record), existing: true };
+  const pullbacks: Side[] = [
+    ...files.filter((f) => f.file.kind === 'bmode').map((file) => ({ file })),
+    ...records.filter((r) => r.bmodeFrameCount > 0 && r.angioFrameCount === 0 && !r.angioTaken).map((record) => ({ record })),
+  ];
+  const runs: Side[] = [
+    ...files.filter((f) => f.file.kind === 'angio').map((file) => ({ file })),
+    ...records.filter((r) => r.bmodeFrameCount === 0 && r.angioFrameCount > 0 && !r.bmodeTaken).map((record) => ({ record })),
+  ];
+  const pairing = pairByTime(pullbacks.map(candidate), runs.map(candidate));
+  const units: ImportUnit[] = [];
+  const index = new Map<ImportUnit, number>();
+  const add = (unit: ImportUnit, ...sides: Side[]) => {
+    units.push(unit);
+    index.set(unit, Math.min(...sides.map((s) => ('file' in s ? s.file.index : Infinity))));
   };
+  for (const { pullback, run } of pairing.pairs) {
+    if ('file' in pullback && 'file' in run) add({ bmode: pullback.file.file, angio: run.file.file, joins: null, patient }, pullback, run);
+    else if ('file' in pullback && 'record' in run) add({ bmode: pullback.file.file, angio: null, joins: run.record, patient }, pullback);
+    else if ('record' in pullback && 'file' in run) add({ bmode: null, angio: run.file.file, joins: pullback.record, patient }, run);
+  }
+  for (const side of pairing.pullbacks) if ('file' in side) add({ bmode: side.file.file, angio: null, joins: null, patient }, side);
+  for (const side of pairing.runs) if ('file' in side) add({ bmode: null, angio: side.file.file, joins: null, patient }, side);
+  return { units, index };
+}
+
+/**
+ * The imports an upload makes (the first one takes `uploadId` and the upload's directory) and the
+ * files it skips, or an ImportRejection for the whole upload (see the module comment).
+ */
+export async function planUpload(
+  db: Db,
+  actor: ImportActor,
+  upload: { uploadId: string; dir: string; tempRoot: string },
+  read: ReadFile[],
+  form: ImportForm,
+): Promise<UploadPlan> {
+  const { files, skips } = await sortOut(db, actor.tenantId, read);
+  const firstSkip = () => skips.reduce((a, b) => (b.index < a.index ? b : a)).rejection;
+  if (files.length === 0) throw firstSkip();
+  const choices = await choosePatients(db, actor.tenantId, files.map((f) => f.file), form);
+  const importable: Importable[] = files.map((f, k) => ({ ...f, patient: choices[k]! }));
+
+  const byStudy = new Map<string, Importable[]>();
+  for (const f of importable) byStudy.set(f.file.studyInstanceUid, [...(byStudy.get(f.file.studyInstanceUid) ?? []), f]);
+  const states = await studyStates(db, actor.tenantId, [...byStudy.keys()]);
+  const units: { unit: ImportUnit; index: number }[] = [];
+  for (const [study, studyFiles] of byStudy) {
+    const state = states.get(study)!;
+    let kept = studyFiles;
+    const hasKind = (kind: DicomFile['kind']) => studyFiles.some((f) => f.file.kind === kind);
+    // A record of the study still being made would be missed: its partner waits for it.
+    if (state.pullbackInProgress && !hasKind('bmode')) {
+      kept = waitFor(kept, 'angio', skips, 'angio_without_pullback', 'the pullback of its study is still being imported: send the angiography run again when that import is done.');
+    }
+    if (state.runInProgress && !hasKind('angio')) {
+      kept = waitFor(kept, 'bmode', skips, 'conflicting_files', 'the angiography run of its study is still being imported: send the pullback again when that import is done.');
+    }
+    if (kept.length === 0) continue;
+    const made = studyUnits(kept, state.records);
+    for (const unit of made.units) units.push({ unit, index: made.index.get(unit)! });
+  }
+  if (units.length === 0) throw firstSkip();
+  units.sort((a, b) => a.index - b.index);
+
+  const plans = units.map(({ unit }, k) => planUnit(unit, actor, k === 0 ? upload.uploadId : randomUUID(), upload.tempRoot, upload.dir));
+  skips.sort((a, b) => a.index - b.index);
+  const skipped: SkippedFile[] = skips.map(({ rejection }) => ({ fileName: rejection.fileName ?? '', code: rejection.code, message: rejection.message }));
+  // GET /imports shows an upload's skipped files with its first import.
+  plans[0]!.row.warnings = [...(plans[0]!.row.warnings ?? []), ...skipped.map((s) => `Not imported: ${s.message}`)];
+  return { plans, skipped };
+}
+
+function waitFor(files: Importable[], kind: DicomFile['kind'], skips: Skip[], code: 'angio_without_pullback' | 'conflicting_files', detail: string): Importable[] {
+  for (const f of files) if (f.file.kind === kind) skips.push({ index: f.index, rejection: rejectFile(code, f.file.fileName, detail) });
+  return files.filter((f) => f.file.kind !== kind);
 }

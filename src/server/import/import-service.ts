@@ -1,10 +1,11 @@
 /**
- * DICOM imports (issue 8). `start` checks the uploaded files' headers and registers the import;
- * the frames are then decoded in the background (decode workers), stored as the record's gzip
+ * DICOM imports (issue 8). `start` reads the uploaded files' headers (header workers), plans the
+ * upload (import-plan.ts) and registers its imports, one per record it makes or fills; each
+ * import's frames are then decoded in the background (decode workers), stored as the record's gzip
  * chunks with its L-mode image and previews, and the patient, record and audit row appear in ONE
- * transaction that also marks the import 'done'. Any failure marks it 'failed' and removes what it
- * stored and its uploaded files; on start-up (and every minute) imports whose process is gone are
- * rolled back the same way.
+ * transaction that also marks the import 'done' (import-commit.ts). Any failure marks it 'failed'
+ * and removes what it stored and its uploaded files; on start-up (and every minute) imports whose
+ * process is gone are rolled back the same way.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -12,39 +13,38 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { and, eq } from 'drizzle-orm';
 import { createLmodeBuilder, type LmodeBuilder } from '../../domain/imaging/lmode.ts';
 import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
-import { importErrorMessage, type ImportErrorCode, type ImportSummary } from '../../domain/imports.ts';
-import { appendAudit } from '../db/audit.ts';
+import { importErrorMessage, type ImportBatch, type ImportErrorCode, type ImportSummary } from '../../domain/imports.ts';
 import type { Db } from '../db/client.ts';
 import {
   claimRollBack,
-  createImport,
+  createImports,
   findImport,
   findImportById,
   finishRollBack,
   listImports,
-  markImportDone,
   processingImportIds,
   toImportSummary,
   unfinishedImports,
   updateImportProgress,
 } from '../db/imports.ts';
-import { patients, records } from '../db/schema.ts';
 import { chunkKey, imagingKey, LMODE_ANGLE_RAD } from '../imaging/record-imaging.ts';
 import { encodeGrayPng } from '../imaging/png.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { FrameDecoder } from './decode-pool.ts';
 import type { DecodedFrames } from './decode-range.ts';
-import { readDicomFile, type DicomFile } from './dicom-file.ts';
-import { planImport, type ImportActor, type Plan, type UploadedFile } from './import-plan.ts';
-
-export type { ImportActor, UploadedFile } from './import-plan.ts';
+import type { DicomFile } from './dicom-file.ts';
 import { ImportRejection, rejectFile } from './errors.ts';
 import { FrameDecodeError } from './frame-decode.ts';
+import type { HeaderReader } from './header-reader.ts';
+import { commitImport, ImportAborted, type RunningPlan } from './import-commit.ts';
+import { planUpload, type ReadFile } from './import-plan.ts';
 import { importedLmodeColumn } from './lmode-column.ts';
+import type { ImportForm } from './patient-choice.ts';
+import type { ImportActor } from './record-plan.ts';
+import type { UploadedFile } from './upload.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -55,9 +55,10 @@ const PROGRESS_WRITE_MS = 500;
 /** Uploaded files nobody claims (an upload cut off by a crash) are removed after this. */
 const ORPHAN_UPLOAD_MS = 30 * 60_000;
 const LIST_LIMIT = 50;
-
-
-class ImportAborted extends Error {}
+/** Imports of this process decoding at once (a whole study registers many); the others wait, their heartbeat kept. */
+const IMPORTS_AT_ONCE = 2;
+/** Headers read at once (each is read by a header worker when there are any). */
+const HEADERS_AT_ONCE = 4;
 
 type Job = { aborted: boolean; done: Promise<void> };
 
@@ -67,6 +68,7 @@ export type ImportServiceOptions = {
   databaseKind: 'pglite' | 'postgres';
   store: BlobStore;
   decoder: FrameDecoder;
+  headers: HeaderReader;
   log: FastifyBaseLogger;
   /** Where uploads are streamed to (inside DATA_DIR). */
   tempRoot: string;
@@ -78,10 +80,12 @@ export class ImportService {
   private readonly databaseKind: 'pglite' | 'postgres';
   private readonly store: BlobStore;
   private readonly decoder: FrameDecoder;
+  private readonly headers: HeaderReader;
   private readonly log: FastifyBaseLogger;
   private readonly jobs = new Map<string, Job>();
   /** Upload directories still being written by this process. */
   private readonly uploading = new Set<string>();
+  private readonly slots = new Slots(IMPORTS_AT_ONCE);
   private closed = false;
 
   constructor(options: ImportServiceOptions) {
@@ -89,15 +93,19 @@ export class ImportService {
     this.databaseKind = options.databaseKind;
     this.store = options.store;
     this.decoder = options.decoder;
+    this.headers = options.headers;
     this.log = options.log;
     this.tempRoot = options.tempRoot;
   }
 
-  /** A fresh import id and the directory its uploaded files go to; call `release` when the request is over. */
-  newUpload(): { importId: string; dir: string; release: () => void } {
-    const importId = randomUUID();
-    this.uploading.add(importId);
-    return { importId, dir: path.join(this.tempRoot, importId), release: () => this.uploading.delete(importId) };
+  /**
+   * A fresh upload id (also the id of its first import) and the directory its files go to; call
+   * `release` when the request is over.
+   */
+  newUpload(): { uploadId: string; dir: string; release: () => void } {
+    const uploadId = randomUUID();
+    this.uploading.add(uploadId);
+    return { uploadId, dir: path.join(this.tempRoot, uploadId), release: () => this.uploading.delete(uploadId) };
   }
 
   async list(tenantId: string): Promise<ImportSummary[]> {
@@ -110,27 +118,63 @@ export class ImportService {
   }
 
   /**
-   * Checks the uploaded files and registers the import, then decodes it in the background.
-   * Throws an ImportRejection (nothing registered) when a file or the set of files is refused;
-   * the caller then removes the upload directory.
+   * Reads the uploaded files, plans the upload and registers its imports, then decodes them in the
+   * background. Throws an ImportRejection (nothing registered) when the upload is refused; the
+   * caller then removes the upload directory.
    */
-  async start(actor: ImportActor, importId: string, dir: string, files: UploadedFile[]): Promise<ImportSummary> {
+  async start(actor: ImportActor, upload: { uploadId: string; dir: string }, files: UploadedFile[], form: ImportForm): Promise<ImportBatch> {
     if (this.closed) throw new ImportRejection('interrupted', 'The server is shutting down: send the files again in a moment.');
-    const parsed = files.map((file) => readDicomFile(file.path, file.fileName));
-    const { row, ...plan } = await planImport(this.db, actor, importId, dir, parsed);
-    const created = await createImport(this.db, row, parsed.map((f) => f.seriesInstanceUid));
-    if ('conflict' in created) {
-      if (created.conflict === 'duplicate_series') {
-        const file = parsed.find((f) => f.seriesInstanceUid === created.seriesInstanceUid)!;
-        throw rejectFile('duplicate_series', file.fileName, `its series (${file.seriesInstanceUid}) has already been imported.`);
+    const read = await this.readHeaders(files);
+    const { plans, skipped } = await planUpload(this.db, actor, { ...upload, tempRoot: this.tempRoot }, read, form);
+    const ids = plans.map((p) => p.row.id!).filter((id) => id !== upload.uploadId);
+    for (const id of ids) this.uploading.add(id);
+    try {
+      for (const plan of plans) {
+        if (plan.moves.length > 0) await fs.mkdir(plan.row.tempDir, { recursive: true });
+        for (const move of plan.moves) await fs.rename(move.from, move.to);
       }
-      throw new ImportRejection('conflicting_files', 'Another import is adding an angiography run to the same record: wait for it to finish.');
+      const created = await createImports(this.db, plans.map(({ row, seriesUids }) => ({ row, seriesUids })));
+      if ('conflict' in created) {
+        if (created.conflict === 'duplicate_series') {
+          const file = plans.flatMap((p) => [p.bmode, p.angio]).find((f) => f?.seriesInstanceUid === created.seriesInstanceUid)!;
+          throw rejectFile('duplicate_series', file.fileName, `its series (${file.seriesInstanceUid}) has been imported meanwhile.`);
+        }
+        throw new ImportRejection('conflicting_files', 'Another import is filling the same record of this study at the moment: wait for it to finish, then send the files again.');
+      }
+      created.forEach((row, k) => {
+        const running: RunningPlan = { ...plans[k]!, row };
+        const job: Job = { aborted: false, done: Promise.resolve() };
+        job.done = this.run(running, job).finally(() => this.jobs.delete(row.id));
+        this.jobs.set(row.id, job);
+      });
+      return { imports: created.map(toImportSummary), skipped };
+    } catch (error) {
+      // The upload directory is the caller's to remove; the imports' own directories are ours.
+      await Promise.all(plans.filter((p) => p.moves.length > 0).map((p) => fs.rm(p.row.tempDir, { recursive: true, force: true })));
+      throw error;
+    } finally {
+      for (const id of ids) this.uploading.delete(id);
     }
-    const running: Plan = { ...plan, row: created };
-    const job: Job = { aborted: false, done: Promise.resolve() };
-    job.done = this.run(running, job).finally(() => this.jobs.delete(importId));
-    this.jobs.set(importId, job);
-    return toImportSummary(created);
+  }
+
+  /** Every uploaded file's header, or why it cannot be imported (a few read at once). */
+  private async readHeaders(files: UploadedFile[]): Promise<ReadFile[]> {
+    const read: ReadFile[] = new Array(files.length);
+    let next = 0;
+    const reader = async () => {
+      while (next < files.length) {
+        const index = next++;
+        const file = files[index]!;
+        try {
+          read[index] = await this.headers.read(file.path, file.fileName);
+        } catch (error) {
+          if (!(error instanceof ImportRejection)) throw error;
+          read[index] = error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(HEADERS_AT_ONCE, files.length) }, reader));
+    return read;
   }
 
   /** Rolls back imports whose process is gone and removes unclaimed uploads (start-up, then every minute). */
@@ -172,7 +216,7 @@ export class ImportService {
     }
   }
 
-  private async run(plan: Plan, job: Job): Promise<void> {
+  private async run(plan: RunningPlan, job: Job): Promise<void> {
     const importId = plan.row.id;
     let framesDone = 0;
     let lastWrite = 0;
@@ -187,7 +231,10 @@ export class ImportService {
       writeProgress(true).catch((err: unknown) => this.log.warn({ err, importId }, 'import heartbeat not written'));
     }, HEARTBEAT_MS);
     heartbeat.unref();
+    let release: (() => void) | undefined;
     try {
+      release = await this.slots.acquire();
+      if (job.aborted || this.closed) throw new ImportAborted();
       let lmode: Uint8Array | null = null;
       if (plan.bmode) {
         const file = plan.bmode;
@@ -209,9 +256,10 @@ export class ImportService {
       }
       if (lmode) await this.store.put(imagingKey(plan.target, 'lmode.u8.gz'), await gzip(lmode, { level: 1 }));
       if (job.aborted) throw new ImportAborted();
-      await this.commit(plan, framesDone);
-      clearInterval(heartbeat);
+      // Decoded: the uploaded files are of no more use, and an import 'done' has left nothing behind.
       await fs.rm(plan.row.tempDir, { recursive: true, force: true });
+      await commitImport(this.db, plan, framesDone);
+      clearInterval(heartbeat);
       this.log.info({ importId, tenant: plan.actor.tenantId, recordId: plan.target.id, frames: framesDone }, 'import done');
     } catch (error) {
       clearInterval(heartbeat);
@@ -220,12 +268,14 @@ export class ImportService {
         this.log.error({ err: error, importId }, 'import failed');
       }
       await this.rollBack(importId, code, message).catch((err: unknown) => this.log.error({ err, importId }, 'import roll-back failed'));
+    } finally {
+      release?.();
     }
   }
 
   /** Decodes one series chunk by chunk into the store; returns its middle frame (for the preview). */
   private async decodeSeries(
-    plan: Plan,
+    plan: RunningPlan,
     file: DicomFile,
     series: 'bmode' | 'angio',
     job: Job,
@@ -275,67 +325,6 @@ export class ImportService {
     return middle ?? new Uint8Array(frameBytes);
   }
 
-  /** The one transaction: patient (if new), record (or its angiography run), audit row, import 'done'. */
-  private async commit(plan: Plan, framesDone: number): Promise<void> {
-    const { target, actor, bmode, angio, patient } = plan;
-    await this.db.transaction(async (tx) => {
-      let patientCreated = false;
-      if (bmode) {
-        const inserted = await tx
-          .insert(patients)
-          .values({ tenantId: actor.tenantId, patientId: patient.id, name: patient.name, birthDate: patient.birthDate, sex: patient.sex })
-          .onConflictDoNothing()
-          .returning({ patientId: patients.patientId });
-        patientCreated = inserted.length > 0;
-        await tx.insert(records).values({
-          id: target.id,
-          tenantId: actor.tenantId,
-          patientId: patient.id,
-          acquiredAt: bmode.acquiredAt ?? new Date(),
-          modality: bmode.modality,
-          bmodeFrameCount: bmode.frameCount,
-          angioFrameCount: angio?.frameCount ?? 0,
-          frameWidth: bmode.format.columns,
-          frameHeight: bmode.format.rows,
-          angioWidth: angio?.format.columns ?? bmode.format.columns,
-          angioHeight: angio?.format.rows ?? bmode.format.rows,
-          frameRateHz: plan.frameRateHz,
-          pullbackSpeedMmPerS: plan.pullbackSpeedMmPerS,
-          pixelSpacingMm: plan.pixelSpacingMm,
-          imagingSource: 'import',
-          demoSeed: null,
-          imagingVersion: target.imagingVersion,
-        });
-      } else {
-        const joined = await tx
-          .update(records)
-          .set({ angioFrameCount: angio!.frameCount, angioWidth: angio!.format.columns, angioHeight: angio!.format.rows })
-          .where(and(eq(records.tenantId, actor.tenantId), eq(records.id, target.id), eq(records.angioFrameCount, 0)))
-          .returning({ id: records.id });
-        if (joined.length === 0) throw new ImportRejection('conflicting_files', 'The record of this study got an angiography run meanwhile.');
-      }
-      await appendAudit(tx, {
-        tenantId: actor.tenantId,
-        action: 'record-imported',
-        actorId: actor.userId,
-        actorEmail: actor.email,
-        targetType: 'record',
-        targetId: target.id,
-        details: {
-          importId: plan.row.id,
-          patientId: patient.id,
-          patientCreated,
-          recordCreated: Boolean(bmode),
-          files: plan.row.fileNames,
-          bmodeFrames: bmode?.frameCount ?? 0,
-          angioFrames: angio?.frameCount ?? 0,
-          studyInstanceUid: plan.row.studyInstanceUid,
-        },
-      });
-      if (!(await markImportDone(tx, plan.row.id, { patientId: patient.id, recordId: target.id, framesDone }))) throw new ImportAborted();
-    });
-  }
-
   /**
    * Claims the import for roll-back, removes what it stored and its uploaded files, then marks it
    * 'failed' (its series free again). An import already 'failed' by someone else is cleaned again
@@ -375,4 +364,27 @@ function previewPng(frame: Uint8Array, file: DicomFile): Buffer {
   if (rows < 2 || columns < 2) return encodeGrayPng(columns, rows, frame);
   const small = downsampleByHalf(frame, columns, rows);
   return encodeGrayPng(small.width, small.height, small.pixels);
+}
+
+/** At most `size` holders at once; the others wait in turn. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  async acquire(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
 }
