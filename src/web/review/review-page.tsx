@@ -1,4 +1,4 @@
-import { Box, Flex, HStack, Heading, Text } from '@chakra-ui/react';
+import { Box, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useSearch } from 'wouter';
 import { DEFAULT_PIXEL_SPACING_MM, MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
@@ -13,7 +13,7 @@ import { useAutoPause, usePlaybackSource } from './playback/playback-context.tsx
 import { SliceIndicator, useSliceNavigation } from './playback/slice-navigation.tsx';
 import { useRecordImages } from './imaging/use-record-images.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
-import { formatDate } from '../ui/format-date.ts';
+import { acquisitionLine, positionAssumed, recordTitle } from '../ui/acquisition-format.ts';
 import { ErrorState } from '../ui/states.tsx';
 import type { PanelViewportSource } from './panels/view-transform.ts';
 import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-analysis.tsx';
@@ -84,7 +84,12 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   // The contours wait until playback could start: their request (and, on a first visit, the
   // server's detection) must not compete with the first frames for the network and the CPU.
   const framesUnderWay = useSyncExternalStore(store.subscribe, () => store.getSnapshot().bmodeLoaded < MIN_BMODE_IMAGES_FOR_PLAYBACK && store.getSnapshot().bmodeLoaded < (store.size('bmode')?.count ?? 0));
-  const contoursState = useRecordContours(recordId, images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay));
+  // A record waiting for its pullback (an angiography run only) has no B-mode frame to draw, measure or detect on.
+  const noPullback = images.status === 'ready' ? images.images.bmode.count === 0 : record?.bmodeFrameCount === 0;
+  const contoursState = useRecordContours(
+    recordId,
+    !noPullback && (images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay)),
+  );
   const analysis = useCorrectedAnalysis(contoursState, session?.store ?? null, geometry);
   const contourPending =
     contoursState.status === 'processing'
@@ -95,6 +100,9 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           ? 'Loading lumen contours…'
           : null;
   const pixelSpacingMm = (images.status === 'ready' ? images.images.pixelSpacingMm : record?.pixelSpacingMm) ?? DEFAULT_PIXEL_SPACING_MM;
+  const figures = useMemo(() => ({ pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS }), [pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS]);
+  // The header names only figures the server gave: the defaults above stand in until it has.
+  const shownFigures = images.status === 'ready' ? images.images : (record ?? {});
   const overlays = useMemo(
     () =>
       session
@@ -117,19 +125,29 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   return (
     <Flex direction="column" height="full">
       <HStack as="header" px="4" py="2" borderBottomWidth="1px" gap="4" minHeight="12">
-        <Heading as="h1" size="md">
-          {record ? `Review of ${formatDate(record.acquiredAt)}` : 'Review'}
-        </Heading>
-        {context ? (
-          <Text color="fg.muted" textStyle="sm">
-            {context.patient.name} · {context.patient.patientId}
-            {record ? ` · ${record.modality}` : ''}
-          </Text>
-        ) : null}
+        <Stack gap="0" minWidth="0">
+          <HStack gap="4">
+            <Heading as="h1" size="md">
+              {record ? recordTitle('Review', record) : 'Review'}
+            </Heading>
+            {context ? (
+              <Text color="fg.muted" textStyle="sm">
+                {context.patient.name} · {context.patient.patientId}
+                {record ? ` · ${record.modality}` : ''}
+              </Text>
+            ) : null}
+          </HStack>
+          {record ? (
+            // What measurements rest on; a figure the files did not give is marked, never shown as read.
+            <Text color="fg.muted" textStyle="xs" data-testid="acquisition-facts">
+              {acquisitionLine(record, shownFigures)}
+            </Text>
+          ) : null}
+        </Stack>
         <HStack marginInlineStart="auto" gap="4">
           {session ? <AnnotationsStatus store={session.store} onRetry={session.reload} /> : null}
           <FramesStatus state={images} store={store} />
-          <SliceIndicator source={store} />
+          <SliceIndicator source={store} position={noPullback ? 'none' : record && positionAssumed(record) ? 'assumed' : 'measured'} />
         </HStack>
       </HStack>
       {error && !record ? (
@@ -141,15 +159,15 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <ReviewPanels store={store} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} />
+        <ReviewPanels store={store} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} noPullback={noPullback} />
       )}
-      {session && record && context ? (
+      {session && record && context && !noPullback ? (
         <PullbackAnalysis
           state={contoursState}
           result={analysis}
           images={store}
           annotations={session.store}
-          report={{ patient: context.patient, record: { ...record, recordId }, pixelSpacingMm }}
+          report={{ patient: context.patient, record: { ...record, recordId }, figures }}
         />
       ) : null}
       {dev ? <DevOverlay store={store} /> : null}

@@ -128,4 +128,28 @@ describe('records of a patient', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(cards()).toHaveLength(3));
   });
+
+  it('says when a record waits for its pullback, and marks an unknown date and assumed figures', async () => {
+    const waiting: PatientRecords = {
+      patient: { ...ANSWER.patient, recordCount: 1 },
+      records: [
+        {
+          recordId: 'R-9', patientId: 'P-0001', acquiredAt: '2026-03-12T10:15:00Z', modality: 'XA',
+          bmodeFrameCount: 0, angioFrameCount: 40, angioPreview: null, bmodePreview: 'records/R-9/previews/bmode', annotation: null,
+          assumed: ['acquiredAt', 'pixelSpacing', 'pullbackSpeed'],
+        },
+      ],
+    };
+    const { client, fetchMock } = recordsServer(() => Response.json(waiting));
+    renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    const card = within(cards()[0] as HTMLElement);
+    // The import's own time stands in for the acquisition date: it is not shown as one.
+    expect(card.getByRole('link', { name: 'Record, acquisition date unknown' })).toBeTruthy();
+    expect(card.getByRole('img', { name: 'B-mode preview: pullback not yet imported' })).toBeTruthy();
+    expect(cards()[0]?.textContent).toContain('B-mode: pullback not yet imported');
+    expect(card.getByTestId('record-assumed').textContent).toBe('Pixel spacing and pullback speed assumed (not in the files)');
+    // No B-mode preview is asked for.
+    expect(fetchMock.mock.calls.some(([input]) => String(input).includes('previews/bmode'))).toBe(false);
+  });
 });

@@ -2,7 +2,7 @@ import { Card, HStack, Heading, LinkBox, LinkOverlay, Stack, Text } from '@chakr
 import { Link } from 'wouter';
 import { LOCALE } from '../../../domain/constants.ts';
 import type { ContextRecord } from '../../session/context-store.ts';
-import { formatDate } from '../../ui/format-date.ts';
+import { assumedFigureNames, recordTitle } from '../../ui/acquisition-format.ts';
 import { AnnotationBadge } from './annotation-badge.tsx';
 import { RecordPreview } from './record-preview.tsx';
 
@@ -16,6 +16,16 @@ function frames(count: number): string {
   return `${COUNT_FORMAT.format(count)} ${count === 1 ? 'frame' : 'frames'}`;
 }
 
+export const NO_PULLBACK_TEXT = 'Pullback not yet imported';
+
+/** 'Pixel spacing and pullback speed assumed': figures the files did not give, or null. */
+export function assumedFiguresNote(record: Pick<ContextRecord, 'assumed'>): string | null {
+  const names = assumedFigureNames(record);
+  if (names.length === 0) return null;
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  return `${list.charAt(0).toUpperCase()}${list.slice(1)} assumed (not in the files)`;
+}
+
 export interface RecordCardProps {
   patientId: string;
   record: ContextRecord;
@@ -24,6 +34,9 @@ export interface RecordCardProps {
 
 /** One record; the whole card is the link to its review (the heading names it for screen readers). */
 export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
+  // An angiography run imported before its pullback: no B-mode to preview yet.
+  const noPullback = record.bmodeFrameCount === 0;
+  const assumedNote = assumedFiguresNote(record);
   return (
     <LinkBox asChild>
       <Card.Root
@@ -39,7 +52,7 @@ export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
             <Heading as="h2" size="md">
               <LinkOverlay asChild>
                 <Link href={reviewPath(patientId, record.recordId)} onClick={() => onOpen(record)}>
-                  {`Record of ${formatDate(record.acquiredAt)}`}
+                  {recordTitle('Record', record)}
                 </Link>
               </LinkOverlay>
             </Heading>
@@ -52,17 +65,26 @@ export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
           <Stack gap="3">
             <HStack gap="3">
               <RecordPreview path={record.angioPreview} label="Angio" />
-              <RecordPreview path={record.bmodePreview} label="B-mode" />
+              {noPullback ? (
+                <RecordPreview path={null} label="B-mode" emptyText={NO_PULLBACK_TEXT} />
+              ) : (
+                <RecordPreview path={record.bmodePreview} label="B-mode" />
+              )}
             </HStack>
             <Stack gap="0" textStyle="sm">
               <Text>
                 <Text as="span" color="fg.muted">B-mode: </Text>
-                {frames(record.bmodeFrameCount)}
+                {noPullback ? NO_PULLBACK_TEXT.toLowerCase() : frames(record.bmodeFrameCount)}
               </Text>
               <Text>
                 <Text as="span" color="fg.muted">Angio: </Text>
                 {frames(record.angioFrameCount)}
               </Text>
+              {assumedNote ? (
+                <Text color="fg.muted" data-testid="record-assumed">
+                  {assumedNote}
+                </Text>
+              ) : null}
             </Stack>
           </Stack>
         </Card.Body>

@@ -8,6 +8,8 @@ export interface RecordPreviewProps {
   path: string | null;
   /** 'Angio' or 'B-mode'. */
   label: string;
+  /** Said where there is no image (a record without its pullback says why). */
+  emptyText?: string;
 }
 
 type PreviewState = { path: string | null; url: string | null; failed: boolean };
@@ -61,11 +63,11 @@ function FetchedPreview({ path, label }: { path: string; label: string }) {
   return <Placeholder label={label} text={current?.failed ? 'Preview unavailable' : 'Loading'} />;
 }
 
-export function RecordPreview({ path, label }: RecordPreviewProps) {
+export function RecordPreview({ path, label, emptyText = 'No preview yet' }: RecordPreviewProps) {
   return (
     <Stack gap="1" flex="1" minWidth="0">
       <Box aspectRatio={1} rounded="l1" overflow="hidden" borderWidth="1px" bg="black">
-        {path ? <FetchedPreview path={path} label={label} /> : <Placeholder label={label} text="No preview yet" />}
+        {path ? <FetchedPreview path={path} label={label} /> : <Placeholder label={label} text={emptyText} />}
       </Box>
       <Text textStyle="xs" color="fg.muted" textAlign="center">
         {label}

@@ -1,13 +1,21 @@
 import { Box, Button, HStack, Progress, Stack, Text } from '@chakra-ui/react';
 import type { ImportRejected } from '../../../domain/imports.ts';
-import { formatBytes } from './upload-format.ts';
+import { COUNT_FORMAT, formatBytes } from './upload-format.ts';
 import { rejectionSentences } from './upload-request.ts';
 
 export interface ChosenFile {
-  /** Stable within the page (name, size and modification time). */
+  /** Stable within the page (path, size and modification time). */
   key: string;
   file: File;
+  /** Where the file is in a chosen folder ('study/DICOM/IM0001'), or its name. */
+  path: string;
 }
+
+/**
+ * Rows listed one by one: a whole study holds up to 2,000 files, and a row each (with its progress
+ * bar redrawn on every progress event) would slow the page down. Files with a problem are always listed.
+ */
+export const MAX_LISTED_FILES = 50;
 
 export interface ChosenFilesProps {
   files: readonly ChosenFile[];
@@ -26,11 +34,17 @@ export function tooLargeMessage(file: File, maxFileBytes: number): string {
 
 /** The files about to be uploaded: name, size, and what stands in their way, or how far their upload is. */
 export function ChosenFiles({ files, maxFileBytes, sent, rejection, onRemove, disabled }: ChosenFilesProps) {
+  const refusedOf = (file: File) => (rejection?.fileName === file.name ? rejectionSentences(rejection) : null);
+  const listed = files
+    .map((chosen, index) => ({ ...chosen, index }))
+    .filter(({ file, index }) => index < MAX_LISTED_FILES || file.size > maxFileBytes || refusedOf(file) !== null);
+  const unlisted = files.length - listed.length;
+  const unlistedBytes = files.reduce((sum, { file }) => sum + file.size, 0) - listed.reduce((sum, { file }) => sum + file.size, 0);
   return (
     <Stack as="ul" listStyleType="none" gap="2" aria-label="Chosen files" data-testid="chosen-files">
-      {files.map(({ key, file }, index) => {
+      {listed.map(({ key, file, path, index }) => {
         const tooLarge = file.size > maxFileBytes;
-        const refused = rejection?.fileName === file.name ? rejectionSentences(rejection) : null;
+        const refused = refusedOf(file);
         const fraction = sent?.[index] ?? null;
         const percent = fraction === null ? 0 : Math.round(100 * fraction);
         return (
@@ -46,15 +60,20 @@ export function ChosenFiles({ files, maxFileBytes, sent, rejection, onRemove, di
           >
             <HStack justify="space-between" gap="4">
               <Stack gap="0" minWidth="0">
-                <Text fontWeight="medium" truncate title={file.name}>
+                <Text fontWeight="medium" truncate title={path}>
                   {file.name}
                 </Text>
+                {path !== file.name ? (
+                  <Text textStyle="xs" color="fg.muted" truncate title={path}>
+                    {path}
+                  </Text>
+                ) : null}
                 <Text textStyle="sm" color="fg.muted" data-testid="file-size">
                   {formatBytes(file.size)}
                 </Text>
               </Stack>
               {fraction === null ? (
-                <Button size="xs" variant="ghost" disabled={disabled} aria-label={`Remove ${file.name}`} onClick={() => onRemove(key)}>
+                <Button size="xs" variant="ghost" disabled={disabled} aria-label={`Remove ${path}`} onClick={() => onRemove(key)}>
                   Remove
                 </Button>
               ) : (
@@ -65,7 +84,7 @@ export function ChosenFiles({ files, maxFileBytes, sent, rejection, onRemove, di
             </HStack>
             {fraction !== null ? (
               <Progress.Root value={percent} size="xs" mt="2" colorPalette="teal">
-                <Progress.Track aria-label={`Upload of ${file.name}`} aria-valuetext={`${percent}% sent`}>
+                <Progress.Track aria-label={`Upload of ${path}`} aria-valuetext={`${percent}% sent`}>
                   <Progress.Range />
                 </Progress.Track>
               </Progress.Root>
@@ -90,6 +109,11 @@ export function ChosenFiles({ files, maxFileBytes, sent, rejection, onRemove, di
           </Box>
         );
       })}
+      {unlisted > 0 ? (
+        <Text as="li" textStyle="sm" color="fg.muted" px="4" data-testid="unlisted-files">
+          and {COUNT_FORMAT.format(unlisted)} more {unlisted === 1 ? 'file' : 'files'} ({formatBytes(unlistedBytes)})
+        </Text>
+      ) : null}
     </Stack>
   );
 }

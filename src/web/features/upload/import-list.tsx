@@ -26,12 +26,14 @@ export interface ImportListProps {
   retryable: ReadonlySet<string>;
   onRetry: (importId: string) => void;
   retryDisabled: boolean;
+  /** What the list is, for screen readers. */
+  label?: string;
 }
 
-/** The tenant's recent imports, newest first, each with its state and what to do next. */
-export function ImportList({ imports, checkFailures, retryable, onRetry, retryDisabled }: ImportListProps) {
+/** Imports (the tenant's recent ones newest first, or those of one upload), each with its state and what to do next. */
+export function ImportList({ imports, checkFailures, retryable, onRetry, retryDisabled, label = 'Recent imports' }: ImportListProps) {
   return (
-    <Stack as="ul" listStyleType="none" gap="3" aria-label="Recent imports" data-testid="import-list">
+    <Stack as="ul" listStyleType="none" gap="3" aria-label={label} data-testid="import-list">
       {imports.map((summary) => (
         <ImportItem
           key={summary.importId}
@@ -44,9 +46,16 @@ export function ImportList({ imports, checkFailures, retryable, onRetry, retryDi
   );
 }
 
+/** The files of an import, the first few named (an import of a whole study may hold hundreds). */
+export function importName(fileNames: readonly string[]): string {
+  if (fileNames.length === 0) return 'Import';
+  const more = fileNames.length - 3;
+  return more > 0 ? `${fileNames.slice(0, 3).join(', ')} and ${COUNT_FORMAT.format(more)} more` : fileNames.join(', ');
+}
+
 function ImportItem({ summary, checkFailure, onRetry }: { summary: ImportSummary; checkFailure: string | null; onRetry: (() => void) | null }) {
   const status = STATUS[summary.status];
-  const names = summary.fileNames.join(', ') || 'Import';
+  const names = importName(summary.fileNames);
   return (
     <Box as="li" data-testid="import-item" data-status={summary.status} borderWidth="1px" rounded="l2" px="4" py="3">
       <HStack justify="space-between" align="flex-start" gap="4">
@@ -85,7 +94,7 @@ function Processing({ summary, checkFailure }: { summary: ImportSummary; checkFa
   return (
     <Stack gap="1" mt="3">
       <Progress.Root value={framesTotal > 0 ? Math.round((100 * framesDone) / framesTotal) : null} size="sm" colorPalette="blue">
-        <Progress.Track aria-label={`Processing of ${summary.fileNames.join(', ')}`} aria-valuetext={text}>
+        <Progress.Track aria-label={`Processing of ${importName(summary.fileNames)}`} aria-valuetext={text}>
           <Progress.Range />
         </Progress.Track>
       </Progress.Root>

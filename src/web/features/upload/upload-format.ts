@@ -51,7 +51,10 @@ export function fileFractions(sizes: readonly number[], loaded: number, total: n
   });
 }
 
-/** The same file chosen twice (picked again, or dropped after being picked) is listed once. */
-export function fileIdentity(file: File): string {
-  return `${file.name}\u0000${file.size}\u0000${file.lastModified}`;
+/**
+ * The same file chosen twice (picked again, or dropped after being picked) is listed once; files
+ * of the same name in different folders of a study (IM0001 in every series folder) are all kept.
+ */
+export function fileIdentity(file: File, path = file.name): string {
+  return `${path}\u0000${file.size}\u0000${file.lastModified}`;
 }

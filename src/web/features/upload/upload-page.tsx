@@ -1,55 +1,54 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Box, Button, Heading, HStack, Stack, Text } from '@chakra-ui/react';
-import { DEFAULT_IMPORT_MAX_FILE_BYTES, type ImportRejected } from '../../../domain/imports.ts';
+import { DEFAULT_IMPORT_MAX_FILE_BYTES } from '../../../domain/imports.ts';
 import { useApi } from '../../api/api-context.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
 import { useToast } from '../../ui/toast.tsx';
-import { ChosenFiles, type ChosenFile } from './chosen-files.tsx';
+import { BatchResult } from './batch-result.tsx';
+import { ChosenFiles } from './chosen-files.tsx';
 import { FileDropZone } from './file-drop-zone.tsx';
+import type { FoundFiles } from './folder-entries.ts';
+import { IdentityMismatch } from './identity-mismatch.tsx';
 import { ImportList } from './import-list.tsx';
 import { importsApi } from './imports-api.ts';
-import { fileFractions, fileIdentity } from './upload-format.ts';
-import { NETWORK_ERROR_MESSAGE, rejectionSentences, type UploadHandle, type UploadProgress } from './upload-request.ts';
+import { PatientChooser } from './patient-chooser.tsx';
+import { fileFractions } from './upload-format.ts';
+import { rejectionSentences } from './upload-request.ts';
 import { useRecentImports } from './use-recent-imports.ts';
+import { plural, useUpload } from './use-upload.ts';
 
 export interface UploadPageProps {
   /** Largest file accepted before sending (the server's own limit answers too_large as well). */
   maxFileBytes?: number;
   /** How often imports still processing are asked for their progress. */
   pollIntervalMs?: number;
+  /** How long typing in the patient search pauses before the search is sent. */
+  patientSearchDebounceMs?: number;
 }
 
-type UploadState =
-  | { phase: 'idle' }
-  | { phase: 'sending'; progress: UploadProgress | null }
-  /** A 4xx: a file was refused and nothing was kept; the files stay listed to fix and send again. */
-  | { phase: 'rejected'; rejection: ImportRejected }
-  /** The server was not reached or answered something else: send the same files again. */
-  | { phase: 'failed'; title: string; message: string };
-
-const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+/** What a drop or a pick found that is not in the list: nothing at all, or entries that could not be read. */
+function pickNote({ files, unreadable }: FoundFiles): string | null {
+  if (unreadable.length > 0) return `${plural(unreadable.length, 'file or folder', 'files or folders')} could not be read: ${unreadable.slice(0, 3).join(', ')}${unreadable.length > 3 ? '…' : ''}`;
+  return files.length === 0 ? 'No files were found in what was dropped.' : null;
+}
 
 /**
- * /upload: DICOM files are dropped or chosen, checked against the size limit, sent in one request
- * with per-file progress, then decoded on the server while the page polls their progress, and the
- * new record opens from here. The tenant's recent imports are listed too, so an import started
- * before leaving the page is found again (still followed while it processes).
+ * /upload: DICOM files, or a whole study folder, are dropped or chosen, checked against the size
+ * limit, sent in one request with per-file progress; the server makes one import per record and
+ * names the files it skips. Files without a Patient ID, or whose patient exists under another
+ * identity, come back with a question, answered by sending the same files again. The page follows
+ * the decoding of every import, and the tenant's recent imports are listed too, so an import
+ * started before leaving the page is found again.
  */
-export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollIntervalMs }: UploadPageProps) {
+export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollIntervalMs, patientSearchDebounceMs }: UploadPageProps) {
   const api = useApi();
   const toast = useToast();
   const imports = useMemo(() => importsApi(api), [api]);
   const recent = useRecentImports(imports, pollIntervalMs);
-  const [chosen, setChosen] = useState<ChosenFile[]>([]);
-  const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
-  /** The files of the imports started here, to send again if their processing fails. */
-  const [sentFiles, setSentFiles] = useState<Record<string, ChosenFile[]>>({});
-  const handle = useRef<UploadHandle | null>(null);
-
-  // Leaving the page stops an upload still sending (the server keeps nothing of it); an import
-  // already accepted goes on on the server and is listed when the page opens again.
-  useEffect(() => () => handle.current?.abort(), []);
+  const state = useUpload({ imports, recent, toast, maxFileBytes });
+  const { chosen, upload, rejection, batch } = state;
+  const [note, setNote] = useState<string | null>(null);
 
   const sending = upload.phase === 'sending';
   useEffect(() => {
@@ -59,84 +58,12 @@ export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollI
     return () => window.removeEventListener('beforeunload', warn);
   }, [sending]);
 
+  const onFiles = (found: FoundFiles) => {
+    setNote(pickNote(found));
+    state.addFiles(found.files);
+  };
+
   const tooLarge = chosen.filter(({ file }) => file.size > maxFileBytes);
-  const rejection = upload.phase === 'rejected' ? upload.rejection : null;
-  const rejectedFileListed = rejection !== null && chosen.some(({ file }) => file.name === rejection.fileName);
-
-  const addFiles = (files: File[]) => {
-    setChosen((current) => {
-      const keys = new Set(current.map(({ key }) => key));
-      const added: ChosenFile[] = [];
-      for (const file of files) {
-        const key = fileIdentity(file);
-        if (keys.has(key)) continue;
-        keys.add(key);
-        added.push({ key, file });
-      }
-      return [...current, ...added];
-    });
-    // A refusal that names no file was about the whole set, which has now changed.
-    if (upload.phase === 'failed' || (upload.phase === 'rejected' && !rejectedFileListed)) setUpload({ phase: 'idle' });
-  };
-
-  const removeFile = (key: string) => {
-    const removed = chosen.find((entry) => entry.key === key);
-    setChosen((current) => current.filter((entry) => entry.key !== key));
-    if (upload.phase === 'failed' || (upload.phase === 'rejected' && (!rejectedFileListed || removed?.file.name === rejection?.fileName))) {
-      setUpload({ phase: 'idle' });
-    }
-  };
-
-  const send = (files: ChosenFile[]) => {
-    if (files.length === 0 || files.some(({ file }) => file.size > maxFileBytes) || handle.current) return;
-    setUpload({ phase: 'sending', progress: null });
-    const current = imports.upload(
-      files.map(({ file }) => file),
-      (progress) => setUpload((state) => (state.phase === 'sending' ? { phase: 'sending', progress } : state)),
-    );
-    handle.current = current;
-    void current.done.then((outcome) => {
-      if (handle.current !== current) return;
-      handle.current = null;
-      switch (outcome.kind) {
-        case 'accepted':
-          recent.add(outcome.summary);
-          setSentFiles((known) => ({ ...known, [outcome.summary.importId]: files }));
-          setChosen((listed) => listed.filter((entry) => !files.includes(entry)));
-          setUpload({ phase: 'idle' });
-          toast.show({
-            severity: 'success',
-            summary: `${plural(files.length, 'file')} uploaded`,
-            detail: 'The server is decoding the frames: follow the progress under Recent imports.',
-            life: 5000,
-          });
-          break;
-        case 'rejected':
-          setUpload({ phase: 'rejected', rejection: outcome.rejection });
-          break;
-        case 'failed':
-          setUpload({ phase: 'failed', title: 'The upload failed', message: outcome.message });
-          // The list call meets the same 401 and lets the app end the session the usual way.
-          if (outcome.status === 401) recent.reload();
-          break;
-        case 'network':
-          setUpload({ phase: 'failed', title: 'The upload did not reach the server', message: NETWORK_ERROR_MESSAGE });
-          break;
-        case 'aborted':
-          setUpload({ phase: 'idle' });
-          break;
-      }
-    });
-  };
-
-  const retryImport = (importId: string) => {
-    const files = sentFiles[importId];
-    if (!files || handle.current) return;
-    setSentFiles(({ [importId]: _, ...others }) => others);
-    setChosen(files);
-    send(files);
-  };
-
   const progress = upload.phase === 'sending' ? upload.progress : null;
   const sent = sending
     ? progress
@@ -149,7 +76,10 @@ export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollI
   let uploadStatus: string | null = null;
   if (sending) uploadStatus = allSent ? 'All files sent: the server is checking them…' : `Uploading ${plural(chosen.length, 'file')}: ${percent}%`;
 
-  const generalRefusal = rejection && !rejectedFileListed ? rejectionSentences(rejection) : null;
+  const generalRefusal = rejection && !state.rejectedFileListed ? rejectionSentences(rejection) : null;
+  const batchIds = new Set(batch?.importIds ?? []);
+  const batchImports = (recent.imports ?? []).filter(({ importId }) => batchIds.has(importId));
+  const otherImports = recent.imports && recent.imports.filter(({ importId }) => !batchIds.has(importId));
 
   return (
     <>
@@ -159,9 +89,26 @@ export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollI
           <Heading as="h2" size="lg" id="upload-files-heading">
             Files
           </Heading>
-          <FileDropZone onFiles={addFiles} maxFileBytes={maxFileBytes} disabled={sending} />
+          <FileDropZone onFiles={onFiles} maxFileBytes={maxFileBytes} disabled={sending} />
+          {note ? (
+            <Text textStyle="sm" color="fg.warning" role="status" data-testid="pick-note">
+              {note}
+            </Text>
+          ) : null}
           {chosen.length > 0 ? (
-            <ChosenFiles files={chosen} maxFileBytes={maxFileBytes} sent={sent} rejection={rejection} onRemove={removeFile} disabled={sending} />
+            <ChosenFiles files={chosen} maxFileBytes={maxFileBytes} sent={sent} rejection={rejection} onRemove={state.removeFile} disabled={sending} />
+          ) : null}
+          {upload.phase === 'needs-patient' ? (
+            <PatientChooser
+              imports={imports}
+              files={upload.files}
+              onChoose={state.choosePatient}
+              onCancel={state.cancelQuestion}
+              searchDebounceMs={patientSearchDebounceMs}
+            />
+          ) : null}
+          {upload.phase === 'identity-mismatch' ? (
+            <IdentityMismatch identity={upload.identity} onConfirm={state.confirmIdentity} onCancel={state.cancelQuestion} />
           ) : null}
           {generalRefusal ? (
             <ErrorState title="The upload was refused" message={generalRefusal.reason}>
@@ -174,7 +121,7 @@ export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollI
             </Text>
           ) : null}
           {upload.phase === 'failed' ? (
-            <ErrorState title={upload.title} message={upload.message} onRetry={chosen.length > 0 ? () => send(chosen) : undefined} />
+            <ErrorState title={upload.title} message={upload.message} onRetry={chosen.length > 0 ? state.retryLast : undefined} />
           ) : null}
           {tooLarge.length > 0 ? (
             <Text textStyle="sm" color="fg.error">
@@ -182,29 +129,17 @@ export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollI
               {tooLarge.length === 1 ? 'it' : 'them'} to upload.
             </Text>
           ) : null}
-          {chosen.length > 0 ? (
+          {chosen.length > 0 && upload.phase !== 'needs-patient' ? (
             <HStack gap="3" wrap="wrap">
-              <Button
-                colorPalette="teal"
-                loading={sending}
-                loadingText="Uploading…"
-                disabled={tooLarge.length > 0}
-                onClick={() => send(chosen)}
-              >
+              <Button colorPalette="teal" loading={sending} loadingText="Uploading…" disabled={tooLarge.length > 0} onClick={state.send}>
                 Upload {plural(chosen.length, 'file')}
               </Button>
               {sending ? (
-                <Button variant="outline" onClick={() => handle.current?.abort()}>
+                <Button variant="outline" onClick={state.abort}>
                   Cancel upload
                 </Button>
               ) : (
-                <Button
-                  variant="ghost"
-                  onClick={() => {
-                    setChosen([]);
-                    setUpload({ phase: 'idle' });
-                  }}
-                >
+                <Button variant="ghost" onClick={state.clear}>
                   Clear the list
                 </Button>
               )}
@@ -219,16 +154,26 @@ export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollI
           </Box>
         </Stack>
 
+        {batch && batchImports.length > 0 ? (
+          <BatchResult
+            imports={batchImports}
+            skipped={batch.skipped}
+            checkFailures={recent.checkFailures}
+            retryable={state.retryable}
+            onRetry={state.retryImport}
+            retryDisabled={sending}
+          />
+        ) : null}
+
         <Stack as="section" gap="4" aria-labelledby="recent-imports-heading">
           <Heading as="h2" size="lg" id="recent-imports-heading">
-            Recent imports
+            {batch ? 'Earlier imports' : 'Recent imports'}
           </Heading>
           <RecentImportsBody
             recent={recent}
-            retryable={new Set(Object.keys(sentFiles))}
-            onRetry={retryImport}
-            retryDisabled={sending}
-          />
+            imports={otherImports}
+            emptyTitle={batch ? 'No earlier imports' : 'No imports yet'}
+            retryable={state.retryable} onRetry={state.retryImport} retryDisabled={sending} />
         </Stack>
       </Stack>
     </>
@@ -237,16 +182,21 @@ export function UploadPage({ maxFileBytes = DEFAULT_IMPORT_MAX_FILE_BYTES, pollI
 
 function RecentImportsBody({
   recent,
+  imports,
   retryable,
   onRetry,
   retryDisabled,
+  emptyTitle,
 }: {
   recent: ReturnType<typeof useRecentImports>;
+  emptyTitle: string;
+  /** The recent imports but those of this page's last upload (shown above); null until listed. */
+  imports: ReturnType<typeof useRecentImports>['imports'];
   retryable: ReadonlySet<string>;
   onRetry: (importId: string) => void;
   retryDisabled: boolean;
 }) {
-  const { imports, error, reload, checkFailures } = recent;
+  const { error, reload, checkFailures } = recent;
   if (imports === null) return <LoadingState label="Loading recent imports…" />;
   const failure = error ? (
     <ErrorState title="The recent imports could not be loaded" message={error.message} onRetry={reload} />
@@ -255,7 +205,7 @@ function RecentImportsBody({
     return (
       failure ?? (
         <EmptyState
-          title="No imports yet"
+          title={emptyTitle}
           description="Uploaded files appear here while the server decodes them, and stay listed once their record is ready."
         />
       )

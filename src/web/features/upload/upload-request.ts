@@ -1,11 +1,13 @@
 import {
   IMPORT_FILE_FIELD,
+  IMPORT_FORM_FIELDS,
+  ImportBatchSchema,
   ImportRejectedSchema,
-  ImportSummarySchema,
   importErrorMessage,
+  type ImportBatch,
   type ImportRejected,
-  type ImportSummary,
 } from '../../../domain/imports.ts';
+import type { SEX_VALUES } from '../../../domain/patients.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 
 /** Bytes of the request body sent so far (XMLHttpRequest's upload progress; fetch has none). */
@@ -14,10 +16,23 @@ export interface UploadProgress {
   total: number;
 }
 
+/**
+ * The form fields sent beside the files (IMPORT_FORM_FIELDS): the patient chosen for files without
+ * a usable Patient ID, and the uploader's confirmation of a patient whose name or birth date differs.
+ */
+export interface UploadFields {
+  patientId?: string;
+  patientName?: string;
+  /** YYYY-MM-DD. */
+  birthDate?: string;
+  sex?: (typeof SEX_VALUES)[number];
+  confirmPatientIdentity?: boolean;
+}
+
 /** How an upload ended. */
 export type UploadOutcome =
-  /** 202: the files were accepted and are being decoded on the server. */
-  | { kind: 'accepted'; summary: ImportSummary }
+  /** 202: one import per record the files make or fill, being decoded on the server, and the files skipped. */
+  | { kind: 'accepted'; batch: ImportBatch }
   /** 4xx with the import's own answer: a file was refused and nothing was kept. */
   | { kind: 'rejected'; status: number; rejection: ImportRejected }
   /** Anything else the server answered (a 5xx, an answer that could not be read, a 401). */
@@ -45,9 +60,9 @@ function parseJson(text: string): unknown {
 export function outcomeOf(status: number, text: string): UploadOutcome {
   const body = parseJson(text);
   if (status === 202 || status === 200) {
-    const summary = ImportSummarySchema.safeParse(body);
-    if (summary.success) return { kind: 'accepted', summary: summary.data };
-    console.error('Unexpected answer from POST imports', summary.error.issues);
+    const batch = ImportBatchSchema.safeParse(body);
+    if (batch.success) return { kind: 'accepted', batch: batch.data };
+    console.error('Unexpected answer from POST imports', batch.error.issues);
     return { kind: 'failed', status, message: 'The server sent an answer that could not be read.' };
   }
   if (status === 401) {
@@ -74,13 +89,33 @@ export function rejectionSentences(rejection: Pick<ImportRejected, 'error' | 'me
 }
 
 /**
- * Sends the files as one multipart request (parts named `files`) with XMLHttpRequest, which
- * reports the bytes sent, with the same address and Authorization header as the API client.
+ * The multipart body: the form fields first (the server then knows the patient before the files
+ * stream in), then one part named `files` per file. Unset fields are left out.
  */
-export function startUpload(api: ApiClient, files: readonly File[], onProgress: (progress: UploadProgress) => void): UploadHandle {
-  const xhr = new XMLHttpRequest();
+export function uploadBody(files: readonly File[], fields: UploadFields = {}): FormData {
   const body = new FormData();
+  const F = IMPORT_FORM_FIELDS;
+  if (fields.patientId) body.append(F.patientId, fields.patientId);
+  if (fields.patientName) body.append(F.patientName, fields.patientName);
+  if (fields.birthDate) body.append(F.birthDate, fields.birthDate);
+  if (fields.sex) body.append(F.sex, fields.sex);
+  if (fields.confirmPatientIdentity) body.append(F.confirmPatientIdentity, 'true');
   for (const file of files) body.append(IMPORT_FILE_FIELD, file, file.name);
+  return body;
+}
+
+/**
+ * Sends the files as one multipart request with XMLHttpRequest, which reports the bytes sent,
+ * with the same address and Authorization header as the API client.
+ */
+export function startUpload(
+  api: ApiClient,
+  files: readonly File[],
+  fields: UploadFields,
+  onProgress: (progress: UploadProgress) => void,
+): UploadHandle {
+  const xhr = new XMLHttpRequest();
+  const body = uploadBody(files, fields);
 
   const done = new Promise<UploadOutcome>((resolve) => {
     let total = 0;

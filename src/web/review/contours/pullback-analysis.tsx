@@ -3,7 +3,9 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
+import { isAssumed } from '../../ui/acquisition-format.ts';
 import { useToast } from '../../ui/toast.tsx';
+import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { PullbackPlot } from './pullback-plot.tsx';
 import { buildReportPdf, downloadFile, type ReportInput } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
@@ -41,8 +43,12 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
     return () => observer.disconnect();
   }, []);
 
-  const fileStem = report ? `ivus-${report.patient.patientId}-${report.record.acquiredAt.slice(0, 10)}` : 'ivus-pullback';
-  const exportCsv = () => result && downloadFile(measurementsCsv(result), `${fileStem}-measurements.csv`, 'text/csv');
+  // A file name carries no invented date: an unknown acquisition date is written 'undated'.
+  const fileDate = report && (isAssumed(report.record, 'acquiredAt') ? 'undated' : report.record.acquiredAt.slice(0, 10));
+  const fileStem = report ? `ivus-${report.patient.patientId}-${fileDate}` : 'ivus-pullback';
+  const exportCsv = () =>
+    result && downloadFile(report ? withAssumedColumn(measurementsCsv(result), report.record) : measurementsCsv(result), `${fileStem}-measurements.csv`, 'text/csv');
+  const assumedNote = report ? analysisAssumedNote(report.record, report.figures) : null;
   const exportPdf = () => {
     if (!result || !report) return;
     buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date() })
@@ -70,7 +76,7 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
           </Text>
         ) : null}
       </HStack>
-      {open && result && width > 0 ? <PullbackPlot result={result} images={images} width={width - 16} onExportCsv={exportCsv} onExportPdf={exportPdf} /> : null}
+      {open && result && width > 0 ? <PullbackPlot result={result} images={images} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} /> : null}
     </Box>
   );
 }

@@ -14,6 +14,8 @@ export interface PullbackPlotProps {
   result: CorrectedAnalysis;
   images: ImageStore;
   width: number;
+  /** Which figures the areas and positions rest on that the files did not give, or null. */
+  assumedNote: string | null;
   onExportCsv: () => void;
   onExportPdf: () => void;
 }
@@ -27,7 +29,7 @@ function areaPath(result: CorrectedAnalysis, x: (slice: number) => number, y: (a
  * Lumen area along the pullback (issue 9): x in slices (with mm below), the current slice marked;
  * the MLA and the two reference slices flagged; a click jumps to the slice under the pointer.
  */
-export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }: PullbackPlotProps) {
+export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
   const cursorRef = useRef<HTMLDivElement>(null);
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2)) * 1.1, [result]);
@@ -82,6 +84,11 @@ export function PullbackPlot({ result, images, width, onExportCsv, onExportPdf }
           {references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² (slice ${references.proximal.index + 1})` : '—'}
         </Text>
         <Text data-testid="stenosis">Area stenosis {stenosisPercent === null ? '—' : `${stenosisPercent.toFixed(0)} %`}</Text>
+        {assumedNote ? (
+          <Text color="fg.warning" data-testid="analysis-assumed">
+            {assumedNote}
+          </Text>
+        ) : null}
         {result.manualCount > 0 ? <Text color="fg.muted">{result.manualCount} corrected slice{result.manualCount > 1 ? 's' : ''}</Text> : null}
         <HStack marginInlineStart="auto" gap="1">
           <Button size="2xs" variant="outline" onClick={onExportCsv}>

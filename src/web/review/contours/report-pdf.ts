@@ -2,13 +2,17 @@ import { allAnnotations } from '../../../domain/annotations/edits.ts';
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import { measureAnnotation } from '../../../domain/annotations/measurements.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import type { AcquisitionFact } from '../../../domain/records.ts';
+import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from '../../ui/acquisition-format.ts';
 
 export interface ReportInput {
   patient: { name: string; patientId: string };
-  record: { acquiredAt: string; modality: string; recordId: string };
+  /** `assumed`: the facts the files did not give (see ACQUISITION_FACTS). */
+  record: { acquiredAt: string; modality: string; recordId: string; assumed?: readonly AcquisitionFact[] | undefined };
   result: CorrectedAnalysis;
   manifest: AnnotationManifest;
-  pixelSpacingMm: number;
+  /** The figures measurements rest on (mm from pixel spacing, positions from frame rate and pullback speed). */
+  figures: AcquisitionFigures;
   /** When the report was made, shown in its footer. */
   madeAt: Date;
 }
@@ -16,6 +20,24 @@ export interface ReportInput {
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 48;
 const KIND = { ruler: 'Ruler', area: 'Area', angle: 'Angle', text: 'Note' } as const;
+
+/**
+ * The report's lines about the patient and the acquisition: an acquisition date the files did not
+ * give is 'unknown', and figures they did not give are marked '(assumed)', with a note saying what
+ * rests on them.
+ */
+export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' | 'figures'>): string[] {
+  const { patient, record, figures } = input;
+  const lines = [
+    `Patient: ${patient.name} (${patient.patientId})`,
+    `Record: ${record.modality}, acquired ${formatAcquisitionTime(record)}`,
+    `Acquisition: ${figuresLine(record, figures)}`,
+  ];
+  if (record.assumed?.some((fact) => fact !== 'acquiredAt')) {
+    lines.push('Figures marked (assumed) were not in the files: lengths, areas and positions along the pullback rest on them.');
+  }
+  return lines;
+}
 
 /**
  * The one-page pullback report (issue 9): patient, record, MLA, reference areas and stenosis, the
@@ -38,8 +60,8 @@ export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
 
   line('IVUS pullback report', 16, true);
   y -= 4;
-  line(`Patient: ${input.patient.name} (${input.patient.patientId})`);
-  line(`Record: ${input.record.modality}, acquired ${new Date(input.record.acquiredAt).toLocaleString('en-US')}`);
+  const header = reportHeaderLines(input);
+  header.forEach((text, index) => line(text, index < 2 ? 10 : 9));
   line(`Record id: ${input.record.recordId}`, 8);
   y -= 6;
 
@@ -85,7 +107,7 @@ export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
       line(`... and more (see the review)`, 9);
       break;
     }
-    const measured = measureAnnotation(annotation, input.pixelSpacingMm);
+    const measured = measureAnnotation(annotation, input.figures.pixelSpacingMm);
     const value = annotation.type === 'text' ? `"${annotation.text.slice(0, 80)}"` : `${measured?.value} ${measured?.unit}`;
     line(`Slice ${annotation.slice}  ${annotation.label}  ${KIND[annotation.type]}  ${value}`, 9);
   }

@@ -64,7 +64,8 @@ export async function loadRecordFrames(
     store.setDownloading(false);
     callbacks.onBusy(false);
   }
-  while (!signal.aborted) {
+  // A record waiting for its pullback has no L-mode image to ask for.
+  while (!signal.aborted && images.bmode.count > 0) {
     try {
       const lmode = await api.getBytes(images.lmode.path, { signal });
       if (lmode) {

@@ -3,6 +3,7 @@ import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } fr
 import type { ImageStore } from '../imaging/image-store.ts';
 import { createBrightnessContrastStore } from './brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
+import { NoPullbackPanel } from './no-pullback-panel.tsx';
 import type { PanelKind } from './panel-controller.ts';
 import type { PanelViewportSource } from './view-transform.ts';
 import { DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
@@ -28,6 +29,8 @@ export interface ReviewPanelsProps {
    * their way, so that creating a context (a long main-thread task) never delays that request.
    */
   startGpu?: boolean;
+  /** The record holds an angiography run only: the B-mode and L-mode panels say so instead of drawing. */
+  noPullback?: boolean;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface ReviewPanelsProps {
  * Must be rendered inside ActiveToolProvider. Brightness and contrast are shared by all panels
  * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
  */
-export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true }: ReviewPanelsProps) {
+export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true, noPullback = false }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
   const rootRef = useRef<HTMLDivElement>(null);
@@ -72,17 +75,22 @@ export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true }: 
     <Flex ref={rootRef} flex="1" minHeight="0" minWidth="0" data-testid="review-panels" data-panel-sizes={sizes.join(',')} p="1" bg="bg.muted">
       {PANELS.map(({ kind, label }, index) => (
         <Fragment key={kind}>
-          <ImagePanel
-            kind={kind}
-            label={label}
-            widthPercent={widths[index]!}
-            store={store}
-            display={display}
-            onDragChange={onPanelDrag}
-            overlay={overlays?.[kind]}
-            startGpu={startGpu && (kind === 'bmode' || allPanelsStarted)}
-            onFirstImage={kind === 'bmode' ? startAllPanelsAfterNextFrame : undefined}
-          />
+          {noPullback && kind !== 'angio' ? (
+            <NoPullbackPanel kind={kind} label={label} widthPercent={widths[index]!} />
+          ) : (
+            <ImagePanel
+              kind={kind}
+              label={label}
+              widthPercent={widths[index]!}
+              store={store}
+              display={display}
+              onDragChange={onPanelDrag}
+              overlay={overlays?.[kind]}
+              // Without a pullback no B-mode image will come to start the angio panel.
+              startGpu={startGpu && (kind === 'bmode' || allPanelsStarted || noPullback)}
+              onFirstImage={kind === 'bmode' ? startAllPanelsAfterNextFrame : undefined}
+            />
+          )}
           {index < 2 ? (
             <PanelSplitter
               label={`Resize ${label} and ${PANELS[index + 1]!.label} panels`}

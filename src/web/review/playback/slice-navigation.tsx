@@ -71,11 +71,18 @@ export function useSliceNavigation(source: SliceSource | null): void {
 
 const MM_FORMAT = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
+/**
+ * How the position along the pullback is shown: read from the files, resting on an assumed frame
+ * rate or pullback speed (marked), or not at all (a record with no pullback has no position).
+ */
+export type PositionMode = 'measured' | 'assumed' | 'none';
+
 /** The indicator's text for a slice. */
-export function sliceIndicatorText(slice: number, sliceCount: number, images: SliceSource['images']): string {
+export function sliceIndicatorText(slice: number, sliceCount: number, images: SliceSource['images'], position: PositionMode = 'measured'): string {
   if (sliceCount < 1) return 'Slice – / –';
-  const positionMm = images ? pullbackPositionMm(slice, images.frameRateHz, images.pullbackSpeedMmPerS) : null;
-  return `Slice ${slice} / ${sliceCount}${positionMm !== null ? ` · ${MM_FORMAT.format(positionMm)} mm` : ''}`;
+  const positionMm = images && position !== 'none' ? pullbackPositionMm(slice, images.frameRateHz, images.pullbackSpeedMmPerS) : null;
+  const mark = position === 'assumed' ? ' (assumed)' : '';
+  return `Slice ${slice} / ${sliceCount}${positionMm !== null ? ` · ${MM_FORMAT.format(positionMm)} mm${mark}` : ''}`;
 }
 
 /**
@@ -83,17 +90,17 @@ export function sliceIndicatorText(slice: number, sliceCount: number, images: Sl
  * the DOM on every slice change (a hundred a second while playing), without a React render, in
  * the animation frame that draws the slice's image.
  */
-export function SliceIndicator({ source }: { source: SliceSource }) {
+export function SliceIndicator({ source, position = 'measured' }: { source: SliceSource; position?: PositionMode }) {
   const ref = useRef<HTMLParagraphElement>(null);
   useLayoutEffect(() => {
     const write = () => {
       const { slice, sliceCount } = source.getSnapshot();
-      const text = sliceIndicatorText(slice, sliceCount, source.images);
+      const text = sliceIndicatorText(slice, sliceCount, source.images, position);
       if (ref.current && ref.current.textContent !== text) ref.current.textContent = text;
     };
     write();
     return writeInNextFrameOnChange(source.subscribe, write);
-  }, [source]);
+  }, [source, position]);
 
   // Its own compositing layer: a text change then re-rasterises this small box only, not the page
   // layer around it (that repaint cost about 7 ms per slice change under SwiftShader).

@@ -4,7 +4,8 @@ import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { addAnnotation } from '../../../../src/domain/annotations/edits.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
-import { buildReportPdf } from '../../../../src/web/review/contours/report-pdf.ts';
+import { analysisAssumedNote, withAssumedColumn } from '../../../../src/web/review/contours/assumed-export.ts';
+import { buildReportPdf, reportHeaderLines } from '../../../../src/web/review/contours/report-pdf.ts';
 
 describe('pullback report', () => {
   it('is a one-page PDF titled with the patient', async () => {
@@ -22,11 +23,52 @@ describe('pullback report', () => {
       record: { acquiredAt: '2025-12-25T10:00:00Z', modality: 'IVUS', recordId: 'r-1' },
       result: correctedAnalysis(detected, manifest, { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 }),
       manifest,
-      pixelSpacingMm: 0.01,
+      figures: { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 },
       madeAt: new Date('2026-11-22T06:00:00Z'),
     });
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(1);
     expect(pdf.getTitle()).toBe('IVUS pullback report DEM-001');
+  });
+
+  const figures = { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
+  const patient = { name: 'Brown, Tomasz', patientId: 'DEM-001' };
+
+  it('marks the figures the files did not give as assumed, and an unknown acquisition date as unknown', () => {
+    const lines = reportHeaderLines({
+      patient,
+      record: { acquiredAt: '2026-03-12T10:15:00Z', modality: 'IVUS', recordId: 'r-1', assumed: ['acquiredAt', 'pixelSpacing', 'pullbackSpeed'] },
+      figures,
+    });
+    expect(lines).toEqual([
+      'Patient: Brown, Tomasz (DEM-001)',
+      'Record: IVUS, acquired unknown',
+      'Acquisition: 0.01 mm/px (assumed) · 30 frames/s · 0.5 mm/s (assumed)',
+      'Figures marked (assumed) were not in the files: lengths, areas and positions along the pullback rest on them.',
+    ]);
+  });
+
+  it('writes the figures read from the files plainly', () => {
+    const lines = reportHeaderLines({ patient, record: { acquiredAt: '2025-12-25T10:00:00Z', modality: 'IVUS', recordId: 'r-1' }, figures });
+    expect(lines[1]).toBe(`Record: IVUS, acquired ${new Date('2025-12-25T10:00:00Z').toLocaleString('en-US')}`);
+    expect(lines[2]).toBe('Acquisition: 0.01 mm/px · 30 frames/s · 0.5 mm/s');
+    expect(lines.join('\n')).not.toContain('assumed');
+  });
+});
+
+describe('pullback analysis exports', () => {
+  const csv = 'slice,position_mm,area_mm2\r\n1,0.000,5.00\r\n2,0.017,5.10\r\n';
+
+  it('adds an assumed column naming the figures each row rests on', () => {
+    expect(withAssumedColumn(csv, { assumed: ['pullbackSpeed', 'pixelSpacing', 'acquiredAt'] })).toBe(
+      'slice,position_mm,area_mm2,assumed\r\n1,0.000,5.00,pixel spacing; pullback speed\r\n2,0.017,5.10,pixel spacing; pullback speed\r\n',
+    );
+    expect(withAssumedColumn(csv, { assumed: ['acquiredAt'] })).toBe(csv);
+    expect(withAssumedColumn(csv, {})).toBe(csv);
+  });
+
+  it('notes the assumed figures beside the analysis', () => {
+    expect(analysisAssumedNote({ assumed: ['pixelSpacing', 'frameRate'] }, { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 })).toBe('Rests on 0.01 mm/px (assumed), 30 frames/s (assumed)');
+    expect(analysisAssumedNote({ assumed: ['acquiredAt'] }, { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 })).toBeNull();
   });
 });

@@ -1,116 +1,28 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { UploadPage } from '../../../src/web/features/upload/upload-page.tsx';
-import { fileFractions, formatBytes } from '../../../src/web/features/upload/upload-format.ts';
-import { IMPORT_ERROR_CODES, type ImportSummary } from '../../../src/domain/imports.ts';
-import { fakeApi, renderApp } from '../render.tsx';
+import { UploadPage } from '../../../../src/web/features/upload/upload-page.tsx';
+import { fileFractions, formatBytes } from '../../../../src/web/features/upload/upload-format.ts';
+import { IMPORT_ERROR_CODES } from '../../../../src/domain/imports.ts';
+import { fakeApi, renderApp } from '../../render.tsx';
+import {
+  FakeXhr,
+  ID_1,
+  ID_2,
+  ID_3,
+  batchOf,
+  dicom,
+  fileInput,
+  fileRows,
+  importItems,
+  importsServer,
+  lastXhr,
+  renderUpload,
+  summary,
+  installFakeXhr,
+} from './upload-fixture.tsx';
 
-/** A stand-in for XMLHttpRequest that the test drives: progress, then an answer or a failure. */
-class FakeXhr extends EventTarget {
-  static sent: FakeXhr[] = [];
-  readonly upload = new EventTarget();
-  method = '';
-  url = '';
-  headers: Record<string, string> = {};
-  body: FormData | null = null;
-  status = 0;
-  responseText = '';
-  aborted = false;
-
-  open(method: string, url: string) {
-    this.method = method;
-    this.url = url;
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value;
-  }
-  send(body: FormData) {
-    this.body = body;
-    FakeXhr.sent.push(this);
-  }
-  abort() {
-    this.aborted = true;
-    this.dispatchEvent(new ProgressEvent('abort'));
-  }
-  progress(loaded: number, total: number) {
-    this.upload.dispatchEvent(new ProgressEvent('progress', { lengthComputable: true, loaded, total }));
-  }
-  respond(status: number, body: unknown) {
-    this.upload.dispatchEvent(new ProgressEvent('load'));
-    this.status = status;
-    this.responseText = JSON.stringify(body);
-    this.dispatchEvent(new ProgressEvent('load'));
-  }
-  fail() {
-    this.dispatchEvent(new ProgressEvent('error'));
-  }
-}
-
-const lastXhr = () => {
-  const xhr = FakeXhr.sent.at(-1);
-  if (!xhr) throw new Error('nothing was uploaded');
-  return xhr;
-};
-
-const ID_1 = '0b6f6a4e-3f0e-4c1a-9d8e-2a4b5c6d7e81';
-const ID_2 = '0b6f6a4e-3f0e-4c1a-9d8e-2a4b5c6d7e82';
-const ID_3 = '0b6f6a4e-3f0e-4c1a-9d8e-2a4b5c6d7e83';
-
-function summary(changes: Partial<ImportSummary> = {}): ImportSummary {
-  return {
-    importId: ID_1,
-    status: 'processing',
-    fileNames: ['pullback.dcm'],
-    framesDone: 0,
-    framesTotal: 40,
-    error: null,
-    warnings: [],
-    patientId: null,
-    recordId: null,
-    createdAt: '2026-03-12T10:15:00.000Z',
-    finishedAt: null,
-    ...changes,
-  };
-}
-
-/**
- * The imports API: the list answers `listed`; each GET of one import takes the next answer of its
- * queue (the last one repeats).
- */
-function importsServer({ listed = [] as ImportSummary[], progress = {} as Record<string, ImportSummary[]> } = {}) {
-  const polls: string[] = [];
-  const fake = fakeApi((url) => {
-    const path = url.pathname.replace(/^\/api\/demo\//, '');
-    if (path === 'imports') return Response.json({ imports: listed });
-    const importId = path.replace(/^imports\//, '');
-    polls.push(importId);
-    const queue = progress[importId];
-    if (!queue || queue.length === 0) return Response.json({ error: 'not_found', message: 'No such import' }, { status: 404 });
-    const answer = queue.length > 1 ? queue.shift()! : queue[0]!;
-    return Response.json(answer);
-  });
-  return { ...fake, polls };
-}
-
-const dicom = (name: string, size: number) => new File([new Uint8Array(size)], name, { type: 'application/dicom' });
-
-function renderUpload(server = importsServer(), props: Parameters<typeof UploadPage>[0] = {}) {
-  return renderApp(<UploadPage pollIntervalMs={10} {...props} />, { api: server.client, path: '/upload' });
-}
-
-const fileInput = () => screen.getByTestId('file-input') as HTMLInputElement;
-const fileRows = () => screen.queryAllByTestId('chosen-file');
-const importItems = () => screen.queryAllByTestId('import-item');
-
-beforeEach(() => {
-  FakeXhr.sent = [];
-  globalThis.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
-});
-const realXhr = globalThis.XMLHttpRequest;
-afterEach(() => {
-  globalThis.XMLHttpRequest = realXhr;
-});
+installFakeXhr();
 
 describe('upload helpers', () => {
   it('writes sizes in binary units', () => {
@@ -222,7 +134,7 @@ describe('the upload screen', () => {
     expect(screen.getByRole('progressbar', { name: 'Upload of angio.dcm' }).getAttribute('aria-valuenow')).toBe('50');
     expect(screen.getByTestId('upload-status').textContent).toBe('Uploading 2 files: 66%');
 
-    xhr.respond(202, summary({ fileNames: ['pullback.dcm', 'angio.dcm'] }));
+    xhr.respond(202, batchOf(summary({ fileNames: ['pullback.dcm', 'angio.dcm'] })));
     await waitFor(() => expect(fileRows()).toHaveLength(0));
     expect(importItems()).toHaveLength(1);
     const item = within(importItems()[0]!);
@@ -247,7 +159,7 @@ describe('the upload screen', () => {
     renderUpload(server);
     await user.upload(fileInput(), [dicom('pullback.dcm', 100)]);
     await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
-    lastXhr().respond(202, summary({ framesTotal: 400 }));
+    lastXhr().respond(202, batchOf(summary({ framesTotal: 400 })));
 
     const item = await screen.findByTestId('import-item');
     await waitFor(() => expect(within(item).getByTestId('import-progress').textContent).toBe('Decoding frames: 12 of 400'));
@@ -306,7 +218,7 @@ describe('the upload screen', () => {
     await user.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(FakeXhr.sent).toHaveLength(2);
     expect(screen.queryByTestId('error-state')).toBeNull();
-    lastXhr().respond(202, summary());
+    lastXhr().respond(202, batchOf(summary()));
     await waitFor(() => expect(importItems()).toHaveLength(1));
   });
 
@@ -362,7 +274,7 @@ describe('the upload screen', () => {
     renderUpload(server);
     await user.upload(fileInput(), [dicom('pullback.dcm', 100)]);
     await user.click(screen.getByRole('button', { name: 'Upload 1 file' }));
-    lastXhr().respond(202, summary());
+    lastXhr().respond(202, batchOf(summary()));
 
     const item = await screen.findByTestId('import-item');
     await waitFor(() => expect(within(item).getByTestId('import-status').textContent).toBe('Failed'));
