@@ -17,6 +17,7 @@ import { contourRoutes } from './http/contours.ts';
 import { spaRoutes } from './http/spa.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
 import { ProviderRegistry } from './idp/provider.ts';
+import { startDemoPregeneration, type DemoPregeneration } from './imaging/demo-pregeneration.ts';
 import { createFrameWorkerPool } from './imaging/frame-worker-pool.ts';
 import { RecordImaging } from './imaging/record-imaging.ts';
 import type { BlobStore } from './storage/blob-store.ts';
@@ -73,9 +74,20 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     deleteExpiredProviderRows(db).catch((err: unknown) => app.log.warn({ err }, 'expired sign-in rows not removed'));
   }, 10 * 60_000);
   sweeper.unref();
+  // Only once the server listens, so it never delays start-up (and never runs under `inject` tests).
+  let pregeneration: DemoPregeneration | null = null;
+  if (config.pregenerateDemo) {
+    app.addHook('onListen', async () => {
+      pregeneration = startDemoPregeneration(db, imaging, app.log);
+    });
+  }
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    // Stopped first, so that the chunks dropped below end it quietly rather than as failures.
+    const stopping = pregeneration?.stop();
+    imaging.close();
     await pool?.close();
+    await stopping;
   });
 
   return app;

@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(12 * 3600),
   /** Trust X-Forwarded-* headers (set when running behind a TLS-terminating proxy). */
   TRUST_PROXY: booleanFromEnv.default(false),
+  /** Generate the demo records' imaging in the background after start-up, when the workers are idle (off by default under NODE_ENV=test). */
+  PREGENERATE_DEMO: booleanFromEnv.optional(),
   /** Worker threads generating demo imaging; 0 generates on the main thread (tests). */
   IMAGING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** Where frames and files are kept: `local` (DATA_DIR/files) or `s3` (the S3_* settings). */
@@ -75,6 +77,7 @@ export type Config = {
   trustProxy: boolean;
   defaultTenant: string;
   imagingWorkers: number;
+  pregenerateDemo: boolean;
   storage: { kind: 'local' } | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   /** Where the built SPA is served from. */
   webRoot: string;
@@ -113,6 +116,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultTenant: e.DEFAULT_TENANT,
     // One core stays with the event loop, which serves the frames.
     imagingWorkers: e.IMAGING_WORKERS ?? Math.max(1, availableParallelism() - 1),
+    // Test servers open records of their own; frames made beside them would only slow the suites.
+    pregenerateDemo: e.PREGENERATE_DEMO ?? e.NODE_ENV !== 'test',
     storage:
       e.STORAGE === 's3'
         ? { kind: 's3', endpoint: e.S3_ENDPOINT!, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }

@@ -2,7 +2,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, IMAGE_SERIES, type RecordImages } from '../../domain/images.ts';
+import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, IMAGE_SERIES, URGENT_FRAME_HEADER, type RecordImages } from '../../domain/images.ts';
 import type { Db } from '../db/client.ts';
 import { findRecord, type RecordRow } from '../db/records.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
@@ -84,7 +84,9 @@ export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     if (chunk >= chunks) throw new NotFoundError(`Chunk ${chunk} is past the last ${series} chunk (${chunks - 1}).`);
     const { first, count: frames } = chunkFrames(chunk, count);
     reply.header('x-first-frame', String(first)).header('x-frame-count', String(frames));
-    return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk), `${record.imagingVersion}-${series}-${chunk}`);
+    // The chunks the page shows first are marked urgent: made before anything else still waiting.
+    const priority = request.headers[URGENT_FRAME_HEADER.toLowerCase()] ? 'urgent' : 'demand';
+    return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk, priority), `${record.imagingVersion}-${series}-${chunk}`);
   });
 
   app.get('/api/:tenant/records/:recordId/lmode', async (request, reply) => {

@@ -11,6 +11,7 @@ import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
+import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
 
 const gzip = promisify(zlib.gzip);
@@ -71,6 +72,29 @@ function gzipUncompressedLength(data: Buffer): number {
 
 export type LmodeState = { ready: true; data: Buffer } | { ready: false; framesDone: number; framesTotal: number };
 
+/** A record's whole-pullback generation, at the priority of whoever wants it most. */
+interface RecordJob {
+  framesDone: number;
+  readonly framesTotal: number;
+  priority: GenerationPriority;
+  /** The chunk it waits for now, raised with the job. */
+  currentKey: string | null;
+  readonly done: Promise<void>;
+}
+
+interface Generation {
+  readonly promise: Promise<Buffer>;
+  raise(priority: GenerationPriority): void;
+}
+
+const higher = (a: GenerationPriority, b: GenerationPriority) => (GENERATION_PRIORITIES.indexOf(a) <= GENERATION_PRIORITIES.indexOf(b) ? a : b);
+
+/** Stored once a record's imaging is all made, so idle generation after a restart skips it without reading its chunks. */
+const COMPLETE_MARKER = 'complete';
+
+/** Idle generation waits this long after the last other work (see GenerationQueueOptions). */
+const IDLE_QUIET_MS = 1000;
+
 /**
  * A record's images. Demo records are generated on first request (in worker threads when a
  * pool is given) and kept in the store; imported records are read from it. Frame chunks are
@@ -80,17 +104,24 @@ export class RecordImaging {
   private readonly store: BlobStore;
   private readonly pool: FrameWorkerPool | null;
   private readonly log: FastifyBaseLogger;
-  private readonly inflight = new Map<string, Promise<Buffer>>();
-  private readonly lmodeJobs = new Map<string, { framesDone: number; framesTotal: number }>();
+  private readonly queue: GenerationQueue;
+  private readonly inflight = new Map<string, Generation>();
+  private readonly recordJobs = new Map<string, RecordJob>();
+  private closed = false;
 
-  constructor(store: BlobStore, pool: FrameWorkerPool | null, log: FastifyBaseLogger) {
+  constructor(store: BlobStore, pool: FrameWorkerPool | null, log: FastifyBaseLogger, options: { idleQuietMs?: number } = {}) {
     this.store = store;
     this.pool = pool;
     this.log = log;
+    this.queue = new GenerationQueue({ lanes: pool?.size ?? 1, idleQuietMs: options.idleQuietMs ?? IDLE_QUIET_MS });
   }
 
-  /** Chunk `index` of a series: gzip of its frames' raw bytes. */
-  async chunk(record: RecordRow, series: ImageSeriesName, index: number): Promise<Buffer> {
+  /**
+   * Chunk `index` of a series: gzip of its frames' raw bytes. A demo chunk not made yet is made at
+   * `priority`: the page's requests say urgent or demand; other callers (lumen detection, a
+   * record's background generation) are background work.
+   */
+  async chunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority = 'background'): Promise<Buffer> {
     const { count, frameBytes } = seriesGeometry(record, series);
     const frames = chunkFrames(index, count);
     const key = chunkKey(record, series, index);
@@ -103,11 +134,14 @@ export class RecordImaging {
         `Frames ${frames.first + 1}-${frames.first + frames.count} of this record are missing or damaged in storage (record ${record.id}).`,
       );
     }
-    return this.once(key, async () => {
-      const raw = await this.render(record, series, frames.first, frames.first + frames.count);
-      const compressed = await gzip(raw, { level: 1 });
-      await this.store.put(key, compressed);
-      return compressed;
+    return this.once(key, priority, () => {
+      const rendering = this.queue.run(priority, () => this.render(record, series, frames.first, frames.first + frames.count));
+      const promise = rendering.result.then(async (raw) => {
+        const compressed = await gzip(raw, { level: 1 });
+        await this.store.put(key, compressed);
+        return compressed;
+      });
+      return { promise, raise: rendering.raise };
     });
   }
 
@@ -117,17 +151,39 @@ export class RecordImaging {
     const stored = await this.store.get(key);
     if (stored && gzipUncompressedLength(stored) === record.frameHeight * record.bmodeFrameCount) return { ready: true, data: stored };
     if (record.imagingSource !== 'demo') throw new MissingImagingError(`The L-mode image of record ${record.id} is missing from storage.`);
-    const job = this.lmodeJobs.get(key) ?? this.startLmode(record, key);
+    const job = this.recordJob(record, 'background');
     return { ready: false, framesDone: job.framesDone, framesTotal: job.framesTotal };
   }
 
   /**
-   * Starts making a record's imaging in the background: every B-mode chunk, then the L-mode
-   * image from them. Chunks asked for meanwhile are made on demand beside it.
+   * Starts making a record's imaging in the background: every B-mode chunk, the L-mode image
+   * from them, then the angiography run. Chunks the page asks for meanwhile go first.
    */
   prepare(record: RecordRow): void {
     if (record.imagingSource !== 'demo') return;
-    void this.lmode(record).catch((err: unknown) => this.log.error({ err, recordId: record.id }, 'background imaging failed'));
+    // The job logs its own failures; only the look at the store is this one's.
+    this.store.get(imagingKey(record, COMPLETE_MARKER)).then(
+      (complete) => {
+        if (!complete) this.recordJob(record, 'background');
+      },
+      (err: unknown) => this.log.error({ err, recordId: record.id }, 'background imaging failed'),
+    );
+  }
+
+  /**
+   * Makes all of a demo record's imaging at `priority` (at once when it is all stored already);
+   * resolves when it is done. Rejects with GenerationQueueClosedError once close() is called.
+   */
+  async generateAll(record: RecordRow, priority: GenerationPriority): Promise<void> {
+    if (record.imagingSource !== 'demo') return;
+    if (await this.store.get(imagingKey(record, COMPLETE_MARKER))) return;
+    await this.recordJob(record, priority).done;
+  }
+
+  /** Stops generating: waiting work is dropped (its callers see GenerationQueueClosedError). */
+  close(): void {
+    this.closed = true;
+    this.queue.close();
   }
 
   /** A half-size PNG of the middle frame of a series. */
@@ -136,36 +192,61 @@ export class RecordImaging {
     const stored = await this.store.get(key);
     if (stored) return stored;
     if (record.imagingSource !== 'demo') throw new MissingImagingError(`The ${series} preview of record ${record.id} is missing from storage.`);
-    return this.once(key, async () => {
-      const model = pullbackModelOf(record);
-      const frame =
-        series === 'bmode'
-          ? { pixels: createBmodeRenderer(model).renderFrame(Math.floor(record.bmodeFrameCount / 2)), size: record.frameWidth }
-          : { pixels: renderAngioFrame(model, Math.floor(record.angioFrameCount / 2), record.angioFrameCount, record.angioWidth), size: record.angioWidth };
-      const small = downsampleByHalf(frame.pixels, frame.size, frame.size);
-      const png = encodeGrayPng(small.width, small.height, small.pixels);
-      await this.store.put(key, png);
-      return png;
-    });
+    return this.once(key, 'demand', () => ({ promise: this.makePreview(record, series, key), raise: () => {} }));
   }
 
-  private startLmode(record: RecordRow, key: string) {
-    const job = { framesDone: 0, framesTotal: record.bmodeFrameCount };
-    this.lmodeJobs.set(key, job);
-    const run = async () => {
-      const builder = createLmodeBuilder(record.frameHeight, record.bmodeFrameCount, LMODE_ANGLE_RAD);
-      const frameBytes = record.frameWidth * record.frameHeight;
-      for (let index = 0; index < chunkCount(record.bmodeFrameCount); index++) {
-        const { first, count } = chunkFrames(index, record.bmodeFrameCount);
-        const raw = await gunzip(await this.chunk(record, 'bmode', index));
-        for (let k = 0; k < count; k++) builder.addFrame(first + k, raw.subarray(k * frameBytes, (k + 1) * frameBytes));
-        job.framesDone = first + count;
-      }
-      await this.store.put(key, await gzip(builder.image, { level: 1 }));
+  private async makePreview(record: RecordRow, series: ImageSeriesName, key: string): Promise<Buffer> {
+    const model = pullbackModelOf(record);
+    const frame =
+      series === 'bmode'
+        ? { pixels: createBmodeRenderer(model).renderFrame(Math.floor(record.bmodeFrameCount / 2)), size: record.frameWidth }
+        : { pixels: renderAngioFrame(model, Math.floor(record.angioFrameCount / 2), record.angioFrameCount, record.angioWidth), size: record.angioWidth };
+    const small = downsampleByHalf(frame.pixels, frame.size, frame.size);
+    const png = encodeGrayPng(small.width, small.height, small.pixels);
+    await this.store.put(key, png);
+    return png;
+  }
+
+  /** The record's running job, raised to `priority` if that is higher, or a new one. */
+  private recordJob(record: RecordRow, priority: GenerationPriority): RecordJob {
+    const key = imagingKey(record, COMPLETE_MARKER);
+    const running = this.recordJobs.get(key);
+    if (running) {
+      running.priority = higher(running.priority, priority);
+      if (running.currentKey) this.inflight.get(running.currentKey)?.raise(running.priority);
+      return running;
+    }
+    const job: RecordJob = {
+      framesDone: 0,
+      framesTotal: record.bmodeFrameCount,
+      priority,
+      currentKey: null,
+      done: Promise.resolve().then(async () => {
+        const chunkOf = (series: ImageSeriesName, index: number) => {
+          job.currentKey = chunkKey(record, series, index);
+          return this.chunk(record, series, index, job.priority);
+        };
+        const lmodeKey = imagingKey(record, 'lmode.u8.gz');
+        const builder = createLmodeBuilder(record.frameHeight, record.bmodeFrameCount, LMODE_ANGLE_RAD);
+        const frameBytes = record.frameWidth * record.frameHeight;
+        for (let index = 0; index < chunkCount(record.bmodeFrameCount); index++) {
+          const { first, count } = chunkFrames(index, record.bmodeFrameCount);
+          const raw = await gunzip(await chunkOf('bmode', index));
+          for (let k = 0; k < count; k++) builder.addFrame(first + k, raw.subarray(k * frameBytes, (k + 1) * frameBytes));
+          job.framesDone = first + count;
+        }
+        await this.store.put(lmodeKey, await gzip(builder.image, { level: 1 }));
+        for (let index = 0; index < chunkCount(record.angioFrameCount); index++) await chunkOf('angio', index);
+        await this.store.put(key, Buffer.from(new Date().toISOString()));
+      }),
     };
-    run()
-      .catch((err: unknown) => this.log.error({ err, recordId: record.id }, 'L-mode generation failed'))
-      .finally(() => this.lmodeJobs.delete(key));
+    this.recordJobs.set(key, job);
+    job.done
+      .catch((err: unknown) => {
+        // Closing stops the workers under a running chunk: that is a cancellation, not a failure.
+        if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id }, 'imaging generation failed');
+      })
+      .finally(() => this.recordJobs.delete(key));
     return job;
   }
 
@@ -177,13 +258,16 @@ export class RecordImaging {
     return angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
   }
 
-  /** Concurrent requests for the same missing file share one generation. */
-  private once(key: string, make: () => Promise<Buffer>): Promise<Buffer> {
-    let pending = this.inflight.get(key);
-    if (!pending) {
-      pending = make().finally(() => this.inflight.delete(key));
-      this.inflight.set(key, pending);
+  /** Concurrent requests for the same missing file share one generation, at the highest priority asked. */
+  private once(key: string, priority: GenerationPriority, make: () => Generation): Promise<Buffer> {
+    const pending = this.inflight.get(key);
+    if (pending) {
+      pending.raise(priority);
+      return pending.promise;
     }
-    return pending;
+    const made = make();
+    const generation = { promise: made.promise.finally(() => this.inflight.delete(key)), raise: made.raise };
+    this.inflight.set(key, generation);
+    return generation.promise;
   }
 }

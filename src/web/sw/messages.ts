@@ -4,12 +4,29 @@ export const FRAMES_CACHE = 'ivus-frames-v1';
 /** Paths the worker serves from its cache first: frame chunks, L-mode images and previews. */
 export const CACHED_PATH = /^\/api\/[a-z0-9-]+\/records\/[0-9a-f-]{36}\/(frames\/|lmode|previews\/)/;
 
+/** A chunk to download and the 1-based slices it serves (chunk-spans.ts), so the queue can follow the slice. */
+export interface PrefetchItem {
+  url: string;
+  first: number;
+  last: number;
+}
+
 export type PageMessage =
-  | { type: 'prefetch'; urls: string[]; authorization: string }
+  | { type: 'prefetch'; recordId: string; items: PrefetchItem[]; slice: number; authorization: string }
+  | { type: 'prefetch_focus'; recordId: string; slice: number }
   | { type: 'stop_fetches' }
   | { type: 'resume_fetches' };
 
-export type WorkerMessage = { type: 'prefetch_progress'; done: number; total: number; failed: string[]; paused: boolean };
+/** Progress of one record's download: the page ignores what is about another record. */
+export type WorkerMessage = { type: 'prefetch_progress'; recordId: string; done: number; total: number; failed: string[]; paused: boolean };
+
+const isSlice = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+
+function prefetchItemOf(value: unknown): PrefetchItem | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { url, first, last } = value as Record<string, unknown>;
+  return typeof url === 'string' && CACHED_PATH.test(url) && isSlice(first) && isSlice(last) ? { url, first, last } : null;
+}
 
 /** The spec names the pause and resume messages `stop_fetches` and `resume_fetches`; plain strings are accepted too. */
 export function parsePageMessage(data: unknown): PageMessage | null {
@@ -21,12 +38,17 @@ export function parsePageMessage(data: unknown): PageMessage | null {
     case 'resume_fetches':
       return { type: message.type };
     case 'prefetch':
-      if (!Array.isArray(message.urls) || typeof message.authorization !== 'string') return null;
+      if (!Array.isArray(message.items) || typeof message.authorization !== 'string' || typeof message.recordId !== 'string' || !isSlice(message.slice)) return null;
       return {
         type: 'prefetch',
-        urls: message.urls.filter((u): u is string => typeof u === 'string' && CACHED_PATH.test(u)),
+        recordId: message.recordId,
+        items: message.items.map(prefetchItemOf).filter((item) => item !== null),
+        slice: message.slice,
         authorization: message.authorization,
       };
+    case 'prefetch_focus':
+      if (typeof message.recordId !== 'string' || !isSlice(message.slice)) return null;
+      return { type: 'prefetch_focus', recordId: message.recordId, slice: message.slice };
     default:
       return null;
   }

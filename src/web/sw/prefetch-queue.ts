@@ -1,8 +1,14 @@
 /**
  * The service worker's background download of a record's frames, kept free of worker APIs so
- * it can be tested on its own. One record at a time: a new request replaces the old queue.
+ * it can be tested on its own. One record at a time: a new request replaces the old queue. The
+ * chunks nearest the clinician's slice go first, and a slice jump re-orders what is left.
  */
+import { orderAround } from './chunk-spans.ts';
+import type { PrefetchItem } from './messages.ts';
+
 export interface PrefetchProgress {
+  /** The record being downloaded ('' before any). */
+  recordId: string;
   done: number;
   total: number;
   /** URLs that could not be fetched (the page shows which frames are missing). */
@@ -20,23 +26,30 @@ export interface PrefetchDeps {
 
 export class PrefetchQueue {
   private readonly deps: PrefetchDeps;
-  private pending: string[] = [];
+  private recordId = '';
+  private pending: PrefetchItem[] = [];
   private generation = 0;
   private running = 0;
   private paused = false;
-  private progress: PrefetchProgress = { done: 0, total: 0, failed: [], paused: false };
+  private progress: PrefetchProgress = { recordId: '', done: 0, total: 0, failed: [], paused: false };
 
   constructor(deps: PrefetchDeps) {
     this.deps = deps;
   }
 
-  /** Starts fetching `urls` (skipping what is cached), dropping whatever was queued before. */
-  start(urls: readonly string[]): void {
+  /** Starts fetching a record's chunks (skipping what is cached) from `slice` outwards, dropping whatever was queued before. */
+  start(recordId: string, items: readonly PrefetchItem[], slice: number): void {
     this.generation++;
-    this.pending = [...urls];
-    this.progress = { done: 0, total: urls.length, failed: [], paused: this.paused };
+    this.recordId = recordId;
+    this.pending = orderAround(items, slice);
+    this.progress = { recordId, done: 0, total: items.length, failed: [], paused: this.paused };
     this.report();
     this.pump();
+  }
+
+  /** The clinician is on `slice` now: what is still to come is re-ordered around it. */
+  focus(recordId: string, slice: number): void {
+    if (recordId === this.recordId) this.pending = orderAround(this.pending, slice);
   }
 
   /** The page needs the bandwidth: downloads under way finish, no new one starts. */
@@ -62,12 +75,12 @@ export class PrefetchQueue {
   private pump(): void {
     const limit = this.deps.concurrency ?? 2;
     while (!this.paused && this.running < limit && this.pending.length > 0) {
-      const url = this.pending.shift()!;
-      void this.fetchOne(url, this.generation);
+      void this.fetchOne(this.pending.shift()!, this.generation);
     }
   }
 
-  private async fetchOne(url: string, generation: number): Promise<void> {
+  private async fetchOne(item: PrefetchItem, generation: number): Promise<void> {
+    const { url } = item;
     this.running++;
     let failed = false;
     let deferred = false;
@@ -76,7 +89,7 @@ export class PrefetchQueue {
       // Paused while the cache was asked (the page has just opened a record and needs the
       // bandwidth): the URL goes back to the head of the queue instead of downloading now.
       deferred = !cached && this.paused && generation === this.generation;
-      if (deferred) this.pending.unshift(url);
+      if (deferred) this.pending.unshift(item);
       else if (!cached) await this.deps.download(url);
     } catch {
       failed = true;

@@ -79,7 +79,10 @@ scope.addEventListener('message', (event) => {
   switch (message.type) {
     case 'prefetch':
       authorization = message.authorization;
-      queue.start(message.urls);
+      queue.start(message.recordId, message.items, message.slice);
+      break;
+    case 'prefetch_focus':
+      queue.focus(message.recordId, message.slice);
       break;
     case 'stop_fetches':
       queue.stop();

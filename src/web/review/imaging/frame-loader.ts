@@ -1,5 +1,6 @@
 import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../domain/images.ts';
 import type { ApiClient } from '../../api/api-client.ts';
+import { chunkSpans, orderAround, sliceDistance, type ChunkSpan } from '../../sw/chunk-spans.ts';
 import type { ImageStore } from './image-store.ts';
 
 /** Chunks in flight at once: enough to fill the pipe, few enough that the first frames come first. */
@@ -12,19 +13,20 @@ export interface FrameLoaderCallbacks {
   onFailed(series: ImageSeriesName, chunk: number, error: unknown): void;
 }
 
-/** Chunk order: the one holding the current slice first, then outwards, so scrubbing near it never waits. */
-export function chunkOrder(chunkCount: number, startChunk: number): number[] {
-  const order: number[] = [];
-  for (let distance = 0; order.length < chunkCount; distance++) {
-    if (startChunk + distance < chunkCount) order.push(startChunk + distance);
-    if (distance > 0 && startChunk - distance >= 0) order.push(startChunk - distance);
+/** Takes the span nearest the slice out of `remaining` (the first of equally near ones). */
+function takeNearest(remaining: ChunkSpan[], slice: number): ChunkSpan | undefined {
+  let best = -1;
+  for (let i = 0; i < remaining.length; i++) {
+    if (best < 0 || sliceDistance(remaining[i]!, slice) < sliceDistance(remaining[best]!, slice)) best = i;
   }
-  return order;
+  return best < 0 ? undefined : remaining.splice(best, 1)[0];
 }
 
 /**
- * Loads every frame of a record into the image store: B-mode chunks around the current slice
- * first, then angio, then the L-mode image (polled while the server is still making it).
+ * Loads every frame of a record into the image store: first the B-mode and angio chunks holding
+ * the current slice, side by side and marked urgent (the server makes them before anything else),
+ * then the rest, always the chunk nearest the slice the clinician is on now, so that a jump
+ * elsewhere is followed; then the L-mode image (polled while the server is still making it).
  * Requests go through the service worker, which answers from its cache what it already has.
  */
 export async function loadRecordFrames(
@@ -34,32 +36,35 @@ export async function loadRecordFrames(
   callbacks: FrameLoaderCallbacks,
   signal: AbortSignal,
 ): Promise<void> {
-  const startChunk = Math.floor((store.getSnapshot().slice - 1) / images.bmode.framesPerChunk);
-  const queue: [ImageSeriesName, number][] = [
-    ...chunkOrder(images.bmode.chunks.length, startChunk).map((i): [ImageSeriesName, number] => ['bmode', i]),
-    ...images.angio.chunks.map((_, i): [ImageSeriesName, number] => ['angio', i]),
-  ];
+  const remaining = chunkSpans(images);
+  const slice = () => store.getSnapshot().slice;
+  const first = (['bmode', 'angio'] as const).flatMap((series) => {
+    const [nearest] = orderAround(
+      remaining.filter((span) => span.series === series),
+      slice(),
+    );
+    return nearest ? [nearest] : [];
+  });
+  for (const span of first) remaining.splice(remaining.indexOf(span), 1);
   store.setDownloading(true);
   callbacks.onBusy(true);
   try {
-    let urgent = true;
-    const workerFor = async (limit: number) => {
-      for (let taken = 0, next = queue.shift(); next && !signal.aborted; next = ++taken < limit ? queue.shift() : undefined) {
-        const [series, index] = next;
-        try {
-          const bytes = await api.getBytes(images[series].chunks[index]!, { signal, urgent });
-          if (bytes) store.addChunk(series, index, bytes);
-          if (urgent) performance.mark('ivus:first-chunk-stored');
-          urgent = false;
-        } catch (error) {
-          if (!signal.aborted) callbacks.onFailed(series, index, error);
-        }
+    const load = async ({ series, index }: ChunkSpan, urgent: boolean) => {
+      try {
+        const bytes = await api.getBytes(images[series].chunks[index]!, { signal, urgent });
+        if (bytes) store.addChunk(series, index, bytes);
+        if (urgent && series === 'bmode') performance.mark('ivus:first-chunk-stored');
+      } catch (error) {
+        if (!signal.aborted) callbacks.onFailed(series, index, error);
       }
     };
-    // The chunk holding the current slice comes alone, with the whole pipe, so the first frame shows
-    // as early as possible; the rest then arrive CONCURRENCY at a time.
-    await workerFor(1);
-    await Promise.all(Array.from({ length: CONCURRENCY }, () => workerFor(Infinity)));
+    // The current slice's images come alone, with the whole pipe, so they show as early as
+    // possible; the rest then arrive CONCURRENCY at a time.
+    await Promise.all(first.map((span) => load(span, true)));
+    const worker = async () => {
+      for (let next = takeNearest(remaining, slice()); next && !signal.aborted; next = takeNearest(remaining, slice())) await load(next, false);
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   } finally {
     store.setDownloading(false);
     callbacks.onBusy(false);

@@ -2,8 +2,12 @@ import { useEffect, useState } from 'react';
 import { RecordImagesSchema, type RecordImages } from '../../../domain/images.ts';
 import { useApi } from '../../api/api-context.tsx';
 import { onWorkerMessage, postToServiceWorker, resumeFetches, stopFetches, type WorkerMessage } from '../../sw/sw-client.ts';
+import { chunkSpans } from '../../sw/chunk-spans.ts';
 import { describeChunk, loadRecordFrames } from './frame-loader.ts';
 import { ImageStore } from './image-store.ts';
+
+/** The service worker's queue hears of slice changes at most this often (playback moves 100 slices a second). */
+const FOCUS_INTERVAL_MS = 250;
 
 export type RecordImagesState =
   | { status: 'off' }
@@ -24,11 +28,24 @@ export function useRecordImages(recordId: string, enabled: boolean): { state: Re
   useEffect(() => {
     if (!enabled) return;
     const controller = new AbortController();
-    let urls = new Set<string>();
     const unsubscribe = onWorkerMessage((message) => {
       // Progress of another record's download (a tab left open) is not ours.
-      if (message.total !== urls.size) return;
+      if (message.recordId !== recordId) return;
       setState((current) => (current.status === 'ready' ? { ...current, download: message } : current));
+    });
+    // The worker's download follows the clinician: told when the slice has moved to another chunk's frames.
+    let focusedChunk = -1;
+    let focusTimer: ReturnType<typeof setTimeout> | null = null;
+    const sendFocus = () => {
+      focusTimer = null;
+      const { slice } = store.getSnapshot();
+      const chunk = Math.floor((slice - 1) / (store.images?.bmode.framesPerChunk ?? 1));
+      if (!store.images || chunk === focusedChunk) return;
+      focusedChunk = chunk;
+      void postToServiceWorker({ type: 'prefetch_focus', recordId, slice });
+    };
+    const unsubscribeSlice = store.subscribe(() => {
+      if (focusTimer === null) focusTimer = setTimeout(sendFocus, FOCUS_INTERVAL_MS);
     });
     const addMissing = (description: string) =>
       setState((current) => (current.status === 'ready' && !current.missing.includes(description) ? { ...current, missing: [...current.missing, description] } : current));
@@ -37,11 +54,13 @@ export function useRecordImages(recordId: string, enabled: boolean): { state: Re
       .get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`, { signal: controller.signal })
       .then(async (images) => {
         store.setImages(images);
-        urls = new Set([...images.bmode.chunks, ...images.angio.chunks].map((path) => api.url(path)));
+        const items = chunkSpans(images).map(({ series, index, first, last }) => ({ url: api.url(images[series].chunks[index]!), first, last }));
         setState({ status: 'ready', images, download: null, missing: [] });
         // Paused before it is handed the list, so its first downloads do not race the page's own.
         void stopFetches();
-        void postToServiceWorker({ type: 'prefetch', urls: [...urls], authorization: api.authorization() ?? '' });
+        const { slice } = store.getSnapshot();
+        focusedChunk = Math.floor((slice - 1) / images.bmode.framesPerChunk);
+        void postToServiceWorker({ type: 'prefetch', recordId, items, slice, authorization: api.authorization() ?? '' });
         await loadRecordFrames(
           api,
           images,
@@ -60,6 +79,8 @@ export function useRecordImages(recordId: string, enabled: boolean): { state: Re
     return () => {
       controller.abort();
       unsubscribe();
+      unsubscribeSlice();
+      if (focusTimer !== null) clearTimeout(focusTimer);
       // Leaving the review frees its frames; a worker download still under way may go on for the next visit.
       store.reset();
     };

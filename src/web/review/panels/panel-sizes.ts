@@ -3,7 +3,8 @@ import { DEFAULT_PANEL_WIDTHS_PERCENT } from '../../../domain/constants.ts';
 /** Panel sizes as set by the user (angio, B-mode, L-mode), in percent of the panels' width. */
 export type PanelSizes = readonly [number, number, number];
 
-export const DEFAULT_PANEL_SIZES: PanelSizes = [...DEFAULT_PANEL_WIDTHS_PERCENT];
+/** Spec section 2: 30, 45 and 20 percent of the window width until the user sets sizes. */
+export const DEFAULT_PANEL_SIZES: PanelSizes = Object.freeze([...DEFAULT_PANEL_WIDTHS_PERCENT] as const);
 
 /** No panel may be dragged narrower than this (percent), so none disappears under a splitter. */
 export const MIN_PANEL_PERCENT = 10;
@@ -19,9 +20,13 @@ export function bmodeShare(sizes: PanelSizes): number {
   return bmode < 50 ? bmode - 5 : bmode - 2;
 }
 
-/** The widths the panels are laid out at (percent): the set sizes with the B-mode share applied. */
+/**
+ * The widths the panels are laid out at (percent): the defaults as they are, set sizes with the
+ * B-mode share applied. Sizes are set by moveSplitter, which always makes a new array, so the
+ * default array itself means none have been set (sizes dragged back to 30/45/20 are set ones).
+ */
 export function panelWidths(sizes: PanelSizes): PanelSizes {
-  return [sizes[0], bmodeShare(sizes), sizes[2]];
+  return sizes === DEFAULT_PANEL_SIZES ? sizes : [sizes[0], bmodeShare(sizes), sizes[2]];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordImages } from '../../../../src/domain/images.ts';
 import type { ApiClient } from '../../../../src/web/api/api-client.ts';
-import { chunkOrder, describeChunk, loadRecordFrames } from '../../../../src/web/review/imaging/frame-loader.ts';
+import { describeChunk, loadRecordFrames } from '../../../../src/web/review/imaging/frame-loader.ts';
 import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
 
 const W = 4; // tiny frames keep the tests readable
@@ -83,9 +83,25 @@ describe('image store', () => {
 });
 
 describe('frame loader', () => {
-  it('orders chunks outwards from the current one', () => {
-    expect(chunkOrder(6, 2)).toEqual([2, 3, 1, 4, 0, 5]);
-    expect(chunkOrder(3, 0)).toEqual([0, 1, 2]);
+  it("asks for the current slice's B-mode and angio chunks first, urgently, then follows the slice", async () => {
+    const list = images(160, 64);
+    const store = new ImageStore();
+    store.setImages(list);
+    store.setSlice(81); // B-mode chunk 5; angio frame 32, chunk 2
+    const asked: string[] = [];
+    const api = {
+      getBytes: vi.fn(async (path: string, options: { urgent?: boolean }) => {
+        const [, series, index] = /frames\/(\w+)\/(\d+)/.exec(path)!;
+        asked.push(`${series}/${index}${options.urgent ? ' urgent' : ''}`);
+        // The clinician jumps to the first slice while the chunks around slice 81 load.
+        if (path.includes('bmode/4')) store.setSlice(1);
+        const count = Math.min(16, (series === 'bmode' ? 160 : 64) - Number(index) * 16);
+        return path.includes('lmode') ? new Uint8Array(160 * W) : chunkBytes(Number(index) * 16, count);
+      }),
+    } as unknown as ApiClient;
+    await loadRecordFrames(api, list, store, { onBusy: () => {}, onFailed: () => {} }, new AbortController().signal);
+    expect(asked.slice(0, 6)).toEqual(['bmode/5 urgent', 'angio/2 urgent', 'bmode/4', 'bmode/0', 'angio/0', 'bmode/1']);
+    expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 160, angioLoaded: 64 });
   });
 
   it('loads every chunk and the L-mode into the store, and reports what failed', async () => {

@@ -12,8 +12,11 @@ describe('bmodeShare (spec section 2)', () => {
     expect(bmodeShare([10, 70, 15])).toBe(68);
   });
 
-  it('lays the defaults out at 30 / 40 / 20', () => {
-    expect(panelWidths(DEFAULT_PANEL_SIZES)).toEqual([30, 40, 20]);
+  it('lays the defaults out at 30 / 45 / 20: the rule applies only to set sizes', () => {
+    expect(panelWidths(DEFAULT_PANEL_SIZES)).toEqual([30, 45, 20]);
+    expect(panelWidths([30, 45, 20])).toEqual([30, 40, 20]);
+    expect(panelWidths(moveSplitter(DEFAULT_PANEL_SIZES, 0, 0))).toEqual([30, 40, 20]);
+    expect(panelWidths(moveSplitter(DEFAULT_PANEL_SIZES, 1, 10))).toEqual([30, 53, 10]);
   });
 });
 

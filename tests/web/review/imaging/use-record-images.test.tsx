@@ -1,0 +1,81 @@
+import type { ReactNode } from 'react';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { RecordImages } from '../../../../src/domain/images.ts';
+import { ApiProvider } from '../../../../src/web/api/api-context.tsx';
+import type { ApiClient } from '../../../../src/web/api/api-client.ts';
+import type { PageMessage, WorkerMessage } from '../../../../src/web/sw/messages.ts';
+
+const worker = vi.hoisted(() => ({ listeners: [] as ((message: WorkerMessage) => void)[], posted: [] as PageMessage[] }));
+vi.mock('../../../../src/web/sw/sw-client.ts', () => ({
+  onWorkerMessage: (listener: (message: WorkerMessage) => void) => {
+    worker.listeners.push(listener);
+    return () => worker.listeners.splice(worker.listeners.indexOf(listener), 1);
+  },
+  postToServiceWorker: async (message: PageMessage) => (worker.posted.push(message), true),
+  stopFetches: async () => true,
+  resumeFetches: async () => true,
+}));
+const { useRecordImages } = await import('../../../../src/web/review/imaging/use-record-images.ts');
+
+const images: RecordImages = {
+  recordId: 'rec-a',
+  patientId: 'p',
+  version: 'v1',
+  frameRateHz: 30,
+  pullbackSpeedMmPerS: 0.5,
+  pixelSpacingMm: 0.01,
+  bmode: { count: 32, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/bmode/0?v=v1', 'records/rec-a/frames/bmode/1?v=v1'] },
+  angio: { count: 16, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/angio/0?v=v1'] },
+  lmode: { width: 32, height: 4, path: 'records/rec-a/lmode?v=v1' },
+};
+
+const api = {
+  get: async () => images,
+  // Frames never arrive here: only the download messages matter.
+  getBytes: () => new Promise<never>(() => undefined),
+  url: (path: string) => `/api/demo/${path}`,
+  authorization: () => 'Bearer t',
+} as unknown as ApiClient;
+
+const progress = (recordId: string, done: number): WorkerMessage => ({ type: 'prefetch_progress', recordId, done, total: 3, failed: [], paused: false });
+
+afterEach(() => {
+  worker.listeners.length = 0;
+  worker.posted.length = 0;
+});
+
+describe('useRecordImages and the service worker', () => {
+  it("hands the worker the record's chunks with their slices, and shows only that record's download progress", async () => {
+    const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={api}>{children}</ApiProvider>;
+    const { result, unmount } = renderHook(() => useRecordImages('rec-a', true), { wrapper });
+    await waitFor(() => expect(result.current.state.status).toBe('ready'));
+    expect(worker.posted.find((message) => message.type === 'prefetch')).toEqual({
+      type: 'prefetch',
+      recordId: 'rec-a',
+      slice: 1,
+      authorization: 'Bearer t',
+      items: [
+        { url: '/api/demo/records/rec-a/frames/bmode/0?v=v1', first: 1, last: 16 },
+        { url: '/api/demo/records/rec-a/frames/bmode/1?v=v1', first: 17, last: 32 },
+        { url: '/api/demo/records/rec-a/frames/angio/0?v=v1', first: 1, last: 32 },
+      ],
+    });
+
+    // Another record's download with the same number of chunks (a tab left open) is not this one's.
+    act(() => worker.listeners.forEach((listener) => listener(progress('rec-b', 3))));
+    expect(result.current.state).toMatchObject({ download: null });
+    act(() => worker.listeners.forEach((listener) => listener(progress('rec-a', 2))));
+    expect(result.current.state).toMatchObject({ download: { recordId: 'rec-a', done: 2 } });
+    unmount();
+  });
+
+  it('tells the worker when the clinician moves to another chunk', async () => {
+    const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={api}>{children}</ApiProvider>;
+    const { result, unmount } = renderHook(() => useRecordImages('rec-a', true), { wrapper });
+    await waitFor(() => expect(result.current.state.status).toBe('ready'));
+    act(() => result.current.store.setSlice(20));
+    await waitFor(() => expect(worker.posted).toContainEqual({ type: 'prefetch_focus', recordId: 'rec-a', slice: 20 }));
+    unmount();
+  });
+});
