@@ -5,6 +5,8 @@
  *   takes 2,048 layers an array, fewer than a long pullback has); a slice change only draws;
  * - 'single': the frames kept once in the page's memory and one r8 texture re-uploaded from them
  *   on each slice change (the review's way: see src/web/review/panels/panel-renderer.ts).
+ * The 'single' page, which keeps the frames' bytes, also builds the L-mode at a given cut angle
+ * in plain JS (lmodeRecompute): the baseline of the review's L-mode recompute.
  */
 export type TextureStrategy = 'array' | 'single';
 
@@ -86,5 +88,52 @@ window.loadFrames = async (chunkUrls, count, width, height, authorization) => {
   // Anything refused (a texture too large, say) would make the baseline meaningless: the bench says so.
   window.rawState.glError = gl.getError();
 };
-</script></body></html>`;
+${array ? '' : LMODE_SCRIPT}</script></body></html>`;
 }
+
+/**
+ * The L-mode at a cut angle from the chunks in memory: bilinear samples along the line through
+ * each frame's centre (offsets and weights computed once per angle), one r8 upload, one draw.
+ * Returns the milliseconds it took.
+ */
+const LMODE_SCRIPT = `
+const lmodeTexture = gl.createTexture();
+window.lmodeRecompute = (angleRad, count) => {
+  const start = performance.now();
+  const { width, height } = window.rawState;
+  const length = Math.max(width, height);
+  const offsets = new Int32Array(length * 4);
+  const weights = new Float32Array(length * 4);
+  for (let k = 0; k < length; k++) {
+    const t = k + 0.5 - length / 2;
+    const x = width / 2 + t * Math.cos(angleRad) - 0.5;
+    const y = height / 2 + t * Math.sin(angleRad) - 0.5;
+    const c = Math.floor(x), r = Math.floor(y), fx = x - c, fy = y - r;
+    const near = [[c, r, (1 - fx) * (1 - fy)], [c + 1, r, fx * (1 - fy)], [c, r + 1, (1 - fx) * fy], [c + 1, r + 1, fx * fy]];
+    for (let n = 0; n < 4; n++) {
+      const [nc, nr, w] = near[n];
+      const inside = nc >= 0 && nr >= 0 && nc < width && nr < height;
+      offsets[k * 4 + n] = inside ? nr * width + nc : 0;
+      weights[k * 4 + n] = inside ? w : 0;
+    }
+  }
+  const image = new Uint8Array(length * count);
+  for (let f = 0; f < count; f++) {
+    const chunk = chunks[Math.floor(f / 16)];
+    if (!chunk) continue;
+    const base = (f % 16) * frameSize;
+    for (let k = 0, i = 0, out = f; k < length; k++, i += 4, out += count) {
+      image[out] = chunk[base + offsets[i]] * weights[i] + chunk[base + offsets[i + 1]] * weights[i + 1] +
+        chunk[base + offsets[i + 2]] * weights[i + 2] + chunk[base + offsets[i + 3]] * weights[i + 3] + 0.5;
+    }
+  }
+  gl.bindTexture(gl.TEXTURE_2D, lmodeTexture);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR); gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.R8, count, length, 0, gl.RED, gl.UNSIGNED_BYTE, image);
+  gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+  const ms = performance.now() - start;
+  // Slice changes re-upload into the frames' texture: bind it back.
+  gl.bindTexture(gl.TEXTURE_2D, textures[0]);
+  return ms;
+};
+`;

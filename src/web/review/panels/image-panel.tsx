@@ -3,6 +3,8 @@ import { Application, type ApplicationRef } from '@pixi/react';
 import type { Application as PixiApplication } from 'pixi.js';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../imaging/image-store.ts';
+import type { CutAngleStore } from '../lmode/cut-angle.ts';
+import { CutLine } from '../lmode/cut-line.tsx';
 import { useActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from './brightness-contrast.ts';
 import { PanelController, type PanelKind } from './panel-controller.ts';
@@ -23,6 +25,8 @@ export interface ImagePanelProps {
   /** False keeps the panel without its WebGL context for now (the review starts the B-mode's first). */
   startGpu?: boolean | undefined;
   onFirstImage?: (() => void) | undefined;
+  /** The L-mode cut angle: the L-mode panel samples along it, the B-mode panel draws and turns it. */
+  cutAngle?: CutAngleStore | undefined;
 }
 
 /**
@@ -30,9 +34,9 @@ export interface ImagePanelProps {
  * unmount, which also loses the WebGL context); the scene itself is driven by PanelController
  * outside React, because a slice change must redraw without a React render.
  */
-export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange, overlay, startGpu = true, onFirstImage }: ImagePanelProps) {
+export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange, overlay, startGpu = true, onFirstImage, cutAngle }: ImagePanelProps) {
   const tools = useActiveToolStore();
-  const [controller] = useState(() => new PanelController(kind, store, display));
+  const [controller] = useState(() => new PanelController(kind, store, display, cutAngle));
   const surfaceRef = useRef<HTMLDivElement>(null);
   const appRef = useRef<ApplicationRef>(null);
 
@@ -86,6 +90,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
         />
         ) : null}
         {overlay?.(controller)}
+        {kind === 'bmode' && cutAngle ? <CutLine viewport={controller} cutAngle={cutAngle} /> : null}
       </Box>
       {kind === 'lmode' && (
         <Box

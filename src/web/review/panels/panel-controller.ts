@@ -1,8 +1,14 @@
 import type { Application } from 'pixi.js';
+import { createActor } from 'xstate';
 import type { ImageStore, ImageStoreSnapshot } from '../imaging/image-store.ts';
+import { DEFAULT_CUT_ANGLE_DEG, type CutAngleStore } from '../lmode/cut-angle.ts';
+import type { LmodeImage } from '../lmode/lmode-image.ts';
+import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
+import { PageLmode } from '../lmode/page-lmode.ts';
 import { frameWrite } from '../imaging/next-frame.ts';
 import type { ActiveToolStore } from '../tools/active-tool.tsx';
-import { DEFAULT_BRIGHTNESS_CONTRAST, dragBrightnessContrast, type BrightnessContrast, type BrightnessContrastStore } from './brightness-contrast.ts';
+import { brightnessToolMachine } from '../tools/brightness-tool.machine.ts';
+import { DEFAULT_BRIGHTNESS_CONTRAST, type BrightnessContrastStore } from './brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice, wheelSteps } from './lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
 import { DEFAULT_VIEW, imageToScreen, panBy, screenToImage, wheelZoomFactor, zoomAt, type FitMode, type Point, type Size, type PanelViewport, type PanelViewportSource, type ViewState } from './view-transform.ts';
@@ -21,7 +27,6 @@ function sameViewport(a: PanelViewport | null, b: PanelViewport): boolean {
 export type PanelKind = 'angio' | 'bmode' | 'lmode';
 
 const LOADED_COLOR = 0x38bdf8;
-const LOADED_ALPHA = 0.25;
 const LOADED_STRIP_PX = 4;
 /** How often the L-mode panel redraws its loading progress while chunks arrive. */
 const PROGRESS_REDRAW_MS = 250;
@@ -34,14 +39,15 @@ function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
   return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
 }
 
-/** The image a panel shows for the store's current state. */
-export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot): PanelImage {
+/**
+ * The image a panel shows for the store's current state. The L-mode is the one built in the page
+ * (`lmode`); black before it exists, at its future size so the cursor sits where it will.
+ */
+export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot, lmode: LmodeImage | null = null): PanelImage {
   if (kind === 'lmode') {
-    const lmode = snapshot.lmodeReady ? store.lmode() : null;
-    if (lmode) return lmode;
-    // Black until the L-mode is built, at its future size (one column per frame) so the cursor sits where it will.
+    if (lmode) return { width: lmode.width, height: lmode.height, data: lmode.data, revision: lmode.revision };
     const bmode = store.size('bmode');
-    return bmode ? { width: bmode.count, height: bmode.height, data: null } : BLACK;
+    return bmode ? { width: bmode.count, height: lmodeColumnLength(bmode.width, bmode.height), data: null } : BLACK;
   }
   const size = store.size(kind);
   if (!size) return BLACK;
@@ -69,7 +75,7 @@ export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null
 
 type Drag =
   | { kind: 'pan'; last: Point; pointerId: number }
-  | { kind: 'brightness'; start: Point; from: BrightnessContrast; pointerId: number }
+  | { kind: 'brightness'; pointerId: number }
   | { kind: 'slice'; pointerId: number };
 
 /**
@@ -82,6 +88,9 @@ export class PanelController implements PanelViewportSource {
   private readonly store: ImageStore;
   private readonly display: BrightnessContrastStore;
   private readonly fitMode: FitMode;
+  private readonly cutAngle: CutAngleStore | null;
+  /** The L-mode panel's image, built from the store's B-mode frames at the cut angle. */
+  private readonly lmode: PageLmode;
   private renderer: PanelRenderer | null = null;
   private view: ViewState = DEFAULT_VIEW;
   private viewport: Size = { width: 1, height: 1 };
@@ -99,10 +108,12 @@ export class PanelController implements PanelViewportSource {
   private shownViewport: PanelViewport | null = null;
   private readonly viewportListeners = new Set<() => void>();
 
-  constructor(kind: PanelKind, store: ImageStore, display: BrightnessContrastStore) {
+  constructor(kind: PanelKind, store: ImageStore, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null) {
     this.kind = kind;
     this.store = store;
     this.display = display;
+    this.cutAngle = cutAngle;
+    this.lmode = new PageLmode(store);
     this.fitMode = kind === 'lmode' ? 'stretch' : 'contain';
   }
 
@@ -152,6 +163,7 @@ export class PanelController implements PanelViewportSource {
     this.disposed = false;
     const unsubscribeStore = this.store.subscribe(this.onStoreChange);
     const unsubscribeDisplay = this.display.subscribe(this.invalidate);
+    const unsubscribeAngle = this.kind === 'lmode' && this.cutAngle ? this.cutAngle.subscribe(this.invalidate) : () => {};
     const resizeObserver = new ResizeObserver(([entry]) => {
       if (!entry) return;
       this.viewport = { width: entry.contentRect.width, height: entry.contentRect.height };
@@ -163,8 +175,12 @@ export class PanelController implements PanelViewportSource {
       const rect = element.getBoundingClientRect();
       return { x: event.clientX - rect.left, y: event.clientY - rect.top };
     };
+    // The brightness drag goes through the tool statechart: a click within the drag threshold changes nothing.
+    const brightnessTool = createActor(brightnessToolMachine).start();
+    brightnessTool.on('brightness.set', ({ value }) => this.display.set(value));
     const endDrag = (event: PointerEvent) => {
       if (!this.drag || this.drag.pointerId !== event.pointerId) return;
+      if (this.drag.kind === 'brightness') brightnessTool.send({ type: 'pointer.up' });
       this.drag = null;
       this.onDragChange?.(false);
     };
@@ -175,7 +191,8 @@ export class PanelController implements PanelViewportSource {
         event.preventDefault();
         this.drag = { kind: 'pan', last: point, pointerId: event.pointerId };
       } else if (event.button === 0 && tools.get() === 'brightness') {
-        this.drag = { kind: 'brightness', start: point, from: this.display.get(), pointerId: event.pointerId };
+        this.drag = { kind: 'brightness', pointerId: event.pointerId };
+        brightnessTool.send({ type: 'pointer.down', point, start: this.display.get() });
       } else if (event.button === 0 && this.kind === 'lmode') {
         this.drag = { kind: 'slice', pointerId: event.pointerId };
         this.setSliceAt(point);
@@ -192,7 +209,7 @@ export class PanelController implements PanelViewportSource {
         this.drag = { ...drag, last: point };
         this.invalidate();
       } else if (drag.kind === 'brightness') {
-        this.display.set(dragBrightnessContrast(drag.from, point.x - drag.start.x, point.y - drag.start.y));
+        brightnessTool.send({ type: 'pointer.move', point });
       } else {
         this.setSliceAt(point);
       }
@@ -242,6 +259,7 @@ export class PanelController implements PanelViewportSource {
       unsubscribeTools();
       unsubscribeStore();
       unsubscribeDisplay();
+      unsubscribeAngle();
       resizeObserver.disconnect();
       if (this.drag) this.onDragChange?.(false);
       this.drag = null;
@@ -259,6 +277,7 @@ export class PanelController implements PanelViewportSource {
     this.renderer?.destroy();
     this.renderer = null;
     this.drawn = null;
+    this.lmode.clear();
   }
 
   private setSliceAt(point: Point): void {
@@ -271,7 +290,7 @@ export class PanelController implements PanelViewportSource {
   private readonly onStoreChange = (): void => {
     const next = this.store.getSnapshot();
     const drawn = this.drawn;
-    const image = this.renderer ? panelImage(this.kind, this.store, next).data : null;
+    const image = this.renderer ? panelImage(this.kind, this.store, next, this.lmode.image).data : null;
     const change = storeChangeFor(this.kind, drawn, next, drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage));
     if (change === 'none') return;
     if (change === 'redraw') {
@@ -314,11 +333,15 @@ export class PanelController implements PanelViewportSource {
     const renderer = this.renderer;
     if (!renderer) return;
     const snapshot = this.store.getSnapshot();
-    const image = panelImage(this.kind, this.store, snapshot);
+    const turnStart = performance.now();
+    const turned = this.kind === 'lmode' && this.lmode.refresh(this.cutAngle?.get() ?? DEFAULT_CUT_ANGLE_DEG);
+    const image = panelImage(this.kind, this.store, snapshot, this.lmode.image);
     renderer.setImage(image);
     renderer.setBrightnessContrast(this.display.get());
-    if (this.kind === 'lmode') this.drawLmodeOverlay(renderer, snapshot);
+    if (this.kind === 'lmode') this.drawLmodeOverlay(renderer);
     renderer.render(this.view, this.viewport);
+    // `npm run bench:review` reads it: a new cut angle's recompute, texture upload and draw.
+    if (turned) performance.measure('ivus:lmode-recompute', { start: turnStart });
     renderer.markDrawn(image.data ? snapshot.slice : null);
     this.drawn = snapshot;
     this.drawnImage = image.data;
@@ -351,20 +374,19 @@ export class PanelController implements PanelViewportSource {
     cursor.dataset.slice = String(snapshot.slice);
   }
 
-  /** Loading progress: the loaded frames' columns, while the L-mode is not built. */
-  private drawLmodeOverlay(renderer: PanelRenderer, snapshot: ImageStoreSnapshot): void {
+  /** Loading progress: a strip under the loaded frames' columns, until every column is in. */
+  private drawLmodeOverlay(renderer: PanelRenderer): void {
     const overlay = renderer.overlay.clear();
+    const lmode = this.lmode.image;
+    if (!lmode || lmode.complete) return;
     const t = renderer.transform(this.view, this.viewport);
     const { width, height } = renderer.imageSize;
     const toScreen = (x: number, y: number) => imageToScreen(t, { x, y });
-    if (!snapshot.lmodeReady) {
-      const count = this.store.size('bmode')?.count ?? 0;
-      for (const [start, end] of loadedRuns(count, (i) => this.store.hasFrame('bmode', i))) {
-        const a = toScreen((start / count) * width, 0);
-        const b = toScreen((end / count) * width, height);
-        overlay.rect(a.x, a.y, b.x - a.x, b.y - a.y).fill({ color: LOADED_COLOR, alpha: LOADED_ALPHA });
-        overlay.rect(a.x, b.y - LOADED_STRIP_PX, b.x - a.x, LOADED_STRIP_PX).fill({ color: LOADED_COLOR, alpha: 1 });
-      }
+    const count = lmode.width;
+    for (const [start, end] of loadedRuns(count, (i) => this.store.hasFrame('bmode', i))) {
+      const a = toScreen((start / count) * width, 0);
+      const b = toScreen((end / count) * width, height);
+      overlay.rect(a.x, b.y - LOADED_STRIP_PX, b.x - a.x, LOADED_STRIP_PX).fill({ color: LOADED_COLOR, alpha: 1 });
     }
   }
 }

@@ -15,6 +15,8 @@ export interface PanelImage {
   readonly width: number;
   readonly height: number;
   readonly data: Uint8Array | null;
+  /** Bumped when the bytes of the same buffer change (the L-mode fills its one buffer in place). */
+  readonly revision?: number;
 }
 
 /**
@@ -32,7 +34,7 @@ export class PanelRenderer {
   readonly overlay: Graphics;
   private texture: Texture | null = null;
   private blank: Uint8Array | null = null;
-  private uploaded: { buffer: ArrayBufferLike; offset: number } | null = null;
+  private uploaded: { buffer: ArrayBufferLike; offset: number; revision: number | undefined } | null = null;
   private size: Size = { width: 1, height: 1 };
 
   constructor(app: Application, fitMode: FitMode) {
@@ -92,11 +94,11 @@ export class PanelRenderer {
     }
     const data = image.data && image.data.length === width * height ? image.data : this.blank!;
     const uploaded = this.uploaded;
-    if (uploaded && uploaded.buffer === data.buffer && uploaded.offset === data.byteOffset) return;
+    if (uploaded && uploaded.buffer === data.buffer && uploaded.offset === data.byteOffset && uploaded.revision === image.revision) return;
     const source = this.texture!.source;
     source.resource = data;
     source.update();
-    this.uploaded = { buffer: data.buffer, offset: data.byteOffset };
+    this.uploaded = { buffer: data.buffer, offset: data.byteOffset, revision: image.revision };
   }
 
   setBrightnessContrast({ brightness, contrast }: BrightnessContrast): void {

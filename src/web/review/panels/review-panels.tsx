@@ -1,6 +1,7 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../imaging/image-store.ts';
+import { createCutAngleStore } from '../lmode/cut-angle.ts';
 import { createBrightnessContrastStore } from './brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
 import { NoPullbackPanel } from './no-pullback-panel.tsx';
@@ -42,6 +43,7 @@ export interface ReviewPanelsProps {
 export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true, noPullback = false }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
+  const [cutAngle] = useState(() => createCutAngleStore());
   const rootRef = useRef<HTMLDivElement>(null);
   const widths = panelWidths(sizes);
   // Creating a WebGL context and compiling its shader is a long main-thread task: the B-mode panel,
@@ -89,6 +91,7 @@ export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true, no
               // Without a pullback no B-mode image will come to start the angio panel.
               startGpu={startGpu && (kind === 'bmode' || allPanelsStarted || noPullback)}
               onFirstImage={kind === 'bmode' ? startAllPanelsAfterNextFrame : undefined}
+              cutAngle={cutAngle}
             />
           )}
           {index < 2 ? (

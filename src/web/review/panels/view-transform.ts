@@ -77,6 +77,14 @@ export function imageToScreen(transform: ViewTransform, point: Point): Point {
   return { x: point.x * transform.scaleX + transform.x, y: point.y * transform.scaleY + transform.y };
 }
 
+/**
+ * A distance on screen (a hit radius, a drag threshold) in image pixels: what stays constant on
+ * screen at any zoom. Measured along x, as the B-mode's fit keeps both axes at one scale.
+ */
+export function screenLengthToImage(transform: ViewTransform, lengthPx: number): number {
+  return lengthPx / transform.scaleX;
+}
+
 /** Zooms by `factor` keeping the image point under `point` (screen) where it is. */
 export function zoomAt(view: ViewState, image: Size, viewport: Size, mode: FitMode, point: Point, factor: number): ViewState {
   const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, view.zoom * factor));

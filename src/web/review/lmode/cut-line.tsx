@@ -1,0 +1,126 @@
+import { Box } from '@chakra-ui/react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { imageToScreen, screenToImage, type PanelViewportSource } from '../panels/view-transform.ts';
+import { angleForKey, angleTowards, degToRad, type CutAngleStore } from './cut-angle.ts';
+import { lmodeColumnLength } from './lmode-sampling.ts';
+
+const CUT_LINE_COLOR = '#ffe411';
+/** The handle sits this far out along the line, as a share of the frame's shorter half-side, so it stays on the image. */
+const HANDLE_RADIUS_SHARE = 0.9;
+const HANDLE_SIZE_PX = 16;
+
+export interface CutLineProps {
+  viewport: PanelViewportSource;
+  cutAngle: CutAngleStore;
+}
+
+/**
+ * The L-mode cut line over the B-mode image, with a handle that turns it: dragged with the
+ * pointer, or focused and turned with the arrow keys (Shift for 10°). A DOM layer, so turning
+ * the line never redraws the B-mode texture.
+ */
+export function CutLine({ viewport, cutAngle }: CutLineProps) {
+  const shown = useSyncExternalStore(viewport.subscribe, viewport.getViewport);
+  const angle = useSyncExternalStore(cutAngle.subscribe, cutAngle.get);
+  const layerRef = useRef<HTMLDivElement>(null);
+  const handleRef = useRef<HTMLDivElement>(null);
+
+  // Native listeners: the panel's own pointer and the review's arrow-key listeners are native
+  // too, and must not see what the handle takes (a drag here is not a pan, an arrow not a slice).
+  useEffect(() => {
+    const handle = handleRef.current;
+    const layer = layerRef.current;
+    if (!handle || !layer) return;
+    let dragging: number | null = null;
+    const turnTowards = (event: PointerEvent) => {
+      const view = viewport.getViewport();
+      if (!view) return;
+      const rect = layer.getBoundingClientRect();
+      const point = screenToImage(view.transform, { x: event.clientX - rect.left, y: event.clientY - rect.top });
+      cutAngle.set(angleTowards({ x: view.imageSize.width / 2, y: view.imageSize.height / 2 }, point));
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.button !== 0) return;
+      event.stopPropagation();
+      event.preventDefault();
+      handle.focus();
+      dragging = event.pointerId;
+      handle.setPointerCapture?.(event.pointerId);
+    };
+    const onPointerMove = (event: PointerEvent) => {
+      if (dragging !== event.pointerId) return;
+      event.stopPropagation();
+      turnTowards(event);
+    };
+    const onPointerUp = (event: PointerEvent) => {
+      if (dragging !== event.pointerId) return;
+      event.stopPropagation();
+      dragging = null;
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      const next = angleForKey(cutAngle.get(), event.key, event.shiftKey);
+      if (next === null) return;
+      event.preventDefault();
+      event.stopPropagation();
+      cutAngle.set(next);
+    };
+    const listeners = new AbortController();
+    const { signal } = listeners;
+    handle.addEventListener('pointerdown', onPointerDown, { signal });
+    handle.addEventListener('pointermove', onPointerMove, { signal });
+    handle.addEventListener('pointerup', onPointerUp, { signal });
+    handle.addEventListener('pointercancel', onPointerUp, { signal });
+    handle.addEventListener('keydown', onKeyDown, { signal });
+    return () => listeners.abort();
+  }, [viewport, cutAngle]);
+
+  const line = shown ? cutLineOnScreen(shown.transform, shown.imageSize, angle) : null;
+  return (
+    <Box ref={layerRef} position="absolute" inset="0" pointerEvents="none" data-testid="lmode-cut-line" data-angle={angle}>
+      {line ? (
+        <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0 }} aria-hidden>
+          <line x1={line.from.x} y1={line.from.y} x2={line.to.x} y2={line.to.y} stroke={CUT_LINE_COLOR} strokeWidth={1.5} strokeDasharray="6 4" />
+        </svg>
+      ) : null}
+      <Box
+        ref={handleRef}
+        role="slider"
+        tabIndex={0}
+        aria-label="L-mode cut angle"
+        aria-valuemin={0}
+        aria-valuemax={359}
+        aria-valuenow={angle}
+        aria-valuetext={`${angle}°`}
+        aria-orientation="horizontal"
+        title={`L-mode cut at ${angle}° (arrow keys turn it, Shift for 10°)`}
+        data-testid="lmode-cut-handle"
+        position="absolute"
+        left="0"
+        top="0"
+        width={`${HANDLE_SIZE_PX}px`}
+        height={`${HANDLE_SIZE_PX}px`}
+        borderRadius="full"
+        border="2px solid"
+        borderColor={CUT_LINE_COLOR}
+        bg="blackAlpha.600"
+        cursor="grab"
+        touchAction="none"
+        pointerEvents="auto"
+        visibility={line ? 'visible' : 'hidden'}
+        transform={line ? `translate(${line.handle.x - HANDLE_SIZE_PX / 2}px, ${line.handle.y - HANDLE_SIZE_PX / 2}px)` : undefined}
+        _focusVisible={{ outline: '2px solid', outlineColor: 'blue.400', outlineOffset: '2px' }}
+      />
+    </Box>
+  );
+}
+
+/** The cut line's ends and the handle, in screen pixels. */
+function cutLineOnScreen(transform: Parameters<typeof imageToScreen>[0], image: { width: number; height: number }, angleDeg: number) {
+  const centre = { x: image.width / 2, y: image.height / 2 };
+  const dx = Math.cos(degToRad(angleDeg));
+  const dy = Math.sin(degToRad(angleDeg));
+  const half = lmodeColumnLength(image.width, image.height) / 2;
+  const handleRadius = (HANDLE_RADIUS_SHARE * Math.min(image.width, image.height)) / 2;
+  const at = (distance: number) => imageToScreen(transform, { x: centre.x + distance * dx, y: centre.y + distance * dy });
+  return { from: at(-half), to: at(half), handle: at(handleRadius) };
+}

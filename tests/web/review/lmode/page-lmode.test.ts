@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordImages } from '../../../../src/domain/images.ts';
+import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import { PageLmode } from '../../../../src/web/review/lmode/page-lmode.ts';
+
+const W = 3;
+function images(bmode: number): RecordImages {
+  const chunks = (series: string, count: number) => Array.from({ length: Math.ceil(count / 2) }, (_, i) => `records/r/frames/${series}/${i}?v=v1`);
+  return {
+    recordId: 'r',
+    patientId: 'p',
+    version: 'v1',
+    frameRateHz: 30,
+    pullbackSpeedMmPerS: 0.5,
+    pixelSpacingMm: 0.01,
+    bmode: { count: bmode, width: W, height: W, framesPerChunk: 2, chunks: chunks('bmode', bmode) },
+    angio: { count: 0, width: W, height: W, framesPerChunk: 2, chunks: [] },
+    lmode: { width: bmode, height: W, path: 'records/r/lmode?v=v1' },
+  };
+}
+/** Two frames whose every pixel is 10 * (frame number + 1). */
+const chunk = (first: number) => Uint8Array.from({ length: 2 * W * W }, (_, p) => 10 * (first + Math.floor(p / (W * W)) + 1));
+const row = (lmode: PageLmode, k: number) => [...lmode.image!.data.subarray(k * lmode.image!.width, (k + 1) * lmode.image!.width)];
+
+describe('the L-mode built from the image store', () => {
+  it('fills columns as chunks arrive, and recomputes at a new angle', () => {
+    const store = new ImageStore();
+    const lmode = new PageLmode(store);
+    expect(lmode.refresh(90)).toBe(false);
+    expect(lmode.image).toBeNull();
+    store.setImages(images(4));
+    lmode.refresh(90);
+    expect(row(lmode, 1)).toEqual([0, 0, 0, 0]);
+    store.addChunk('bmode', 1, chunk(2));
+    lmode.refresh(90);
+    expect(row(lmode, 1)).toEqual([0, 0, 30, 40]);
+    store.addChunk('bmode', 0, chunk(0));
+    lmode.refresh(90);
+    expect(row(lmode, 1)).toEqual([10, 20, 30, 40]);
+    expect(lmode.image!.complete).toBe(true);
+    expect(lmode.refresh(0)).toBe(true);
+    expect(row(lmode, 1)).toEqual([10, 20, 30, 40]);
+  });
+
+  it('has no image for a record without B-mode frames', () => {
+    const store = new ImageStore();
+    store.setImages(images(0));
+    const lmode = new PageLmode(store);
+    lmode.refresh(90);
+    expect(lmode.image).toBeNull();
+  });
+});
