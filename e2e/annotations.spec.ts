@@ -176,3 +176,45 @@ test('leaving with unsaved changes asks first; a conflicting save offers to keep
   const version = Number(await page.getByTestId('annotations-status').getAttribute('data-version'));
   expect(version).toBeGreaterThanOrEqual(2);
 });
+
+test('a plain click on a handle, or with the contour tool on a control point, changes nothing', async ({ page }) => {
+  // The server detects the lumen on every frame before the contour tool has a contour.
+  test.setTimeout(150_000);
+  await signIn(page);
+  await openReview(page, await reviewHref(page, /B-mode:\s*300 frames/));
+  await page.keyboard.press('Home');
+  await drawRuler(page, [60, 470], [200, 470]);
+  const save = page.getByRole('button', { name: 'Save' });
+  await save.click();
+  await expect(page.getByText('Annotations saved')).toBeVisible();
+  await expect(save).not.toHaveAttribute('data-attention', '');
+
+  // Without a tool: a click on the ruler's end selects it, and a press that wobbles under the drag threshold is a click too.
+  await page.getByRole('button', { name: 'Ruler', exact: true }).click();
+  const card = cards(page).filter({ has: page.getByTestId('card-label').getByText('B', { exact: true }) });
+  const length = await card.getByTestId('card-measurement').textContent();
+  const end = await bmodePoint(page, 200, 470);
+  await page.mouse.click(end.x, end.y);
+  await expect(page.getByTestId('annotation-overlay')).toHaveAttribute('data-tool-state', 'selecting');
+  await page.mouse.move(end.x, end.y);
+  await page.mouse.down();
+  await page.mouse.move(end.x + 2, end.y + 1);
+  await page.mouse.up();
+  await expect(page.getByTestId('annotation-overlay')).toHaveAttribute('data-tool-state', 'selecting');
+  await expect(card.getByTestId('card-measurement')).toHaveText(length!);
+  await expect(save).not.toHaveAttribute('data-attention', '');
+
+  // The contour tool: a click on a control point is not a correction.
+  await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 90_000 });
+  await page.getByRole('button', { name: 'Contour', exact: true }).click();
+  const layer = page.getByTestId('contour-layer');
+  await expect(layer).toHaveAttribute('data-source', 'auto');
+  const points = page.getByTestId('contour-point');
+  const centres = await points.evaluateAll((nodes) => nodes.map((n) => Number(n.getAttribute('cx'))));
+  const rightmost = centres.reduce((best, x, i) => (x > centres[best]! ? i : best), 0);
+  const handle = (await points.nth(rightmost).boundingBox())!;
+  await page.mouse.click(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await expect(page.getByTestId('annotation-overlay')).toHaveAttribute('data-tool-state', 'idle');
+  await expect(layer).toHaveAttribute('data-source', 'auto');
+  await expect(save).not.toHaveAttribute('data-attention', '');
+});

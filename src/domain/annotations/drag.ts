@@ -6,13 +6,38 @@ import { createRightAngle, moveAngleHandle } from './angle-geometry.ts';
 import { reduceToControlPoints, smoothClosedCurve } from './curves.ts';
 import type { HitHandle } from './hit-test.ts';
 import { annotationId, nextLabelAndColor } from './labels.ts';
+import { allAnnotations } from './edits.ts';
 import type { AnnotationManifest, AnnotationType, Point, TypedAnnotation } from './manifest.ts';
+
+/**
+ * A pointer that goes down and comes up within this many screen pixels clicked: it moves nothing
+ * (tldraw's drag threshold). The caller converts it to image pixels with the zoom, like the hit radius.
+ */
+export const DRAG_THRESHOLD_PX = 4;
+
+/** Whether the pointer went far enough from `from` (image pixels) for a drag. */
+export function passedDragThreshold(from: Point, to: Point, thresholdImagePx: number): boolean {
+  return Math.hypot(to.x - from.x, to.y - from.y) > thresholdImagePx;
+}
 
 type Of<T extends TypedAnnotation['type']> = Extract<TypedAnnotation, { type: T }>;
 /** The id, label and colour of the next annotation of `type` on `slice`. */
 function identity(manifest: AnnotationManifest, slice: number, type: AnnotationType) {
   const { label, color } = nextLabelAndColor(manifest, slice);
   return { id: annotationId(slice, type, label, color), slice, label, color, hideLabel: false };
+}
+
+/**
+ * The annotation as it can be added to `manifest`: its label, colour and id are allocated again when
+ * its slice already has that label and colour (of any kind), as happens when undo or redo brought
+ * back the label it was given when drawing started.
+ */
+export function withFreshIdentity(manifest: AnnotationManifest, annotation: TypedAnnotation): TypedAnnotation {
+  const taken = allAnnotations(manifest).some(
+    (other) => other.id === annotation.id || (other.slice === annotation.slice && other.label === annotation.label && other.color === annotation.color),
+  );
+  if (!taken) return annotation;
+  return { ...annotation, ...identity(manifest, annotation.slice, annotation.type) };
 }
 
 export function newRuler(manifest: AnnotationManifest, slice: number, start: Point, end: Point): Of<'ruler'> {
@@ -33,7 +58,6 @@ export function newText(manifest: AnnotationManifest, slice: number, origin: Poi
 export function newAngle(manifest: AnnotationManifest, slice: number, center: Point, armLength: number): Of<'angle'> {
   return { type: 'angle', ...identity(manifest, slice, 'angle'), ...createRightAngle(center, armLength) };
 }
-
 
 const shift = (p: Point, dx: number, dy: number): Point => ({ x: p.x + dx, y: p.y + dy });
 

@@ -39,10 +39,13 @@ export function matchesShortcut(event: KeyboardEvent, shortcut: Shortcut): boole
 
 const NON_TEXT_INPUTS = new Set(['button', 'checkbox', 'radio', 'range', 'color', 'file', 'image', 'reset', 'submit']);
 
-/** Keystrokes typed into a field, or aimed at an open dialog, are not shortcuts. */
+/** Dialogs own their keys; open menus and lists read letters (type-ahead), Delete and Escape themselves. */
+const KEY_OWNERS = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="menubar"], [role="menuitem"], [role="listbox"], [role="option"]';
+
+/** Keystrokes typed into a field, or aimed at an open dialog or menu, are not shortcuts. */
 export function isShortcutIgnored(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target.closest('[role="dialog"], [role="alertdialog"]')) return true;
+  if (target.isContentEditable || target.closest(KEY_OWNERS)) return true;
   if (target instanceof HTMLInputElement) return !NON_TEXT_INPUTS.has(target.type);
   return target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement;
 }

@@ -2,7 +2,8 @@ import { Box } from '@chakra-ui/react';
 import { useMemo, useSyncExternalStore } from 'react';
 import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
-import type { PanelViewportSource } from '../panels/view-transform.ts';
+import { lmodeSliceToX } from '../panels/lmode-mapping.ts';
+import { imageToScreen, type PanelViewportSource } from '../panels/view-transform.ts';
 import type { AnnotationStore } from './annotation-store.ts';
 
 const MARK_HEIGHT_PX = 8;
@@ -18,7 +19,7 @@ export function AnnotatedSliceMarks({ viewport: source, images, annotations }: {
   const slices = useMemo(() => slicesWithAnnotations(manifest), [manifest]);
   if (!viewport || sliceCount < 1) return null;
   const { transform, imageSize } = viewport;
-  const columnX = (slice: number) => ((slice - 0.5) / sliceCount) * imageSize.width * transform.scaleX + transform.x;
+  const columnX = (slice: number) => imageToScreen(transform, { x: lmodeSliceToX(slice, imageSize.width, sliceCount), y: 0 }).x;
   return (
     <Box position="absolute" inset="0" pointerEvents="none" data-testid="annotated-slice-marks" data-slices={slices.join(',')}>
       {slices.map((slice) => (

@@ -2,18 +2,21 @@ import { Box } from '@chakra-ui/react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
 import { HIT_RADIUS_PX } from '../../../domain/constants.ts';
+import { setManualContour } from '../../../domain/annotations/contour-edits.ts';
+import { DRAG_THRESHOLD_PX } from '../../../domain/annotations/drag.ts';
 import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
 import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
-import type { Point } from '../../../domain/annotations/manifest.ts';
+import type { Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
+import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import { ContourLayer } from '../contours/contour-layer.tsx';
 import type { ImageStore } from '../imaging/image-store.ts';
-import type { PanelViewportSource } from '../panels/view-transform.ts';
+import { screenLengthToImage, screenToImage, type PanelViewportSource } from '../panels/view-transform.ts';
 import { useActiveTool } from '../tools/active-tool.tsx';
+import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';
 import { AnnotationShape } from './annotation-shapes.tsx';
 import type { AnnotationStore } from './annotation-store.ts';
 import { annotationToolMachine } from './annotation-tool.machine.ts';
 import { LabelCards } from './label-cards.tsx';
-import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
-import { ContourLayer } from '../contours/contour-layer.tsx';
 
 const ANNOTATION_TOOLS = new Set(['ruler', 'area', 'text', 'angle']);
 /** A new angle's arms are this share of the image's smaller side. */
@@ -28,9 +31,9 @@ export interface AnnotationOverlayProps {
   contours?: { analysis: CorrectedAnalysis | null; pending: string | null } | undefined;
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
-}
+/** The resting states: in any other the pointer is down (or a ruler is half drawn) and moves go to the machine. */
+const RESTING = ['idle', 'selecting'];
+const topState = (value: string | Record<string, unknown>): string => (typeof value === 'string' ? value : Object.keys(value)[0]!);
 
 /**
  * The annotations of the current slice over the B-mode image (SVG, in screen space so lines stay
@@ -51,8 +54,9 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
   });
   const actor = useActorRef(annotationToolMachine);
   const draft = useSelector(actor, (state) => state.context.draft);
-  const busy = useSelector(actor, (state) => state.matches('drawing') || state.matches('moving') || state.matches('resizing'));
-  const machineState = useSelector(actor, (state) => (typeof state.value === 'string' ? state.value : Object.keys(state.value)[0]));
+  const machineState = useSelector(actor, (state) => topState(state.value));
+  // Read from the actor, not from the last render: a move can arrive before React renders the press.
+  const busy = () => !RESTING.includes(topState(actor.getSnapshot().value));
   const svgRef = useRef<SVGSVGElement>(null);
 
   // The machine's changes become store changes (the store keeps the undo history).
@@ -64,12 +68,13 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
       actor.on('cancelPreview', () => annotations.cancelPreview()),
       actor.on('select', ({ id }) => annotations.select(id)),
       actor.on('remove', ({ id }) => annotations.remove(id)),
+      actor.on('contour.commit', ({ slice, controlPoints }) => annotations.commit(setManualContour(annotations.getSnapshot().history.present, slice, controlPoints))),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
   }, [actor, annotations]);
 
   useEffect(() => {
-    if (machineState) annotations.setInteraction(machineState);
+    annotations.setInteraction(machineState);
   }, [annotations, machineState]);
 
   // A selection changed elsewhere (card menu, undo, another slice) reaches the machine.
@@ -90,7 +95,7 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      if (isTyping(event.target)) return;
+      if (isKeyForFocusedControl(event)) return;
       const ctrl = event.ctrlKey || event.metaKey;
       if (ctrl && (event.key === 'z' || event.key === 'Z')) {
         event.preventDefault();
@@ -111,12 +116,59 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
 
   const onSlice = useMemo(() => annotationsOnSlice(snapshot.manifest, slice), [snapshot.manifest, slice]);
 
-  const imagePoint = (event: ReactPointerEvent): Point | null => {
+  const imagePoint = (event: { clientX: number; clientY: number }): Point | null => {
     const vp = source.getViewport();
     const svg = svgRef.current;
     if (!vp || !svg) return null;
     const rect = svg.getBoundingClientRect();
-    return { x: (event.clientX - rect.left - vp.transform.x) / vp.transform.scaleX, y: (event.clientY - rect.top - vp.transform.y) / vp.transform.scaleY };
+    return screenToImage(vp.transform, { x: event.clientX - rect.left, y: event.clientY - rect.top });
+  };
+  /** DRAG_THRESHOLD_PX screen pixels in image pixels at the current zoom. */
+  const dragThreshold = () => {
+    const vp = source.getViewport();
+    return vp ? screenLengthToImage(vp.transform, DRAG_THRESHOLD_PX) : DRAG_THRESHOLD_PX;
+  };
+
+  /**
+   * A press outside the overlay's own SVG (a note's grip, a contour point): the element pressed
+   * keeps the pointer, and its moves reach the machine until the release.
+   */
+  const followPointer = (event: ReactPointerEvent) => {
+    const target = event.currentTarget;
+    target.setPointerCapture?.(event.pointerId);
+    const controller = new AbortController();
+    const send = (type: 'pointer.move' | 'pointer.up') => (next: Event) => {
+      const point = next instanceof MouseEvent ? imagePoint(next) : null;
+      if (point) actor.send({ type, point });
+      if (type === 'pointer.up') controller.abort();
+    };
+    target.addEventListener('pointermove', send('pointer.move'), { signal: controller.signal });
+    target.addEventListener('pointerup', send('pointer.up'), { signal: controller.signal });
+    target.addEventListener(
+      'pointercancel',
+      () => {
+        actor.send({ type: 'key.escape' });
+        controller.abort();
+      },
+      { signal: controller.signal },
+    );
+  };
+
+  const onGripDown = (annotation: TypedAnnotation, event: ReactPointerEvent) => {
+    const point = imagePoint(event);
+    if (event.button !== 0 || !point) return;
+    event.preventDefault();
+    actor.send({ type: 'grip.down', annotation, point, dragThreshold: dragThreshold() });
+    followPointer(event);
+  };
+
+  const onContourPointDown = (controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => {
+    const point = imagePoint(event);
+    if (event.button !== 0 || !point) return;
+    event.preventDefault();
+    event.stopPropagation();
+    actor.send({ type: 'contour.down', slice: images.getSnapshot().slice, controlPoints, index, point, dragThreshold: dragThreshold() });
+    followPointer(event);
   };
 
   const onPointerDown = (event: ReactPointerEvent<SVGSVGElement>) => {
@@ -134,23 +186,23 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
       manifest: snapshot.history.present,
       annotations: annotationsOnSlice(snapshot.history.present, slice),
       slice,
-      hitRadius: HIT_RADIUS_PX / vp.transform.scaleX,
+      hitRadius: screenLengthToImage(vp.transform, HIT_RADIUS_PX),
+      dragThreshold: dragThreshold(),
       center: { x: width / 2, y: height / 2 },
       armLength: Math.min(width, height) * NEW_ANGLE_ARM_SHARE,
     });
-    const state = actor.getSnapshot();
-    if (state.matches('moving') || state.matches('resizing') || state.matches('drawing')) {
+    if (busy()) {
       event.currentTarget.setPointerCapture?.(event.pointerId);
       event.stopPropagation();
     }
   };
   const onPointerMove = (event: ReactPointerEvent<SVGSVGElement>) => {
     const point = imagePoint(event);
-    if (point && busy) actor.send({ type: 'pointer.move', point });
+    if (point && busy()) actor.send({ type: 'pointer.move', point });
   };
   const onPointerUp = (event: ReactPointerEvent<SVGSVGElement>) => {
     const point = imagePoint(event);
-    if (point && busy) actor.send({ type: 'pointer.up', point });
+    if (point && busy()) actor.send({ type: 'pointer.up', point });
   };
 
   const drawing = tool !== null && ANNOTATION_TOOLS.has(tool);
@@ -185,11 +237,13 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
           pending={contours?.pending ?? null}
           slice={slice}
           store={annotations}
+          tool={actor}
+          onPointDown={onContourPointDown}
           transform={viewport.transform}
           pixelSpacingMm={pixelSpacingMm}
         />
       ) : null}
-      {viewport ? <LabelCards annotations={onSlice} store={annotations} transform={viewport.transform} pixelSpacingMm={pixelSpacingMm} selectedId={snapshot.selectedId} focusTextId={snapshot.focusTextId} /> : null}
+      {viewport ? <LabelCards annotations={onSlice} store={annotations} transform={viewport.transform} pixelSpacingMm={pixelSpacingMm} selectedId={snapshot.selectedId} focusTextId={snapshot.focusTextId} onGripDown={onGripDown} /> : null}
     </Box>
   );
 }

@@ -1,13 +1,11 @@
 import { annotationHandles } from '../../../domain/annotations/hit-test.ts';
 import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
 import type { Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
-import type { ViewTransform } from '../panels/view-transform.ts';
+import { imageToScreen as toScreen, type ViewTransform } from '../panels/view-transform.ts';
 
 const HANDLE_RADIUS_PX = 4;
 const STROKE_PX = 1.5;
 const SELECTED_STROKE_PX = 2.5;
-
-const toScreen = (t: ViewTransform, p: Point): Point => ({ x: p.x * t.scaleX + t.x, y: p.y * t.scaleY + t.y });
 
 function arcPath(t: ViewTransform, annotation: Extract<TypedAnnotation, { type: 'angle' }>): string {
   const { arc } = annotation;

@@ -1,3 +1,4 @@
+import { withFreshIdentity } from '../../../domain/annotations/drag.ts';
 import { addAnnotation, findAnnotation, removeAnnotation, updateAnnotation } from '../../../domain/annotations/edits.ts';
 import { canRedo, canUndo, createHistory, record, redo, undo, type History } from '../../../domain/annotations/history.ts';
 import { emptyManifest, type AnnotationManifest, type TypedAnnotation } from '../../../domain/annotations/manifest.ts';
@@ -109,8 +110,10 @@ export class AnnotationStore {
     this.update({ manifest: this.snapshot.history.present });
   }
 
-  add(annotation: TypedAnnotation, options: { focusText?: boolean } = {}): void {
+  /** Adds a drawn annotation; its id is re-checked here, since undo or redo may have reused it while it was drawn. */
+  add(drawn: TypedAnnotation, options: { focusText?: boolean } = {}): void {
     if (this.snapshot.status !== 'ready') return;
+    const annotation = withFreshIdentity(this.snapshot.history.present, drawn);
     this.commit(addAnnotation(this.snapshot.history.present, annotation));
     this.update({ selectedId: annotation.id, focusTextId: options.focusText ? annotation.id : null });
   }

@@ -18,10 +18,12 @@ export interface LabelCardsProps {
   pixelSpacingMm: number;
   selectedId: string | null;
   focusTextId: string | null;
+  /** A press on a note's grip: the tool statechart moves the note once the pointer passes the drag threshold. */
+  onGripDown: (annotation: TypedAnnotation, event: ReactPointerEvent) => void;
 }
 
 /** The floating cards of spec section 2 for the annotations of the shown slice. */
-export function LabelCards({ annotations, store, transform, pixelSpacingMm, selectedId, focusTextId }: LabelCardsProps) {
+export function LabelCards({ annotations, store, transform, pixelSpacingMm, selectedId, focusTextId, onGripDown }: LabelCardsProps) {
   return (
     <Box position="absolute" inset="0" pointerEvents="none" data-testid="label-cards">
       {annotations.map((annotation) => {
@@ -38,7 +40,7 @@ export function LabelCards({ annotations, store, transform, pixelSpacingMm, sele
             onPointerDown={(event) => event.stopPropagation()}
           >
             {annotation.type === 'text' ? (
-              <TextCard annotation={annotation} store={store} transform={transform} selected={annotation.id === selectedId} focus={annotation.id === focusTextId} />
+              <TextCard annotation={annotation} store={store} onGripDown={onGripDown} selected={annotation.id === selectedId} focus={annotation.id === focusTextId} />
             ) : (
               <MeasurementCard annotation={annotation} store={store} pixelSpacingMm={pixelSpacingMm} selected={annotation.id === selectedId} />
             )}
@@ -123,8 +125,16 @@ function MeasurementCard({ annotation, store, pixelSpacingMm, selected }: { anno
   );
 }
 
+interface TextCardProps {
+  annotation: Extract<TypedAnnotation, { type: 'text' }>;
+  store: AnnotationStore;
+  onGripDown: LabelCardsProps['onGripDown'];
+  selected: boolean;
+  focus: boolean;
+}
+
 /** A note: typed edits reach the store 300 ms after the last key; dragging the card's grip moves the note. */
-function TextCard({ annotation, store, transform, selected, focus }: { annotation: Extract<TypedAnnotation, { type: 'text' }>; store: AnnotationStore; transform: ViewTransform; selected: boolean; focus: boolean }) {
+function TextCard({ annotation, store, onGripDown, selected, focus }: TextCardProps) {
   const [text, setText] = useState(annotation.text);
   const inputRef = useRef<HTMLInputElement>(null);
   const latest = useRef(annotation);
@@ -159,30 +169,6 @@ function TextCard({ annotation, store, transform, selected, focus }: { annotatio
     pending.current = setTimeout(flush, TEXT_DEBOUNCE_MS);
   };
 
-  const startDrag = (event: ReactPointerEvent) => {
-    event.preventDefault();
-    store.select(annotation.id);
-    const target = event.currentTarget as HTMLElement;
-    target.setPointerCapture?.(event.pointerId);
-    const from = { x: event.clientX, y: event.clientY };
-    const original = annotation;
-    let moved = original;
-    const onMove = (move: PointerEvent) => {
-      moved = { ...original, origin: { x: original.origin.x + (move.clientX - from.x) / transform.scaleX, y: original.origin.y + (move.clientY - from.y) / transform.scaleY } };
-      store.preview(moved);
-    };
-    const onUp = () => {
-      target.removeEventListener('pointermove', onMove);
-      target.removeEventListener('pointerup', onUp);
-      target.removeEventListener('pointercancel', onUp);
-      if (moved !== original) store.replace(moved);
-      else store.cancelPreview();
-    };
-    target.addEventListener('pointermove', onMove);
-    target.addEventListener('pointerup', onUp);
-    target.addEventListener('pointercancel', onUp);
-  };
-
   return (
     <CardFrame annotation={annotation} selected={selected}>
       <Box
@@ -194,7 +180,7 @@ function TextCard({ annotation, store, transform, selected, focus }: { annotatio
         px="0.5"
         color={annotation.color}
         fontWeight="bold"
-        onPointerDown={startDrag}
+        onPointerDown={(event) => onGripDown(annotation, event)}
       >
         {annotation.hideLabel ? '⠿' : annotation.label}
       </Box>

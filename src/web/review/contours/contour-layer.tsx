@@ -1,13 +1,16 @@
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
-import { useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useSelector } from '@xstate/react';
+import type { PointerEvent as ReactPointerEvent } from 'react';
+import type { ActorRefFrom } from 'xstate';
 import { CONTOUR_COLOR } from '../../../domain/constants.ts';
-import { removeManualContour, setManualContour } from '../../../domain/annotations/contour-edits.ts';
+import { removeManualContour } from '../../../domain/annotations/contour-edits.ts';
 import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import type { SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import { eccentricity, measureContour } from '../../../domain/contours/measurements.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
-import type { ViewTransform } from '../panels/view-transform.ts';
+import type { annotationToolMachine } from '../annotations/annotation-tool.machine.ts';
+import { imageToScreen, type ViewTransform } from '../panels/view-transform.ts';
 
 const HANDLE_RADIUS_PX = 4;
 
@@ -18,44 +21,31 @@ export interface ContourLayerProps {
   pending: string | null;
   slice: number;
   store: AnnotationStore;
+  /** The tool statechart, which turns a press on a control point into a click or a drag. */
+  tool: ActorRefFrom<typeof annotationToolMachine>;
+  onPointDown: (controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => void;
   transform: ViewTransform;
   pixelSpacingMm: number;
 }
-
-const toScreen = (t: ViewTransform, p: Point): Point => ({ x: p.x * t.scaleX + t.x, y: p.y * t.scaleY + t.y });
 
 /**
  * The contour tool (issue 9): the slice's lumen contour in #9cc5c6 with its control points.
  * Dragging a point makes the slice's contour a manual correction (one undo step, saved with the
  * annotations); Re-detect drops the correction and the automatic contour shows again.
  */
-export function ContourLayer({ measurement, pending, slice, store, transform, pixelSpacingMm }: ContourLayerProps) {
-  const [drag, setDrag] = useState<{ index: number; points: Point[] } | null>(null);
+export function ContourLayer({ measurement, pending, slice, store, tool, onPointDown, transform, pixelSpacingMm }: ContourLayerProps) {
+  // A press within the drag threshold is a click: the contour shows as it is, and nothing is stored.
+  const drag = useSelector(tool, (state) => (state.matches('contouring') ? state.context.contour : null));
   const points = drag?.points ?? measurement?.controlPoints ?? null;
 
   const onHandleDown = (index: number) => (event: ReactPointerEvent<SVGCircleElement>) => {
-    if (event.button !== 0 || !points) return;
-    event.preventDefault();
-    event.stopPropagation();
-    event.currentTarget.setPointerCapture?.(event.pointerId);
-    setDrag({ index, points: points.map(({ x, y }) => ({ x, y })) });
-  };
-  const onMove = (event: ReactPointerEvent<SVGSVGElement>) => {
-    if (!drag) return;
-    const rect = event.currentTarget.getBoundingClientRect();
-    const to = { x: (event.clientX - rect.left - transform.x) / transform.scaleX, y: (event.clientY - rect.top - transform.y) / transform.scaleY };
-    setDrag({ ...drag, points: drag.points.map((p, i) => (i === drag.index ? to : p)) });
-  };
-  const onUp = () => {
-    if (!drag) return;
-    store.commit(setManualContour(store.getSnapshot().history.present, slice, drag.points));
-    setDrag(null);
+    if (points) onPointDown(points, index, event);
   };
 
   // While dragging, the card shows the measurement of the contour under the pointer.
   const live = drag ? measureContour(drag.points, pixelSpacingMm) : measurement;
   const source = drag ? 'manual' : measurement?.source;
-  const screen = points?.map((p) => toScreen(transform, p)) ?? [];
+  const screen = points?.map((p) => imageToScreen(transform, p)) ?? [];
   // The card hangs under the contour's lowest point, where it covers neither the lumen nor the panel's edge.
   const bottom = screen.reduce<Point | null>((best, p) => (!best || p.y > best.y ? p : best), null);
 
@@ -68,9 +58,6 @@ export function ContourLayer({ measurement, pending, slice, store, transform, pi
         width="100%"
         height="100%"
         style={{ position: 'absolute', inset: 0, pointerEvents: 'auto' }}
-        onPointerMove={onMove}
-        onPointerUp={onUp}
-        onPointerCancel={() => setDrag(null)}
       >
         {screen.length >= 3 ? <path d={smoothClosedCurveSvgPath(screen)} fill="none" stroke={CONTOUR_COLOR} strokeWidth={2} /> : null}
         {screen.map((p, index) => (

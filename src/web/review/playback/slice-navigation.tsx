@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Text } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
-import { isShortcutIgnored } from '../../ui/shortcuts.ts';
 import { writeInNextFrameOnChange } from '../imaging/next-frame.ts';
+import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';
 
 /** Shift with an arrow key moves this many slices. */
 export const SLICE_JUMP = 10;
@@ -54,8 +54,8 @@ export function useSliceNavigation(source: SliceSource | null): void {
     const onKeyDown = (event: KeyboardEvent) => {
       const current = sourceRef.current;
       // Alt+ArrowLeft is Navigate back; Ctrl and Cmd arrows belong to the browser.
-      if (!current || event.defaultPrevented || event.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (isShortcutIgnored(event.target) || (event.target instanceof Element && event.target.closest(OWN_ARROW_KEYS))) return;
+      if (!current || event.altKey || event.ctrlKey || event.metaKey || isKeyForFocusedControl(event)) return;
+      if (event.target instanceof Element && event.target.closest(OWN_ARROW_KEYS)) return;
       const { slice, sliceCount } = current.getSnapshot();
       if (sliceCount < 1) return;
       const next = sliceForKey(event.key, event.shiftKey, slice, sliceCount);

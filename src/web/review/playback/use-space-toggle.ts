@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { isShortcutIgnored } from '../../ui/shortcuts.ts';
+import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';
 
 /** How Play and Pause show their key; `useShortcut` cannot match it (the key's value is ' '), so `useSpaceToggle` does. */
 export const PLAYBACK_SHORTCUT = 'Space';
@@ -14,8 +14,7 @@ export function useSpaceToggle(toggle: () => void): void {
   useEffect(() => {
     let swallowKeyUp = false;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== ' ' || event.defaultPrevented || event.isComposing) return;
-      if (event.ctrlKey || event.metaKey || event.altKey || isShortcutIgnored(event.target)) return;
+      if (event.key !== ' ' || event.ctrlKey || event.metaKey || event.altKey || isKeyForFocusedControl(event)) return;
       // Space would otherwise also scroll the page, and click a focused button when it is released.
       event.preventDefault();
       swallowKeyUp = true;

@@ -5,12 +5,15 @@ import { emptyManifest, type AnnotationManifest, type Point, type TypedAnnotatio
 import { annotationToolMachine, type AnnotationToolEmitted } from '../../../../src/web/review/annotations/annotation-tool.machine.ts';
 import type { ToolId } from '../../../../src/web/review/tools/tools.ts';
 
-/** A machine wired to a manifest the way the overlay wires it to the store. */
+/** The drag threshold in image pixels for these tests (the overlay derives it from the zoom). */
+const THRESHOLD = 3;
+
+/** A machine wired to a manifest the way the overlay wires it to the store, driven like tldraw's tests. */
 function harness() {
   let manifest: AnnotationManifest = emptyManifest();
   const emitted: AnnotationToolEmitted[] = [];
   const actor = createActor(annotationToolMachine).start();
-  for (const type of ['add', 'preview', 'replace', 'cancelPreview', 'select', 'remove'] as const) {
+  for (const type of ['add', 'preview', 'replace', 'cancelPreview', 'select', 'remove', 'contour.commit'] as const) {
     actor.on(type, (event) => {
       emitted.push(event);
       if (event.type === 'add') manifest = addAnnotation(manifest, event.annotation);
@@ -26,10 +29,18 @@ function harness() {
       annotations: annotationsOnSlice(manifest, slice),
       slice,
       hitRadius: 10,
+      dragThreshold: THRESHOLD,
       center: { x: 256, y: 256 },
       armLength: 100,
     });
-  return { actor, emitted, down, manifest: () => manifest, state: () => actor.getSnapshot().value };
+  const move = (x: number, y: number) => actor.send({ type: 'pointer.move', point: { x, y } });
+  const up = (x: number, y: number) => actor.send({ type: 'pointer.up', point: { x, y } });
+  const ruler = () => {
+    down({ x: 0, y: 0 }, 'ruler');
+    down({ x: 100, y: 0 }, 'ruler');
+    emitted.length = 0;
+  };
+  return { actor, emitted, down, move, up, ruler, manifest: () => manifest, state: () => actor.getSnapshot().value };
 }
 
 describe('annotation tool statechart', () => {
@@ -37,7 +48,7 @@ describe('annotation tool statechart', () => {
     const h = harness();
     h.down({ x: 10, y: 10 }, 'ruler');
     expect(h.state()).toEqual({ drawing: 'ruler' });
-    h.actor.send({ type: 'pointer.move', point: { x: 50, y: 10 } });
+    h.move(50, 10);
     const draft = h.actor.getSnapshot().context.draft as Extract<TypedAnnotation, { type: 'ruler' }>;
     expect([draft.endX, draft.endY]).toEqual([50, 10]);
     expect(h.manifest().ruler).toHaveLength(0);
@@ -56,19 +67,29 @@ describe('annotation tool statechart', () => {
     expect(h.actor.getSnapshot().context.draft).toBeNull();
   });
 
-  it('area: a freehand drag becomes 8 control points; a drag of under 3 points makes nothing', () => {
+  it('area: pointing until the threshold, then a freehand drag becomes 8 control points', () => {
     const h = harness();
-    h.down({ x: 100, y: 100 }, 'area');
+    h.down({ x: 150, y: 100 }, 'area');
+    expect(h.state()).toEqual({ pointing: 'area' });
+    h.move(151, 101);
+    expect(h.state()).toEqual({ pointing: 'area' });
     for (let i = 1; i <= 40; i++) {
       const a = (i / 40) * 2 * Math.PI;
-      h.actor.send({ type: 'pointer.move', point: { x: 100 + 50 * Math.cos(a), y: 100 + 50 * Math.sin(a) } });
+      h.move(100 + 50 * Math.cos(a), 100 + 50 * Math.sin(a));
     }
-    h.actor.send({ type: 'pointer.up', point: { x: 150, y: 100 } });
+    expect(h.state()).toEqual({ drawing: 'area' });
+    h.up(150, 100);
+    expect(h.state()).toBe('selecting');
     expect(h.manifest().area[0]!.controlPoints).toHaveLength(8);
+  });
+
+  it('area: a press and release within the threshold draws nothing', () => {
+    const h = harness();
     h.down({ x: 300, y: 300 }, 'area');
-    h.actor.send({ type: 'pointer.move', point: { x: 301, y: 300 } });
-    h.actor.send({ type: 'pointer.up', point: { x: 301, y: 300 } });
-    expect(h.manifest().area).toHaveLength(1);
+    h.move(301, 300);
+    h.up(301, 300);
+    expect(h.manifest().area).toHaveLength(0);
+    expect(h.emitted).toEqual([]);
     expect(h.state()).toBe('idle');
   });
 
@@ -83,46 +104,126 @@ describe('annotation tool statechart', () => {
     expect(h.actor.getSnapshot().context.selectedId).toBe(angle.id);
   });
 
-  it('a handle within the hit radius resizes; a body drag moves; both preview, then commit once', () => {
+  it('a handle: pointing, then resizing past the threshold; previews, then commits once', () => {
     const h = harness();
-    h.down({ x: 0, y: 0 }, 'ruler');
-    h.down({ x: 100, y: 0 }, 'ruler');
-    h.emitted.length = 0;
+    h.ruler();
     h.down({ x: 106, y: 5 }, null); // 7.8 px from the end: hit
+    expect(h.state()).toEqual({ pointing: 'handle' });
+    h.move(107, 6);
+    expect(h.state()).toEqual({ pointing: 'handle' });
+    expect(h.emitted.map((e) => e.type)).toEqual(['select']);
+    h.move(150, 0);
     expect(h.state()).toBe('resizing');
-    h.actor.send({ type: 'pointer.move', point: { x: 150, y: 0 } });
-    h.actor.send({ type: 'pointer.up', point: { x: 150, y: 0 } });
+    h.up(150, 0);
+    expect(h.state()).toBe('selecting');
     expect(h.emitted.map((e) => e.type)).toEqual(['select', 'preview', 'replace']);
     expect(h.manifest().ruler[0]!.endX).toBe(150);
+  });
+
+  it('a body: pointing, then moving past the threshold', () => {
+    const h = harness();
+    h.ruler();
     h.down({ x: 60, y: 2 }, null); // on the line, far from both ends
+    expect(h.state()).toEqual({ pointing: 'body' });
+    h.move(60, 12);
     expect(h.state()).toBe('moving');
-    h.actor.send({ type: 'pointer.move', point: { x: 60, y: 12 } });
-    h.actor.send({ type: 'pointer.up', point: { x: 60, y: 12 } });
-    expect(h.manifest().ruler[0]).toMatchObject({ startY: 10, endY: 10, startX: 0, endX: 150 });
+    h.up(60, 12);
+    expect(h.manifest().ruler[0]).toMatchObject({ startY: 10, endY: 10, startX: 0, endX: 100 });
+  });
+
+  it('a click on a handle or a body (even with a jitter under the threshold) selects and changes nothing', () => {
+    const h = harness();
+    h.ruler();
+    const before = h.manifest();
+    h.down({ x: 100, y: 0 }, null);
+    h.move(101, 1);
+    h.up(101, 1);
+    h.down({ x: 50, y: 0 }, null);
+    h.up(50, 0);
+    expect(h.state()).toBe('selecting');
+    expect(h.emitted.map((e) => e.type)).toEqual(['select', 'select']);
+    expect(h.manifest()).toBe(before);
   });
 
   it('a click too far away misses; Delete removes the selected annotation', () => {
     const h = harness();
-    h.down({ x: 0, y: 0 }, 'ruler');
-    h.down({ x: 100, y: 0 }, 'ruler');
+    h.ruler();
     h.down({ x: 50, y: 30 }, null);
     expect(h.state()).toBe('idle');
     expect(h.actor.getSnapshot().context.selectedId).toBeNull();
     h.down({ x: 50, y: 3 }, null);
-    h.actor.send({ type: 'pointer.up', point: { x: 50, y: 3 } });
+    h.up(50, 3);
     h.actor.send({ type: 'key.delete' });
     expect(h.emitted.at(-1)).toEqual({ type: 'remove', id: '1-ruler-A-#FFE411' });
     expect(h.state()).toBe('idle');
   });
 
-  it('Escape while dragging puts the annotation back', () => {
+  it('Escape while dragging puts the annotation back; while pointing it only ends the press', () => {
     const h = harness();
-    h.down({ x: 0, y: 0 }, 'ruler');
-    h.down({ x: 100, y: 0 }, 'ruler');
+    h.ruler();
     h.down({ x: 100, y: 0 }, null);
-    h.actor.send({ type: 'pointer.move', point: { x: 200, y: 0 } });
+    h.actor.send({ type: 'key.escape' });
+    expect(h.state()).toBe('selecting');
+    h.down({ x: 100, y: 0 }, null);
+    h.move(200, 0);
     h.actor.send({ type: 'key.escape' });
     expect(h.emitted.at(-1)).toEqual({ type: 'cancelPreview' });
     expect(h.manifest().ruler[0]!.endX).toBe(100);
+  });
+
+  it("a note's grip: a click selects it, a drag past the threshold moves it", () => {
+    const h = harness();
+    h.down({ x: 20, y: 30 }, 'text');
+    const note = h.manifest().text[0]!;
+    h.emitted.length = 0;
+    const grip = (x: number, y: number) =>
+      h.actor.send({ type: 'grip.down', annotation: { ...note, type: 'text' }, point: { x, y }, dragThreshold: THRESHOLD });
+    grip(200, 200);
+    expect(h.state()).toEqual({ pointing: 'body' });
+    h.up(201, 200);
+    expect(h.emitted.map((e) => e.type)).toEqual(['select']);
+    grip(200, 200);
+    h.move(210, 220);
+    expect(h.state()).toBe('moving');
+    h.up(210, 220);
+    expect(h.manifest().text[0]!.origin).toEqual({ x: 30, y: 50 });
+  });
+
+  it('a contour control point: a click stores nothing, a drag past the threshold is a correction', () => {
+    const h = harness();
+    const controlPoints = [
+      { x: 100, y: 50 },
+      { x: 150, y: 100 },
+      { x: 100, y: 150 },
+      { x: 50, y: 100 },
+    ];
+    const press = () => h.actor.send({ type: 'contour.down', slice: 7, controlPoints, index: 1, point: { x: 150, y: 100 }, dragThreshold: THRESHOLD });
+    press();
+    expect(h.state()).toEqual({ pointing: 'contour' });
+    h.move(151, 101);
+    h.up(151, 101);
+    expect(h.state()).toBe('idle');
+    expect(h.emitted).toEqual([]);
+    press();
+    h.move(170, 100);
+    expect(h.state()).toBe('contouring');
+    expect(h.actor.getSnapshot().context.contour?.points[1]).toEqual({ x: 170, y: 100 });
+    h.up(180, 100);
+    expect(h.emitted).toEqual([{ type: 'contour.commit', slice: 7, controlPoints: [controlPoints[0], { x: 180, y: 100 }, controlPoints[2], controlPoints[3]] }]);
+    expect(h.actor.getSnapshot().context.contour).toBeNull();
+  });
+
+  it('Escape while dragging a contour point stores nothing', () => {
+    const h = harness();
+    const controlPoints = [
+      { x: 0, y: 0 },
+      { x: 10, y: 0 },
+      { x: 0, y: 10 },
+    ];
+    h.actor.send({ type: 'contour.down', slice: 1, controlPoints, index: 0, point: { x: 0, y: 0 }, dragThreshold: THRESHOLD });
+    h.move(20, 20);
+    h.actor.send({ type: 'key.escape' });
+    expect(h.state()).toBe('idle');
+    expect(h.emitted).toEqual([]);
   });
 });
