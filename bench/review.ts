@@ -115,18 +115,18 @@ function firstFramePathIn(entry: number): string {
 }
 
 // 0. The first open of a record nobody has opened (DEM-002's): the server makes its frames as the page asks.
-type FirstOpenMarks = { entry: number; bmode?: number; angio?: number; play?: number };
+type FirstOpenMarks = { entry: number; bmode?: number; angio?: number; lmode?: number; play?: number };
 function watchFirstOpen(): void {
   const marks: FirstOpenMarks = { entry: performance.now() };
   (window as unknown as { firstOpen: FirstOpenMarks }).firstOpen = marks;
   const poll = () => {
-    for (const panel of ['bmode', 'angio'] as const) {
+    for (const panel of ['bmode', 'angio', 'lmode'] as const) {
       const canvas = document.querySelector(`[data-testid="panel-canvas-${panel}"]`) as HTMLCanvasElement | null;
       if (canvas?.dataset.drawnSlice && !marks[panel]) marks[panel] = performance.now();
     }
     const play = document.querySelector('button[aria-label="Play"]');
     if (play && play.getAttribute('aria-disabled') !== 'true' && !marks.play) marks.play = performance.now();
-    if (!marks.bmode || !marks.angio || !marks.play) requestAnimationFrame(poll);
+    if (!marks.bmode || !marks.angio || !marks.lmode || !marks.play) requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
 }
@@ -139,7 +139,7 @@ await firstOpenPage.evaluate(watchFirstOpen);
 await firstOpenLink.click();
 await firstOpenPage.waitForFunction(() => {
   const marks = (window as unknown as { firstOpen?: FirstOpenMarks }).firstOpen;
-  return marks?.bmode && marks.angio && marks.play;
+  return marks?.bmode && marks.angio && marks.lmode && marks.play;
 }, null, { timeout: 60_000 });
 const firstOpen = await firstOpenPage.evaluate(() => (window as unknown as { firstOpen: FirstOpenMarks }).firstOpen);
 await firstOpenPage.context().close();
@@ -277,6 +277,7 @@ console.info(`  (ms after route entry: ${firstFramePath})`);
 row('route entry to Play enabled (100 frames)', (marks.playEnabled ?? Number.NaN) - marks.entry, null, 'ms', 0);
 row('first open: B-mode drawn (frames not made)', firstOpen.bmode! - firstOpen.entry, null, 'ms', 0);
 row('first open: angio drawn', firstOpen.angio! - firstOpen.entry, null, 'ms', 0);
+row('first open: L-mode drawn', firstOpen.lmode! - firstOpen.entry, null, 'ms', 0);
 row('first open: Play enabled', firstOpen.play! - firstOpen.entry, null, 'ms', 0);
 row('deep link or reload to first B-mode frame', coldMarks.firstFrame ?? Number.NaN, rawTimes.firstFrame, 'ms', 0);
 console.info(`  (ms after navigation start: ${coldPath})`);

@@ -28,7 +28,7 @@ async function canvasSpread(page: Page, canvas: Locator): Promise<number> {
   }, png.toString('base64'));
 }
 
-test('a record opened for the first time shows its B-mode and angio images and enables Play while its frames are still being made', async ({ page }) => {
+test('a record opened for the first time shows its B-mode, angio and L-mode images and enables Play while its frames are still being made', async ({ page }) => {
   await signIn(page, clinician('acme'));
   await page.goto(`${originOf('acme')}/patients/${PATIENT}/records`);
   await page.getByTestId('record-card').first().getByRole('link').click();
@@ -41,4 +41,8 @@ test('a record opened for the first time shows its B-mode and angio images and e
     await expect.poll(() => canvasSpread(page, canvas), { message: `${panel} shows an image`, timeout: 30_000 }).toBeGreaterThan(20);
   }
   await expect(page.getByRole('button', { name: 'Play', exact: true })).not.toHaveAttribute('aria-disabled', 'true', { timeout: 30_000 });
+  // The L-mode is built in the page from the frames already there: columns appear as they arrive, long before the last frame exists.
+  const lmode = page.getByTestId('panel-canvas-lmode');
+  await expect(lmode).toHaveAttribute('data-drawn-slice', '1', { timeout: 30_000 });
+  await expect.poll(() => canvasSpread(page, lmode), { message: 'lmode shows the frames that have arrived', timeout: 30_000 }).toBeGreaterThan(20);
 });

@@ -1,4 +1,5 @@
 import type { ImageStore } from '../imaging/image-store.ts';
+import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import type { PlaybackSnapshot } from '../playback/playback.machine.ts';
 import type { ToolId } from '../tools/tools.ts';
 
@@ -34,12 +35,11 @@ function texels(size: Area | null): number {
 /**
  * Each panel holds one r8 texture of the size of the image it shows. This mirrors panelImage()
  * in panel-controller.ts rather than importing it, so that the overlay does not pull Pixi in:
- * the L-mode panel shows a black image one column per B-mode frame until the L-mode is built.
+ * the L-mode panel's image has one column per B-mode frame, black until its frame arrives.
  */
 export function textureBytes(store: ImageStore): number {
   const bmode = store.size('bmode');
-  const lmode = store.getSnapshot().lmodeReady ? store.lmode() : null;
-  const lmodeSize = lmode ?? (bmode ? { width: bmode.count, height: bmode.height } : null);
+  const lmodeSize = bmode ? { width: bmode.count, height: lmodeColumnLength(bmode.width, bmode.height) } : null;
   return texels(store.size('angio')) + texels(bmode) + texels(lmodeSize);
 }
 

@@ -5,7 +5,6 @@ import type { ImageStore } from './image-store.ts';
 
 /** Chunks in flight at once: enough to fill the pipe, few enough that the first frames come first. */
 const CONCURRENCY = 4;
-const LMODE_POLL_MS = 2000;
 
 export interface FrameLoaderCallbacks {
   /** The page needs the bandwidth: the service worker's background download pauses meanwhile. */
@@ -26,7 +25,7 @@ function takeNearest(remaining: ChunkSpan[], slice: number): ChunkSpan | undefin
  * Loads every frame of a record into the image store: first the B-mode and angio chunks holding
  * the current slice, side by side and marked urgent (the server makes them before anything else),
  * then the rest, always the chunk nearest the slice the clinician is on now, so that a jump
- * elsewhere is followed; then the L-mode image (polled while the server is still making it).
+ * elsewhere is followed. The L-mode is built in the page from these frames (review/lmode).
  * Requests go through the service worker, which answers from its cache what it already has.
  */
 export async function loadRecordFrames(
@@ -69,25 +68,10 @@ export async function loadRecordFrames(
     store.setDownloading(false);
     callbacks.onBusy(false);
   }
-  // A record waiting for its pullback has no L-mode image to ask for.
-  while (!signal.aborted && images.bmode.count > 0) {
-    try {
-      const lmode = await api.getBytes(images.lmode.path, { signal });
-      if (lmode) {
-        store.setLmode(images.lmode.width, images.lmode.height, lmode);
-        return;
-      }
-    } catch (error) {
-      if (!signal.aborted) callbacks.onFailed('bmode', -1, error);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, LMODE_POLL_MS));
-  }
 }
 
 /** "Frames 17–32 (B-mode)" for a chunk that could not be loaded. */
 export function describeChunk(images: RecordImages, series: ImageSeriesName, chunk: number): string {
-  if (chunk < 0) return 'the L-mode image';
   const { first, count } = chunkFrames(chunk, images[series].count, images[series].framesPerChunk);
   return `frames ${first + 1}–${first + count} (${series === 'bmode' ? 'B-mode' : 'angio'})`;
 }

@@ -3,7 +3,7 @@ import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../d
 
 /**
  * The review's image store (spec section 3): the remote image lists, the frames as they
- * arrive, one L-mode image, the current slice, the downloading flag and the play counter.
+ * arrive, the current slice, the downloading flag and the play counter.
  * Every frame is kept once, as the raw 8-bit bytes of its chunk; panels read views into
  * those bytes (no copies, no RGBA bitmaps). Slices are 1-based, as the spec counts them.
  */
@@ -13,7 +13,6 @@ export interface ImageStoreSnapshot {
   readonly sliceCount: number;
   readonly bmodeLoaded: number;
   readonly angioLoaded: number;
-  readonly lmodeReady: boolean;
   readonly downloading: boolean;
   readonly playCounter: number;
   /** Changes whenever frame data arrives, so panels know to redraw. */
@@ -27,7 +26,6 @@ const EMPTY: ImageStoreSnapshot = {
   sliceCount: 0,
   bmodeLoaded: 0,
   angioLoaded: 0,
-  lmodeReady: false,
   downloading: false,
   playCounter: 0,
   dataVersion: 0,
@@ -37,7 +35,6 @@ export class ImageStore {
   private snapshot: ImageStoreSnapshot = EMPTY;
   private readonly listeners = new Set<() => void>();
   private series: Record<ImageSeriesName, SeriesData> | null = null;
-  private lmodeImage: { width: number; height: number; data: Uint8Array } | null = null;
   /** The remote lists, as the server gave them. */
   images: RecordImages | null = null;
 
@@ -63,7 +60,6 @@ export class ImageStore {
       chunks: s.chunks.map(() => null),
     });
     this.series = { bmode: empty(images.bmode), angio: empty(images.angio) };
-    this.lmodeImage = null;
     this.update({ ...EMPTY, sliceCount: Math.max(images.bmode.count, images.angio.count), dataVersion: this.snapshot.dataVersion + 1 });
   }
 
@@ -87,11 +83,6 @@ export class ImageStore {
     series.chunks[index] = bytes;
     const key = seriesName === 'bmode' ? 'bmodeLoaded' : 'angioLoaded';
     this.update({ [key]: this.snapshot[key] + count, dataVersion: this.snapshot.dataVersion + 1 });
-  }
-
-  setLmode(width: number, height: number, data: Uint8Array): void {
-    this.lmodeImage = { width, height, data };
-    this.update({ lmodeReady: true, dataVersion: this.snapshot.dataVersion + 1 });
   }
 
   /** A view of frame `frameIndex` (0-based) of a series, or null while it has not arrived. */
@@ -129,10 +120,6 @@ export class ImageStore {
     return this.frame('angio', bmode ? angioFrameForSlice(slice - 1, bmode, angio) : Math.min(angio, slice) - 1);
   }
 
-  lmode(): { width: number; height: number; data: Uint8Array } | null {
-    return this.lmodeImage;
-  }
-
   setSlice(slice: number): void {
     const { sliceCount } = this.snapshot;
     const clamped = sliceCount ? Math.min(sliceCount, Math.max(1, Math.round(slice))) : 1;
@@ -150,7 +137,6 @@ export class ImageStore {
   /** Spec: slice becomes 1, all images are cleared (their memory freed with them), playback stops (the caller's machine). */
   reset(): void {
     this.series = null;
-    this.lmodeImage = null;
     this.images = null;
     this.update({ ...EMPTY, dataVersion: this.snapshot.dataVersion + 1 });
   }

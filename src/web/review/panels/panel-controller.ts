@@ -62,15 +62,16 @@ export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageSt
  *   lasts ~30 slices), any slice on the L-mode image (its cursor is a DOM line moved on its own),
  *   or a chunk arriving for other slices. While loading, a dozen chunks a second would otherwise
  *   redraw every panel each time;
- * - 'progress': the same, but the L-mode's loading progress moved (redrawn a few times a second);
+ * - 'progress': the same, but B-mode frames arrived: the L-mode samples their columns and moves its
+ *   loading strip (redrawn a few times a second);
  * - 'redraw': draw again, on the next animation frame (the first image at once).
  * `sameImage`: whether the image the panel would show for `next` is the one on screen.
  */
 export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null, next: ImageStoreSnapshot, sameImage: boolean): 'none' | 'same-image' | 'progress' | 'redraw' {
-  if (!drawn || drawn.sliceCount !== next.sliceCount || drawn.lmodeReady !== next.lmodeReady) return 'redraw';
+  if (!drawn || drawn.sliceCount !== next.sliceCount) return 'redraw';
   if (drawn.dataVersion === next.dataVersion && drawn.slice === next.slice) return 'none';
   if (!sameImage) return 'redraw';
-  return kind === 'lmode' && !next.lmodeReady && drawn.dataVersion !== next.dataVersion ? 'progress' : 'same-image';
+  return kind === 'lmode' && drawn.bmodeLoaded !== next.bmodeLoaded ? 'progress' : 'same-image';
 }
 
 type Drag =

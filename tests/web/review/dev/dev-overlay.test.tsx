@@ -61,7 +61,7 @@ describe('developer overlay', () => {
     expect(overlay.getAttribute('role')).toBe('status');
     expect(shown('dev-bmode-frames')).toBe('0 / 120');
     expect(shown('dev-angio-frames')).toBe('0 / 30');
-    expect(shown('dev-texture-bytes')).toBe('784 B (0.0 MiB)'); // 4x4 + 8x6 + 120x6
+    expect(shown('dev-texture-bytes')).toBe('1,024 B (0.0 MiB)'); // 4x4 + 8x6 + 120x8 (the L-mode: a column per frame, the frame's longer side)
     expect(shown('dev-frame-data-bytes')).toBe('0 B (0.0 MiB)');
     expect(shown('dev-playback')).toBe('stopped');
     expect(shown('dev-tool')).toBe('ruler');

@@ -73,12 +73,10 @@ describe('image store', () => {
     const store = new ImageStore();
     store.setImages(images(40, 10));
     store.addChunk('bmode', 0, chunkBytes(0, 16));
-    store.setLmode(40, W, new Uint8Array(40 * W));
     store.setSlice(9);
     store.reset();
-    expect(store.getSnapshot()).toMatchObject({ slice: 1, sliceCount: 0, bmodeLoaded: 0, lmodeReady: false });
+    expect(store.getSnapshot()).toMatchObject({ slice: 1, sliceCount: 0, bmodeLoaded: 0 });
     expect(store.bmodeFrameAt(1)).toBeNull();
-    expect(store.lmode()).toBeNull();
   });
 });
 
@@ -96,7 +94,7 @@ describe('frame loader', () => {
         // The clinician jumps to the first slice while the chunks around slice 81 load.
         if (path.includes('bmode/4')) store.setSlice(1);
         const count = Math.min(16, (series === 'bmode' ? 160 : 64) - Number(index) * 16);
-        return path.includes('lmode') ? new Uint8Array(160 * W) : chunkBytes(Number(index) * 16, count);
+        return chunkBytes(Number(index) * 16, count);
       }),
     } as unknown as ApiClient;
     await loadRecordFrames(api, list, store, { onBusy: () => {}, onFailed: () => {} }, new AbortController().signal);
@@ -104,14 +102,14 @@ describe('frame loader', () => {
     expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 160, angioLoaded: 64 });
   });
 
-  it('loads every chunk and the L-mode into the store, and reports what failed', async () => {
+  it('loads every chunk into the store, never asks the server for an L-mode image, and reports what failed', async () => {
     const list = images(40, 10);
     const store = new ImageStore();
     store.setImages(list);
-    let lmodeAsks = 0;
+    const asked: string[] = [];
     const api = {
       getBytes: vi.fn(async (path: string) => {
-        if (path.includes('lmode')) return ++lmodeAsks < 2 ? null : new Uint8Array(40 * W);
+        asked.push(path);
         if (path.includes('bmode/1')) throw new Error('500');
         const [, series, index] = /frames\/(\w+)\/(\d+)/.exec(path)!;
         const count = Math.min(16, (series === 'bmode' ? 40 : 10) - Number(index) * 16);
@@ -120,15 +118,9 @@ describe('frame loader', () => {
     } as unknown as ApiClient;
     const busy: boolean[] = [];
     const failed: string[] = [];
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    try {
-      const done = loadRecordFrames(api, list, store, { onBusy: (b) => busy.push(b), onFailed: (s, c) => failed.push(describeChunk(list, s, c)) }, new AbortController().signal);
-      await vi.advanceTimersByTimeAsync(5000);
-      await done;
-    } finally {
-      vi.useRealTimers();
-    }
-    expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 24, angioLoaded: 10, lmodeReady: true, downloading: false });
+    await loadRecordFrames(api, list, store, { onBusy: (b) => busy.push(b), onFailed: (s, c) => failed.push(describeChunk(list, s, c)) }, new AbortController().signal);
+    expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 24, angioLoaded: 10, downloading: false });
+    expect(asked.filter((path) => path.includes('lmode'))).toEqual([]);
     expect(failed).toEqual(['frames 17–32 (B-mode)']);
     expect(busy).toEqual([true, false]);
   });

@@ -7,7 +7,6 @@ const drawn: ImageStoreSnapshot = {
   sliceCount: 3600,
   bmodeLoaded: 160,
   angioLoaded: 16,
-  lmodeReady: false,
   downloading: true,
   playCounter: 0,
   dataVersion: 12,
@@ -23,8 +22,8 @@ describe('what a panel does when the image store changes', () => {
     ['the slice moved within one angio frame', 'angio', { ...drawn, slice: 41 }, true, 'same-image'],
     ['the slice moved to another B-mode frame', 'bmode', { ...drawn, slice: 41 }, false, 'redraw'],
     ['the slice moved on the L-mode image', 'lmode', { ...drawn, slice: 41 }, true, 'same-image'],
-    ['a chunk arrived while the L-mode is being built (progress)', 'lmode', chunkArrived, true, 'progress'],
-    ['the L-mode image is ready', 'lmode', { ...drawn, lmodeReady: true, dataVersion: 13 }, false, 'redraw'],
+    ['B-mode frames arrived: the L-mode samples their columns (progress)', 'lmode', chunkArrived, true, 'progress'],
+    ['only angio frames arrived: the L-mode has nothing to add', 'lmode', { ...drawn, angioLoaded: 32, dataVersion: 13 }, true, 'same-image'],
     ['another record (slice count) was loaded', 'bmode', { ...drawn, sliceCount: 300 }, true, 'redraw'],
   ] as const)('%s: %s', (_, kind, next, sameImage, expected) => {
     expect(storeChangeFor(kind, drawn, next, sameImage)).toBe(expected);
@@ -32,10 +31,5 @@ describe('what a panel does when the image store changes', () => {
 
   it('draws when nothing has been drawn yet', () => {
     expect(storeChangeFor('bmode', null, drawn, true)).toBe('redraw');
-  });
-
-  it('after the L-mode is built, chunks no longer redraw it', () => {
-    const built = { ...drawn, lmodeReady: true };
-    expect(storeChangeFor('lmode', built, { ...built, dataVersion: 13, bmodeLoaded: 176 }, true)).toBe('same-image');
   });
 });
