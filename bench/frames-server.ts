@@ -10,7 +10,10 @@ import path from 'node:path';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/client.ts';
+import { findRecord } from '../src/server/db/records.ts';
 import { findUserByEmail } from '../src/server/db/tenants.ts';
+import { createFrameWorkerPool } from '../src/server/imaging/frame-worker-pool.ts';
+import { RecordImaging } from '../src/server/imaging/record-imaging.ts';
 import { DEMO_TENANTS } from '../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../src/server/storage/local-directory-store.ts';
@@ -30,24 +33,27 @@ if (mode === 'static') {
   });
   server.listen(0, '127.0.0.1', () => console.info(JSON.stringify({ port: (server.address() as { port: number }).port, pid: process.pid })));
 } else {
-  const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production' }), webRoot: '/nonexistent' };
+  const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false' }), webRoot: '/nonexistent' };
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
-  const app = await buildApp({ config, database, store: new LocalDirectoryStore(storeDir) });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const port = (app.server.address() as { port: number }).port;
+  const store = new LocalDirectoryStore(storeDir);
+  const app = await buildApp({ config, database, store });
   const user = await findUserByEmail(database.db, 'demo', 'clinician@demo.test');
   const origin = `http://demo.localhost:${config.port}`;
   const authorization = `Bearer ${await mintIdToken(database.db, 'demo', origin, { sub: user!.id, expiresIn: '1h' })}`;
   const headers = { host: 'demo.localhost', authorization };
   const records = (await app.inject({ url: '/api/demo/patients/DEM-001/records', headers })).json() as { records: { recordId: string; bmodeFrameCount: number }[] };
   const recordId = records.records.find((r) => r.bmodeFrameCount === 3600)!.recordId;
-  const images = (await app.inject({ url: `/api/demo/records/${recordId}/images`, headers })).json() as { lmode: { path: string } };
-  // The image list starts the background generation; the L-mode is ready once every chunk is.
+  // Every chunk stored before measuring, by the app's own generator on as many workers, before the
+  // app listens: listening starts the demo pre-generation, which would make this record beside it.
+  const pool = createFrameWorkerPool(config.imagingWorkers);
+  const imaging = new RecordImaging(store, pool, app.log);
   const started = performance.now();
-  while ((await app.inject({ url: `/api/demo/${images.lmode.path}`, headers })).statusCode !== 200) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  await imaging.generateAll((await findRecord(database.db, 'demo', recordId))!, 'demand');
   const generationSeconds = (performance.now() - started) / 1000;
+  imaging.close();
+  await pool.close();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
   console.info(JSON.stringify({ port, pid: process.pid, authorization, recordId, generationSeconds, tenant: 'demo' }));
 }

@@ -7,7 +7,6 @@ import { availableParallelism } from 'node:os';
 import { renderAngioFrame } from '../src/domain/imaging/angio-frame.ts';
 import { createBmodeRenderer } from '../src/domain/imaging/bmode-frame.ts';
 import { lumenAreaProfileMm2 } from '../src/domain/imaging/contours.ts';
-import { createLmodeBuilder } from '../src/domain/imaging/lmode.ts';
 import { createPullbackModel } from '../src/domain/imaging/pullback-model.ts';
 import { createFrameWorkerPool } from '../src/server/imaging/frame-worker-pool.ts';
 
@@ -48,8 +47,6 @@ for (let k = 0; k < 20; k++) renderer.renderFrame(k, frame);
 const stride = Math.floor(RECORD_FRAMES / SAMPLE_FRAMES);
 const bmodeMedian = summary('B-mode frame, one thread', timeEach(SAMPLE_FRAMES, (k) => renderer.renderFrame(k * stride, frame)));
 
-const builder = createLmodeBuilder(model.frameSizePx, RECORD_FRAMES, Math.PI / 2);
-summary('L-mode column', timeEach(SAMPLE_FRAMES, (k) => builder.addFrame(k * stride, frame)));
 const profileStart = performance.now();
 lumenAreaProfileMm2(model);
 console.info(`${'true lumen area profile (record)'.padEnd(34)} ${(performance.now() - profileStart).toFixed(1)} ms`);

@@ -4,7 +4,7 @@
  * output by dcmtk and GDCM (cases whose tool is missing are skipped) and by OpenJPH for HTJ2K.
  * Then a 1,000-frame uncompressed file and a 1,000-frame JPEG baseline file (512 x 512): frames
  * per second decoding alone and through the whole import on a real server (HTTP upload streamed to
- * disk, header check, decode in the worker pool, gzip, storage, L-mode, previews, the final
+ * disk, header check, decode in the worker pool, gzip, storage, previews, the final
  * transaction). Prints figures; asserts nothing.
  */
 import fs from 'node:fs';
@@ -172,7 +172,7 @@ async function main() {
       `uncompressed ${(fs.statSync(raw).size / 1e6).toFixed(0)} MB, JPEG baseline ${(fs.statSync(jpeg).size / 1e6).toFixed(0)} MB.`,
   );
 
-  const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', DATA_DIR: path.join(work, 'data') }), webRoot: '/nonexistent' };
+  const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false', DATA_DIR: path.join(work, 'data') }), webRoot: '/nonexistent' };
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   await seedTenant(database.db, DEMO_TENANTS[0]!);
   const app = await buildApp({ config, database, store: new LocalDirectoryStore(path.join(work, 'store')) });

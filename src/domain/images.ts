@@ -30,12 +30,6 @@ export const RecordImagesSchema = z.object({
   pixelSpacingMm: z.number().positive(),
   bmode: SeriesSchema,
   angio: SeriesSchema,
-  lmode: z.object({
-    /** One column per B-mode frame (0 for an angiography-only record, until its pullback joins it). */
-    width: z.number().int().nonnegative(),
-    height: z.number().int().positive(),
-    path: z.string(),
-  }),
 });
 export type RecordImages = z.infer<typeof RecordImagesSchema>;
 
@@ -48,13 +42,6 @@ export function chunkFrames(index: number, frameCount: number, framesPerChunk = 
   const first = index * framesPerChunk;
   return { first, count: Math.max(0, Math.min(framesPerChunk, frameCount - first)) };
 }
-
-/** Where the L-mode image is while it is still being made: `202` with this body. */
-export const LmodePendingSchema = z.object({
-  status: z.literal('generating'),
-  framesDone: z.number().int().nonnegative(),
-  framesTotal: z.number().int().positive(),
-});
 
 /**
  * Marks the frame request the page waits on to show its first image: the frames service worker

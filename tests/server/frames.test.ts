@@ -2,13 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lmodeColumn } from '../../src/domain/imaging/lmode.ts';
 import type { RecordImages } from '../../src/domain/images.ts';
 import { records } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { findRecord } from '../../src/server/db/records.ts';
 import { generateAngioFrames, generateFrames } from '../../src/server/imaging/demo-pullback.ts';
-import { LMODE_ANGLE_RAD, pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
+import { pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
 import { clinicianAuthorization, createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
 
 const FRAME_BYTES = 512 * 512;
@@ -44,7 +43,6 @@ describe.skipIf(postgresUnavailable)('frame delivery', () => {
     expect(images.bmode.chunks).toHaveLength(19);
     expect(images.angio.chunks).toHaveLength(3);
     expect(images.bmode.chunks[0]).toBe(`records/${images.recordId}/frames/bmode/0?v=v1`);
-    expect(images.lmode).toEqual({ width: 300, height: 512, path: `records/${images.recordId}/lmode?v=v1` });
   });
 
   it('sends a chunk as gzip of the raw 8-bit frames, exactly the generated pixels', async () => {
@@ -134,22 +132,11 @@ describe.skipIf(postgresUnavailable)('frame delivery', () => {
     expect(response.body).not.toContain('storage');
   });
 
-  it('makes the L-mode image in the background and reports progress until it is ready', async () => {
-    const url = `/api/demo/${images.lmode.path}`;
-    let response = await get(url);
-    const deadline = Date.now() + 25_000;
-    while (response.statusCode === 202 && Date.now() < deadline) {
-      expect(response.json()).toMatchObject({ status: 'generating', framesTotal: 300 });
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      response = await get(url);
-    }
-    expect(response.statusCode).toBe(200);
-    const lmode = zlib.gunzipSync(response.rawPayload);
-    expect(lmode.length).toBe(512 * 300);
-    // Column 20 of the L-mode is the cut through frame 20.
-    const frame20 = generateFrames(pullbackModelOf(await recordRow()), 20, 21);
-    const column = lmodeColumn(frame20, 512, LMODE_ANGLE_RAD);
-    const fromImage = Uint8Array.from({ length: 512 }, (_, row) => lmode[row * 300 + 20]!);
-    expect(Buffer.from(fromImage).equals(Buffer.from(column))).toBe(true);
+  it('makes no L-mode image: the page builds it from the B-mode frames, at any cut angle', async () => {
+    expect(Object.keys(images)).not.toContain('lmode');
+    const response = await get(`/api/demo/records/${images.recordId}/lmode?v=v1`);
+    expect(response.statusCode).toBe(404);
+    // No such route, rather than a record or image not found.
+    expect(response.json().message).toBe(`No such address: GET /api/demo/records/${images.recordId}/lmode`);
   });
 });

@@ -5,7 +5,7 @@ import type { RecordRow } from '../../src/server/db/records.ts';
 import { startDemoPregeneration } from '../../src/server/imaging/demo-pregeneration.ts';
 import { createFrameWorkerPool, type FrameWorkerPool } from '../../src/server/imaging/frame-worker-pool.ts';
 import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from '../../src/server/imaging/generation-queue.ts';
-import { chunkKey, RecordImaging } from '../../src/server/imaging/record-imaging.ts';
+import { chunkKey, imagingKey, RecordImaging } from '../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../src/server/storage/blob-store.ts';
 import { createTestServer, postgresUnavailable, type TestServer } from './test-server.ts';
 
@@ -144,6 +144,21 @@ describe('record imaging with one frame worker', () => {
     const asked = imaging.chunk(record, 'bmode', 5, 'urgent' satisfies GenerationPriority);
     await Promise.all([asked, ...background]);
     expect(store.puts.indexOf(chunkKey(record, 'bmode', 5))).toBe(1);
+  });
+
+  it("makes a record's B-mode chunks, then its angio run, then marks it complete (no L-mode image)", async () => {
+    const store = memoryStore();
+    const imaging = new RecordImaging(store, pool, silentLog);
+    const record = demoRecord('00000000-0000-4000-8000-000000000003', 16 * 3);
+    await imaging.generateAll(record, 'demand');
+    expect(store.puts).toEqual([
+      ...[0, 1, 2].map((index) => chunkKey(record, 'bmode', index)),
+      chunkKey(record, 'angio', 0),
+      imagingKey(record, 'complete'),
+    ]);
+    // Once complete, it is not made again.
+    await imaging.generateAll(record, 'demand');
+    expect(store.puts).toHaveLength(5);
   });
 });
 

@@ -89,7 +89,6 @@ describe.skipIf(postgresUnavailable)('tenancy: no request crosses from one tenan
         '/api/:tenant/patients/:patientId/records',
         '/api/:tenant/records/:recordId/images',
         '/api/:tenant/records/:recordId/frames/:series/:chunk',
-        '/api/:tenant/records/:recordId/lmode',
         '/api/:tenant/records/:recordId/previews/:series',
         '/api/:tenant/users/:userId',
         '/api/:tenant/users/:userId/password-reset',

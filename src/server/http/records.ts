@@ -62,7 +62,6 @@ function imagesOf(record: RecordRow): RecordImages {
     pixelSpacingMm: record.pixelSpacingMm,
     bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount) },
     angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount) },
-    lmode: { width: record.bmodeFrameCount, height: record.frameHeight, path: `records/${record.id}/lmode?${v}` },
   };
 }
 
@@ -87,25 +86,6 @@ export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     // The chunks the page shows first are marked urgent: made before anything else still waiting.
     const priority = request.headers[URGENT_FRAME_HEADER.toLowerCase()] ? 'urgent' : 'demand';
     return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk, priority), `${record.imagingVersion}-${series}-${chunk}`);
-  });
-
-  app.get('/api/:tenant/records/:recordId/lmode', async (request, reply) => {
-    const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
-    const { v } = parseOrThrow(VersionQuerySchema, request.query);
-    const record = await recordOf(deps, request, recordId, v);
-    if (record.bmodeFrameCount === 0) {
-      reply.header('cache-control', 'no-store');
-      throw new NotFoundError(NO_PULLBACK_YET);
-    }
-    const state = await deps.imaging.lmode(record);
-    if (!state.ready) {
-      return reply
-        .code(202)
-        .header('retry-after', '2')
-        .header('cache-control', 'no-store')
-        .send({ status: 'generating', framesDone: state.framesDone, framesTotal: state.framesTotal });
-    }
-    return sendCompressed(request, reply, state.data, `${record.imagingVersion}-lmode`);
   });
 
   app.get('/api/:tenant/records/:recordId/previews/:series', async (request, reply) => {

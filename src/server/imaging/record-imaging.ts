@@ -4,7 +4,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { renderAngioFrame } from '../../domain/imaging/angio-frame.ts';
 import { createBmodeRenderer } from '../../domain/imaging/bmode-frame.ts';
 import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
-import { createLmodeBuilder } from '../../domain/imaging/lmode.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/imaging/pullback-model.ts';
 import { chunkCount, chunkFrames, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
@@ -15,10 +14,6 @@ import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, typ
 import { encodeGrayPng } from './png.ts';
 
 const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
-
-/** The L-mode image is a cut through the stack along this angle (top to bottom through the centre). */
-export const LMODE_ANGLE_RAD = Math.PI / 2;
 
 /** Missing or damaged stored imaging that cannot be regenerated: a server fault, logged with the record. */
 export class MissingImagingError extends Error {
@@ -70,12 +65,8 @@ function gzipUncompressedLength(data: Buffer): number {
   return data.length >= 18 ? data.readUInt32LE(data.length - 4) : -1;
 }
 
-export type LmodeState = { ready: true; data: Buffer } | { ready: false; framesDone: number; framesTotal: number };
-
 /** A record's whole-pullback generation, at the priority of whoever wants it most. */
 interface RecordJob {
-  framesDone: number;
-  readonly framesTotal: number;
   priority: GenerationPriority;
   /** The chunk it waits for now, raised with the job. */
   currentKey: string | null;
@@ -145,19 +136,9 @@ export class RecordImaging {
     });
   }
 
-  /** The L-mode image (one column per B-mode frame), or how far its making has got. */
-  async lmode(record: RecordRow): Promise<LmodeState> {
-    const key = imagingKey(record, 'lmode.u8.gz');
-    const stored = await this.store.get(key);
-    if (stored && gzipUncompressedLength(stored) === record.frameHeight * record.bmodeFrameCount) return { ready: true, data: stored };
-    if (record.imagingSource !== 'demo') throw new MissingImagingError(`The L-mode image of record ${record.id} is missing from storage.`);
-    const job = this.recordJob(record, 'background');
-    return { ready: false, framesDone: job.framesDone, framesTotal: job.framesTotal };
-  }
-
   /**
-   * Starts making a record's imaging in the background: every B-mode chunk, the L-mode image
-   * from them, then the angiography run. Chunks the page asks for meanwhile go first.
+   * Starts making a record's imaging in the background: every B-mode chunk, then the angiography
+   * run. Chunks the page asks for meanwhile go first.
    */
   prepare(record: RecordRow): void {
     if (record.imagingSource !== 'demo') return;
@@ -217,8 +198,6 @@ export class RecordImaging {
       return running;
     }
     const job: RecordJob = {
-      framesDone: 0,
-      framesTotal: record.bmodeFrameCount,
       priority,
       currentKey: null,
       done: Promise.resolve().then(async () => {
@@ -226,16 +205,7 @@ export class RecordImaging {
           job.currentKey = chunkKey(record, series, index);
           return this.chunk(record, series, index, job.priority);
         };
-        const lmodeKey = imagingKey(record, 'lmode.u8.gz');
-        const builder = createLmodeBuilder(record.frameHeight, record.bmodeFrameCount, LMODE_ANGLE_RAD);
-        const frameBytes = record.frameWidth * record.frameHeight;
-        for (let index = 0; index < chunkCount(record.bmodeFrameCount); index++) {
-          const { first, count } = chunkFrames(index, record.bmodeFrameCount);
-          const raw = await gunzip(await chunkOf('bmode', index));
-          for (let k = 0; k < count; k++) builder.addFrame(first + k, raw.subarray(k * frameBytes, (k + 1) * frameBytes));
-          job.framesDone = first + count;
-        }
-        await this.store.put(lmodeKey, await gzip(builder.image, { level: 1 }));
+        for (let index = 0; index < chunkCount(record.bmodeFrameCount); index++) await chunkOf('bmode', index);
         for (let index = 0; index < chunkCount(record.angioFrameCount); index++) await chunkOf('angio', index);
         await this.store.put(key, Buffer.from(new Date().toISOString()));
       }),

@@ -2,7 +2,7 @@
  * DICOM imports (issue 8). `start` reads the uploaded files' headers (header workers), plans the
  * upload (import-plan.ts) and registers its imports, one per record it makes or fills; each
  * import's frames are then decoded in the background (decode workers), stored as the record's gzip
- * chunks with its L-mode image and previews, and the patient, record and audit row appear in ONE
+ * chunks with its previews, and the patient, record and audit row appear in ONE
  * transaction that also marks the import 'done' (import-commit.ts). Any failure marks it 'failed'
  * and removes what it stored and its uploaded files; on start-up (and every minute) imports whose
  * process is gone are rolled back the same way.
@@ -13,7 +13,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { createLmodeBuilder, type LmodeBuilder } from '../../domain/imaging/lmode.ts';
 import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
 import { importErrorMessage, type ImportBatch, type ImportErrorCode, type ImportSummary } from '../../domain/imports.ts';
@@ -30,7 +29,7 @@ import {
   unfinishedImports,
   updateImportProgress,
 } from '../db/imports.ts';
-import { chunkKey, imagingKey, LMODE_ANGLE_RAD } from '../imaging/record-imaging.ts';
+import { chunkKey, imagingKey } from '../imaging/record-imaging.ts';
 import { encodeGrayPng } from '../imaging/png.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { FrameDecoder } from './decode-pool.ts';
@@ -41,7 +40,6 @@ import { FrameDecodeError } from './frame-decode.ts';
 import type { HeaderReader } from './header-reader.ts';
 import { commitImport, ImportAborted, type RunningPlan } from './import-commit.ts';
 import { planUpload, type ReadFile } from './import-plan.ts';
-import { importedLmodeColumn } from './lmode-column.ts';
 import type { ImportForm } from './patient-choice.ts';
 import type { ImportActor } from './record-plan.ts';
 import type { UploadedFile } from './upload.ts';
@@ -235,26 +233,22 @@ export class ImportService {
     try {
       release = await this.slots.acquire();
       if (job.aborted || this.closed) throw new ImportAborted();
-      let lmode: Uint8Array | null = null;
       if (plan.bmode) {
         const file = plan.bmode;
-        const builder = createLmodeBuilder(file.format.rows, file.frameCount, LMODE_ANGLE_RAD);
-        const middle = await this.decodeSeries(plan, file, 'bmode', job, builder, async (count) => {
+        const middle = await this.decodeSeries(plan, file, 'bmode', job, async (count) => {
           framesDone += count;
           await writeProgress(false);
         });
         await this.store.put(imagingKey(plan.target, 'preview-bmode.png'), previewPng(middle, file));
-        lmode = builder.image;
       }
       if (plan.angio) {
         const file = plan.angio;
-        const middle = await this.decodeSeries(plan, file, 'angio', job, null, async (count) => {
+        const middle = await this.decodeSeries(plan, file, 'angio', job, async (count) => {
           framesDone += count;
           await writeProgress(false);
         });
         await this.store.put(imagingKey(plan.target, 'preview-angio.png'), previewPng(middle, file));
       }
-      if (lmode) await this.store.put(imagingKey(plan.target, 'lmode.u8.gz'), await gzip(lmode, { level: 1 }));
       if (job.aborted) throw new ImportAborted();
       // Decoded: the uploaded files are of no more use, and an import 'done' has left nothing behind.
       await fs.rm(plan.row.tempDir, { recursive: true, force: true });
@@ -279,14 +273,12 @@ export class ImportService {
     file: DicomFile,
     series: 'bmode' | 'angio',
     job: Job,
-    lmode: LmodeBuilder | null,
     onFrames: (count: number) => Promise<void>,
   ): Promise<Uint8Array> {
     const { rows, columns } = file.format;
     const frameBytes = rows * columns;
     const middleIndex = Math.floor(file.frameCount / 2);
     let middle: Uint8Array | null = null;
-    const column = new Uint8Array(rows);
     const chunks = chunkCount(file.frameCount);
     const window = Math.max(2, this.decoder.parallelism * 2);
     let next = 0;
@@ -305,11 +297,9 @@ export class ImportService {
         }
         if (job.aborted || this.closed) throw new ImportAborted();
         await this.store.put(chunkKey(plan.target, series, index), decoded.gzipped ?? (await gzip(decoded.pixels, { level: 1 })));
-        for (let k = 0; k < count; k++) {
-          const frame = decoded.pixels.subarray(k * frameBytes, (k + 1) * frameBytes);
-          lmode?.addColumn(first + k, importedLmodeColumn(frame, columns, rows, column));
-          if (first + k === middleIndex) middle = frame.slice();
-        }
+        // The middle frame (for the preview) is copied out: the chunk's decoded bytes are not kept.
+        const offset = middleIndex - first;
+        if (offset >= 0 && offset < count) middle = decoded.pixels.slice(offset * frameBytes, (offset + 1) * frameBytes);
         await onFrames(count);
       }
     };

@@ -78,7 +78,7 @@ export function planUnit(unit: ImportUnit, actor: ImportActor, importId: string,
   const joined = joins ? (bmode ? 'bmode' : 'angio') : null;
   const storagePrefixes =
     joined === 'bmode'
-      ? [imagingKey(target, 'bmode/'), imagingKey(target, 'preview-bmode.png'), imagingKey(target, 'lmode.u8.gz')]
+      ? [imagingKey(target, 'bmode/'), imagingKey(target, 'preview-bmode.png')]
       : joined === 'angio'
         ? [imagingKey(target, 'angio/'), imagingKey(target, 'preview-angio.png')]
         : [`${target.tenantId}/${target.id}/`];

@@ -1,8 +1,8 @@
 /** Messages between the page and the frames service worker. */
 export const FRAMES_CACHE = 'ivus-frames-v1';
 
-/** Paths the worker serves from its cache first: frame chunks, L-mode images and previews. */
-export const CACHED_PATH = /^\/api\/[a-z0-9-]+\/records\/[0-9a-f-]{36}\/(frames\/|lmode|previews\/)/;
+/** Paths the worker serves from its cache first: frame chunks and previews (the page builds the L-mode). */
+export const CACHED_PATH = /^\/api\/[a-z0-9-]+\/records\/[0-9a-f-]{36}\/(frames\/|previews\/)/;
 
 /** A chunk to download and the 1-based slices it serves (chunk-spans.ts), so the queue can follow the slice. */
 export interface PrefetchItem {

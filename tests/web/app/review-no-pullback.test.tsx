@@ -27,7 +27,7 @@ const RECORD = {
   assumed: ['acquiredAt', 'pixelSpacing', 'pullbackSpeed'],
 };
 const PATIENT = { patientId: 'P-8', name: 'Ada Okafor', birthDate: null, sex: 'F', recordCount: 1, latestRecordDate: null };
-/** The image lists the server sends for a record waiting for its pullback: no B-mode frame, an L-mode of no columns. */
+/** The image lists the server sends for a record waiting for its pullback: no B-mode frame. */
 const IMAGES = {
   recordId: 'R-81',
   patientId: 'P-8',
@@ -37,7 +37,6 @@ const IMAGES = {
   pixelSpacingMm: 0.01,
   bmode: { count: 0, width: 4, height: 4, framesPerChunk: 16, chunks: [] },
   angio: { count: 2, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/R-81/frames/angio/0?v=v1'] },
-  lmode: { width: 0, height: 4, path: 'records/R-81/lmode?v=v1' },
 };
 
 function server() {

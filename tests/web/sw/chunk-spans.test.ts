@@ -19,7 +19,6 @@ function images(bmode: number, angio: number): RecordImages {
     pixelSpacingMm: 0.01,
     bmode: series('bmode', bmode),
     angio: series('angio', angio),
-    lmode: { width: bmode, height: 4, path: 'records/r/lmode' },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePageMessage } from '../../../src/web/sw/messages.ts';
+import { CACHED_PATH, parsePageMessage } from '../../../src/web/sw/messages.ts';
 import { PrefetchQueue, type PrefetchProgress } from '../../../src/web/sw/prefetch-queue.ts';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -135,5 +135,13 @@ describe('page messages', () => {
       authorization: 'Bearer t',
     });
     expect(message).toEqual({ type: 'prefetch', recordId: 'r', items: [frames], slice: 1, authorization: 'Bearer t' });
+  });
+
+  it('caches frame chunks and previews only: the server makes no L-mode image any more', () => {
+    const record = '/api/demo/records/5b4c8a43-3c1e-4b5d-9d3a-2f0e9c1d7a11';
+    expect(CACHED_PATH.test(`${record}/frames/bmode/0`)).toBe(true);
+    expect(CACHED_PATH.test(`${record}/previews/angio`)).toBe(true);
+    expect(CACHED_PATH.test(`${record}/lmode`)).toBe(false);
+    expect(CACHED_PATH.test(`${record}/images`)).toBe(false);
   });
 });

@@ -22,7 +22,6 @@ export function devStore({ bmodeCount = 120, angioCount = 30 } = {}): ImageStore
     pixelSpacingMm: 0.01,
     bmode: series(bmodeCount, BMODE),
     angio: series(angioCount, ANGIO),
-    lmode: { width: bmodeCount, height: BMODE.height, path: 'lmode' },
   });
   return store;
 }

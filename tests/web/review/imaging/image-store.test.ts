@@ -16,7 +16,6 @@ function images(bmode: number, angio: number): RecordImages {
     pixelSpacingMm: 0.01,
     bmode: { count: bmode, width: W, height: W, framesPerChunk: 16, chunks: chunks('bmode', bmode) },
     angio: { count: angio, width: W, height: W, framesPerChunk: 16, chunks: chunks('angio', angio) },
-    lmode: { width: bmode, height: W, path: 'records/r/lmode?v=v1' },
   };
 }
 /** A chunk whose every pixel holds its frame number, so views can be checked. */

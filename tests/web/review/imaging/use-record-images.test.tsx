@@ -27,7 +27,6 @@ const images: RecordImages = {
   pixelSpacingMm: 0.01,
   bmode: { count: 32, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/bmode/0?v=v1', 'records/rec-a/frames/bmode/1?v=v1'] },
   angio: { count: 16, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/angio/0?v=v1'] },
-  lmode: { width: 32, height: 4, path: 'records/rec-a/lmode?v=v1' },
 };
 
 const api = {

@@ -15,7 +15,6 @@ function images(bmode: number): RecordImages {
     pixelSpacingMm: 0.01,
     bmode: { count: bmode, width: W, height: W, framesPerChunk: 2, chunks: chunks('bmode', bmode) },
     angio: { count: 0, width: W, height: W, framesPerChunk: 2, chunks: [] },
-    lmode: { width: bmode, height: W, path: 'records/r/lmode?v=v1' },
   };
 }
 /** Two frames whose every pixel is 10 * (frame number + 1). */

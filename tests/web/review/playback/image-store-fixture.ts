@@ -19,7 +19,6 @@ export function recordImagesFor({ bmodeCount = 150, angioCount = 20, frameRateHz
     pixelSpacingMm: 0.01,
     bmode: series(bmodeCount),
     angio: series(angioCount),
-    lmode: { width: bmodeCount, height: 1, path: 'lmode' },
   };
 }
 
