@@ -2,11 +2,12 @@
  * Creating annotations and dragging them (by a handle or as a whole), as pure functions the
  * tool statechart calls. Coordinates are image pixels.
  */
-import { createRightAngle, moveAngleHandle } from './angle-geometry.ts';
+import { createRightAngle } from './angle-geometry.ts';
 import { reduceToControlPoints, smoothClosedCurve } from './curves.ts';
-import type { HitHandle } from './hit-test.ts';
 import { annotationId, nextLabelAndColor } from './labels.ts';
 import { allAnnotations } from './edits.ts';
+import type { AnnotationOf as Of, HitHandle } from './kinds/annotation-kind.ts';
+import { kindOf } from './kinds/index.ts';
 import type { AnnotationManifest, AnnotationType, Point, TypedAnnotation } from './manifest.ts';
 
 /**
@@ -20,7 +21,6 @@ export function passedDragThreshold(from: Point, to: Point, thresholdImagePx: nu
   return Math.hypot(to.x - from.x, to.y - from.y) > thresholdImagePx;
 }
 
-type Of<T extends TypedAnnotation['type']> = Extract<TypedAnnotation, { type: T }>;
 /** The id, label and colour of the next annotation of `type` on `slice`. */
 function identity(manifest: AnnotationManifest, slice: number, type: AnnotationType) {
   const { label, color } = nextLabelAndColor(manifest, slice);
@@ -47,7 +47,7 @@ export function newRuler(manifest: AnnotationManifest, slice: number, start: Poi
 /** The freehand path reduced to control points; `points` keeps the drawn curve's samples. */
 export function newArea(manifest: AnnotationManifest, slice: number, path: readonly Point[]): Of<'area'> {
   const controlPoints = reduceToControlPoints(path);
-  return { type: 'area', ...identity(manifest, slice, 'area'), controlPoints, points: smoothClosedCurve(controlPoints, 8) };
+  return { type: 'area', ...identity(manifest, slice, 'area'), controlPoints, points: smoothClosedCurve(controlPoints) };
 }
 
 export function newText(manifest: AnnotationManifest, slice: number, origin: Point): Of<'text'> {
@@ -59,42 +59,12 @@ export function newAngle(manifest: AnnotationManifest, slice: number, center: Po
   return { type: 'angle', ...identity(manifest, slice, 'angle'), ...createRightAngle(center, armLength) };
 }
 
-const shift = (p: Point, dx: number, dy: number): Point => ({ x: p.x + dx, y: p.y + dy });
-
 /** The annotation moved as a whole by (dx, dy). */
 export function translateAnnotation(annotation: TypedAnnotation, dx: number, dy: number): TypedAnnotation {
-  switch (annotation.type) {
-    case 'ruler':
-      return { ...annotation, startX: annotation.startX + dx, startY: annotation.startY + dy, endX: annotation.endX + dx, endY: annotation.endY + dy };
-    case 'area':
-      return {
-        ...annotation,
-        controlPoints: annotation.controlPoints.map((p) => shift(p, dx, dy)),
-        points: annotation.points.map((p) => shift(p, dx, dy)),
-      };
-    case 'text':
-      return { ...annotation, origin: shift(annotation.origin, dx, dy) };
-    case 'angle':
-      return moveAngleHandle(annotation, 'body', shift(annotation.angle.origin, dx, dy), annotation.angle.origin);
-  }
+  return kindOf(annotation).translate(annotation, dx, dy);
 }
 
 /** The annotation with one handle (from hitTest) moved to `to`. */
 export function moveHandle(annotation: TypedAnnotation, handle: HitHandle, to: Point): TypedAnnotation {
-  switch (annotation.type) {
-    case 'ruler':
-      if (handle === 'start') return { ...annotation, startX: to.x, startY: to.y };
-      if (handle === 'end') return { ...annotation, endX: to.x, endY: to.y };
-      return annotation;
-    case 'area': {
-      const index = handle.startsWith('control-') ? Number(handle.slice('control-'.length)) : -1;
-      if (index < 0 || index >= annotation.controlPoints.length) return annotation;
-      const controlPoints = annotation.controlPoints.map((p, i) => (i === index ? to : p));
-      return { ...annotation, controlPoints, points: smoothClosedCurve(controlPoints, 8) };
-    }
-    case 'angle':
-      return handle === 'origin' || handle === 'start' || handle === 'end' ? moveAngleHandle(annotation, handle, to) : annotation;
-    case 'text':
-      return annotation;
-  }
+  return kindOf(annotation).moveHandle(annotation, handle, to);
 }

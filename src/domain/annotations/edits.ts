@@ -4,19 +4,8 @@
  * removal it stays when its slice still has annotations, otherwise it moves to the nearest slice
  * that has some (the lower one on a tie), or 0 when none are left.
  */
-import type {
-  AngleAnnotation,
-  AnnotationManifest,
-  AnnotationType,
-  AreaAnnotation,
-  ManifestAnnotation,
-  RulerAnnotation,
-  TextAnnotation,
-  TypedAnnotation,
-} from './manifest.ts';
+import { ANNOTATION_TYPES, type AnnotationManifest, type AnnotationType, type ManifestAnnotation, type TypedAnnotation } from './manifest.ts';
 import { slicesWithAnnotations } from './labels.ts';
-
-const TYPES: readonly AnnotationType[] = ['ruler', 'area', 'text', 'angle'];
 
 /** The manifest entry of a typed annotation (its `type` dropped; the list says the kind). */
 export function untyped(annotation: TypedAnnotation): ManifestAnnotation {
@@ -31,7 +20,7 @@ export function typed(type: AnnotationType, annotation: ManifestAnnotation): Typ
 
 /** Every annotation of the manifest, in list order (ruler, area, text, angle). */
 export function allAnnotations(manifest: AnnotationManifest): TypedAnnotation[] {
-  return TYPES.flatMap((type) => (manifest[type] as readonly ManifestAnnotation[]).map((a) => typed(type, a)));
+  return ANNOTATION_TYPES.flatMap((type) => (manifest[type] as readonly ManifestAnnotation[]).map((a) => typed(type, a)));
 }
 
 /** The annotations of one slice, in drawing order (later ones on top). */
@@ -43,18 +32,13 @@ export function findAnnotation(manifest: AnnotationManifest, id: string): TypedA
   return allAnnotations(manifest).find((annotation) => annotation.id === id) ?? null;
 }
 
-/** The manifest with one list replaced. */
-function withList(manifest: AnnotationManifest, type: AnnotationType, list: ManifestAnnotation[]): AnnotationManifest {
-  switch (type) {
-    case 'ruler':
-      return { ...manifest, ruler: list as RulerAnnotation[] };
-    case 'area':
-      return { ...manifest, area: list as AreaAnnotation[] };
-    case 'text':
-      return { ...manifest, text: list as TextAnnotation[] };
-    case 'angle':
-      return { ...manifest, angle: list as AngleAnnotation[] };
-  }
+/**
+ * The manifest with one list replaced. The callers only put entries of `type` into the list of
+ * `type` (they come from that list, or are untyped annotations of that kind), which the record's
+ * type cannot express for a `type` known only at run time.
+ */
+function withList(manifest: AnnotationManifest, type: AnnotationType, list: readonly ManifestAnnotation[]): AnnotationManifest {
+  return { ...manifest, [type]: list };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SLICE_COLORS } from '../constants.ts';
-import { annotationId, type AnnotationType } from './annotation-id.ts';
+import { ANNOTATION_TYPES, annotationId, type AnnotationType } from './annotation-id.ts';
 
 export { ANNOTATION_TYPES, annotationId, type AnnotationType } from './annotation-id.ts';
 
@@ -16,12 +16,12 @@ export const MAX_AREA_POINTS = 2_000;
 /** At most this many characters in one text note. */
 export const MAX_TEXT_LENGTH = 2_000;
 /** parseManifest and checkManifestAgainstImage report at most this many problems. */
-export const MAX_REPORTED_PROBLEMS = 50;
+const MAX_REPORTED_PROBLEMS = 50;
 
 import { expected, finite, PointSchema, strict, type Point } from './point.ts';
 import { ContourSetSchema } from '../contours/contour-set.ts';
 
-export { PointSchema, type ImagePointLike, type Point } from './point.ts';
+export { type Point } from './point.ts';
 
 const sliceSchema = z
   .number({ error: expected('expected a slice number') })
@@ -55,7 +55,7 @@ function idMatches(type: AnnotationType) {
   };
 }
 
-export const RulerAnnotationSchema = strict({
+const RulerAnnotationSchema = strict({
   ...common,
   startX: finite(),
   startY: finite(),
@@ -68,13 +68,13 @@ const pointList = (name: string) =>
     error: `an area has at most ${MAX_AREA_POINTS} ${name}`,
   });
 
-export const AreaAnnotationSchema = strict({
+const AreaAnnotationSchema = strict({
   ...common,
   points: pointList('points'),
   controlPoints: pointList('controlPoints'),
 }).superRefine(idMatches('area'));
 
-export const TextAnnotationSchema = strict({
+const TextAnnotationSchema = strict({
   ...common,
   text: z
     .string({ error: expected('text must be a string') })
@@ -82,7 +82,7 @@ export const TextAnnotationSchema = strict({
   origin: PointSchema,
 }).superRefine(idMatches('text'));
 
-export const AngleGeometrySchema = strict({
+const AngleGeometrySchema = strict({
   origin: PointSchema,
   startAngle: finite(),
   endAngle: finite(),
@@ -92,7 +92,7 @@ export const AngleGeometrySchema = strict({
   endControl: PointSchema,
 });
 
-export const ArcSchema = strict({
+const ArcSchema = strict({
   origin: PointSchema,
   radius: finite().min(0, { error: 'radius must not be negative' }),
   counterClockwise: z.boolean({ error: expected('counterClockwise must be true or false') }),
@@ -131,7 +131,7 @@ export const AnnotationManifestSchema = strict({
     ctx.addIssue({ code: 'custom', path: [], message: `${total} annotations, more than the ${MAX_ANNOTATIONS} allowed` });
   }
   const seen = new Set<string>();
-  for (const type of ['ruler', 'area', 'text', 'angle'] as const) {
+  for (const type of ANNOTATION_TYPES) {
     manifest[type].forEach((annotation, index) => {
       if (seen.has(annotation.id)) {
         ctx.addIssue({ code: 'custom', path: [type, index, 'id'], message: `duplicate id "${annotation.id}"` });
@@ -158,8 +158,6 @@ export type TypedAnnotation =
   | ({ type: 'area' } & AreaAnnotation)
   | ({ type: 'text' } & TextAnnotation)
   | ({ type: 'angle' } & AngleAnnotation);
-/** The discriminated union of all annotation kinds (same as TypedAnnotation). */
-export type Annotation = TypedAnnotation;
 
 export function emptyManifest(): AnnotationManifest {
   return { ruler: [], area: [], text: [], angle: [], lastAnnotationSlice: 0 };
@@ -189,38 +187,33 @@ export function parseManifest(json: unknown): ParseManifestResult {
 
 export type ImageBounds = { sliceCount: number; width: number; height: number };
 
-/** Every point of an annotation, with a name for messages. */
-function namedPoints(type: AnnotationType, annotation: ManifestAnnotation): [string, Point][] {
-  switch (type) {
-    case 'ruler': {
-      const ruler = annotation as RulerAnnotation;
-      return [
-        ['start', { x: ruler.startX, y: ruler.startY }],
-        ['end', { x: ruler.endX, y: ruler.endY }],
-      ];
-    }
-    case 'area': {
-      const area = annotation as AreaAnnotation;
-      return [
-        ...area.points.map((p, i): [string, Point] => [`points[${i}]`, p]),
-        ...area.controlPoints.map((p, i): [string, Point] => [`controlPoints[${i}]`, p]),
-      ];
-    }
-    case 'text':
-      return [['origin', (annotation as TextAnnotation).origin]];
-    case 'angle': {
-      const { angle, arc } = annotation as AngleAnnotation;
-      return [
-        ['angle.origin', angle.origin],
-        ['angle.startIntersect', angle.startIntersect],
-        ['angle.endIntersect', angle.endIntersect],
-        ['angle.startControl', angle.startControl],
-        ['angle.endControl', angle.endControl],
-        ['arc.origin', arc.origin],
-      ];
-    }
-  }
-}
+/** An entry of the manifest's list of `type`. */
+type EntryOf<T extends AnnotationType> = AnnotationManifest[T][number];
+
+/**
+ * Every stored point of an entry, named by its field as in schema messages, one function per kind.
+ * It belongs to the stored format rather than to kinds/ (which depends on this module): it names the
+ * fields, the derived ones (an area's `points`, an angle's intersects and arc) included.
+ */
+const NAMED_POINTS: { readonly [T in AnnotationType]: (annotation: EntryOf<T>) => [string, Point][] } = {
+  ruler: (ruler) => [
+    ['start', { x: ruler.startX, y: ruler.startY }],
+    ['end', { x: ruler.endX, y: ruler.endY }],
+  ],
+  area: (area) => [
+    ...area.points.map((p, i): [string, Point] => [`points[${i}]`, p]),
+    ...area.controlPoints.map((p, i): [string, Point] => [`controlPoints[${i}]`, p]),
+  ],
+  text: (text) => [['origin', text.origin]],
+  angle: ({ angle, arc }) => [
+    ['angle.origin', angle.origin],
+    ['angle.startIntersect', angle.startIntersect],
+    ['angle.endIntersect', angle.endIntersect],
+    ['angle.startControl', angle.startControl],
+    ['angle.endControl', angle.endControl],
+    ['arc.origin', arc.origin],
+  ],
+};
 
 /**
  * Checks a schema-valid manifest against the record it belongs to: slices beyond the record, points
@@ -236,14 +229,15 @@ export function checkManifestAgainstImage(manifest: AnnotationManifest, bounds: 
     if (problems.length < MAX_REPORTED_PROBLEMS) problems.push(problem);
   };
   const outside = (p: Point) => p.x < -width || p.x > 2 * width || p.y < -height || p.y > 2 * height;
-  for (const type of ['ruler', 'area', 'text', 'angle'] as const) {
-    const list: readonly ManifestAnnotation[] = manifest[type];
+  const checkList = <T extends AnnotationType>(type: T) => {
+    const list: readonly EntryOf<T>[] = manifest[type];
+    const namedPoints = NAMED_POINTS[type];
     list.forEach((annotation, index) => {
       const where = `${type}[${index}]`;
       if (annotation.slice > sliceCount) {
         report(`${where}.slice: slice ${annotation.slice} is beyond the record's ${sliceCount} slices`);
       }
-      const far = namedPoints(type, annotation).find(([, point]) => outside(point));
+      const far = namedPoints(annotation).find(([, point]) => outside(point));
       if (far) {
         const [name, point] = far;
         report(
@@ -251,7 +245,8 @@ export function checkManifestAgainstImage(manifest: AnnotationManifest, bounds: 
         );
       }
     });
-  }
+  };
+  for (const type of ANNOTATION_TYPES) checkList(type);
   (manifest.contours ?? []).forEach((contour, index) => {
     if (contour.slice > sliceCount) report(`contours[${index}].slice: slice ${contour.slice} is beyond the record's ${sliceCount} slices`);
     const far = contour.controlPoints.find(outside);

@@ -1,11 +1,12 @@
 /**
  * Measurements shown on the label cards (spec section 9): ruler length in mm, area in mm², angle in
  * whole degrees. Pixel spacing is the record's millimetres per image pixel; the default 0.01 is the
- * spec's "pixel length / 100 = mm".
+ * spec's "pixel length / 100 = mm". These are the formulas only: each annotation kind
+ * (kinds/*.ts) picks its own, and the lumen contours reuse the shoelace area.
  */
 import { DEFAULT_PIXEL_SPACING_MM } from '../constants.ts';
 import { smoothClosedCurve } from './curves.ts';
-import type { AngleGeometry, Point, RulerAnnotation, TypedAnnotation } from './manifest.ts';
+import type { AngleGeometry, Point, RulerAnnotation } from './manifest.ts';
 
 export type MeasurementKind = 'ruler' | 'area' | 'angle';
 export type MeasurementUnit = 'mm' | 'mm²' | '°';
@@ -18,15 +19,23 @@ export function rulerLengthMm(ruler: RulerEnds, pixelSpacingMm: number = DEFAULT
   return Math.hypot(ruler.endX - ruler.startX, ruler.endY - ruler.startY) * pixelSpacingMm;
 }
 
-/** Absolute shoelace area of a closed polygon, in the square of its units. */
-export function shoelaceArea(points: readonly Point[]): number {
+/**
+ * Signed shoelace area of a closed polygon, ½ Σ (x_i y_{i+1} − x_{i+1} y_i), in the square of its
+ * units: positive when the points turn clockwise on screen (y down). The sign is what a centroid needs.
+ */
+export function signedShoelaceArea(points: readonly Point[]): number {
   let twice = 0;
   for (let i = 0; i < points.length; i++) {
     const a = points[i]!;
     const b = points[(i + 1) % points.length]!;
     twice += a.x * b.y - b.x * a.y;
   }
-  return Math.abs(twice) / 2;
+  return twice / 2;
+}
+
+/** Absolute shoelace area of a closed polygon, in the square of its units. */
+export function shoelaceArea(points: readonly Point[]): number {
+  return Math.abs(signedShoelaceArea(points));
 }
 
 /** Rounds to 2 decimals (half away from zero for the positive values measured here). */
@@ -56,31 +65,11 @@ export function angleDegrees(angle: Pick<AngleGeometry, 'startAngle' | 'endAngle
   return Math.round((Math.abs(angleDifference(angle.startAngle, angle.endAngle)) * 180) / Math.PI);
 }
 
-/** The value as shown on a card: 2 decimals for mm and mm², whole degrees for angles. */
-export function formatMeasurement(kind: MeasurementKind, value: number): FormattedMeasurement {
-  switch (kind) {
-    case 'ruler':
-      return { value: round2(value).toFixed(2), unit: 'mm' };
-    case 'area':
-      return { value: round2(value).toFixed(2), unit: 'mm²' };
-    case 'angle':
-      return { value: String(Math.round(value)), unit: '°' };
-  }
-}
+/** The unit each measured kind is shown in. */
+const UNITS: Record<MeasurementKind, MeasurementUnit> = { ruler: 'mm', area: 'mm²', angle: '°' };
 
-/** The formatted measurement of an annotation's card; null for text notes. */
-export function measureAnnotation(
-  annotation: TypedAnnotation,
-  pixelSpacingMm: number = DEFAULT_PIXEL_SPACING_MM,
-): FormattedMeasurement | null {
-  switch (annotation.type) {
-    case 'ruler':
-      return formatMeasurement('ruler', rulerLengthMm(annotation, pixelSpacingMm));
-    case 'area':
-      return formatMeasurement('area', areaMm2(annotation.controlPoints, pixelSpacingMm));
-    case 'angle':
-      return formatMeasurement('angle', angleDegrees(annotation.angle));
-    case 'text':
-      return null;
-  }
+/** The value as shown on a card: whole degrees for angles, 2 decimals for mm and mm². */
+export function formatMeasurement(kind: MeasurementKind, value: number): FormattedMeasurement {
+  const unit = UNITS[kind];
+  return { value: unit === '°' ? String(Math.round(value)) : round2(value).toFixed(2), unit };
 }

@@ -7,6 +7,7 @@
  *   max( max_{a ∈ A} d(a, B), max_{b ∈ B} d(b, A) ), measured from every vertex to the nearest
  *   point of the other polygon's edges (both contours are dense polygons, so vertices suffice).
  */
+import { distanceToClosedPolyline } from '../annotations/kinds/geometry.ts';
 import type { Point } from '../annotations/manifest.ts';
 
 /** Pixels (of a sizePx x sizePx image) whose centres lie inside the closed polygon, as a 0/1 mask. */
@@ -53,24 +54,9 @@ export function diceCoefficient(a: readonly Point[], b: readonly Point[], sizePx
   return countA + countB === 0 ? 1 : (2 * both) / (countA + countB);
 }
 
-function distanceToSegment(p: Point, a: Point, b: Point): number {
-  const dx = b.x - a.x;
-  const dy = b.y - a.y;
-  const lengthSquared = dx * dx + dy * dy;
-  const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / lengthSquared));
-  return Math.hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
-}
-
 function directedHausdorff(from: readonly Point[], to: readonly Point[]): number {
   let worst = 0;
-  for (const p of from) {
-    let nearest = Infinity;
-    for (let i = 0; i < to.length; i++) {
-      const d = distanceToSegment(p, to[i]!, to[(i + 1) % to.length]!);
-      if (d < nearest) nearest = d;
-    }
-    if (nearest > worst) worst = nearest;
-  }
+  for (const p of from) worst = Math.max(worst, distanceToClosedPolyline(p, to));
   return worst;
 }
 

@@ -10,30 +10,21 @@
  */
 import { smoothClosedCurve } from '../annotations/curves.ts';
 import type { Point } from '../annotations/manifest.ts';
+import { shoelaceArea, signedShoelaceArea } from '../annotations/measurements.ts';
 
-/** Samples per control point of the drawn curve used for measuring. */
-const MEASURE_SAMPLES_PER_SEGMENT = 8;
 /** Directions of the diameter search through the centroid: one per degree over a half turn. */
 const DIAMETER_DIRECTIONS = 180;
 /** The reference segments lie within this distance of the minimal lumen area, on each side. */
 export const REFERENCE_WINDOW_MM = 10;
 
-/** The closed polygon actually measured: the drawn curve through 3 or more control points. */
+/**
+ * The closed polygon actually measured: the drawn curve through 3 or more control points, sampled
+ * like every other smooth curve (curves.ts: CURVE_SAMPLES_PER_SEGMENT).
+ */
 export function measuredOutline(points: readonly Point[]): Point[] {
   if (points.length < 3) return points.map(({ x, y }) => ({ x, y }));
   // Dense input is measured as it is: the spline through it adds nothing but time.
-  return points.length >= 64 ? points.map(({ x, y }) => ({ x, y })) : smoothClosedCurve(points, MEASURE_SAMPLES_PER_SEGMENT);
-}
-
-/** Twice the signed area of a closed polygon (shoelace): Σ (x_i y_{i+1} − x_{i+1} y_i). */
-function twiceSignedArea(polygon: readonly Point[]): number {
-  let twice = 0;
-  for (let i = 0; i < polygon.length; i++) {
-    const a = polygon[i]!;
-    const b = polygon[(i + 1) % polygon.length]!;
-    twice += a.x * b.y - b.x * a.y;
-  }
-  return twice;
+  return points.length >= 64 ? points.map(({ x, y }) => ({ x, y })) : smoothClosedCurve(points);
 }
 
 /**
@@ -42,7 +33,7 @@ function twiceSignedArea(polygon: readonly Point[]): number {
  */
 export function lumenAreaMm2(points: readonly Point[], pixelSpacingMm: number): number {
   if (points.length < 3) return 0;
-  return (Math.abs(twiceSignedArea(measuredOutline(points))) / 2) * pixelSpacingMm * pixelSpacingMm;
+  return shoelaceArea(measuredOutline(points)) * pixelSpacingMm * pixelSpacingMm;
 }
 
 /**
@@ -51,9 +42,10 @@ export function lumenAreaMm2(points: readonly Point[], pixelSpacingMm: number): 
  * A the signed area. A degenerate (zero-area) polygon gives the mean of its vertices.
  */
 export function polygonCentroid(polygon: readonly Point[]): Point {
-  const twice = twiceSignedArea(polygon);
+  const area = signedShoelaceArea(polygon);
   if (polygon.length === 0) return { x: 0, y: 0 };
-  if (Math.abs(twice) < 1e-12) {
+  // Zero to rounding: twice the area under 1e-12 px².
+  if (Math.abs(area) < 0.5e-12) {
     const sum = polygon.reduce((s, p) => ({ x: s.x + p.x, y: s.y + p.y }), { x: 0, y: 0 });
     return { x: sum.x / polygon.length, y: sum.y / polygon.length };
   }
@@ -66,7 +58,7 @@ export function polygonCentroid(polygon: readonly Point[]): Point {
     cx += (a.x + b.x) * cross;
     cy += (a.y + b.y) * cross;
   }
-  return { x: cx / (3 * twice), y: cy / (3 * twice) };
+  return { x: cx / (6 * area), y: cy / (6 * area) };
 }
 
 /**

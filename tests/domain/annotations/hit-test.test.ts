@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HIT_RADIUS_PX } from '../../../src/domain/constants.ts';
-import { distanceToSegment, hitTest } from '../../../src/domain/annotations/hit-test.ts';
+import { hitTest } from '../../../src/domain/annotations/hit-test.ts';
+import { distanceToSegment } from '../../../src/domain/annotations/kinds/geometry.ts';
 import type { Point, TypedAnnotation } from '../../../src/domain/annotations/manifest.ts';
 import { circle, typedAngle, typedArea, typedRuler, typedText } from './fixtures.ts';
 

@@ -3,11 +3,11 @@ import {
   angleDegrees,
   areaMm2,
   formatMeasurement,
-  measureAnnotation,
   round2,
   rulerLengthMm,
   shoelaceArea,
 } from '../../../src/domain/annotations/measurements.ts';
+import { measureAnnotation } from '../../../src/domain/annotations/kinds/index.ts';
 import type { Point } from '../../../src/domain/annotations/manifest.ts';
 import { circle, typedAngle, typedArea, typedRuler, typedText } from './fixtures.ts';
 

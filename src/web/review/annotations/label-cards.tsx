@@ -2,7 +2,7 @@ import { Box, HStack, IconButton, Input, Menu, Portal, Text } from '@chakra-ui/r
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { TEXT_DEBOUNCE_MS } from '../../../domain/constants.ts';
 import type { TypedAnnotation } from '../../../domain/annotations/manifest.ts';
-import { measureAnnotation } from '../../../domain/annotations/measurements.ts';
+import { measureAnnotation } from '../../../domain/annotations/kinds/index.ts';
 import type { ViewTransform } from '../panels/view-transform.ts';
 import { cardAnchor } from './annotation-shapes.tsx';
 import type { AnnotationStore } from './annotation-store.ts';

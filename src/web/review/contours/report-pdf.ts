@@ -1,6 +1,6 @@
 import { allAnnotations } from '../../../domain/annotations/edits.ts';
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
-import { measureAnnotation } from '../../../domain/annotations/measurements.ts';
+import { measureAnnotation } from '../../../domain/annotations/kinds/index.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { AcquisitionFact } from '../../../domain/records.ts';
 import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from '../../ui/acquisition-format.ts';
