@@ -1,32 +1,11 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { canvasStats } from './canvas-pixels.ts';
 import { originOf } from '../playwright.config.ts';
 import { clinician, signIn } from './sign-in.ts';
 
 // A record no other spec opens (acme's ACM-002 has one 700-frame pullback), on a server started
 // with a fresh data directory and without demo pre-generation: its frames do not exist yet.
 const PATIENT = 'ACM-002';
-
-/** The spread of the gray levels a canvas shows: 0 for a black or uniform panel. */
-async function canvasSpread(page: Page, canvas: Locator): Promise<number> {
-  const png = await canvas.screenshot();
-  return page.evaluate(async (base64) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${base64}`;
-    await image.decode();
-    const context = new OffscreenCanvas(image.width, image.height).getContext('2d')!;
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    let sum = 0;
-    let sumSquares = 0;
-    const n = data.length / 4;
-    for (let i = 0; i < data.length; i += 4) {
-      sum += data[i]!;
-      sumSquares += data[i]! * data[i]!;
-    }
-    const mean = sum / n;
-    return Math.sqrt(sumSquares / n - mean * mean);
-  }, png.toString('base64'));
-}
 
 test('a record opened for the first time shows its B-mode, angio and L-mode images and enables Play while its frames are still being made', async ({ page }) => {
   await signIn(page, clinician('acme'));
@@ -38,11 +17,11 @@ test('a record opened for the first time shows its B-mode, angio and L-mode imag
   for (const panel of ['bmode', 'angio']) {
     const canvas = page.getByTestId(`panel-canvas-${panel}`);
     await expect(canvas).toHaveAttribute('data-drawn-slice', '1', { timeout: 30_000 });
-    await expect.poll(() => canvasSpread(page, canvas), { message: `${panel} shows an image`, timeout: 30_000 }).toBeGreaterThan(20);
+    await expect.poll(() => canvasStats(page, canvas).then((stats) => stats.std), { message: `${panel} shows an image`, timeout: 30_000 }).toBeGreaterThan(20);
   }
   await expect(page.getByRole('button', { name: 'Play', exact: true })).not.toHaveAttribute('aria-disabled', 'true', { timeout: 30_000 });
   // The L-mode is built in the page from the frames already there: columns appear as they arrive, long before the last frame exists.
   const lmode = page.getByTestId('panel-canvas-lmode');
   await expect(lmode).toHaveAttribute('data-drawn-slice', '1', { timeout: 30_000 });
-  await expect.poll(() => canvasSpread(page, lmode), { message: 'lmode shows the frames that have arrived', timeout: 30_000 }).toBeGreaterThan(20);
+  await expect.poll(() => canvasStats(page, lmode).then((stats) => stats.std), { message: 'lmode shows the frames that have arrived', timeout: 30_000 }).toBeGreaterThan(20);
 });

@@ -1,41 +1,6 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { originOf } from '../playwright.config.ts';
-import { signIn } from './sign-in.ts';
-
-/** Opens the 300-frame demo record and waits until every frame is in the page. */
-async function openLoadedReview(page: Page): Promise<void> {
-  await signIn(page);
-  await page.goto(`${originOf('demo')}/patients/DEM-001/records`);
-  const link = page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link');
-  await page.goto(`${originOf('demo')}${await link.getAttribute('href')}`);
-  await expect(page.getByTestId('frames-status')).toHaveText(/300 B-mode and 40 angio frames (loaded|downloaded)/, { timeout: 60_000 });
-}
-
-/** The gray levels a canvas shows (its red channel), read from a screenshot of it. */
-async function grayLevels(page: Page, canvas: Locator): Promise<number[]> {
-  const png = await canvas.screenshot();
-  return page.evaluate(async (base64) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${base64}`;
-    await image.decode();
-    const context = new OffscreenCanvas(image.width, image.height).getContext('2d')!;
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    return Array.from({ length: data.length / 4 }, (_, i) => data[i * 4]!);
-  }, png.toString('base64'));
-}
-
-function meanDifference(a: number[], b: number[]): number {
-  if (a.length !== b.length) return Infinity;
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-  return sum / a.length;
-}
-
-function spread(values: number[]): number {
-  const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
-  return Math.sqrt(values.reduce((sum, v) => sum + (v - mean) ** 2, 0) / values.length);
-}
+import { expect, test, type Page } from '@playwright/test';
+import { grayLevels, grayStats, meanDifference } from './canvas-pixels.ts';
+import { openLoadedReview } from './open-review.ts';
 
 /** The drawn cut line's direction on screen, in degrees [0, 360) (the B-mode keeps its aspect ratio, so it is the image's). */
 async function drawnLineAngle(page: Page): Promise<number> {
@@ -51,7 +16,7 @@ test('turning the cut line with the keyboard and by dragging recomputes the L-mo
   const handle = page.getByRole('slider', { name: 'L-mode cut angle' });
   await expect(handle).toHaveAttribute('aria-valuenow', '90');
   // Built in the page from the frames: a real image, not a black or uniform canvas.
-  await expect.poll(async () => spread(await grayLevels(page, lmode)), { timeout: 10_000 }).toBeGreaterThan(20);
+  await expect.poll(async () => grayStats(await grayLevels(page, lmode)).std, { timeout: 10_000 }).toBeGreaterThan(20);
   const at90 = await grayLevels(page, lmode);
   expect(await drawnLineAngle(page)).toBeCloseTo(90, 0);
 

@@ -1,41 +1,7 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { originOf } from '../playwright.config.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { canvasStats } from './canvas-pixels.ts';
+import { openLoadedReview, shortRecordHref } from './open-review.ts';
 import { signIn } from './sign-in.ts';
-
-async function reviewHref(page: Page): Promise<string> {
-  await page.goto(`${originOf('demo')}/patients/DEM-001/records`);
-  const link = page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link');
-  return `${originOf('demo')}${await link.getAttribute('href')}`;
-}
-
-/** Opens the 300-frame record and waits until every frame is in the page. */
-async function openLoadedReview(page: Page): Promise<void> {
-  await signIn(page);
-  await page.goto(await reviewHref(page));
-  await expect(page.getByTestId('frames-status')).toHaveText(/300 B-mode and 40 angio frames (loaded|downloaded)/, { timeout: 60_000 });
-}
-
-/** Mean and spread of the gray levels a canvas shows, read from a screenshot of it. */
-async function canvasStats(page: Page, canvas: Locator): Promise<{ mean: number; std: number }> {
-  const png = await canvas.screenshot();
-  return page.evaluate(async (base64) => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${base64}`;
-    await image.decode();
-    const context = new OffscreenCanvas(image.width, image.height).getContext('2d')!;
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    let sum = 0;
-    let sumSquares = 0;
-    const n = data.length / 4;
-    for (let i = 0; i < data.length; i += 4) {
-      sum += data[i]!;
-      sumSquares += data[i]! * data[i]!;
-    }
-    const mean = sum / n;
-    return { mean, std: Math.sqrt(sumSquares / n - mean * mean) };
-  }, png.toString('base64'));
-}
 
 const slice = (page: Page) => page.getByTestId('slice-indicator');
 
@@ -67,7 +33,7 @@ test('the brightness tool changes the pixels live and double-click resets it', a
 
 test('Play is disabled while fewer than 100 B-mode images are loaded', async ({ page }) => {
   await signIn(page);
-  await page.goto(`${await reviewHref(page)}?noImage=true`);
+  await page.goto(`${await shortRecordHref(page)}?noImage=true`);
   await expect(page.getByRole('button', { name: 'Play', exact: true })).toHaveAttribute('aria-disabled', 'true');
 });
 

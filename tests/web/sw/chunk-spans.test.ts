@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordImages } from '../../../src/domain/images.ts';
 import { chunkSpans, orderAround, sliceDistance } from '../../../src/web/sw/chunk-spans.ts';
+import { testRecordImages } from '../record-images-fixture.ts';
 
 function images(bmode: number, angio: number): RecordImages {
-  const series = (name: string, count: number) => ({
-    count,
-    width: 4,
-    height: 4,
-    framesPerChunk: 16,
-    chunks: Array.from({ length: Math.ceil(count / 16) }, (_, i) => `records/r/frames/${name}/${i}`),
-  });
-  return {
-    recordId: 'r',
-    patientId: 'p',
-    version: 'v1',
-    frameRateHz: 30,
-    pullbackSpeedMmPerS: 0.5,
-    pixelSpacingMm: 0.01,
-    bmode: series('bmode', bmode),
-    angio: series('angio', angio),
-  };
+  return testRecordImages({ bmode, angio });
 }
 
 describe('chunk spans', () => {

@@ -3,21 +3,10 @@ import type { RecordImages } from '../../../../src/domain/images.ts';
 import type { ApiClient } from '../../../../src/web/api/api-client.ts';
 import { describeChunk, loadRecordFrames } from '../../../../src/web/review/imaging/frame-loader.ts';
 import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import { testRecordImages } from '../../record-images-fixture.ts';
 
 const W = 4; // tiny frames keep the tests readable
-function images(bmode: number, angio: number): RecordImages {
-  const chunks = (series: string, count: number) => Array.from({ length: Math.ceil(count / 16) }, (_, i) => `records/r/frames/${series}/${i}?v=v1`);
-  return {
-    recordId: 'r',
-    patientId: 'p',
-    version: 'v1',
-    frameRateHz: 30,
-    pullbackSpeedMmPerS: 0.5,
-    pixelSpacingMm: 0.01,
-    bmode: { count: bmode, width: W, height: W, framesPerChunk: 16, chunks: chunks('bmode', bmode) },
-    angio: { count: angio, width: W, height: W, framesPerChunk: 16, chunks: chunks('angio', angio) },
-  };
-}
+const images = (bmode: number, angio: number): RecordImages => testRecordImages({ bmode, angio, size: W });
 /** A chunk whose every pixel holds its frame number, so views can be checked. */
 function chunkBytes(first: number, count: number): Uint8Array {
   const bytes = new Uint8Array(count * W * W);

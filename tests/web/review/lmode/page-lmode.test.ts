@@ -2,21 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { RecordImages } from '../../../../src/domain/images.ts';
 import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
 import { PageLmode } from '../../../../src/web/review/lmode/page-lmode.ts';
+import { testRecordImages } from '../../record-images-fixture.ts';
 
 const W = 3;
-function images(bmode: number): RecordImages {
-  const chunks = (series: string, count: number) => Array.from({ length: Math.ceil(count / 2) }, (_, i) => `records/r/frames/${series}/${i}?v=v1`);
-  return {
-    recordId: 'r',
-    patientId: 'p',
-    version: 'v1',
-    frameRateHz: 30,
-    pullbackSpeedMmPerS: 0.5,
-    pixelSpacingMm: 0.01,
-    bmode: { count: bmode, width: W, height: W, framesPerChunk: 2, chunks: chunks('bmode', bmode) },
-    angio: { count: 0, width: W, height: W, framesPerChunk: 2, chunks: [] },
-  };
-}
+const images = (bmode: number): RecordImages => testRecordImages({ bmode, size: W, framesPerChunk: 2 });
 /** Two frames whose every pixel is 10 * (frame number + 1). */
 const chunk = (first: number) => Uint8Array.from({ length: 2 * W * W }, (_, p) => 10 * (first + Math.floor(p / (W * W)) + 1));
 const row = (lmode: PageLmode, k: number) => [...lmode.image!.data.subarray(k * lmode.image!.width, (k + 1) * lmode.image!.width)];
