@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { buildApp } from '../src/server/app.ts';
-import { loadConfig } from '../src/server/config.ts';
+import { loadConfig, tenantOrigin } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { findRecord } from '../src/server/db/records.ts';
 import { findUserByEmail } from '../src/server/db/tenants.ts';
@@ -18,6 +18,9 @@ import { DEMO_TENANTS } from '../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../src/server/storage/local-directory-store.ts';
 import { mintIdToken } from '../tests/support/mint-token.ts';
+
+/** The server listens on a random port, and requests name the tenant's host without one (`Host: demo.localhost`). */
+const BENCH_URL_TEMPLATE = 'http://{tenant}.localhost';
 
 const [mode, storeDir] = process.argv.slice(2);
 if (!storeDir) throw new Error('usage: frames-server.ts app|static STORE_DIR');
@@ -33,13 +36,13 @@ if (mode === 'static') {
   });
   server.listen(0, '127.0.0.1', () => console.info(JSON.stringify({ port: (server.address() as { port: number }).port, pid: process.pid })));
 } else {
-  const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false' }), webRoot: '/nonexistent' };
+  const config = { ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false' }), webRoot: '/nonexistent' };
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
   const store = new LocalDirectoryStore(storeDir);
   const app = await buildApp({ config, database, store });
   const user = await findUserByEmail(database.db, 'demo', 'clinician@demo.test');
-  const origin = `http://demo.localhost:${config.port}`;
+  const origin = tenantOrigin(config, 'demo');
   const authorization = `Bearer ${await mintIdToken(database.db, 'demo', origin, { sub: user!.id, expiresIn: '1h' })}`;
   const headers = { host: 'demo.localhost', authorization };
   const records = (await app.inject({ url: '/api/demo/patients/DEM-001/records', headers })).json() as { records: { recordId: string; bmodeFrameCount: number }[] };

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { buildApp } from '../src/server/app.ts';
-import { loadConfig } from '../src/server/config.ts';
+import { loadConfig, tenantOrigin } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { findUserByEmail } from '../src/server/db/tenants.ts';
 import { initCodecFor } from '../src/server/dicom/codecs/registry.ts';
@@ -25,6 +25,9 @@ import { LocalDirectoryStore } from '../src/server/storage/local-directory-store
 import { makeDicom, type FixtureOptions } from '../tests/support/dicom-fixtures.ts';
 import { mintIdToken } from '../tests/support/mint-token.ts';
 import { hasTool, htj2kEncoder, transcode } from '../tests/support/real-encoders.ts';
+
+/** The server listens on a random port, and requests name the tenant's host without one (`Host: demo.localhost`). */
+const BENCH_URL_TEMPLATE = 'http://{tenant}.localhost';
 
 const FRAMES = 1000;
 const SIZE = 512;
@@ -172,14 +175,14 @@ async function main() {
       `uncompressed ${(fs.statSync(raw).size / 1e6).toFixed(0)} MB, JPEG baseline ${(fs.statSync(jpeg).size / 1e6).toFixed(0)} MB.`,
   );
 
-  const config = { ...loadConfig({ PORT: '0', LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false', DATA_DIR: path.join(work, 'data') }), webRoot: '/nonexistent' };
+  const config = { ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false', DATA_DIR: path.join(work, 'data') }), webRoot: '/nonexistent' };
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   await seedTenant(database.db, DEMO_TENANTS[0]!);
   const app = await buildApp({ config, database, store: new LocalDirectoryStore(path.join(work, 'store')) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const user = await findUserByEmail(database.db, 'demo', 'clinician@demo.test');
-  const authorization = `Bearer ${await mintIdToken(database.db, 'demo', `http://demo.localhost:${config.port}`, { sub: user!.id, expiresIn: '1h' })}`;
+  const authorization = `Bearer ${await mintIdToken(database.db, 'demo', tenantOrigin(config, 'demo'), { sub: user!.id, expiresIn: '1h' })}`;
 
   console.info(`\nImport throughput (${config.imagingWorkers} decode worker${config.imagingWorkers === 1 ? '' : 's'} on ${os.availableParallelism()} cores):`);
   try {

@@ -3,7 +3,6 @@ import type { Config } from './config.ts';
 import { tenantOrigin } from './config.ts';
 import type { Database } from './db/client.ts';
 import { authenticate } from './auth/authenticate.ts';
-import { requestTenantId } from './auth/request-tenant.ts';
 import { TenantDirectory } from './auth/tenant-directory.ts';
 import { annotationRoutes } from './http/annotations.ts';
 import { importRoutes } from './http/imports.ts';
@@ -14,6 +13,7 @@ import { recordRoutes } from './http/records.ts';
 import { userRoutes } from './http/users.ts';
 import { auditRoutes } from './http/audit.ts';
 import { contourRoutes } from './http/contours.ts';
+import { createHostPolicy } from './http/host-policy.ts';
 import { spaRoutes } from './http/spa.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
 import { ProviderRegistry } from './idp/provider.ts';
@@ -47,12 +47,20 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
 
   installErrorHandler(app);
 
-  // A bare loopback address names no tenant: send people to the default tenant's address.
+  // Only the tenants' public addresses are served (http/host-policy.ts); the health check answers any
+  // host (load balancers probe by address), and a bare loopback address is sent to the default tenant.
+  const hostPolicy = createHostPolicy(config.publicUrlTemplate);
   app.addHook('onRequest', async (request, reply) => {
-    if (requestTenantId(request) || request.url.startsWith('/api/') || request.url === '/healthz') return;
-    if (/^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(request.host)) {
+    if (request.url === '/healthz') return;
+    const verdict = hostPolicy(request.host);
+    if (verdict.kind === 'tenant') return;
+    if (verdict.kind === 'loopback' && !request.url.startsWith('/api/')) {
       return reply.redirect(`${tenantOrigin(config, config.defaultTenant)}${request.url}`);
     }
+    return reply
+      .code(421)
+      .header('cache-control', 'no-store')
+      .send({ error: 'misdirected_request', message: `This server does not answer for the host ${JSON.stringify(request.host ?? '')}.` });
   });
 
   app.get('/healthz', async () => ({ status: 'ok', database: database.kind }));

@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   PUBLIC_URL_TEMPLATE: z
     .string()
     .refine((v) => v.includes('{tenant}'), 'must contain {tenant}')
+    // The tenant is read from the host's first label (domain/tenant.ts), and hosts are checked against the template.
+    .refine((v) => !v.includes('{tenant}') || /^https?:\/\/\{tenant\}\./.test(v), 'must start with http(s)://{tenant}. (the tenant is the first label of the host name)')
     .refine((v) => URL.canParse(v.replace('{tenant}', 'demo')), 'must be an absolute URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('data'),

@@ -18,6 +18,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL: must start with postgres/);
     expect(() => loadConfig({ PUBLIC_URL_TEMPLATE: 'https://example.org' })).toThrow(/PUBLIC_URL_TEMPLATE: must contain \{tenant\}/);
+    expect(() => loadConfig({ PUBLIC_URL_TEMPLATE: 'https://ivus-{tenant}.example.org' })).toThrow(/PUBLIC_URL_TEMPLATE: must start with http\(s\):\/\/\{tenant\}\./);
     expect(() => loadConfig({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/);
     expect(() => loadConfig({ STORAGE: 'ftp' })).toThrow(/STORAGE: must be local or s3/);
   });
