@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { tenantOrigin } from './config.ts';
@@ -75,6 +76,8 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     await api.register(annotationRoutes, { db });
     await api.register(importRoutes, { db, databaseKind: database.kind, store, config });
   });
+  // Limiters only where a route asks for one (idp/sign-in-throttle.ts), not on every request.
+  await app.register(rateLimit, { global: false });
   await app.register(identityProviderRoutes, { db, tenants, providers });
   await spaRoutes(app, { webRoot: config.webRoot });
 

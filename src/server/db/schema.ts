@@ -170,6 +170,7 @@ export const AUDIT_ACTIONS = [
   'sign-in',
   'sign-out',
   'sign-in-failed',
+  'sign-in-throttled',
   'user-created',
   'user-updated',
   'role-changed',

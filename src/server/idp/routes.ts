@@ -8,9 +8,12 @@ import { findUserByEmail, recordSignIn } from '../db/tenants.ts';
 import { loginPage, messagePage } from './pages.ts';
 import { sendPage, tenantOf, type Deps } from './page-response.ts';
 import { setPasswordRoutes } from './set-password.ts';
+import { createSignInThrottle } from './sign-in-throttle.ts';
 import { IDP_MOUNT_PATH } from './provider.ts';
 
 const WRONG_CREDENTIALS = 'Incorrect email or password.';
+const tooManyFailures = (seconds: number) =>
+  `Too many failed sign-ins. Try again in ${seconds} s${seconds >= 120 ? ` (about ${Math.round(seconds / 60)} minutes)` : ''}.`;
 /** A failed sign-in keeps the email as typed in the audit trail, cut to a sane length. */
 const MAX_AUDITED_EMAIL_LENGTH = 254;
 
@@ -20,6 +23,7 @@ const MAX_AUDITED_EMAIL_LENGTH = 254;
  */
 export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+  const throttle = createSignInThrottle(app);
 
   async function interactionContext(request: FastifyRequest, reply: FastifyReply) {
     const tenant = await tenantOf(deps, request);
@@ -77,6 +81,15 @@ export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): 
         const typedEmail = String(request.body?.email ?? '');
         const email = typedEmail.trim().toLowerCase();
         const password = String(request.body?.password ?? '');
+        const attempt = { tenantId: tenant.tenantId, email };
+        const action = `${IDP_MOUNT_PATH}/interaction/${details.uid}/login`;
+        const refuseThrottled = (seconds: number) => {
+          reply.header('retry-after', String(seconds));
+          return sendPage(reply, 429, loginPage({ tenantName: tenant.name, action, email, error: tooManyFailures(seconds) }));
+        };
+        // Locked: answered before any password is checked, so a right guess now signs nobody in.
+        const locked = await throttle.retryAfterSeconds(request, attempt);
+        if (locked > 0) return refuseThrottled(locked);
         const user = email ? await findUserByEmail(deps.db, tenant.tenantId, email) : undefined;
         // Always pay for one hash check, so the answer's timing does not tell whether the account exists.
         const passwordOk = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_PASSWORD_HASH);
@@ -91,11 +104,20 @@ export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): 
             targetType: 'session',
             details: { reason: !user ? 'unknown account' : !passwordOk ? 'wrong password' : 'account disabled' },
           });
-          return sendPage(
-            reply,
-            401,
-            loginPage({ tenantName: tenant.name, action: `${IDP_MOUNT_PATH}/interaction/${details.uid}/login`, email, error: WRONG_CREDENTIALS }),
-          );
+          const wait = await throttle.recordFailure(request, attempt);
+          if (wait > 0) {
+            // Once per lock (the attempts it refuses are not written), so a flood cannot flood the trail.
+            await appendAudit(deps.db, {
+              tenantId: tenant.tenantId,
+              action: 'sign-in-throttled',
+              actorId: user?.id ?? null,
+              actorEmail: typedEmail.slice(0, MAX_AUDITED_EMAIL_LENGTH),
+              targetType: 'session',
+              details: { retryAfterSeconds: wait, address: request.ip },
+            });
+            return refuseThrottled(wait);
+          }
+          return sendPage(reply, 401, loginPage({ tenantName: tenant.name, action, email, error: WRONG_CREDENTIALS }));
         }
         await deps.db.transaction(async (tx) => {
           await recordSignIn(tx, tenant.tenantId, user.id);

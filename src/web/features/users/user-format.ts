@@ -20,6 +20,7 @@ const ACTION_LABELS: Record<string, string> = {
   'sign-in': 'Signed in',
   'sign-out': 'Signed out',
   'sign-in-failed': 'Sign-in failed',
+  'sign-in-throttled': 'Sign-in locked',
   'user-created': 'User created',
   'user-updated': 'User updated',
   'role-changed': 'Role changed',
@@ -55,6 +56,8 @@ export function auditDetails(entry: AuditEntry): string {
       return `${text(details.group) ?? 'Admins'} ${details.change === 'revoked' ? 'revoked' : 'granted'}`;
     case 'sign-in-failed':
       return text(details.reason) ?? '';
+    case 'sign-in-throttled':
+      return `after repeated failures from ${text(details.address) ?? 'an unknown address'}; retry in ${typeof details.retryAfterSeconds === 'number' ? details.retryAfterSeconds : '?'} s`;
     case 'password-reset':
       return text(details.method) ?? '';
     case 'user-created':
