@@ -15,9 +15,10 @@ import { userRoutes } from './http/users.ts';
 import { auditRoutes } from './http/audit.ts';
 import { contourRoutes } from './http/contours.ts';
 import { createHostPolicy } from './http/host-policy.ts';
+import { installRequestLimits, serverTimeouts } from './http/request-limits.ts';
 import { spaRoutes } from './http/spa.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
-import { ProviderRegistry } from './idp/provider.ts';
+import { IDP_MOUNT_PATH, ProviderRegistry } from './idp/provider.ts';
 import { startDemoPregeneration, type DemoPregeneration } from './imaging/demo-pregeneration.ts';
 import { createFrameWorkerPool } from './imaging/frame-worker-pool.ts';
 import { RecordImaging } from './imaging/record-imaging.ts';
@@ -37,6 +38,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
       },
     },
     trustProxy: config.trustProxy,
+    ...serverTimeouts(config.requestTimeoutSeconds),
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
   });
@@ -47,6 +49,8 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   const imaging = new RecordImaging(store, pool, app.log);
 
   installErrorHandler(app);
+  // oidc-provider reads its protocol endpoints' bodies itself; our sign-in pages under /interaction/ are parsed by Fastify.
+  installRequestLimits(app, config.bodyTimeoutSeconds, (url) => url.startsWith(`${IDP_MOUNT_PATH}/`) && !url.startsWith(`${IDP_MOUNT_PATH}/interaction/`));
 
   // Only the tenants' public addresses are served (http/host-policy.ts); the health check answers any
   // host (load balancers probe by address), and a bare loopback address is sent to the default tenant.
@@ -67,7 +71,8 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   app.get('/healthz', async () => ({ status: 'ok', database: database.kind }));
   await app.register(authInfoRoutes, { tenants });
   await app.register(async (api) => {
-    api.addHook('preHandler', authenticate(db, tenants));
+    // Before any body is read: a request that is not signed in costs no parsing.
+    api.addHook('onRequest', authenticate(db, tenants));
     await api.register(patientRoutes, { db });
     await api.register(recordRoutes, { db, imaging });
     await api.register(userRoutes, { db });

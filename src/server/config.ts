@@ -43,6 +43,10 @@ const EnvSchema = z.object({
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
   /** Lifetime of the provider's sign-in session, in seconds. */
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(12 * 3600),
+  /** A request body other than an upload must arrive within this many seconds (else 408). */
+  BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** A whole request, uploads included, must arrive within this many seconds. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
   /** Trust X-Forwarded-* headers (set when running behind a TLS-terminating proxy). */
   TRUST_PROXY: booleanFromEnv.default(false),
   /** Generate the demo records' imaging in the background after start-up, when the workers are idle (off by default under NODE_ENV=test). */
@@ -77,6 +81,8 @@ export type Config = {
   tokenTtlSeconds: number;
   sessionTtlSeconds: number;
   trustProxy: boolean;
+  bodyTimeoutSeconds: number;
+  requestTimeoutSeconds: number;
   defaultTenant: string;
   imagingWorkers: number;
   pregenerateDemo: boolean;
@@ -115,6 +121,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
     trustProxy: e.TRUST_PROXY,
+    bodyTimeoutSeconds: e.BODY_TIMEOUT_SECONDS,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     defaultTenant: e.DEFAULT_TENANT,
     // One core stays with the event loop, which serves the frames.
     imagingWorkers: e.IMAGING_WORKERS ?? Math.max(1, availableParallelism() - 1),

@@ -8,6 +8,9 @@ import { loadTenantSecrets } from './db/secrets.ts';
 import { DEMO_TENANTS, LARGE_TENANT, demoAccounts } from './seed/demo-accounts.ts';
 import { seedTenant } from './seed/seed.ts';
 
+/** How long a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+
 /** Starts the one server process: API, identity provider and SPA. */
 async function main(): Promise<void> {
   const started = performance.now();
@@ -23,6 +26,11 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Bounded: a stuck connection or job must not keep a stopped server alive (the orchestrator then kills it anyway).
+    setTimeout(() => {
+      app.log.error({ seconds: SHUTDOWN_TIMEOUT_MS / 1000 }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
     try {
       await app.close();
     } finally {

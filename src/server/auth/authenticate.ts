@@ -71,7 +71,7 @@ export async function verifyRequestToken(db: Db, tenant: TenantAuth, header: str
 }
 
 /**
- * preHandler for every `/api/{tenant}/...` route: the path's tenant must be the host's
+ * onRequest hook of every `/api/{tenant}/...` route (before any body is read): the path's tenant must be the host's
  * tenant, and the token must verify for it.
  */
 export function authenticate(db: Db, tenants: TenantDirectory) {
