@@ -5,7 +5,7 @@ import { SET_PASSWORD_LINK_TTL_MS, type UserListQuery, type UserPage, type UserS
 import { UNUSABLE_PASSWORD_HASH } from '../auth/passwords.ts';
 import { appendAudit } from './audit.ts';
 import type { Db } from './client.ts';
-import { passwordTokens, users } from './schema.ts';
+import { oidcPayloads, passwordTokens, users } from './schema.ts';
 import type { UserRow } from './tenants.ts';
 
 /**
@@ -15,6 +15,20 @@ import type { UserRow } from './tenants.ts';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Executor = Db | Tx;
+
+/**
+ * Ends everything the identity provider holds for an account: its sign-in sessions, grants, codes and
+ * access and refresh tokens (each of oidc-provider's records names its accountId). Called in the
+ * transaction of a password reset, a disable and an administrator-rights change, so the change and the
+ * sign-out happen together: nobody keeps a session the administrator meant to end.
+ */
+export async function endProviderSessions(tx: Executor, tenantId: string, accountId: string): Promise<number> {
+  const ended = await tx
+    .delete(oidcPayloads)
+    .where(and(eq(oidcPayloads.tenantId, tenantId), sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`))
+    .returning({ id: oidcPayloads.id });
+  return ended.length;
+}
 
 /** Who made a change, for the audit trail. */
 export type Actor = { id: string; email: string };
@@ -188,6 +202,8 @@ export async function updateUser(db: Db, input: UpdateUserInput): Promise<Update
     if (disabled !== target.disabled) {
       await appendAudit(tx, { ...audit, action: disabled ? 'account-disabled' : 'account-enabled', details: { email: row.email } });
     }
+    // New rights or none at all take effect at the next sign-in, which this forces.
+    if (isAdmin !== wasAdmin || (disabled && !target.disabled)) await endProviderSessions(tx, tenantId, userId);
     return { ok: true as const, user: toUserSummary(row) };
   });
 }
@@ -220,6 +236,8 @@ export async function resetPassword(db: Db, input: ResetPasswordInput): Promise<
     } else {
       link = await issuePasswordToken(tx, tenantId, userId);
     }
+    // Whoever holds a session made with the old password (perhaps the reason for the reset) is signed out.
+    await endProviderSessions(tx, tenantId, userId);
     await appendAudit(tx, {
       tenantId,
       action: 'password-reset',
