@@ -85,4 +85,31 @@ describe('S3 store errors', () => {
     const store = new S3Store({ endpoint, bucket: 'frames', region: 'us-east-1', accessKeyId: 'wrong-key', secretAccessKey: 'x' });
     await expect(store.get('demo/r1/v1/a')).rejects.toThrow(/HTTP 403/);
   });
+
+  it('gives up on a store that stops answering, headers or body, instead of waiting forever', async () => {
+    // One server that never answers, one that sends its headers and then stalls in the body.
+    const stalled = http.createServer((request, response) => {
+      if (request.method === 'GET' && request.url?.includes('half')) {
+        response.writeHead(200, { 'content-length': '1000' });
+        response.write('x');
+      }
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    const store = new S3Store({
+      endpoint: `http://127.0.0.1:${(stalled.address() as { port: number }).port}`,
+      bucket: 'frames',
+      region: 'us-east-1',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      timeoutMs: 300,
+    });
+    try {
+      await expect(store.get('demo/r1/v1/silent')).rejects.toThrow(/object storage GET demo\/r1\/v1\/silent timed out after 0.3 s/);
+      await expect(store.get('demo/r1/v1/half')).rejects.toThrow(/timed out after 0.3 s/);
+      await expect(store.put('demo/r1/v1/silent', new Uint8Array(4))).rejects.toThrow(/PUT .* timed out/);
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise<void>((resolve) => stalled.close(() => resolve()));
+    }
+  });
 });

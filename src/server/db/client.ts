@@ -23,12 +23,23 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 export type DatabaseOptions =
   /** An embedded PGlite database kept in `dataDir/db` (locked), or in memory when dataDir is null. */
   | { kind: 'pglite'; dataDir: string | null }
-  | { kind: 'postgres'; url: string };
+  | { kind: 'postgres'; url: string; statementTimeoutMs?: number };
+
+/** A statement running longer is cancelled by PostgreSQL (a stuck query must not hold a connection and its request forever). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: 10,
+      // Server-side limits, so they hold whatever the client does: a statement, and a transaction left idle.
+      statement_timeout: statementTimeout,
+      idle_in_transaction_session_timeout: statementTimeout,
+      connectionTimeoutMillis: 10_000,
+    });
     const db = drizzlePg(pool, { schema });
     try {
       await migratePg(db, { migrationsFolder });
