@@ -25,8 +25,8 @@ describe.skipIf(!adminUrl)('PostgreSQL statement timeout', () => {
     try {
       const slow = await database.db.execute(sql`select pg_sleep(5)`).then(() => null, (error: Error) => error);
       expect(String(slow?.cause ?? slow)).toMatch(/canceling statement due to statement timeout/);
-      const rows = await database.db.execute(sql`select 1 as one`);
-      expect(rows.rows[0]).toEqual({ one: 1 });
+      const after = await database.db.execute(sql`select 1 as one`);
+      expect((after as unknown as { rows: { one: number }[] }).rows[0]).toEqual({ one: 1 });
     } finally {
       await database.close();
     }
