@@ -142,6 +142,9 @@ function TextCard({ annotation, store, onGripDown, selected, focus }: TextCardPr
     latest.current = annotation;
   });
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // What was typed last, kept here rather than read from the input: when the card closes (a wheel to
+  // the next slice), React clears the input's ref before the cleanup below runs, and the note was lost.
+  const typed = useRef(annotation.text);
 
   // Undo or a loaded version changes the note under the card.
   useEffect(() => {
@@ -158,12 +161,13 @@ function TextCard({ annotation, store, onGripDown, selected, focus }: TextCardPr
     if (!pending.current) return;
     clearTimeout(pending.current);
     pending.current = null;
-    const value = inputRef.current?.value ?? '';
+    const value = typed.current;
     if (value !== latest.current.text) store.replace({ ...latest.current, text: value });
   };
   useEffect(() => flush, []); // eslint-disable-line react-hooks/exhaustive-deps -- a last edit is kept when the card goes
 
   const onChange = (value: string) => {
+    typed.current = value;
     setText(value);
     if (pending.current) clearTimeout(pending.current);
     pending.current = setTimeout(flush, TEXT_DEBOUNCE_MS);
