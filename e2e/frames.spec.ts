@@ -45,11 +45,13 @@ test('signing out clears the downloaded frames from the browser', async ({ page 
   await signIn(page);
   await openShortRecord(page);
   await expect(page.getByTestId('frames-status')).toHaveText(/downloaded/, { timeout: 60_000 });
-  expect(await page.evaluate(() => caches.has('ivus-frames-v1'))).toBe(true);
+  // One cache per user (issuer and subject), none left of the old shared one.
+  const framesCaches = () => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith('ivus-frames-')));
+  expect(await framesCaches()).toEqual([expect.stringMatching(/^ivus-frames-v2 http:\/\/demo\.localhost:\d+\/idp \S+$/)]);
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/idp\/interaction\//);
   await page.goto(`${originOf('demo')}/favicon.svg`);
-  expect(await page.evaluate(() => caches.has('ivus-frames-v1'))).toBe(false);
+  expect(await framesCaches()).toEqual([]);
 });
 
 test('noImage=true opens the review without fetching any image', async ({ page, context }) => {

@@ -1,5 +1,24 @@
-/** Messages between the page and the frames service worker. */
-export const FRAMES_CACHE = 'ivus-frames-v1';
+/** Messages between the page and the frames service worker, and the names of its caches. */
+import { decodeJwtClaims } from '../auth/session-user.ts';
+
+/** Every frames cache's name starts with this; v1 was one cache for whoever used the browser. */
+export const FRAMES_CACHE_PREFIX = 'ivus-frames-v2 ';
+
+/**
+ * The cache of the user a request's `Authorization: Bearer <id token>` names (issuer and subject), so
+ * one person's downloaded frames are never served to another signed in on the same browser. Null
+ * without a readable token: such a request goes to the network, which refuses it. The token is read,
+ * not verified: the server verifies every request, and the cache only chooses whose shelf to use.
+ */
+export function framesCacheName(authorization: string | null | undefined): string | null {
+  const token = /^Bearer\s+(\S+)$/.exec(authorization ?? '')?.[1];
+  const claims = decodeJwtClaims(token);
+  const { iss, sub } = claims ?? {};
+  return typeof iss === 'string' && typeof sub === 'string' && iss && sub ? `${FRAMES_CACHE_PREFIX}${iss} ${sub}` : null;
+}
+
+/** Whether a cache is one of ours (any version, any user): sign-out deletes them all. */
+export const isFramesCache = (name: string): boolean => name.startsWith('ivus-frames-');
 
 /** Paths the worker serves from its cache first: frame chunks and previews (the page builds the L-mode). */
 export const CACHED_PATH = /^\/api\/[a-z0-9-]+\/records\/[0-9a-f-]{36}\/(frames\/|previews\/)/;

@@ -1,10 +1,10 @@
 /**
- * The frames service worker (a module worker): serves frame chunks, L-mode images and
- * previews from Cache Storage when it has them, and downloads the open record's frames in
+ * The frames service worker (a module worker): serves frame chunks and previews from Cache
+ * Storage when it has them (one cache per signed-in user, see framesCacheName), and downloads the open record's frames in
  * the background, pausing when the page asks (stop_fetches / resume_fetches).
  */
 import { URGENT_FRAME_HEADER } from '../../domain/images.ts';
-import { CACHED_PATH, FRAMES_CACHE, parsePageMessage, type WorkerMessage } from './messages.ts';
+import { CACHED_PATH, FRAMES_CACHE_PREFIX, framesCacheName, isFramesCache, parsePageMessage, type WorkerMessage } from './messages.ts';
 import { PrefetchQueue } from './prefetch-queue.ts';
 
 // The DOM library types this file; the few service-worker types it uses are declared here.
@@ -34,21 +34,31 @@ async function broadcast(message: WorkerMessage): Promise<void> {
   for (const client of await scope.clients.matchAll()) client.postMessage(message);
 }
 
+/** The cache of the user whose token the page handed over with the download. */
+function downloadCache(): Promise<Cache> {
+  const name = framesCacheName(authorization);
+  if (!name) throw new Error('no signed-in user to download frames for');
+  return caches.open(name);
+}
+
 const queue = new PrefetchQueue({
   async isCached(url) {
-    return (await (await caches.open(FRAMES_CACHE)).match(url, { ignoreVary: true })) !== undefined;
+    return (await (await downloadCache()).match(url, { ignoreVary: true })) !== undefined;
   },
   async download(url) {
+    const cache = await downloadCache();
     const response = await fetch(url, { headers: { Authorization: authorization } });
     // 202 (still being made) and errors are not kept: asked again later, they may succeed.
     if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
-    await (await caches.open(FRAMES_CACHE)).put(url, response);
+    await cache.put(url, response);
   },
   onProgress: (progress) => void broadcast({ type: 'prefetch_progress', ...progress }),
 });
 
 async function cacheFirst(event: SwFetchEvent): Promise<Response> {
-  const cache = await caches.open(FRAMES_CACHE);
+  const name = framesCacheName(event.request.headers.get('authorization'));
+  if (!name) return fetch(event.request);
+  const cache = await caches.open(name);
   const cached = await cache.match(event.request, { ignoreVary: true });
   if (cached) return cached;
   const response = await fetch(event.request);
@@ -65,7 +75,11 @@ async function cacheFirst(event: SwFetchEvent): Promise<Response> {
 }
 
 scope.addEventListener('install', (event) => event.waitUntil(scope.skipWaiting()));
-scope.addEventListener('activate', (event) => event.waitUntil(scope.clients.claim()));
+// The one cache of v1 held every user's frames together: gone with this version.
+async function deleteOldCaches(): Promise<void> {
+  for (const name of await caches.keys()) if (isFramesCache(name) && !name.startsWith(FRAMES_CACHE_PREFIX)) await caches.delete(name);
+}
+scope.addEventListener('activate', (event) => event.waitUntil(deleteOldCaches().then(() => scope.clients.claim())));
 
 scope.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);

@@ -1,5 +1,5 @@
 /** The page's side of the frames service worker. */
-import { FRAMES_CACHE, type PageMessage, type WorkerMessage } from './messages.ts';
+import { isFramesCache, type PageMessage, type WorkerMessage } from './messages.ts';
 
 export type { WorkerMessage };
 
@@ -43,5 +43,6 @@ export async function unregisterServiceWorker(): Promise<void> {
 /** Patient images must not outlive the session in this browser. */
 export async function clearFrameCache(): Promise<void> {
   if (typeof caches === 'undefined') return;
-  await caches.delete(FRAMES_CACHE);
+  // Every user's, not only the one signing out: a shared workstation keeps no patient images.
+  for (const name of await caches.keys()) if (isFramesCache(name)) await caches.delete(name);
 }
