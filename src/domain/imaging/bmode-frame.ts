@@ -3,6 +3,7 @@
  * grayscale image, row-major, black outside the circular field of view.
  */
 import { createPolarWorkspace, renderPolarFrame, type PolarWorkspace } from './polar-frame.ts';
+import { catheterCentrePx } from './contours.ts';
 import type { PullbackModel } from './pullback-model.ts';
 import { createScanConversion, scanConvert, type ScanConversion } from './scan-conversion.ts';
 
@@ -19,7 +20,8 @@ export interface BmodeRenderer {
 export function createBmodeRenderer(model: PullbackModel): BmodeRenderer {
   const workspace: PolarWorkspace = createPolarWorkspace(model);
   const { grid } = workspace;
-  const conversion: ScanConversion = createScanConversion(model.frameSizePx, model.pixelSpacingMm, grid);
+  const centre = catheterCentrePx(model);
+  const conversion: ScanConversion = createScanConversion(model.frameSizePx, model.pixelSpacingMm, grid, centre.x, centre.y);
   const polar = new Uint8Array((grid.lineCount + 1) * grid.sampleCount);
   const pixelCount = model.frameSizePx * model.frameSizePx;
   return {

@@ -14,9 +14,20 @@ export interface TruthContours {
   readonly vessel: ImagePoint[];
 }
 
-/** The catheter's centre in image coordinates: the middle of the frame. */
+/** The middle of the frame, in image coordinates (both x and y). */
 export function frameCentrePx(model: PullbackModel): number {
   return model.frameSizePx / 2;
+}
+
+/**
+ * The catheter's centre in image coordinates: the middle of the frame, as real IVUS frames are
+ * centred on the catheter, unless the model's hard cases pan the image. The same in every frame of
+ * a model (so a detector built for the model holds); evaluators pass it to the detector.
+ */
+export function catheterCentrePx(model: PullbackModel): ImagePoint {
+  const centre = frameCentrePx(model);
+  const offset = model.hardCases?.imageOffsetPx;
+  return offset === undefined ? imagePoint(centre, centre) : imagePoint(centre + offset.x, centre + offset.y);
 }
 
 function contourAngleRad(k: number, pointCount: number): number {
@@ -25,17 +36,19 @@ function contourAngleRad(k: number, pointCount: number): number {
 
 export function truthContours(model: PullbackModel, frameIndex: number, pointCount = CONTOUR_POINT_COUNT): TruthContours {
   const section = crossSectionAt(model, frameIndex);
-  const centrePx = frameCentrePx(model);
+  const centre = catheterCentrePx(model);
   const toImage = (angleRad: number, radiusMm: number): ImagePoint => {
     const radiusPx = radiusMm / model.pixelSpacingMm;
-    return imagePoint(centrePx + radiusPx * Math.cos(angleRad), centrePx + radiusPx * Math.sin(angleRad));
+    return imagePoint(centre.x + radiusPx * Math.cos(angleRad), centre.y + radiusPx * Math.sin(angleRad));
   };
   const lumen: ImagePoint[] = [];
   const vessel: ImagePoint[] = [];
   for (let k = 0; k < pointCount; k++) {
+    // Drawn where the image shows it: at the display angle, with the radius the line there saw.
     const angle = contourAngleRad(k, pointCount);
-    lumen.push(toImage(angle, section.lumenRadiusMm(angle)));
-    vessel.push(toImage(angle, section.vesselRadiusMm(angle)));
+    const sceneAngle = section.sceneAngleRad(angle);
+    lumen.push(toImage(angle, section.lumenRadiusMm(sceneAngle)));
+    vessel.push(toImage(angle, section.vesselRadiusMm(sceneAngle)));
   }
   return { lumen, vessel };
 }
@@ -61,7 +74,7 @@ export function lumenAreaProfileMm2(model: PullbackModel, pointCount = CONTOUR_P
   const radii = new Float64Array(pointCount);
   for (let frame = 0; frame < model.frameCount; frame++) {
     const section = crossSectionAt(model, frame);
-    for (let k = 0; k < pointCount; k++) radii[k] = section.lumenRadiusMm(contourAngleRad(k, pointCount));
+    for (let k = 0; k < pointCount; k++) radii[k] = section.lumenRadiusMm(section.sceneAngleRad(contourAngleRad(k, pointCount)));
     let sum = 0;
     for (let k = 0; k < pointCount; k++) sum += radii[k]! * radii[(k + 1) % pointCount]!;
     areas[frame] = sum * halfSinStep;

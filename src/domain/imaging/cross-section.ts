@@ -6,9 +6,18 @@
  * Angles are measured in image coordinates: 0 along +x (right), increasing towards +y (down).
  */
 import {
+  applyNurdWarp,
+  cardiacStateAt,
+  nurdWarpAt,
+  sectorHalfArcRad,
+  strutAnglesAt,
+  type HardCaseParameters,
+} from './hard-cases.ts';
+import {
   CATHETER_RADIUS_MM,
   GUIDEWIRE_RADIUS_MM,
   LUMEN_CLEARANCE_MM,
+  MAX_CATHETER_DISPLACEMENT_MM,
   MAX_VESSEL_RADIUS_MM,
   MIN_WALL_THICKNESS_MM,
   clamp,
@@ -19,6 +28,9 @@ import {
   waveAt,
   type PullbackModel,
 } from './pullback-model.ts';
+import { angleDifferenceRad, bridgedRadius, shiftedRadius, turnedRadius } from './section-geometry.ts';
+
+export { angleDifferenceRad } from './section-geometry.ts';
 
 export interface CalciumArc {
   readonly centreAngleRad: number;
@@ -35,14 +47,52 @@ export interface GuidewirePosition {
   readonly radiusMm: number;
 }
 
+/** An angular sector around the catheter. */
+export interface Sector {
+  readonly centreAngleRad: number;
+  readonly halfArcRad: number;
+}
+
+export interface EcholucentSector extends Sector {
+  /** Plaque echo over blood echo (1: as dark as blood). */
+  readonly echoRatio: number;
+  /** What is left of the bright lumen-intima echo (a thin fibrous cap). */
+  readonly capSpecular: number;
+}
+
+export interface BranchOpening extends Sector {
+  readonly depthMm: number;
+}
+
+export interface StentStruts {
+  readonly anglesRad: readonly number[];
+  readonly thicknessMm: number;
+  readonly widthMm: number;
+}
+
 export interface CrossSection {
   readonly frameIndex: number;
   readonly zMm: number;
   readonly plaqueAngleRad: number;
+  /** Radii around the catheter, by angle in the scene (the angle an A-line actually looks along). */
   lumenRadiusMm(angleRad: number): number;
   vesselRadiusMm(angleRad: number): number;
   readonly calcium: CalciumArc | null;
   readonly guidewire: GuidewirePosition;
+  /**
+   * The scene angle the A-line drawn at `displayAngleRad` looked along: the identity, except under
+   * NURD, where the catheter's rotation speed varies within the frame. Truth and image both go
+   * through it, so the truth is warped as the image is.
+   */
+  sceneAngleRad(displayAngleRad: number): number;
+  /** The anatomy's turn (cardiac motion): its texture is read this much further back in angle. */
+  readonly anatomyRotationRad: number;
+  /** Centre of the lumen's base circle relative to the catheter, in mm (x right, y down). */
+  readonly lumenCentreMm: { readonly x: number; readonly y: number };
+  readonly echolucent: EcholucentSector | null;
+  /** Where a side branch opens the wall; the radius functions bridge it. */
+  readonly branch: BranchOpening | null;
+  readonly struts: StentStruts | null;
 }
 
 /** The calcium arc fades in over this angle at each end instead of starting with a hard edge. */
@@ -52,12 +102,6 @@ const GUIDEWIRE_GAP_MM = 0.03;
 /** Share of the room for eccentricity given to shifting the EEM (the rest shifts the lumen). */
 const VESSEL_SHIFT_SHARE = 0.35;
 const AREA_SAMPLES = 90;
-
-/** Signed smallest difference a - b, in (-pi, pi]. */
-export function angleDifferenceRad(a: number, b: number): number {
-  const d = (a - b) % (2 * Math.PI);
-  return d > Math.PI ? d - 2 * Math.PI : d <= -Math.PI ? d + 2 * Math.PI : d;
-}
 
 /** Distance from the origin to a circle of radius R whose centre sits at distance d in direction psi (d < R). */
 function offsetCircleRadius(angleRad: number, radius: number, offset: number, offsetAngleRad: number): number {
@@ -82,9 +126,22 @@ export function calciumCoverage(arc: CalciumArc | null, angleRad: number): numbe
   return clamp((arc.halfArcRad - fromCentre) / CALCIUM_EDGE_RAD + 0.5, 0, 1);
 }
 
+const identity = (angleRad: number): number => angleRad;
+
 export function crossSectionAt(model: PullbackModel, frameIndex: number): CrossSection {
+  if (model.hardCases !== undefined) return hardSectionAt(model, model.hardCases, frameIndex);
+  return plainSectionAt(model, frameIndex, framePositionMm(model, frameIndex)).section;
+}
+
+/** The demo model's section, with what the hard cases need to move it. */
+interface PlainSection {
+  readonly section: CrossSection;
+  readonly lumenRadius0Mm: number;
+  readonly harmonicSum: number;
+}
+
+function plainSectionAt(model: PullbackModel, frameIndex: number, zMm: number): PlainSection {
   const anatomy = model.anatomy;
-  const zMm = framePositionMm(model, frameIndex);
   const lumenAreaMm2 = lumenAreaTargetMm2(model, zMm);
   const vesselAreaMm2 = vesselAreaTargetMm2(model, zMm);
   const plaqueAngle = plaqueAngleRad(model, zMm);
@@ -122,7 +179,7 @@ export function crossSectionAt(model: PullbackModel, frameIndex: number): CrossS
   const lumenScale = Math.sqrt(lumenAreaMm2 / polarAreaMm2(lumenShape));
   const vesselScale = Math.sqrt(vesselAreaMm2 / polarAreaMm2(vesselShape));
 
-  return {
+  const section: CrossSection = {
     frameIndex,
     zMm,
     plaqueAngleRad: plaqueAngle,
@@ -134,6 +191,106 @@ export function crossSectionAt(model: PullbackModel, frameIndex: number): CrossS
       distanceMm: CATHETER_RADIUS_MM + GUIDEWIRE_RADIUS_MM + GUIDEWIRE_GAP_MM,
       radiusMm: GUIDEWIRE_RADIUS_MM,
     },
+    sceneAngleRad: identity,
+    anatomyRotationRad: 0,
+    lumenCentreMm: { x: lumenShiftMm * Math.cos(plaqueAngle + Math.PI), y: lumenShiftMm * Math.sin(plaqueAngle + Math.PI) },
+    echolucent: null,
+    branch: null,
+    struts: null,
+  };
+  return { section, lumenRadius0Mm: lumenRadius0, harmonicSum };
+}
+
+/**
+ * A section with the hard cases: the plain section at the heart cycle's z, turned and scaled by the
+ * cycle, moved so that the catheter sits off the lumen's centre, with the side branch's ostium
+ * bridged; and the sectors, struts and NURD warp that the renderer draws on top.
+ */
+function hardSectionAt(model: PullbackModel, hard: HardCaseParameters, frameIndex: number): CrossSection {
+  const heart = cardiacStateAt(hard.cardiac, frameIndex, model.frameRateHz);
+  const zMm = framePositionMm(model, frameIndex) + heart.zShiftMm;
+  const plain = plainSectionAt(model, frameIndex, zMm);
+  const base = plain.section;
+  const turn = heart.rotationRad;
+  const scale = heart.scale;
+
+  // The lumen's centre after the turn and dilation, relative to the catheter.
+  const cos = Math.cos(turn);
+  const sin = Math.sin(turn);
+  const lx = scale * (cos * base.lumenCentreMm.x - sin * base.lumenCentreMm.y);
+  const ly = scale * (sin * base.lumenCentreMm.x + cos * base.lumenCentreMm.y);
+  // Where the catheter should sit relative to the lumen's centre: the eccentric offset, moved by the heart.
+  let cx = -lx + heart.shiftXMm;
+  let cy = -ly + heart.shiftYMm;
+  if (hard.eccentric !== null) {
+    const angle = hard.eccentric.angleStartRad + hard.eccentric.angleRadPerMm * zMm;
+    const offsetMm = hard.eccentric.fraction * scale * plain.lumenRadius0Mm;
+    cx = offsetMm * Math.cos(angle) + heart.shiftXMm;
+    cy = offsetMm * Math.sin(angle) + heart.shiftYMm;
+  }
+  // The catheter stays inside the lumen with its clearance, and within the displacement the field of view allows.
+  const roomMm = Math.max(0, scale * plain.lumenRadius0Mm * (1 - plain.harmonicSum) - CATHETER_RADIUS_MM - LUMEN_CLEARANCE_MM);
+  const offset = Math.hypot(cx, cy);
+  if (offset > roomMm) {
+    cx *= roomMm / offset;
+    cy *= roomMm / offset;
+  }
+  // The anatomy moves by -(catheter - its plain position); the plain catheter sits at -l from the lumen's centre.
+  let dx = -(cx + lx);
+  let dy = -(cy + ly);
+  const displacement = Math.hypot(dx, dy);
+  if (displacement > MAX_CATHETER_DISPLACEMENT_MM) {
+    dx *= MAX_CATHETER_DISPLACEMENT_MM / displacement;
+    dy *= MAX_CATHETER_DISPLACEMENT_MM / displacement;
+  }
+
+  let lumen = shiftedRadius(turnedRadius(base.lumenRadiusMm, turn, scale), dx, dy);
+  let vessel = shiftedRadius(turnedRadius(base.vesselRadiusMm, turn, scale), dx, dy);
+  let branch: BranchOpening | null = null;
+  if (hard.branch !== null) {
+    const halfArcRad = sectorHalfArcRad(hard.branch, zMm);
+    if (halfArcRad > 0) {
+      branch = { centreAngleRad: hard.branch.angleRad + turn, halfArcRad, depthMm: hard.branch.depthMm };
+      lumen = bridgedRadius(lumen, branch.centreAngleRad, halfArcRad);
+      vessel = bridgedRadius(vessel, branch.centreAngleRad, halfArcRad);
+    }
+  }
+  const lucentHalfArcRad = hard.echolucent === null ? 0 : sectorHalfArcRad(hard.echolucent, zMm);
+  const strutAngles = strutAnglesAt(hard.stent, zMm);
+  const warp = nurdWarpAt(hard.nurd, frameIndex);
+  const plaqueAngle = base.plaqueAngleRad + turn;
+  // The guidewire keeps to the roomy side of the lumen, wherever the catheter has moved: it keeps its
+  // angle from the direction of the lumen's centre (which the plain model puts opposite the plaque).
+  const lumenCentre = { x: lx + dx, y: ly + dy };
+  const guidewire =
+    hard.eccentric === null
+      ? base.guidewire
+      : { ...base.guidewire, angleRad: Math.atan2(lumenCentre.y, lumenCentre.x) + base.guidewire.angleRad - (base.plaqueAngleRad + Math.PI) };
+  return {
+    frameIndex,
+    zMm,
+    plaqueAngleRad: plaqueAngle,
+    lumenRadiusMm: lumen,
+    vesselRadiusMm: vessel,
+    calcium: base.calcium === null ? null : { ...base.calcium, centreAngleRad: base.calcium.centreAngleRad + turn },
+    guidewire,
+    sceneAngleRad: warp === null ? identity : (angleRad) => applyNurdWarp(warp, angleRad),
+    anatomyRotationRad: turn,
+    lumenCentreMm: lumenCentre,
+    echolucent:
+      hard.echolucent === null || lucentHalfArcRad === 0
+        ? null
+        : {
+            centreAngleRad: plaqueAngle + hard.echolucent.angleRad,
+            halfArcRad: lucentHalfArcRad,
+            echoRatio: hard.echolucent.echoRatio,
+            capSpecular: hard.echolucent.capSpecular,
+          },
+    branch,
+    struts:
+      strutAngles.length === 0 || hard.stent === null
+        ? null
+        : { anglesRad: strutAngles.map((a) => a + turn), thicknessMm: hard.stent.thicknessMm, widthMm: hard.stent.widthMm },
   };
 }
 

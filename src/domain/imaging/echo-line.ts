@@ -4,11 +4,23 @@
  * the cross-section's radius functions exactly, so the truth contours sit on the drawn borders.
  */
 import { angleDifferenceRad, calciumCoverage, type CrossSection } from './cross-section.ts';
+import { branchOpening, echolucentCoverage, strutCover, STRUT_REVERB_MM, STRUT_SHADOW, STRUT_SPECULAR } from './echo-features.ts';
+import { IMAGING_LOOKS } from './imaging-look.ts';
 import { CATHETER_RADIUS_MM } from './pullback-model.ts';
 import { PLAQUE_ROWS, TEXTURE_ROWS } from './tissue-texture.ts';
 
+/** What the look changes along a line: blood's scattering and the tissue's attenuation. */
+export interface EchoSettings {
+  /** Blood's scattering strength relative to the adventitia. */
+  readonly bloodEcho: number;
+  /** Amplitude attenuation in tissue (beyond the lumen border), per mm. */
+  readonly attenuationPerMm: number;
+}
+
+/** The demo look's settings. */
+export const DEMO_ECHO: EchoSettings = IMAGING_LOOKS.demo;
+
 /** Scattering strengths relative to the adventitia (1 = 0 dB). */
-const BLOOD_ECHO = 0.018;
 const PLAQUE_ECHO = 0.22;
 /** The fibrous cap just under the lumen border is denser, so brighter. */
 const CAP_BOOST = 0.9;
@@ -30,8 +42,6 @@ const GUIDEWIRE_REVERB_SPACING_MM = 0.09;
 /** Fraction of the echo lost behind calcium and behind the wire. */
 const CALCIUM_SHADOW = 0.975;
 const GUIDEWIRE_SHADOW = 0.97;
-/** Amplitude attenuation in tissue (beyond the lumen border), per mm. */
-const ATTENUATION_PER_MM = 0.8;
 
 const MEDIA_THICK_MM = 0.14;
 const MEDIA_THIN_MM = 0.09;
@@ -40,6 +50,9 @@ const ADVENTITIA_MM = 0.28;
 const BORDER_MM = 0.012;
 const LAYER_EDGE_MM = 0.03;
 const WIRE_EDGE_MM = 0.03;
+/** A side branch's far wall: a band of adventitia-like tissue where the branch's lumen ends. */
+const BRANCH_WALL_ECHO = 0.8;
+const BRANCH_WALL_MM = 0.1;
 /** Texture rows beyond the EEM are this many mm apart. */
 const OUTER_ROW_MM = 0.12;
 
@@ -51,9 +64,34 @@ function bump(u: number): number {
   return u <= -1 || u >= 1 ? 0 : 1 - u * u;
 }
 
+/** The texture column read at a (fractional) row, clamped to the rows there are. */
+function rowGain(texture: Float32Array, row: number): number {
+  const lastRow = TEXTURE_ROWS - 1;
+  const clamped = row < 0 ? 0 : row > lastRow ? lastRow : row;
+  const row0 = Math.floor(clamped);
+  const row1 = row0 < lastRow ? row0 + 1 : lastRow;
+  return texture[row0]! + (texture[row1]! - texture[row0]!) * (clamped - row0);
+}
+
+/**
+ * Texture deeper than the last row, for the looks whose field of view reaches millimetres past the
+ * EEM: the depth folds back and forth over the outer rows while the column fades into an unrelated
+ * one (`far`, read at another angle) and back, so deep tissue does not turn into radial streaks.
+ * Continuous with the last row where it starts.
+ */
+function deepGain(texture: Float32Array, far: Float32Array, rowsBeyond: number): number {
+  const span = TEXTURE_ROWS - 1 - PLAQUE_ROWS;
+  const folds = rowsBeyond / span;
+  const within = folds % 2;
+  const row = TEXTURE_ROWS - 1 - span * (within <= 1 ? within : 2 - within);
+  const weight = 0.5 - 0.5 * Math.cos(Math.PI * folds);
+  return (1 - weight) * rowGain(texture, row) + weight * rowGain(far, row);
+}
+
 /**
  * Writes the scattering strength of tissue and of blood and the coherent echo for every sample of
- * the A-line at `angleRad` (`texture` is the wall texture column at that angle).
+ * the A-line at `angleRad` (`texture` is the wall texture column at that angle, `farTexture` an unrelated
+ * one for deep tissue, given by the looks other than the demo's).
  */
 export function echoLine(
   section: CrossSection,
@@ -63,9 +101,12 @@ export function echoLine(
   tissue: Float32Array,
   blood: Float32Array,
   specular: Float32Array,
+  settings: EchoSettings = DEMO_ECHO,
+  farTexture?: Float32Array,
 ): void {
   const lumenMm = section.lumenRadiusMm(angleRad);
   const vesselMm = section.vesselRadiusMm(angleRad);
+  const bloodEcho = settings.bloodEcho;
   const wallMm = vesselMm - lumenMm;
   // The media thins where plaque is thick.
   const mediaMm = MEDIA_THICK_MM - (MEDIA_THICK_MM - MEDIA_THIN_MM) * Math.min(1, wallMm);
@@ -92,7 +133,18 @@ export function echoLine(
     }
   }
 
-  const attenuationStep = Math.exp(-ATTENUATION_PER_MM * sampleSpacingMm);
+  // Hard cases (all nothing on demo models): where a side branch opens the wall, tissue only begins
+  // at the branch's far wall; an echolucent sector's plaque scatters like blood; struts sit on the border.
+  const branch = branchOpening(section.branch, angleRad, lumenMm, vesselMm);
+  const tissueStartMm = branch === null ? lumenMm : branch.tissueStartMm;
+  const lucent = echolucentCoverage(section.echolucent, angleRad);
+  const lucentEcho = lucent > 0 ? bloodEcho * section.echolucent!.echoRatio : 0;
+  const intimaSpecular = INTIMA_SPECULAR * (lucent > 0 ? 1 - lucent * (1 - section.echolucent!.capSpecular) : 1) * (branch === null ? 1 : 1 - branch.open);
+  const strut = strutCover(section.struts, angleRad, lumenMm);
+  const strutFrontMm = lumenMm - 0.5 * (section.struts?.thicknessMm ?? 0);
+  const strutBackMm = strutFrontMm + (section.struts?.thicknessMm ?? 0);
+
+  const attenuationStep = Math.exp(-settings.attenuationPerMm * sampleSpacingMm);
   let attenuation = 1;
   const lastRow = TEXTURE_ROWS - 1;
   for (let j = 0; j < tissue.length; j++) {
@@ -103,20 +155,17 @@ export function echoLine(
       specular[j] = 0;
       continue;
     }
-    const inWall = step((r - lumenMm) / BORDER_MM);
-    if (r > lumenMm) attenuation *= attenuationStep;
+    const inWall = step((r - tissueStartMm) / BORDER_MM);
+    if (r > tissueStartMm) attenuation *= attenuationStep;
 
     // Which texture row this depth reads: plaque rows stretch over the plaque, outer rows are fixed in mm.
-    let row =
+    const row =
       r < mediaStartMm
         ? ((r - lumenMm) / plaqueMm) * (PLAQUE_ROWS - 1)
         : r < vesselMm
           ? PLAQUE_ROWS - 1
           : PLAQUE_ROWS + (r - vesselMm) / OUTER_ROW_MM;
-    row = row < 0 ? 0 : row > lastRow ? lastRow : row;
-    const row0 = Math.floor(row);
-    const row1 = row0 < lastRow ? row0 + 1 : lastRow;
-    const gain = texture[row0]! + (texture[row1]! - texture[row0]!) * (row - row0);
+    const gain = row > lastRow && farTexture !== undefined ? deepGain(texture, farTexture, row - lastRow) : rowGain(texture, row);
 
     const capWeight = r > lumenMm ? Math.max(0, 1 - (r - lumenMm) / CAP_MM) : 1;
     let echo = PLAQUE_ECHO * (1 + CAP_BOOST * capWeight);
@@ -125,6 +174,8 @@ export function echoLine(
     // Perivascular tissue is patchier than the wall (fat next to fibrous strands): twice the contrast in dB.
     echo += (PERIVASCULAR_ECHO * gain - echo) * step((r - vesselMm - ADVENTITIA_MM) / (4 * LAYER_EDGE_MM));
     echo *= gain;
+    if (lucent > 0) echo += (lucentEcho - echo) * lucent * (1 - step((r - mediaStartMm) / LAYER_EDGE_MM));
+    if (branch !== null) echo += (BRANCH_WALL_ECHO * gain - echo) * branch.open * bump((r - tissueStartMm - BRANCH_WALL_MM) / BRANCH_WALL_MM);
     let inCalcium = 0;
     if (calcium > 0) {
       inCalcium = calcium * (step((r - calciumStartMm) / LAYER_EDGE_MM) - step((r - calciumEndMm) / LAYER_EDGE_MM));
@@ -134,10 +185,20 @@ export function echoLine(
     const behindWire = wireCover * step((r - wireFrontMm - 0.03) / 0.02);
     const wireShadow = 1 - GUIDEWIRE_SHADOW * behindWire;
     const calciumShadow = 1 - CALCIUM_SHADOW * calcium * step((r - calciumEndMm) / LAYER_EDGE_MM);
-    tissue[j] = echo * inWall * attenuation * wireShadow * calciumShadow;
-    blood[j] = BLOOD_ECHO * (1 - inWall) * wireShadow * step((r - CATHETER_RADIUS_MM) / BORDER_MM);
+    const strutShadow = strut > 0 ? 1 - STRUT_SHADOW * strut * step((r - strutFrontMm) / BORDER_MM) : 1;
+    tissue[j] = echo * inWall * attenuation * wireShadow * calciumShadow * strutShadow;
+    blood[j] = bloodEcho * (1 - inWall) * wireShadow * strutShadow * step((r - CATHETER_RADIUS_MM) / BORDER_MM);
 
-    let coherent = INTIMA_SPECULAR * bump((r - lumenMm - BORDER_MM) / BORDER_MM) * wireShadow;
+    let coherent = intimaSpecular * bump((r - tissueStartMm - BORDER_MM) / BORDER_MM) * wireShadow;
+    if (strut > 0) {
+      // A metal strut: a strong echo off its front, a weaker one off its back, a ring-down behind.
+      coherent +=
+        strut *
+        wireShadow *
+        (STRUT_SPECULAR * bump((r - strutFrontMm) / BORDER_MM) +
+          0.25 * STRUT_SPECULAR * bump((r - strutBackMm) / BORDER_MM) +
+          0.1 * STRUT_SPECULAR * bump((r - strutBackMm - STRUT_REVERB_MM) / BORDER_MM));
+    }
     if (calcium > 0) {
       coherent +=
         calcium *

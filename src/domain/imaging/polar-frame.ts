@@ -9,7 +9,8 @@
 import { crossSectionAt } from './cross-section.ts';
 import { deriveSeed, hash32 } from './hash.ts';
 import { CATHETER_RADIUS_MM, type PullbackModel } from './pullback-model.ts';
-import { echoLine } from './echo-line.ts';
+import { echoLine, type EchoSettings } from './echo-line.ts';
+import { imagingLook, type ImagingLook } from './imaging-look.ts';
 import { fillTextureGrid, textureColumn, TEXTURE_ANGLES, TEXTURE_ROWS } from './tissue-texture.ts';
 
 /** A-lines per frame, as on a mechanically rotating 40-60 MHz catheter. */
@@ -21,6 +22,8 @@ const SPECKLE_ANCHOR_FRAMES = 8;
 const DISPLAY_FLOOR_DB = -38;
 /** ... and this many dB span the 8-bit range. */
 const DISPLAY_RANGE_DB = 50;
+/** Deep tissue borrows the texture this far round the circle (the golden angle: unrelated to the near one). */
+const FAR_TEXTURE_TURN_RAD = Math.PI * (3 - Math.sqrt(5));
 const TISSUE_STREAM = 0x7153e1;
 const BLOOD_STREAM = 0x2b10d;
 const RINGDOWN_STREAM = 0x91a6;
@@ -33,34 +36,53 @@ const COS = new Float32Array(1 << PHASE_BITS).map((_, k) => Math.cos((2 * Math.P
 const SIN = new Float32Array(1 << PHASE_BITS).map((_, k) => Math.sin((2 * Math.PI * k) / (1 << PHASE_BITS)));
 const AMPLITUDE_MASK = (1 << AMPLITUDE_BITS) - 1;
 const PHASE_MASK = (1 << PHASE_BITS) - 1;
-/** Pulse shape along the line (about 40 µm, a 40 MHz pulse) and beam shape across lines. */
-const AXIAL_TAPS = [0.3, 0.75, 1, 0.75, 0.3] as const;
-const LATERAL_TAPS = [0.45, 0.85, 1, 0.85, 0.45] as const;
-/** Blurring uncorrelated scatterers multiplies their mean power by the taps' sum of squares. */
-const PSF_POWER = [...AXIAL_TAPS].reduce((sum, t) => sum + t * t, 0) * [...LATERAL_TAPS].reduce((sum, t) => sum + t * t, 0);
+/**
+ * Blurring uncorrelated scatterers multiplies their mean power by the taps' sum of squares (pulse
+ * shape along the line times beam shape across lines, from the look).
+ */
+function psfPower(look: ImagingLook): number {
+  return look.axialTaps.reduce((sum, t) => sum + t * t, 0) * look.lateralTaps.reduce((sum, t) => sum + t * t, 0);
+}
+
 /** A coherent echo adds up in amplitude (the taps' sum), not in power; scaled so that the echo
  * constants compare with the scattering strengths as they read. */
-const COHERENT_SCALE = Math.sqrt(PSF_POWER) / ([...AXIAL_TAPS].reduce((sum, t) => sum + t, 0) * [...LATERAL_TAPS].reduce((sum, t) => sum + t, 0));
+function coherentScale(look: ImagingLook): number {
+  return Math.sqrt(psfPower(look)) / (look.axialTaps.reduce((sum, t) => sum + t, 0) * look.lateralTaps.reduce((sum, t) => sum + t, 0));
+}
 
 export interface PolarGrid {
   readonly lineCount: number;
   /** Samples per line; sample j lies at depth j * sampleSpacingMm. Padded beyond the field of view
-   * so that the scan converter can always read j + 1 and never reads the unblurred last two. */
+   * so that the scan converter can always read j + 1 and never reads the unblurred last ones. */
   readonly sampleCount: number;
   readonly sampleSpacingMm: number;
+  /** Samples at the end of each line the scan converter must not read. */
+  readonly paddingSamples: number;
 }
 
 export function polarGridFor(model: PullbackModel): PolarGrid {
+  const look = imagingLook(model.look);
+  // The pulse leaves its half-width of samples unblurred at each end, plus one for interpolation.
+  const paddingSamples = (look.axialTaps.length - 1) / 2 + 2;
+  if (look.sampleSpacingMm === null) {
+    return { lineCount: LINES_PER_FRAME, sampleCount: Math.ceil(model.frameSizePx / 2) + paddingSamples, sampleSpacingMm: model.pixelSpacingMm, paddingSamples };
+  }
+  const depthMm = Math.min((model.frameSizePx / 2) * model.pixelSpacingMm, look.maxDepthMm ?? Infinity);
   return {
     lineCount: LINES_PER_FRAME,
-    sampleCount: Math.ceil(model.frameSizePx / 2) + 4,
-    sampleSpacingMm: model.pixelSpacingMm,
+    sampleCount: Math.ceil(depthMm / look.sampleSpacingMm) + paddingSamples,
+    sampleSpacingMm: look.sampleSpacingMm,
+    paddingSamples,
   };
 }
 
 /** Reusable buffers for rendering polar frames of one grid; not shared between concurrent renders. */
 export interface PolarWorkspace {
   readonly grid: PolarGrid;
+  readonly look: ImagingLook;
+  readonly echo: EchoSettings;
+  readonly psfPower: number;
+  readonly coherentScale: number;
   readonly re: Float32Array;
   readonly im: Float32Array;
   readonly blurredRe: Float32Array;
@@ -70,6 +92,8 @@ export interface PolarWorkspace {
   readonly specular: Float32Array;
   readonly textureGrid: Float32Array;
   readonly textureColumn: Float32Array;
+  /** A second column for deep tissue (looks other than the demo's, whose fields of view reach deeper). */
+  readonly farTextureColumn: Float32Array | null;
   /** Ring-down echo per sample, identical in every frame (it comes from the catheter itself). */
   readonly ringDown: Float32Array;
   /** Per-line ring-down gain: a fixed pattern, as a real catheter's is. */
@@ -89,8 +113,13 @@ export function createPolarWorkspace(model: PullbackModel): PolarWorkspace {
     const jitter = hash32(ringSeed + i) / 4294967296 - 0.5;
     ringDownLineGain[i] = 1 + 0.15 * Math.cos(angle + phase1) + 0.1 * Math.cos(3 * angle + phase3) + 0.12 * jitter;
   }
+  const look = imagingLook(model.look);
   return {
     grid,
+    look,
+    echo: { bloodEcho: look.bloodEcho * (model.hardCases?.bloodEchoGain ?? 1), attenuationPerMm: look.attenuationPerMm },
+    psfPower: psfPower(look),
+    coherentScale: coherentScale(look),
     re: new Float32Array(size),
     im: new Float32Array(size),
     blurredRe: new Float32Array(size),
@@ -100,6 +129,7 @@ export function createPolarWorkspace(model: PullbackModel): PolarWorkspace {
     specular: new Float32Array(grid.sampleCount),
     textureGrid: new Float32Array(TEXTURE_ANGLES * TEXTURE_ROWS),
     textureColumn: new Float32Array(TEXTURE_ROWS),
+    farTextureColumn: look.name === 'demo' ? null : new Float32Array(TEXTURE_ROWS),
     ringDown: ringDownProfile(grid),
     ringDownLineGain,
   };
@@ -147,16 +177,24 @@ export function renderPolarFrame(model: PullbackModel, frameIndex: number, works
   const seedB = deriveSeed(model.seed ^ TISSUE_STREAM, anchor + 1);
   const seedBlood = deriveSeed(model.seed ^ BLOOD_STREAM, frameIndex);
 
+  const coherentScale = workspace.coherentScale;
   for (let i = 0; i < lineCount; i++) {
-    const angle = (2 * Math.PI * i) / lineCount;
-    textureColumn(workspace.textureGrid, angle, workspace.textureColumn);
-    echoLine(section, angle, grid.sampleSpacingMm, workspace.textureColumn, tissue, blood, specular);
+    // The line drawn at angle 2πi/lineCount looked along the scene angle (they differ under NURD),
+    // and the wall's texture turns with the anatomy (cardiac motion).
+    const angle = section.sceneAngleRad((2 * Math.PI * i) / lineCount);
+    textureColumn(workspace.textureGrid, angle - section.anatomyRotationRad, workspace.textureColumn);
+    let farTexture: Float32Array | undefined;
+    if (workspace.farTextureColumn !== null) {
+      textureColumn(workspace.textureGrid, angle - section.anatomyRotationRad + FAR_TEXTURE_TURN_RAD, workspace.farTextureColumn);
+      farTexture = workspace.farTextureColumn;
+    }
+    echoLine(section, angle, grid.sampleSpacingMm, workspace.textureColumn, tissue, blood, specular, workspace.echo, farTexture);
     const ringGain = workspace.ringDownLineGain[i]!;
     const base = i * sampleCount;
     for (let j = 0; j < sampleCount; j++) {
       const index = base + j;
       const t = tissue[j]!;
-      let sr = (specular[j]! + workspace.ringDown[j]! * ringGain) * COHERENT_SCALE;
+      let sr = (specular[j]! + workspace.ringDown[j]! * ringGain) * coherentScale;
       let si = 0;
       if (t > 0) {
         const ha = hash32(seedA ^ Math.imul(index, 0x9e3779b1));
@@ -183,40 +221,63 @@ export function renderPolarFrame(model: PullbackModel, frameIndex: number, works
   blurAndCompress(workspace, out);
 }
 
-/** Pulse blur (separable, circular across lines), envelope, log compression. */
+/**
+ * Pulse blur (separable, circular across lines), envelope, log compression. The taps are symmetric:
+ * each sum is the centre tap's term plus, outwards, each tap times the pair of samples it weighs
+ * (in this order, so the demo look's five taps give exactly the sums they always gave).
+ */
 function blurAndCompress(workspace: PolarWorkspace, out: Uint8Array): void {
-  const { grid, re, im, blurredRe, blurredIm } = workspace;
+  const { grid, re, im, blurredRe, blurredIm, look } = workspace;
   const { lineCount, sampleCount } = grid;
-  const [a2, a1, a0] = AXIAL_TAPS;
+  const axial = look.axialTaps;
+  const axialHalf = (axial.length - 1) / 2;
+  const a0 = axial[axialHalf]!;
   for (let i = 0; i < lineCount; i++) {
     const base = i * sampleCount;
     const end = base + sampleCount;
-    // The two samples at each end of a line lack neighbours. The near end lies inside the catheter
+    // The samples at each end of a line lack neighbours. The near end lies inside the catheter
     // (silent) and the far end in padding the scan converter never reads, so they stay unblurred.
-    for (const k of [base, base + 1, end - 2, end - 1]) {
-      blurredRe[k] = a0 * re[k]!;
-      blurredIm[k] = a0 * im[k]!;
+    for (let k = 0; k < axialHalf; k++) {
+      for (const index of [base + k, end - 1 - k]) {
+        blurredRe[index] = a0 * re[index]!;
+        blurredIm[index] = a0 * im[index]!;
+      }
     }
-    for (let k = base + 2; k < end - 2; k++) {
-      blurredRe[k] = a0 * re[k]! + a1 * (re[k - 1]! + re[k + 1]!) + a2 * (re[k - 2]! + re[k + 2]!);
-      blurredIm[k] = a0 * im[k]! + a1 * (im[k - 1]! + im[k + 1]!) + a2 * (im[k - 2]! + im[k + 2]!);
+    for (let k = base + axialHalf; k < end - axialHalf; k++) {
+      let sumRe = a0 * re[k]!;
+      let sumIm = a0 * im[k]!;
+      for (let t = 1; t <= axialHalf; t++) {
+        const tap = axial[axialHalf + t]!;
+        sumRe += tap * (re[k - t]! + re[k + t]!);
+        sumIm += tap * (im[k - t]! + im[k + t]!);
+      }
+      blurredRe[k] = sumRe;
+      blurredIm[k] = sumIm;
     }
   }
   // 10 log10(power) mapped linearly onto 0..255.
   const gain = ((10 / Math.LN10) * 255) / DISPLAY_RANGE_DB;
-  const offset = (-DISPLAY_FLOOR_DB * 255) / DISPLAY_RANGE_DB - gain * Math.log(PSF_POWER);
-  const [l2, l1, l0] = LATERAL_TAPS;
+  const offset = (-DISPLAY_FLOOR_DB * 255) / DISPLAY_RANGE_DB - gain * Math.log(workspace.psfPower);
+  const lateral = look.lateralTaps;
+  const lateralHalf = (lateral.length - 1) / 2;
+  const l0 = lateral[lateralHalf]!;
+  const neighbours = new Int32Array(2 * lateralHalf);
   for (let i = 0; i < lineCount; i++) {
-    const m2 = ((i + lineCount - 2) % lineCount) * sampleCount;
-    const m1 = ((i + lineCount - 1) % lineCount) * sampleCount;
     const c0 = i * sampleCount;
-    const p1 = ((i + 1) % lineCount) * sampleCount;
-    const p2 = ((i + 2) % lineCount) * sampleCount;
+    for (let t = 1; t <= lateralHalf; t++) {
+      neighbours[2 * (t - 1)] = ((i + lineCount - t) % lineCount) * sampleCount;
+      neighbours[2 * (t - 1) + 1] = ((i + t) % lineCount) * sampleCount;
+    }
     for (let j = 0; j < sampleCount; j++) {
-      const r =
-        l0 * blurredRe[c0 + j]! + l1 * (blurredRe[m1 + j]! + blurredRe[p1 + j]!) + l2 * (blurredRe[m2 + j]! + blurredRe[p2 + j]!);
-      const m =
-        l0 * blurredIm[c0 + j]! + l1 * (blurredIm[m1 + j]! + blurredIm[p1 + j]!) + l2 * (blurredIm[m2 + j]! + blurredIm[p2 + j]!);
+      let r = l0 * blurredRe[c0 + j]!;
+      let m = l0 * blurredIm[c0 + j]!;
+      for (let t = 1; t <= lateralHalf; t++) {
+        const tap = lateral[lateralHalf + t]!;
+        const minus = neighbours[2 * (t - 1)]! + j;
+        const plus = neighbours[2 * (t - 1) + 1]! + j;
+        r += tap * (blurredRe[minus]! + blurredRe[plus]!);
+        m += tap * (blurredIm[minus]! + blurredIm[plus]!);
+      }
       const value = gain * Math.log(r * r + m * m) + offset;
       out[c0 + j] = value <= 0 ? 0 : value >= 255 ? 255 : value;
     }

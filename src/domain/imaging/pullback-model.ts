@@ -8,6 +8,8 @@
  */
 import { DEFAULT_PIXEL_SPACING_MM } from '../constants.ts';
 import { seededRandom } from '../random.ts';
+import { drawHardCases, type HardCaseOptions, type HardCaseParameters } from './hard-cases.ts';
+import type { ImagingLookName } from './imaging-look.ts';
 
 /** Outer radius of the imaging catheter (about 1 mm diameter, a 3 F catheter). */
 export const CATHETER_RADIUS_MM = 0.5;
@@ -21,6 +23,8 @@ export const MIN_WALL_THICKNESS_MM = 0.18;
 export const LUMEN_CLEARANCE_MM = 0.1;
 /** The field of view must hold the largest vessel plus some adventitia. */
 export const MIN_FIELD_OF_VIEW_RADIUS_MM = 2.4;
+/** Furthest the catheter may sit from where the plain model puts it (eccentric catheter plus cardiac shift). */
+export const MAX_CATHETER_DISPLACEMENT_MM = 0.75;
 
 export interface PullbackModelOptions {
   readonly seed: number;
@@ -29,6 +33,10 @@ export interface PullbackModelOptions {
   readonly pixelSpacingMm?: number;
   readonly frameRateHz?: number;
   readonly pullbackSpeedMmPerS?: number;
+  /** Centre frequency look; the demo look by default (see imaging-look.ts). */
+  readonly look?: ImagingLookName;
+  /** Features for evaluating border detection (see hard-cases.ts); none by default. */
+  readonly hardCases?: HardCaseOptions;
 }
 
 /** A sinusoid in z: a cheap smooth wobble that any frame can evaluate on its own. */
@@ -92,6 +100,9 @@ export interface PullbackModel {
   readonly pullbackSpeedMmPerS: number;
   readonly lengthMm: number;
   readonly anatomy: PullbackAnatomy;
+  /** Absent on demo models, which keeps their JSON and their frames exactly as they always were. */
+  readonly look?: ImagingLookName;
+  readonly hardCases?: HardCaseParameters;
 }
 
 export function createPullbackModel(options: PullbackModelOptions): PullbackModel {
@@ -109,22 +120,24 @@ export function createPullbackModel(options: PullbackModelOptions): PullbackMode
     throw new RangeError('frameRateHz, pullbackSpeedMmPerS and pixelSpacingMm must be positive');
   }
   const fieldOfViewRadiusMm = (frameSizePx / 2) * pixelSpacingMm;
-  if (fieldOfViewRadiusMm < MIN_FIELD_OF_VIEW_RADIUS_MM) {
+  // A catheter off the vessel's axis sees the far wall further away.
+  const hard = options.hardCases;
+  const displaced = hard !== undefined && ((hard.eccentricCatheter ?? 0) > 0 || (hard.cardiacMotion ?? 0) > 0);
+  const neededRadiusMm = MIN_FIELD_OF_VIEW_RADIUS_MM + (displaced ? MAX_CATHETER_DISPLACEMENT_MM : 0);
+  if (fieldOfViewRadiusMm < neededRadiusMm) {
     throw new RangeError(
-      `a ${frameSizePx} px frame at ${pixelSpacingMm} mm/px spans ${(2 * fieldOfViewRadiusMm).toFixed(2)} mm; the vessel needs ${2 * MIN_FIELD_OF_VIEW_RADIUS_MM} mm`,
+      `a ${frameSizePx} px frame at ${pixelSpacingMm} mm/px spans ${(2 * fieldOfViewRadiusMm).toFixed(2)} mm; the vessel needs ${2 * neededRadiusMm} mm`,
     );
   }
   // The record's nominal length (3,600 frames at 30 frames/s and 0.5 mm/s is a 60 mm pullback).
   const lengthMm = (frameCount / frameRateHz) * pullbackSpeedMmPerS;
+  const anatomy = drawAnatomy(seed, lengthMm);
+  const model: PullbackModel = { seed, frameCount, frameSizePx, pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS, lengthMm, anatomy };
+  if (options.look === undefined && hard === undefined) return model;
   return {
-    seed,
-    frameCount,
-    frameSizePx,
-    pixelSpacingMm,
-    frameRateHz,
-    pullbackSpeedMmPerS,
-    lengthMm,
-    anatomy: drawAnatomy(seed, lengthMm),
+    ...model,
+    look: options.look ?? 'demo',
+    hardCases: drawHardCases(seed, lengthMm, anatomy.stenosisCentreMm, hard ?? {}),
   };
 }
 

@@ -20,20 +20,30 @@ export interface ScanConversion {
   readonly polarStride: number;
 }
 
-export function createScanConversion(frameSizePx: number, pixelSpacingMm: number, grid: PolarGrid): ScanConversion {
+/**
+ * The catheter sits at (centreXPx, centreYPx), the frame's middle unless an export panned the image;
+ * the field of view is a circle of half the frame's width around it, cut off at the frame's edges.
+ */
+export function createScanConversion(
+  frameSizePx: number,
+  pixelSpacingMm: number,
+  grid: PolarGrid,
+  centreXPx = frameSizePx / 2,
+  centreYPx = frameSizePx / 2,
+): ScanConversion {
   const centrePx = frameSizePx / 2;
   const samplesPerPx = pixelSpacingMm / grid.sampleSpacingMm;
   // The last samples of a line are padding (see PolarGrid): stay clear of them.
-  const maxRadiusPx = Math.min(centrePx, (grid.sampleCount - 4) / samplesPerPx);
+  const maxRadiusPx = Math.min(centrePx, (grid.sampleCount - grid.paddingSamples) / samplesPerPx);
   // Sized for every pixel, trimmed to the ones inside the field of view at the end.
   const pixelIndex = new Int32Array(frameSizePx * frameSizePx);
   const polarIndex = new Int32Array(frameSizePx * frameSizePx);
   const weights = new Uint16Array(4 * frameSizePx * frameSizePx);
   let count = 0;
   for (let row = 0; row < frameSizePx; row++) {
-    const y = row + 0.5 - centrePx;
+    const y = row + 0.5 - centreYPx;
     for (let col = 0; col < frameSizePx; col++) {
-      const x = col + 0.5 - centrePx;
+      const x = col + 0.5 - centreXPx;
       const radiusPx = Math.hypot(x, y);
       if (radiusPx > maxRadiusPx) continue;
       let angle = Math.atan2(y, x);
