@@ -7,6 +7,7 @@ import { authMachineFor } from '../auth/auth-effects.ts';
 import type { AuthActorRef } from '../auth/auth.machine.ts';
 import { createUserManager } from '../auth/user-manager.ts';
 import { clearContexts } from '../session/context-store.ts';
+import { draftStore } from '../review/annotations/draft-store.ts';
 
 export interface AppSession {
   tenant: string;
@@ -29,6 +30,9 @@ export function startSession(tenant: string, authInfo: AuthInfo): AppSession {
     authMachineFor(userManager, authInfo, {
       goToLogout,
       resetStores: async () => {
+        // Unsaved annotation drafts are kept on purpose (a forced sign-out is what they are for);
+        // only their last writes are awaited, before the page is left for the provider.
+        await draftStore.settled();
         clearContexts();
         // Patient images must not outlive the session in this browser, nor the worker that holds the
         // user's token for its downloads; the next start registers a fresh one.

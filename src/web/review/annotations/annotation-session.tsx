@@ -12,6 +12,7 @@ import { readPatientContext, readRecordContext, writePatientContext, writeRecord
 import { useConfirm, type Confirm } from '../../ui/confirm.tsx';
 import { useToast, type ToastService } from '../../ui/toast.tsx';
 import { AnnotationStore, hasUnsavedChanges } from './annotation-store.ts';
+import { DraftPrompt, useAnnotationDraft } from './draft-prompt.tsx';
 
 export interface AnnotationSession {
   store: AnnotationStore;
@@ -27,7 +28,8 @@ const TOAST_LIFE_MS = 4000;
 
 const LEAVE_QUESTION = {
   title: 'Leave without saving?',
-  message: 'Your annotation changes on this record are not saved. Leave and lose them, or stay and save?',
+  // Leaving keeps a draft in this browser (draft-store.ts), offered again when the record is opened.
+  message: 'Your annotation changes on this record are not saved. This browser keeps them as a draft that you can restore when you open the record again.',
   acceptLabel: 'Leave without saving',
   rejectLabel: 'Stay',
   acceptPalette: 'red',
@@ -166,7 +168,15 @@ export function AnnotationSessionProvider({ patientId, recordId, children }: { p
   const save = useCallback(() => saveAnnotations({ api, store, patientId, recordId, toast, confirm }), [api, store, patientId, recordId, toast, confirm]);
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const session = useMemo(() => ({ store, patientId, recordId, save, reload }), [store, patientId, recordId, save, reload]);
-  return <AnnotationSessionContext value={session}>{children}</AnnotationSessionContext>;
+  // Unsaved edits are kept as they are made, so an ended session (which skips the question above) loses nothing.
+  const draft = useAnnotationDraft(store, { patientId, recordId });
+  return (
+    <AnnotationSessionContext value={session}>
+      {/* Before the review in the tab order: one Tab reaches the offer. */}
+      {draft ? <DraftPrompt sync={draft} /> : null}
+      {children}
+    </AnnotationSessionContext>
+  );
 }
 
 /** The open record's annotation session, or null outside a review (the toolbar asks on every screen). */

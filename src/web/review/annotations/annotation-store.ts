@@ -90,6 +90,16 @@ export class AnnotationStore {
     this.update({ ...this.present(record(this.snapshot.history, manifest)), saved: manifest, version, savedBy, savedAt, saving: false });
   }
 
+  /**
+   * Brings back a kept draft as unsaved edits, one undoable step over what was loaded. The work
+   * is based on `baseVersion` from then on, so saving it over a newer version meets the conflict
+   * question instead of silently replacing that version.
+   */
+  restoreDraft(manifest: AnnotationManifest, baseVersion: number): void {
+    if (this.snapshot.status !== 'ready') return;
+    this.update({ ...this.present(record(this.snapshot.history, manifest)), version: baseVersion, selectedId: null });
+  }
+
   fail(message: string): void {
     this.update({ status: 'error', error: message });
   }

@@ -1,0 +1,79 @@
+import { useEffect, useId, useMemo, useSyncExternalStore } from 'react';
+import { Alert, Box, Button, HStack } from '@chakra-ui/react';
+import { LOCALE } from '../../../domain/constants.ts';
+import { useAuthUser } from '../../auth/auth-context.tsx';
+import type { AnnotationStore } from './annotation-store.ts';
+import { draftOwnerFromIdToken, draftStore, type DraftStore } from './draft-store.ts';
+import { DraftSync, type DraftOffer } from './draft-sync.ts';
+
+const WHEN = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The prompt's sentence: when the draft was made, what it was based on, and whether the server moved on since. */
+export function draftPromptText({ draft, serverVersion }: DraftOffer): string {
+  const when = WHEN.format(new Date(draft.updatedAt));
+  const base = draft.baseVersion > 0 ? `based on version ${draft.baseVersion}` : 'started before any version was saved';
+  const text = `You have unsaved annotations from ${when} on this record (${base}).`;
+  if (serverVersion <= draft.baseVersion) return text;
+  return `${text} Version ${serverVersion} has been saved since: saving will ask whether to keep yours as the next version or load version ${serverVersion}.`;
+}
+
+/**
+ * Keeps the open record's unsaved annotations as a draft of the signed-in user, and finds one left
+ * from before. Null without a user whose ID token names an issuer and subject (nothing is kept then).
+ */
+export function useAnnotationDraft(
+  store: AnnotationStore,
+  { patientId, recordId }: { patientId: string; recordId: string },
+  drafts: DraftStore = draftStore,
+): DraftSync | null {
+  const owner = draftOwnerFromIdToken(useAuthUser()?.idToken);
+  const issuer = owner?.issuer;
+  const subject = owner?.subject;
+  const sync = useMemo(
+    () => (issuer && subject ? new DraftSync({ store, drafts, owner: { issuer, subject }, patientId, recordId }) : null),
+    [store, drafts, issuer, subject, patientId, recordId],
+  );
+  // Stopping (leaving the review, or the session ending) writes what is pending first.
+  useEffect(() => sync?.start(), [sync]);
+  return sync;
+}
+
+/**
+ * The non-blocking offer of a kept draft. It takes no focus (the review's keys keep working) but
+ * comes first in the tab order, and is announced as an alert when it appears.
+ */
+export function DraftPrompt({ sync }: { sync: DraftSync }) {
+  const offer = useSyncExternalStore(sync.subscribe, sync.getOffer);
+  const titleId = useId();
+  if (!offer) return null;
+  return (
+    <Box
+      role="region"
+      aria-labelledby={titleId}
+      data-testid="draft-prompt"
+      position="fixed"
+      top="16"
+      insetX="0"
+      marginX="auto"
+      width="fit-content"
+      maxWidth="min(40rem, calc(100vw - 2rem))"
+      zIndex="banner"
+    >
+      <Alert.Root status="warning" variant="surface" boxShadow="lg">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title id={titleId}>Unsaved annotations</Alert.Title>
+          <Alert.Description>{draftPromptText(offer)}</Alert.Description>
+          <HStack marginTop="3" gap="2">
+            <Button size="sm" colorPalette="teal" onClick={() => sync.restore()}>
+              Restore
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => sync.discard()}>
+              Discard
+            </Button>
+          </HStack>
+        </Alert.Content>
+      </Alert.Root>
+    </Box>
+  );
+}

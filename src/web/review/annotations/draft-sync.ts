@@ -1,0 +1,212 @@
+import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
+import { hasUnsavedChanges, type AnnotationStore } from './annotation-store.ts';
+import type { AnnotationDraft, DraftOwner, DraftStore } from './draft-store.ts';
+
+/**
+ * Keeps one open record's unsaved annotations in the draft store as they are made, and offers a
+ * draft left from before (a forced sign-out, a crash, a reload) once the saved version is loaded.
+ * Plain TypeScript with no React, so it can be driven and tested on its own; the review wires it
+ * in with useAnnotationDraft (draft-prompt.tsx).
+ */
+
+/** Edits come in bursts (a drag ends, a note is typed): one write per pause, not per keystroke. */
+export const DRAFT_WRITE_DELAY_MS = 300;
+
+/** A draft waiting for the user's answer, and the server's latest version when it was found. */
+export interface DraftOffer {
+  draft: AnnotationDraft;
+  serverVersion: number;
+}
+
+export interface DraftSyncOptions {
+  store: AnnotationStore;
+  drafts: DraftStore;
+  owner: DraftOwner;
+  patientId: string;
+  recordId: string;
+  delayMs?: number;
+  now?: () => number;
+}
+
+type Phase = 'waiting' | 'checking' | 'offering' | 'tracking' | 'stopped';
+
+/** Equal as JSON values, whatever the order of object keys (the server and the store build them differently). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
+  const aEntries = Object.entries(a).filter(([, value]) => value !== undefined);
+  const bRecord = b as Record<string, unknown>;
+  const bCount = Object.values(b).filter((value) => value !== undefined).length;
+  return aEntries.length === bCount && aEntries.every(([key, value]) => sameJson(value, bRecord[key]));
+}
+
+export class DraftSync {
+  private phase: Phase = 'waiting';
+  /** Bumped by every start, so a draft lookup of an earlier run (React's development remount) is ignored. */
+  private run = 0;
+  private offer: DraftOffer | null = null;
+  private readonly listeners = new Set<() => void>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  /** What the draft store holds (or is about to): the manifest and base version last written, or null after a delete. */
+  private written: { manifest: AnnotationManifest; version: number } | null = null;
+  /** The manifest and base version the pending timer (if any) was set for. */
+  private scheduled: { manifest: AnnotationManifest; version: number } | null = null;
+  private readonly delayMs: number;
+  private readonly now: () => number;
+
+  private readonly options: DraftSyncOptions;
+
+  constructor(options: DraftSyncOptions) {
+    this.options = options;
+    this.delayMs = options.delayMs ?? DRAFT_WRITE_DELAY_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** The draft to offer, or null. */
+  getOffer = (): DraftOffer | null => this.offer;
+
+  /** Starts following the store; answers the stop function, which writes what is pending first. */
+  start(): () => void {
+    this.phase = 'waiting';
+    this.run += 1;
+    this.scheduled = null;
+    const unsubscribe = this.options.store.subscribe(this.onChange);
+    // The tab may be closed or frozen without warning once hidden: write now rather than in 300 ms.
+    const onHidden = () => {
+      if (document.visibilityState === 'hidden') this.flush();
+    };
+    const onPageHide = () => this.flush();
+    window.addEventListener('pagehide', onPageHide);
+    document.addEventListener('visibilitychange', onHidden);
+    this.onChange();
+    return () => {
+      unsubscribe();
+      window.removeEventListener('pagehide', onPageHide);
+      document.removeEventListener('visibilitychange', onHidden);
+      // Leaving the review (including a forced sign-out) must not drop the last 300 ms of work.
+      this.flush();
+      this.phase = 'stopped';
+      this.setOffer(null);
+    };
+  }
+
+  /** Applies the offered draft as unsaved edits (one undo step); Save then stores it as the next version. */
+  restore(): void {
+    const offer = this.offer;
+    if (!offer || this.phase !== 'offering') return;
+    const { draft, serverVersion } = offer;
+    // The draft's base version makes a save over a newer version meet the existing conflict question.
+    // A base above the server's latest (its data was reset) would be refused: start from the latest then.
+    this.options.store.restoreDraft(draft.manifest, draft.baseVersion <= serverVersion ? draft.baseVersion : serverVersion);
+    this.written = { manifest: draft.manifest, version: draft.baseVersion };
+    this.track();
+  }
+
+  /** Deletes the offered draft; edits made while it was offered are kept from now on. */
+  discard(): void {
+    if (!this.offer || this.phase !== 'offering') return;
+    void this.options.drafts.deleteDraft(this.options.owner, this.options.recordId);
+    this.written = null;
+    this.track();
+  }
+
+  /** Writes a pending change now. */
+  flush(): void {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.write();
+  }
+
+  private onChange = (): void => {
+    const snapshot = this.options.store.getSnapshot();
+    if (this.phase === 'waiting' && snapshot.status === 'ready') this.check();
+    else if (this.phase === 'tracking') this.schedule();
+  };
+
+  /** The saved version is in: is there a draft from before that says something else? */
+  private check(): void {
+    this.phase = 'checking';
+    const run = this.run;
+    const { drafts, owner, recordId, store } = this.options;
+    // Opening a record is a good moment to forget every draft past its age (the store runs this first).
+    void drafts.pruneDrafts();
+    void drafts.loadDraft(owner, recordId).then((draft) => {
+      if (this.phase !== 'checking' || run !== this.run) return;
+      const snapshot = store.getSnapshot();
+      if (draft && !sameJson(draft.manifest, snapshot.saved)) {
+        this.written = { manifest: draft.manifest, version: draft.baseVersion };
+        this.phase = 'offering';
+        this.setOffer({ draft, serverVersion: snapshot.version });
+        return;
+      }
+      // Nothing to offer: a draft that matches the saved version was saved after all.
+      if (draft) void drafts.deleteDraft(owner, recordId);
+      this.written = null;
+      this.track();
+    });
+  }
+
+  /**
+   * From now on the draft follows the store. While a draft is offered nothing is written, so
+   * edits made before the user answers cannot overwrite it; they are written once answered.
+   */
+  private track(): void {
+    this.phase = 'tracking';
+    this.setOffer(null);
+    this.scheduled = null;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    const { history, version } = this.options.store.getSnapshot();
+    // Only a change of the manifest or its base restarts the pause: selection, hover and drag
+    // previews come often and change nothing that is kept.
+    if (this.scheduled?.manifest === history.present && this.scheduled.version === version) return;
+    this.scheduled = { manifest: history.present, version };
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pendingWrite() === 'none') return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.write();
+    }, this.delayMs);
+  }
+
+  /** What the store's state asks of the draft store: keep its unsaved manifest, delete the draft (all saved), or nothing. */
+  private pendingWrite(): 'save' | 'delete' | 'none' {
+    const snapshot = this.options.store.getSnapshot();
+    if (snapshot.status !== 'ready') return 'none';
+    if (!hasUnsavedChanges(snapshot)) return this.written === null ? 'none' : 'delete';
+    const present = snapshot.history.present;
+    return this.written?.manifest === present && this.written.version === snapshot.version ? 'none' : 'save';
+  }
+
+  private write(): void {
+    if (this.phase !== 'tracking') return;
+    const { drafts, owner, recordId, patientId, store } = this.options;
+    const pending = this.pendingWrite();
+    if (pending === 'delete') {
+      this.written = null;
+      void drafts.deleteDraft(owner, recordId);
+    } else if (pending === 'save') {
+      const snapshot = store.getSnapshot();
+      const manifest = snapshot.history.present;
+      this.written = { manifest, version: snapshot.version };
+      void drafts.saveDraft(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt: this.now() });
+    }
+  }
+
+  private setOffer(offer: DraftOffer | null): void {
+    if (offer === this.offer) return;
+    this.offer = offer;
+    for (const listener of this.listeners) listener();
+  }
+}
