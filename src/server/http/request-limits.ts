@@ -34,6 +34,10 @@ export function installRequestLimits(app: FastifyInstance, bodyTimeoutSeconds: n
     if (String(request.headers['content-type'] ?? '').startsWith('multipart/') || readsOwnBody(request.url)) return payload;
     if (request.headers['content-length'] === '0' || (!request.headers['content-length'] && !request.headers['transfer-encoding'])) return payload;
     const guarded = new PassThrough();
+    // Fastify's body reader listens for the timeout's error and answers 408; when nothing reads the
+    // body any more (the request was answered or abandoned), the error must not become an uncaught
+    // exception that stops the server.
+    guarded.on('error', () => {});
     const timer = setTimeout(() => {
       // Answered with 408, then the connection goes: the rest of a trickled body is not waited for.
       reply.header('connection', 'close');
