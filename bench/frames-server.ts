@@ -9,6 +9,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig, tenantOrigin } from '../src/server/config.ts';
+import { KeyEncryptionKey } from '../src/server/crypto/key-encryption-key.ts';
+import { unlockServerSecrets } from '../src/server/db/secrets-startup.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { findRecord } from '../src/server/db/records.ts';
 import { findUserByEmail } from '../src/server/db/tenants.ts';
@@ -36,9 +38,10 @@ if (mode === 'static') {
   });
   server.listen(0, '127.0.0.1', () => console.info(JSON.stringify({ port: (server.address() as { port: number }).port, pid: process.pid })));
 } else {
-  const config = { ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false' }), webRoot: '/nonexistent' };
+  const config = { ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, KEY_ENCRYPTION_KEY: KeyEncryptionKey.generate().encode(), LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false' }), webRoot: '/nonexistent' };
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
+  await unlockServerSecrets(config, database.db);
   const store = new LocalDirectoryStore(storeDir);
   const app = await buildApp({ config, database, store });
   const user = await findUserByEmail(database.db, 'demo', 'clinician@demo.test');

@@ -14,6 +14,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig, tenantOrigin } from '../src/server/config.ts';
+import { KeyEncryptionKey } from '../src/server/crypto/key-encryption-key.ts';
+import { unlockServerSecrets } from '../src/server/db/secrets-startup.ts';
 import { openDatabase } from '../src/server/db/client.ts';
 import { findUserByEmail } from '../src/server/db/tenants.ts';
 import { initCodecFor } from '../src/server/dicom/codecs/registry.ts';
@@ -175,9 +177,10 @@ async function main() {
       `uncompressed ${(fs.statSync(raw).size / 1e6).toFixed(0)} MB, JPEG baseline ${(fs.statSync(jpeg).size / 1e6).toFixed(0)} MB.`,
   );
 
-  const config = { ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false', DATA_DIR: path.join(work, 'data') }), webRoot: '/nonexistent' };
+  const config = { ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, KEY_ENCRYPTION_KEY: KeyEncryptionKey.generate().encode(), LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false', DATA_DIR: path.join(work, 'data') }), webRoot: '/nonexistent' };
   const database = await openDatabase({ kind: 'pglite', dataDir: null });
   await seedTenant(database.db, DEMO_TENANTS[0]!);
+  await unlockServerSecrets(config, database.db);
   const app = await buildApp({ config, database, store: new LocalDirectoryStore(path.join(work, 'store')) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;

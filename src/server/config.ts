@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_IMPORT_MAX_FILE_BYTES } from '../domain/imports.ts';
 import { DEFAULT_IMPORT_MEMORY_BUDGET_BYTES } from './dicom/budgets.ts';
+import { KeyEncryptionKey } from './crypto/key-encryption-key.ts';
 
 /**
  * Every setting of the server, read once from the environment and validated. A bad value
@@ -33,6 +34,22 @@ const EnvSchema = z.object({
   DATABASE_URL: z
     .string()
     .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must start with postgres:// or postgresql://')
+    .optional(),
+  /**
+   * Encrypts the stored signing and cookie keys (32 bytes, base64 or base64url). Required with
+   * DATABASE_URL; the embedded database generates one into DATA_DIR/key-encryption-key when unset.
+   */
+  KEY_ENCRYPTION_KEY: z
+    .string()
+    .transform((v, ctx) => {
+      try {
+        return KeyEncryptionKey.parse(v);
+      } catch (error) {
+        // The message never repeats the value: it is a secret.
+        ctx.addIssue({ code: 'custom', message: `${(error as Error).message} (32 random bytes, e.g. \`openssl rand -base64 32\`)` });
+        return z.NEVER;
+      }
+    })
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Seed the demo tenants, users and patients on start (never overwrites existing rows). */
@@ -75,6 +92,8 @@ export type Config = {
   publicUrlTemplate: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** From KEY_ENCRYPTION_KEY; when undefined (embedded database only) the key file in dataDir is used. */
+  keyEncryptionKey: KeyEncryptionKey | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   seedDemo: boolean;
   seedLargeTenant: boolean;
@@ -108,6 +127,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !e[name]);
     if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required when STORAGE=s3`).join('\n')}`);
   }
+  if (e.DATABASE_URL && !e.KEY_ENCRYPTION_KEY) {
+    // A generated key would live beside one replica only; with a shared database every replica needs the same key.
+    throw new ConfigError(
+      'Invalid configuration:\n  KEY_ENCRYPTION_KEY: required with DATABASE_URL (32 random bytes in base64, e.g. `openssl rand -base64 32`, ' +
+        'the same on every server; it encrypts the stored signing and cookie keys)',
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -115,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrlTemplate: (e.PUBLIC_URL_TEMPLATE ?? `http://{tenant}.localhost:${e.PORT}`).replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    keyEncryptionKey: e.KEY_ENCRYPTION_KEY,
     logLevel: e.LOG_LEVEL,
     seedDemo: e.SEED_DEMO,
     seedLargeTenant: e.SEED_LARGE_TENANT,

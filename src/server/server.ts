@@ -4,7 +4,9 @@ import { ConfigError, loadConfig, tenantOrigin } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { tenants } from './db/schema.ts';
-import { loadTenantSecrets } from './db/secrets.ts';
+import { KeyFileError } from './crypto/key-encryption-key.ts';
+import { ServerSecretsError, loadTenantSecrets } from './db/secrets.ts';
+import { unlockServerSecrets } from './db/secrets-startup.ts';
 import { DEMO_TENANTS, LARGE_TENANT, demoAccounts } from './seed/demo-accounts.ts';
 import { seedTenant } from './seed/seed.ts';
 
@@ -18,8 +20,15 @@ async function main(): Promise<void> {
   const database = await openDatabase(
     config.databaseUrl ? { kind: 'postgres', url: config.databaseUrl } : { kind: 'pglite', dataDir: config.dataDir },
   );
+  // Before anything reads a tenant's keys: a key-encryption key that does not open them stops here.
+  const secrets = await unlockServerSecrets(config, database.db);
   const store = openBlobStore(config);
   const app = await buildApp({ config, database, store });
+  if (secrets.source === 'file') {
+    if (secrets.created) app.log.warn({ file: secrets.file }, 'generated a key-encryption key for the stored signing and cookie keys; back the file up apart from the database');
+    if (secrets.exposed) app.log.warn({ file: secrets.file }, 'the key-encryption key file is readable by other users; chmod 600 it');
+  }
+  if (secrets.encrypted) app.log.info({ rows: secrets.encrypted }, 'encrypted the stored signing and cookie keys that were in plain text');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -76,8 +85,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
-    process.stderr.write(`${error.message}\n`);
+  if ([ConfigError, DataDirLockedError, KeyFileError, ServerSecretsError].some((kind) => error instanceof kind)) {
+    process.stderr.write(`${(error as Error).message}\n`);
   } else {
     process.stderr.write(`The server could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   }

@@ -8,6 +8,8 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Database } from '../../src/server/db/client.ts';
+import { KeyEncryptionKey } from '../../src/server/crypto/key-encryption-key.ts';
+import { unlockServerSecrets } from '../../src/server/db/secrets-startup.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
@@ -49,9 +51,12 @@ export type TestServer = { app: FastifyInstance; database: Database; config: Con
 
 /** The whole server on an empty database seeded with the demo tenants (API only: no SPA build). */
 export async function createTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const config = { ...loadConfig({ NODE_ENV: 'test', PORT: String(PORT), LOG_LEVEL: 'silent', IMAGING_WORKERS: '0', ...env }), webRoot: '/nonexistent' };
+  // A key-encryption key of its own, so no test server writes a key file into DATA_DIR.
+  const kek = KeyEncryptionKey.generate().encode();
+  const config = { ...loadConfig({ NODE_ENV: 'test', PORT: String(PORT), LOG_LEVEL: 'silent', IMAGING_WORKERS: '0', KEY_ENCRYPTION_KEY: kek, ...env }), webRoot: '/nonexistent' };
   const database = await testDatabase();
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
+  await unlockServerSecrets(config, database.db);
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-store-'));
   const store = new LocalDirectoryStore(storeDir);
   const app = await buildApp({ config, database, store });

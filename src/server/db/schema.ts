@@ -128,7 +128,8 @@ export const oidcPayloads = pgTable(
 
 /**
  * Secrets generated on first start (the embedded provider's signing keys and cookie keys),
- * kept in the database so every replica signs and verifies with the same keys.
+ * kept in the database so every replica signs and verifies with the same keys. `value` is the
+ * AES-256-GCM envelope of db/secrets.ts, sealed with the key-encryption key: never plain key material.
  */
 export const serverSecrets = pgTable(
   'server_secrets',
