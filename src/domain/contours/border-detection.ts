@@ -1,0 +1,52 @@
+/**
+ * The contract of automatic border detection (issue 15): per B-mode frame, the lumen border and the
+ * vessel border (external elastic membrane, the media-adventitia interface), the lumen inside the
+ * vessel, with a confidence. The server's record pipeline, the command-line detector
+ * (`npm run -s detect`) and `npm run bench:contours` all go through this one interface.
+ *
+ * Frames are 8-bit grayscale, row-major, any width and height; coordinates are image pixels (x right,
+ * y down, origin at the top-left pixel's corner, so the top-left pixel's centre is (0.5, 0.5)).
+ */
+import type { Point } from '../annotations/manifest.ts';
+
+export interface BorderDetectorOptions {
+  readonly frameWidth: number;
+  readonly frameHeight: number;
+  readonly pixelSpacingMm: number;
+  /** Catheter centre in image coordinates; the frame's middle by default. */
+  readonly centreX?: number;
+  readonly centreY?: number;
+}
+
+/** One closed border. */
+export interface Border {
+  /** Radius per ray in pixels from the catheter centre (ray a at angle 2πa / radiiPx.length, 0 along +x, towards +y). */
+  readonly radiiPx: Float32Array;
+  /** The dense closed polygon (one vertex per ray), in image pixels. */
+  readonly polygon: Point[];
+  /** A few control points evenly spaced in angle, through which the contour tool draws its smooth closed curve. */
+  readonly controlPoints: Point[];
+}
+
+export interface BorderDetection {
+  readonly lumen: Border;
+  /** Never inside the lumen: vessel.radiiPx[a] > lumen.radiiPx[a] on every ray. */
+  readonly vessel: Border;
+  /**
+   * 0 to 1: how far the detector trusts this frame's borders (edge strength, rays lost in shadows,
+   * agreement with the neighbouring frames). Below LOW_CONFIDENCE the review flags the slice.
+   */
+  readonly confidence: number;
+}
+
+/** Slices with a confidence below this are flagged for the clinician to check. */
+export const LOW_CONFIDENCE = 0.5;
+
+export interface BorderDetector {
+  /**
+   * Detects both borders on `frame`. `previous` is the detection of the frame before it in the
+   * pullback (continuity), `previousFrame` that frame's pixels (blood speckle decorrelates from frame
+   * to frame, tissue persists); both null for the first frame of a run.
+   */
+  detect(frame: Uint8Array, previous: BorderDetection | null, previousFrame: Uint8Array | null): BorderDetection;
+}

@@ -1,0 +1,368 @@
+/**
+ * Lumen and vessel (EEM) borders of one B-mode frame, detected together (issue 15), behind the
+ * BorderDetector contract of border-detection.ts.
+ *
+ * 1. Polar image P(a, k) around the catheter centre (polar-sampler.ts: any frame size, the centre
+ *    anywhere), 360 rays, samples min(pixel, 0.015 mm) apart out to 4.5 mm or the frame's far edge
+ *    (rays leaving the frame sooner see nothing past it). With a previous frame, its polar image Q
+ *    too (kept from the last call when that frame is the one detected last).
+ * 2. Local statistics (speckle-features.ts): the 3 x 3 mean S, on which edges are taken, and over
+ *    a larger window the local variance v and the temporal mean squared difference box((P − Q')²),
+ *    Q' the previous frame aligned block by block onto this one (temporal-alignment.ts: the heart
+ *    moves the vessel, NURD twists the rays, and unaligned tissue would decorrelate like blood).
+ *    The catheter's ring-down (ring-down.ts) ends where the lowest quartile over the rays stops
+ *    falling; its excess over blood is removed from S, and inside it there is no evidence at all.
+ * 3. Blood log-odds L(a, k) per sample from brightness, temporal decorrelation and texture
+ *    (speckle-features.ts has the formula). Blood is dark, decorrelated and plain speckle; tissue
+ *    brighter, persistent and structured. Echolucent plaque is as dark as blood, and at 40–60 MHz
+ *    blood is bright: there the temporal cue tells them apart, and the brightness cue is weighed
+ *    by how well it separates this frame's self-labelled blood and tissue.
+ * 4. Lumen (lumen-search.ts): the border is where blood ends. Per ray a and candidate sample k,
+ *      cost_l(a, k) = −ω_r Σ_{k_ring ≤ k' < k} w L(a, k')  −  ω_e min(E_l(a, k) / σ, 4)
+ *                     + γ max(0, |k − k_prev(a)| − τ)
+ *    the first a region term (every blood sample inside the border lowers the cost, every tissue
+ *    sample raises it, so the border stops at the first persistent tissue rather than at the first
+ *    bright edge; black without speckle counts little, and nothing in a shadow), the second the
+ *    step response E_l = mean(S[k, k + W_o)) − mean(S[k − W_i, k)) in speckle deviations σ
+ *    (localises the border on the intima's edge), the last a weak continuity with the previous
+ *    frame.
+ * 5. Blind rays: behind the guidewire and off the frame (no speckle past 0.8 mm) both borders are
+ *    unseen; behind calcium or a strut (a strong echo near the lumen border, then no speckle) only
+ *    the EEM is (vessel-search.ts). Blind rays have a flat cost, are crossed on smoothness alone,
+ *    and their radii are interpolated from the seeing rays on each side.
+ * 6. Closed-border dynamic programming (border-search.ts). Without a previous frame the blood
+ *    evidence is weakest, so a first EEM search runs alone and its robust ellipse (vessel-search.ts)
+ *    caps the lumen softly. The lumen search, then the EEM search (vessel-search.ts: outward
+ *    media-to-adventitia step, bright adventitia, no blood inside) with candidates forbidden closer
+ *    than the minimal plaque+media thickness G outside the lumen, stiffer than the lumen's.
+ * 7. Side branches: rays whose EEM lies far outside the robust ellipse of the others saw no wall
+ *    (the branch's ostium); both searches run again with them blind, bridging the ostium.
+ * 8. Sub-sample refinement of each border on its own step response (parabola through the chosen
+ *    sample and its neighbours), the log-compression bloom for the lumen (see lumen-detector.ts),
+ *    angular low-pass (Fourier series of r(θ): 10 harmonics for the lumen, 6 for the smoother EEM),
+ *    and finally r_v(θ) ≥ r_l(θ) + G/2 on every ray.
+ * 9. Confidence (confidence.ts): a logistic model of the blind shares, the blood contrast across
+ *    the lumen border, the EEM edge strength, the agreement with the previous frame and whether
+ *    there was one.
+ */
+import type { BorderDetector, BorderDetectorOptions, Border } from './border-detection.ts';
+import { createBorderSearchWorkspace, searchClosedBorder } from './border-search.ts';
+import { frameConfidence, type ConfidenceInputs } from './confidence.ts';
+import { addContinuity, buildLumenCost, lumenBloodContrast, refine } from './lumen-search.ts';
+import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS } from './lumen-detector.ts';
+import { createPolarSampler } from './polar-sampler.ts';
+import { removeRingDown, ringDownEnd } from './ring-down.ts';
+import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';
+import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
+import { alignPrevious } from './temporal-alignment.ts';
+import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
+import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, stepAt, vesselCost } from './vessel-search.ts';
+
+
+/** Side branches: rays whose EEM lies this far outside the fitted ellipse, in runs of at least BRANCH_MIN_RAYS. */
+const BRANCH_EXCESS_MM = 0.3;
+const BRANCH_FLOOR_MM = 0.08;
+const BRANCH_MIN_RAYS = 6;
+const BRANCH_MARGIN_RAYS = 4;
+/** Blocks of the temporal alignment: rays, and mm along the ray. */
+const ALIGN_BLOCK_RAYS = 12;
+const ALIGN_BLOCK_MM = 0.45;
+/** The ring-down zone ends no nearer than this, and a little past where its level meets the blood's. */
+const MIN_RING_DOWN_END_MM = 0.62;
+const RING_MARGIN_MM = 0.03;
+const RING_FLOOR_WINDOW_MM = 0.45;
+/** Coarsest polar sample spacing. */
+const MAX_SAMPLE_MM = 0.015;
+/** Blind-ray test: past this radius, a ray with less than this share above the mid level sees nothing. */
+const BLIND_BAND_START_MM = 0.8;
+const BLIND_SHARE = 0.03;
+const BLIND_MARGIN_RAYS = 2;
+/** Shadow test for the EEM: a strong echo within this band past the lumen, then no signal beyond this gap. */
+const SHADOW_BAND_MM = 0.4;
+const SHADOW_GAP_MM = 0.1;
+/** The search for the echo starts this far inside the lumen border. */
+const SHADOW_BACK_MM = 0.15;
+const SHADOW_SHARE = 0.1;
+/** ... within this depth behind the echo. */
+const SHADOW_DEPTH_MM = 0.5;
+
+/** The blood log-odds of the last detected frame, by ray and sample, for tests and tuning. */
+export interface BloodLogOdds {
+  readonly values: Float32Array;
+  readonly angleCount: number;
+  readonly sampleCount: number;
+  /** Radius in pixels of sample k. */
+  radiusPx(k: number): number;
+}
+
+export interface InspectableBorderDetector extends BorderDetector {
+  /** The last frame's blood log-odds (a view that the next detect overwrites). */
+  bloodLogOdds(): BloodLogOdds;
+  /** What the last frame's confidence was computed from. */
+  confidenceInputs(): ConfidenceInputs | null;
+}
+
+export { DEFAULT_TUNING, type BorderDetectorTuning };
+
+export function createBorderDetector(options: BorderDetectorOptions & { readonly tuning?: Partial<BorderDetectorTuning> }): InspectableBorderDetector {
+  const { frameWidth: width, frameHeight: height, pixelSpacingMm: mm } = options;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 16 || height < 16) throw new RangeError('frameWidth and frameHeight must be integers of at least 16');
+  if (!(mm > 0) || !Number.isFinite(mm)) throw new RangeError('pixelSpacingMm must be positive');
+  const centreX = options.centreX ?? width / 2;
+  const centreY = options.centreY ?? height / 2;
+  if (!(centreX >= 0 && centreX <= width && centreY >= 0 && centreY <= height)) throw new RangeError('the catheter centre must lie inside the frame');
+  const t: BorderDetectorTuning = { ...DEFAULT_TUNING, ...options.tuning };
+  // The polar grid's sample spacing: the pixel size, but no coarser than MAX_SAMPLE_MM, so that the
+  // windows below hold about as many samples on a 0.035 mm/px export as on a 0.01 mm/px frame.
+  const sampleMm = Math.min(mm, MAX_SAMPLE_MM);
+  const step = sampleMm / mm;
+  const px = (lengthMm: number, least = 1): number => Math.max(least, Math.round(lengthMm / sampleMm));
+
+  const angleCount = DEFAULT_ANGLE_COUNT;
+  // Out to the farther frame edge: rays that leave the frame sooner (a cropped field of view) see
+  // nothing beyond it and are interpolated there (insideCount).
+  const fieldRadiusPx = Math.max(centreX, width - centreX, centreY, height - centreY) - 1;
+  const fieldSamples = Math.floor(Math.min(fieldRadiusPx * mm, t.maxRadiusMm) / sampleMm);
+  const lumenInner = px(t.lumenInnerMm, 2);
+  const lumenOuter = px(t.lumenOuterMm, 2);
+  const media = px(t.mediaMm, 2);
+  const adventitia = px(t.adventitiaMm, 2);
+  const plaqueCheck = px(t.plaqueCheckMm);
+  const minRadiusPx = px(t.minLumenRadiusMm);
+  const firstSample = Math.max(1, minRadiusPx - Math.max(lumenInner, media + plaqueCheck) - 1);
+  const sampleCount = fieldSamples - firstSample + 1;
+  const candidateFirst = minRadiusPx - firstSample;
+  const candidateCount = sampleCount - Math.max(lumenOuter, adventitia) - 1 - candidateFirst;
+  const gap = px(t.minWallMm, 2);
+  if (candidateCount < gap + 8) throw new RangeError('the field of view is too small for the border search');
+  const maxRingEnd = Math.max(1, Math.min(sampleCount, px(t.ringDownEndMm) - firstSample));
+  const minRingEnd = Math.max(0, Math.min(maxRingEnd, px(MIN_RING_DOWN_END_MM) - firstSample));
+  const ringLevel = new Float32Array(maxRingEnd);
+  const ringColumn = new Float32Array(Math.ceil(angleCount / 2));
+  const blindStart = px(BLIND_BAND_START_MM) - firstSample;
+  const unitScale = sampleMm / 0.01;
+  /** Radius in pixels of (fractional) sample k. */
+  const radiusOf = (k: number): number => (firstSample + k) * step;
+
+  const sampler = createPolarSampler({ frameWidth: width, frameHeight: height, centreX, centreY, angleCount, firstRadiusPx: firstSample * step, radialStepPx: step, sampleCount });
+  const { insideCount } = sampler;
+  const n = angleCount * sampleCount;
+  const polar = new Float32Array(n);
+  let previousPolar = new Float32Array(n);
+  let lastPolar = new Float32Array(n);
+  let lastFrame: Uint8Array | null = null;
+  let lastInputs: ConfidenceInputs | null = null;
+  const maps = createFeatureMaps(angleCount, sampleCount);
+  const logit = new Float32Array(n);
+  const previousMean = new Float32Array(n);
+  const aligned = new Float32Array(n);
+  const lit = new Uint8Array(n);
+  const prefixRows = new Float64Array(angleCount * (sampleCount + 1));
+  const lumenCost = new Float32Array(angleCount * candidateCount);
+  const vCost = new Float32Array(angleCount * candidateCount);
+  const search = createBorderSearchWorkspace(angleCount, candidateCount);
+  const lumenPath = new Int32Array(angleCount);
+  const vesselPath = new Int32Array(angleCount);
+  const eemFit = new Float64Array(angleCount);
+  const temporalRamp = new Float32Array(sampleCount);
+  const windows = { meanRays: 1, meanSamples: 1, statRays: t.statHalfRays, statSamples: px(t.statHalfWindowMm) };
+  const controlPointCount = DEFAULT_CONTROL_POINTS;
+  const alignment = {
+    blockRays: ALIGN_BLOCK_RAYS,
+    blockSamples: px(ALIGN_BLOCK_MM),
+    maxRayShift: t.alignMaxRays,
+    maxSampleShift: px(t.alignMaxMm, 0),
+  };
+
+  function border(radiiPx: Float32Array): Border {
+    return { radiiPx, polygon: polygonOf(radiiPx, centreX, centreY), controlPoints: controlPointsOf(radiiPx, centreX, centreY, controlPointCount) };
+  }
+
+  return {
+    bloodLogOdds: () => ({ values: logit, angleCount, sampleCount, radiusPx: radiusOf }),
+    confidenceInputs: () => lastInputs,
+    detect(frame, previous, previousFrame) {
+      sampler.resample(frame, polar);
+      let temporal = false;
+      if (previousFrame) {
+        if (previousFrame.length !== frame.length) throw new RangeError('previousFrame must have the size of frame');
+        if (lastFrame && sameBytes(lastFrame, previousFrame)) previousPolar.set(lastPolar);
+        else sampler.resample(previousFrame, previousPolar);
+        temporal = true;
+      }
+      const speckleVariance = computeFeatures(polar, maps, angleCount, sampleCount, candidateFirst, windows);
+      const ringEnd = ringDownEnd(maps.mean, angleCount, sampleCount, minRingEnd, maxRingEnd, px(RING_MARGIN_MM), px(RING_FLOOR_WINDOW_MM), ringColumn, ringLevel);
+      for (let k = 0; k < sampleCount; k++) temporalRamp[k] = Math.min(1, Math.max(0, (k - ringEnd) / px(t.temporalRampMm) + 0.5));
+      if (temporal) {
+        // The previous frame, moved onto this one (heart motion, NURD), then compared sample by sample.
+        boxFilter(previousPolar, previousMean, maps.scratch, maps.runningSum, angleCount, sampleCount, 1, 1);
+        alignPrevious(previousPolar, maps.mean, previousMean, angleCount, sampleCount, Math.max(0, ringEnd), alignment, aligned);
+        temporalDifference(polar, aligned, maps, angleCount, sampleCount, windows);
+      }
+      const smooth = maps.mean;
+      removeRingDown(smooth, angleCount, sampleCount, ringEnd, ringLevel);
+      const model = estimateBloodModel(maps, speckleVariance, temporal, angleCount, sampleCount, Math.max(candidateFirst, ringEnd), ringEnd + px(0.1));
+      bloodLogit(maps, model, t.blood, temporalRamp, insideCount, angleCount, sampleCount, logit);
+
+      // Prefix sums of S per ray, and the rays that see nothing (guidewire, off the frame): a sample
+      // is lit when it carries speckle (a shadow is clipped to black, flat).
+      const litLevel = NO_SIGNAL_VARIANCE * speckleVariance;
+      for (let s = 0; s < n; s++) lit[s] = maps.variance[s]! > litLevel ? 1 : 0;
+      const blind = new Uint8Array(angleCount);
+      for (let a = 0; a < angleCount; a++) {
+        const row = a * sampleCount;
+        const prow = a * (sampleCount + 1);
+        prefixRows[prow] = 0;
+        for (let k = 0; k < sampleCount; k++) prefixRows[prow + k + 1] = prefixRows[prow + k]! + smooth[row + k]!;
+        let seen = 0;
+        let count = 0;
+        for (let k = Math.max(0, blindStart); k < insideCount[a]!; k++) {
+          count++;
+          seen += lit[row + k]!;
+        }
+        if (count < gap || seen < BLIND_SHARE * count) blind[a] = 1;
+      }
+      widen(blind, BLIND_MARGIN_RAYS);
+
+      // Lumen cost: region term (blood inside) plus the step response.
+      const prevLumen = previous && previous.lumen.radiiPx.length === angleCount ? previous.lumen.radiiPx : null;
+      const prevVessel = previous && previous.vessel.radiiPx.length === angleCount ? previous.vessel.radiiPx : null;
+      const sigma = Math.max(2, Math.sqrt(speckleVariance));
+      buildLumenCost(
+        { logit, lit, smooth, prefixRows, blind, angleCount, sampleCount, candidateFirst, candidateCount, ringEnd },
+        { inner: lumenInner, outer: lumenOuter, sigma, brightLevel: model.brightLevel, regionWeight: t.regionWeight * unitScale, unlitWeight: t.unlitWeight, edgeWeight: t.lumenEdgeWeight },
+        lumenCost,
+      );
+      const vesselParameters = {
+        mediaWindow: media,
+        adventitiaWindow: adventitia,
+        plaqueWindow: plaqueCheck,
+        edgeWeight: t.vesselEdgeWeight,
+        brightWeight: t.vesselBrightWeight,
+        bloodWeight: t.vesselBloodWeight,
+        bloodLevel: model.bloodLevel,
+        sigma,
+      };
+      if (t.vesselFirst === 2 || (t.vesselFirst === 1 && !temporal)) {
+        // A first EEM without the lumen; its robust ellipse caps the lumen (softly), so that weak
+        // blood evidence cannot let the lumen take the EEM.
+        lumenPath.fill(0);
+        vesselCost(prefixRows, logit, lumenPath, gap, angleCount, sampleCount, candidateFirst, candidateCount, vesselParameters, vCost);
+        for (let a = 0; a < angleCount; a++) if (blind[a] === 1) vCost.fill(0, a * candidateCount + gap, (a + 1) * candidateCount);
+        searchClosedBorder(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
+        if (robustEemFit(vesselPath, blind, px(BRANCH_FLOOR_MM), eemFit)) {
+          for (let a = 0; a < angleCount; a++) {
+            const cap = eemFit[a]! + px(t.lumenCapToleranceMm) - gap;
+            const out = a * candidateCount;
+            for (let c = Math.max(0, Math.ceil(cap)); c < candidateCount; c++) lumenCost[out + c]! += t.lumenCapWeight * unitScale * (c - cap);
+          }
+        }
+      }
+      addContinuity(lumenCost, prevLumen, step, angleCount, candidateCount, firstSample + candidateFirst + t.bloomMm / sampleMm, t.continuityFreeMm / sampleMm, t.continuityCost * unitScale);
+      searchClosedBorder(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
+
+      // Vessel: blind where the lumen is, and behind strong echoes just outside the lumen.
+      const searchVessel = (): Uint8Array => {
+        const vesselBlind = blind.slice();
+        const lumenSample = new Float32Array(angleCount);
+        const shadowFrom = new Float32Array(angleCount);
+        for (let a = 0; a < angleCount; a++) {
+          lumenSample[a] = candidateFirst + lumenPath[a]!;
+          // The strong echo may sit on the lumen border itself (a strut, calcium at the intima).
+          shadowFrom[a] = Math.max(ringEnd, lumenSample[a]! - px(SHADOW_BACK_MM));
+          if (insideCount[a]! < lumenSample[a]! + gap + adventitia + 2) vesselBlind[a] = 1;
+        }
+        shadowedRays(smooth, lit, shadowFrom, insideCount, angleCount, sampleCount, px(SHADOW_BAND_MM), px(SHADOW_GAP_MM), px(SHADOW_DEPTH_MM), model.brightLevel, SHADOW_SHARE, vesselBlind);
+        widen(vesselBlind, BLIND_MARGIN_RAYS);
+        vesselCost(prefixRows, logit, lumenPath, gap, angleCount, sampleCount, candidateFirst, candidateCount, vesselParameters, vCost);
+        for (let a = 0; a < angleCount; a++) {
+          if (vesselBlind[a] === 0) continue;
+          const out = a * candidateCount;
+          for (let c = 0; c < candidateCount; c++) if (vCost[out + c]! < FORBIDDEN) vCost[out + c] = 0;
+        }
+        addContinuity(vCost, prevVessel, step, angleCount, candidateCount, firstSample + candidateFirst + t.vesselOffsetMm / sampleMm, t.continuityFreeMm / sampleMm, t.continuityCost * unitScale);
+        searchClosedBorder(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
+        return vesselBlind;
+      };
+      let vesselBlind = searchVessel();
+
+      // Side branches: rays whose EEM lies far outside the ellipse of the rest saw no wall. Both
+      // borders are searched again with those rays blind, bridging the ostium.
+      const branch = new Uint8Array(angleCount);
+      if (robustEemFit(vesselPath, vesselBlind, px(BRANCH_FLOOR_MM), eemFit) && branchRays(vesselPath, eemFit, vesselBlind, px(BRANCH_EXCESS_MM), BRANCH_MIN_RAYS, branch) > 0) {
+        widen(branch, BRANCH_MARGIN_RAYS);
+        for (let a = 0; a < angleCount; a++) {
+          if (branch[a] === 0 || blind[a] === 1) continue;
+          blind[a] = 1;
+          lumenCost.fill(0, a * candidateCount, (a + 1) * candidateCount);
+        }
+        searchClosedBorder(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
+        vesselBlind = searchVessel();
+      }
+
+      // Radii: sub-sample refinement, blind rays interpolated, low-pass, the vessel outside the lumen.
+      const lumenRadii = new Float32Array(angleCount);
+      const vesselRadii = new Float32Array(angleCount);
+      let blindCount = 0;
+      let vesselBlindCount = 0;
+      let vesselEdge = 0;
+      for (let a = 0; a < angleCount; a++) {
+        const prow = a * (sampleCount + 1);
+        const kl = candidateFirst + lumenPath[a]!;
+        const kv = candidateFirst + vesselPath[a]!;
+        lumenRadii[a] = radiusOf(kl + refine(prefixRows, prow, kl, lumenInner, lumenOuter, candidateFirst, candidateFirst + candidateCount - 1) + t.bloomMm / sampleMm);
+        vesselRadii[a] = radiusOf(kv + refine(prefixRows, prow, kv, media, adventitia, candidateFirst, candidateFirst + candidateCount - 1) + t.vesselOffsetMm / sampleMm);
+        blindCount += blind[a]!;
+        vesselBlindCount += vesselBlind[a]!;
+        if (vesselBlind[a] === 0) vesselEdge += stepAt(prefixRows, prow, kv, media, adventitia);
+      }
+      const seenRays = angleCount - vesselBlindCount;
+      vesselEdge = seenRays > 0 ? vesselEdge / seenRays / sigma : 0;
+      if (blindCount === angleCount && prevLumen && prevVessel) {
+        lumenRadii.set(prevLumen);
+        vesselRadii.set(prevVessel);
+      } else {
+        if (blindCount > 0 && blindCount < angleCount) interpolateBlind(lumenRadii, blind);
+        if (vesselBlindCount > 0 && vesselBlindCount < angleCount) interpolateBlind(vesselRadii, vesselBlind);
+        lowPass(lumenRadii, t.lumenHarmonics);
+        lowPass(vesselRadii, t.vesselHarmonics);
+      }
+      const minGapPx = 0.5 * gap * step;
+      for (let a = 0; a < angleCount; a++) {
+        lumenRadii[a] = Math.max(radiusOf(0), lumenRadii[a]!);
+        vesselRadii[a] = Math.max(vesselRadii[a]!, lumenRadii[a]! + minGapPx);
+      }
+
+      const bloodContrast = lumenBloodContrast(logit, lumenRadii, blind, angleCount, sampleCount, firstSample, step, px(0.1), insideCount);
+      let changeMm: number | null = null;
+      if (prevLumen && prevVessel) {
+        let sum = 0;
+        for (let a = 0; a < angleCount; a++) sum += Math.abs(lumenRadii[a]! - prevLumen[a]!) + Math.abs(vesselRadii[a]! - prevVessel[a]!);
+        changeMm = (sum / (2 * angleCount)) * mm;
+      }
+      lastInputs = {
+        lumenBlindShare: blindCount / angleCount,
+        vesselBlindShare: vesselBlindCount / angleCount,
+        bloodContrast,
+        vesselEdge,
+        changeMm,
+      };
+      const confidence = frameConfidence(lastInputs);
+
+      // Keep this frame's polar image for the next call, whose previous frame it will likely be.
+      const swap = lastPolar;
+      lastPolar = previousPolar;
+      previousPolar = swap;
+      lastPolar.set(polar);
+      lastFrame = lastFrame && lastFrame.length === frame.length ? lastFrame : new Uint8Array(frame.length);
+      lastFrame.set(frame);
+      return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence };
+    },
+  };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,120 @@
+/**
+ * Aligning the previous frame's polar image with the current one before the temporal speckle cue
+ * compares them. Between frames the heart moves the vessel relative to the catheter (a shift of a
+ * few hundredths of a millimetre per frame, a small rotation, dilation) and the catheter's
+ * rotation is not uniform (NURD): without alignment the persistent tissue speckle decorrelates
+ * like blood. Blood decorrelates whatever the shift, so a shift that makes a region match is the
+ * tissue's motion.
+ *
+ * Block matching: the polar image is cut into blocks of B_a rays by B_k samples; per block the
+ * integer shift (Δa, Δk) within ±A rays and ±K samples minimising
+ *      SSD(Δa, Δk) = Σ_{(a, k) ∈ block, every 2nd} (S_P(a, k) − S_Q(a + Δa, k + Δk))² · (1 + ε (Δa² + Δk²))
+ * is kept (S_P, S_Q the 3 x 3 means; ε slightly favours no motion where nothing matches, as in
+ * black shadows), searched coarse to fine (Δk in steps of 2, then ±1), but only when it halves the
+ * unshifted SSD: the best of many shifts of random (blood) speckle is always a little better than
+ * none, and taking it would make blood look persistent. The aligned image is
+ *      Q'(a, k) = Q(a + Δa_b, k + Δk_b),  b the block holding (a, k).
+ */
+
+export interface AlignmentOptions {
+  readonly blockRays: number;
+  readonly blockSamples: number;
+  readonly maxRayShift: number;
+  readonly maxSampleShift: number;
+}
+
+const SHIFT_PENALTY = 0.01;
+/** A shift is taken only when it leaves at most this share of the unshifted block's SSD. */
+const ACCEPT_SHARE = 0.5;
+
+/**
+ * Writes into `aligned` the previous polar image `previous` shifted block by block onto the current
+ * one (both angleCount rows of sampleCount samples); `currentMean` and `previousMean` are their
+ * 3 x 3 means. Samples before `first` (the ring-down) are copied unshifted and not matched. Returns the
+ * mean absolute shift in samples (how much the frame moved).
+ */
+export function alignPrevious(
+  previous: Float32Array,
+  currentMean: Float32Array,
+  previousMean: Float32Array,
+  angleCount: number,
+  sampleCount: number,
+  first: number,
+  options: AlignmentOptions,
+  aligned: Float32Array,
+): number {
+  const { blockRays, blockSamples, maxRayShift, maxSampleShift } = options;
+  aligned.set(previous);
+  let moved = 0;
+  let blocks = 0;
+  for (let a0 = 0; a0 < angleCount; a0 += blockRays) {
+    const a1 = Math.min(angleCount, a0 + blockRays);
+    for (let k0 = first; k0 < sampleCount; k0 += blockSamples) {
+      const k1 = Math.min(sampleCount, k0 + blockSamples);
+      let bestA = 0;
+      let bestK = 0;
+      const still = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, 0, 0);
+      if (still === 0) continue;
+      let best = still;
+      for (let da = -maxRayShift; da <= maxRayShift; da++) {
+        for (let dk = -maxSampleShift; dk <= maxSampleShift; dk += 2) {
+          if (da === 0 && dk === 0) continue;
+          const ssd = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, da, dk) * (1 + SHIFT_PENALTY * (da * da + dk * dk));
+          if (ssd < best) {
+            best = ssd;
+            bestA = da;
+            bestK = dk;
+          }
+        }
+      }
+      for (const dk of [bestK - 1, bestK + 1]) {
+        if (Math.abs(dk) > maxSampleShift) continue;
+        const ssd = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, bestA, dk) * (1 + SHIFT_PENALTY * (bestA * bestA + dk * dk));
+        if (ssd < best) {
+          best = ssd;
+          bestK = dk;
+        }
+      }
+      blocks++;
+      // Blood matches no shift: the best of many shifts of random speckle is only a little better
+      // than none. Moving tissue matches one shift far better.
+      if (best > ACCEPT_SHARE * still || (bestA === 0 && bestK === 0)) continue;
+      moved += Math.abs(bestK) + Math.abs(bestA);
+      for (let a = a0; a < a1; a++) {
+        const from = ((a + bestA + angleCount) % angleCount) * sampleCount;
+        const row = a * sampleCount;
+        for (let k = k0; k < k1; k++) {
+          const j = k + bestK;
+          aligned[row + k] = previous[from + (j < 0 ? 0 : j >= sampleCount ? sampleCount - 1 : j)]!;
+        }
+      }
+    }
+  }
+  return blocks > 0 ? moved / blocks : 0;
+}
+
+/** Sum of squared differences over every 2nd ray and sample of a block, the previous image shifted by (da, dk). */
+function blockSsd(
+  current: Float32Array,
+  previous: Float32Array,
+  angleCount: number,
+  sampleCount: number,
+  a0: number,
+  a1: number,
+  k0: number,
+  k1: number,
+  da: number,
+  dk: number,
+): number {
+  let sum = 0;
+  for (let a = a0; a < a1; a += 2) {
+    const row = a * sampleCount;
+    const from = ((a + da + angleCount) % angleCount) * sampleCount;
+    for (let k = k0; k < k1; k += 2) {
+      const j = k + dk;
+      const e = current[row + k]! - previous[from + (j < 0 ? 0 : j >= sampleCount ? sampleCount - 1 : j)]!;
+      sum += e * e;
+    }
+  }
+  return sum;
+}

@@ -1,0 +1,235 @@
+/**
+ * The vessel border (external elastic membrane) and the rays on which a border cannot be seen.
+ *
+ * EEM cost. Outside the plaque the media is a thin hypoechoic band and the adventitia behind it the
+ * brightest layer of the wall, so the EEM is the outward dark-to-bright step at the media-adventitia
+ * interface. On the smoothed polar image S, with windows W_m (media) and W_a (adventitia),
+ *      E_v(a, k) = mean(S[a][k .. k + W_a − 1]) − mean(S[a][k − W_m .. k − 1]),
+ *      A(a, k)  = mean(S[a][k .. k + W_a − 1]) − m_b,
+ *      cost_v(a, k) = −α min(E_v / σ, 6) − β min(A / σ, 6) + δ · mean_{k − W_m − W_p ≤ k' < k} max(0, L(a, k'))
+ * with m_b the blood level, σ the speckle's standard deviation, and the last term charging
+ * for blood evidence L (the log-odds) just inside the candidate: the EEM has plaque and media
+ * inside it, never blood. Candidates closer than the minimal plaque+media thickness to the lumen
+ * are forbidden, which couples the two searches.
+ *
+ * Shadows. A ray is blind for both borders when almost nothing past the guidewire's echoes rises
+ * above the mid level (the wire hides everything behind it). It is blind for the vessel only when a
+ * strong echo (calcium, a stent strut) just outside the lumen is followed by almost no signal: the
+ * EEM behind it is invisible and is interpolated across the shadow from the rays on each side.
+ */
+
+/** The step response of one ray from its prefix sums (starting at prefix[base]): mean of the next `outer` minus the previous `inner` samples. */
+export function stepAt(prefix: Float64Array, base: number, k: number, inner: number, outer: number): number {
+  const at = base + k;
+  return (prefix[at + outer]! - prefix[at]!) / outer - (prefix[at]! - prefix[at - inner]!) / inner;
+}
+
+export interface VesselCostParameters {
+  readonly mediaWindow: number;
+  readonly adventitiaWindow: number;
+  /** Samples of plaque (beyond the media window) checked for blood evidence. */
+  readonly plaqueWindow: number;
+  readonly edgeWeight: number;
+  readonly brightWeight: number;
+  readonly bloodWeight: number;
+  readonly bloodLevel: number;
+  readonly sigma: number;
+}
+
+/**
+ * EEM cost of every candidate (sample candidateFirst + c, c < candidateCount) on every ray into
+ * `cost`, forbidding (FORBIDDEN) candidates closer than minGap samples beyond lumen[a] (a
+ * candidate index). `prefixRows` are per-ray prefix sums of S (sampleCount + 1 each), `logit` the
+ * blood log-odds.
+ */
+export function vesselCost(
+  prefixRows: Float64Array,
+  logit: Float32Array,
+  lumen: Int32Array,
+  minGap: number,
+  angleCount: number,
+  sampleCount: number,
+  candidateFirst: number,
+  candidateCount: number,
+  parameters: VesselCostParameters,
+  cost: Float32Array,
+): void {
+  const { mediaWindow, adventitiaWindow, plaqueWindow, edgeWeight, brightWeight, bloodWeight, bloodLevel, sigma } = parameters;
+  const inverseSigma = 1 / sigma;
+  const back = mediaWindow + plaqueWindow;
+  for (let a = 0; a < angleCount; a++) {
+    const prefixRow = a * (sampleCount + 1);
+    const row = a * sampleCount;
+    const out = a * candidateCount;
+    const firstAllowed = lumen[a]! + minGap;
+    // Running blood evidence over the window just inside the candidate.
+    let blood = 0;
+    for (let c = 0; c < candidateCount; c++) {
+      const k = candidateFirst + c;
+      if (c === 0) {
+        blood = 0;
+        for (let j = Math.max(0, k - back); j < k; j++) blood += Math.max(0, logit[row + j]!);
+      } else {
+        blood += Math.max(0, logit[row + k - 1]!);
+        if (k - back - 1 >= 0) blood -= Math.max(0, logit[row + k - back - 1]!);
+      }
+      if (c < firstAllowed) {
+        cost[out + c] = FORBIDDEN;
+        continue;
+      }
+      const outerMean = (prefixRows[prefixRow + k + adventitiaWindow]! - prefixRows[prefixRow + k]!) / adventitiaWindow;
+      const innerMean = (prefixRows[prefixRow + k]! - prefixRows[prefixRow + k - mediaWindow]!) / mediaWindow;
+      const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
+      const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
+      cost[out + c] = -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood) / back;
+    }
+  }
+}
+
+/** Largest edge and brightness counted, in speckle standard deviations. */
+const VESSEL_CAP = 6;
+
+/** Cost of a forbidden candidate: large, finite so the search's sums never overflow. */
+export const FORBIDDEN = 1e7;
+
+/**
+ * Marks in `blind` (1 = blind) the rays whose band past the lumen holds a strong echo (above
+ * `bright`) followed by almost no signal: less than `maxShare` of the `shadowBand` samples from
+ * `shadowGap` behind the echo carry speckle (`lit`: local variance above the no-signal level).
+ */
+export function shadowedRays(
+  smooth: Float32Array,
+  lit: Uint8Array,
+  lumenSample: Float32Array,
+  insideCount: Int32Array,
+  angleCount: number,
+  sampleCount: number,
+  searchBand: number,
+  shadowGap: number,
+  shadowBand: number,
+  bright: number,
+  maxShare: number,
+  blind: Uint8Array,
+): void {
+  for (let a = 0; a < angleCount; a++) {
+    const row = a * sampleCount;
+    const end = Math.min(sampleCount, insideCount[a]!);
+    const start = Math.max(0, Math.round(lumenSample[a]!));
+    let peak = -1;
+    let peakValue = bright;
+    for (let k = start; k < Math.min(end, start + searchBand); k++) {
+      if (smooth[row + k]! > peakValue) {
+        peakValue = smooth[row + k]!;
+        peak = k;
+      }
+    }
+    if (peak < 0) continue;
+    let count = 0;
+    let seen = 0;
+    for (let k = peak + shadowGap; k < Math.min(end, peak + shadowGap + shadowBand); k++) {
+      count++;
+      seen += lit[row + k]!;
+    }
+    if (count > 0 && seen < maxShare * count) blind[a] = 1;
+  }
+}
+
+/**
+ * The EEM's expected shape, and side branches. The EEM is close to an ellipse around a centre near
+ * the catheter, so its radius is fitted into `fit`, ignoring blind rays, by least squares with the
+ * harmonics 0..2,
+ *      r(θ) ≈ c₀ + c₁ cos θ + s₁ sin θ + c₂ cos 2θ + s₂ sin 2θ,
+ * five times, each time keeping the rays within −max(3 s, floor) .. +max(1.5 s, floor) of the fit
+ * (s = 1.48 · the median absolute residual: a robust spread; trimmed harder outwards, the side
+ * branches are on). At a branch's ostium the wall is missing over a sector: blood runs on past
+ * where the EEM would be and both searches follow it out; such rays (branchRays) saw no wall, and
+ * both borders bridge the ostium by interpolation. False when too few rays see.
+ */
+export function robustEemFit(radii: Int32Array, blind: Uint8Array, floor: number, fit: Float64Array): boolean {
+  const n = radii.length;
+  const weight = new Uint8Array(n);
+  for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 ? 0 : 1;
+  const residuals: number[] = [];
+  for (let iteration = 0; iteration < 5; iteration++) {
+    if (!fitHarmonics(radii, weight, fit)) return false;
+    residuals.length = 0;
+    for (let a = 0; a < n; a++) if (weight[a] === 1) residuals.push(Math.abs(radii[a]! - fit[a]!));
+    residuals.sort((p, q) => p - q);
+    // Branches lie outside only: trimmed harder on that side.
+    const spread = 1.4826 * (residuals[Math.floor(residuals.length / 2)] ?? 0);
+    const low = -Math.max(floor, 3 * spread);
+    const high = Math.max(floor, 1.5 * spread);
+    for (let a = 0; a < n; a++) {
+      const residual = radii[a]! - fit[a]!;
+      weight[a] = blind[a] === 0 && residual >= low && residual <= high ? 1 : 0;
+    }
+  }
+  return true;
+}
+
+/** Marks in `branch` the runs of at least `minRun` seeing rays whose EEM lies more than `excess` outside `fit`; returns how many. */
+export function branchRays(radii: Int32Array, fit: Float64Array, blind: Uint8Array, excess: number, minRun: number, branch: Uint8Array): number {
+  const n = radii.length;
+  branch.fill(0);
+  const out = new Uint8Array(n);
+  for (let a = 0; a < n; a++) out[a] = blind[a] === 0 && radii[a]! - fit[a]! > excess ? 1 : 0;
+  let marked = 0;
+  for (let a = 0; a < n; a++) {
+    if (out[a] === 0 || out[(a + n - 1) % n] === 1) continue;
+    let length = 0;
+    while (length < n && out[(a + length) % n] === 1) length++;
+    if (length < minRun) continue;
+    for (let j = 0; j < length; j++) branch[(a + j) % n] = 1;
+    marked += length;
+  }
+  return marked;
+}
+
+/** Weighted least squares of r(θ) on 1, cos θ, sin θ, cos 2θ, sin 2θ; false if too few rays. */
+function fitHarmonics(radii: Int32Array, weight: Uint8Array, fit: Float64Array): boolean {
+  const n = radii.length;
+  const m = 5;
+  const normal = new Float64Array(m * m);
+  const right = new Float64Array(m);
+  const basis = new Float64Array(m);
+  let count = 0;
+  for (let a = 0; a < n; a++) {
+    if (weight[a] === 0) continue;
+    count++;
+    harmonicBasis((2 * Math.PI * a) / n, basis);
+    for (let i = 0; i < m; i++) {
+      right[i]! += basis[i]! * radii[a]!;
+      for (let j = 0; j < m; j++) normal[i * m + j]! += basis[i]! * basis[j]!;
+    }
+  }
+  if (count < n / 4) return false;
+  // Gaussian elimination with partial pivoting.
+  for (let col = 0; col < m; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < m; row++) if (Math.abs(normal[row * m + col]!) > Math.abs(normal[pivot * m + col]!)) pivot = row;
+    if (Math.abs(normal[pivot * m + col]!) < 1e-9) return false;
+    for (let j = 0; j < m; j++) [normal[col * m + j], normal[pivot * m + j]] = [normal[pivot * m + j]!, normal[col * m + j]!];
+    [right[col], right[pivot]] = [right[pivot]!, right[col]!];
+    for (let row = 0; row < m; row++) {
+      if (row === col) continue;
+      const factor = normal[row * m + col]! / normal[col * m + col]!;
+      for (let j = col; j < m; j++) normal[row * m + j]! -= factor * normal[col * m + j]!;
+      right[row]! -= factor * right[col]!;
+    }
+  }
+  for (let a = 0; a < n; a++) {
+    harmonicBasis((2 * Math.PI * a) / n, basis);
+    let value = 0;
+    for (let i = 0; i < m; i++) value += (basis[i]! * right[i]!) / normal[i * m + i]!;
+    fit[a] = value;
+  }
+  return true;
+}
+
+function harmonicBasis(angle: number, out: Float64Array): void {
+  out[0] = 1;
+  out[1] = Math.cos(angle);
+  out[2] = Math.sin(angle);
+  out[3] = Math.cos(2 * angle);
+  out[4] = Math.sin(2 * angle);
+}
