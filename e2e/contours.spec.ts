@@ -1,82 +1,163 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { originOf } from '../playwright.config.ts';
 import { signIn } from './sign-in.ts';
+
+/** The lumen's and the vessel's colours (domain/constants.ts: CONTOUR_COLOR, VESSEL_CONTOUR_COLOR). */
+const LUMEN_COLOR = '#9cc5c6';
+const VESSEL_COLOR = '#f4a259';
 
 async function openShortRecord(page: Page): Promise<void> {
   await page.goto(`${originOf('demo')}/patients/DEM-001/records`);
   const link = page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link');
   await page.goto(`${originOf('demo')}${await link.getAttribute('href')}?noImage=true`);
-  // The server detects the lumen on every frame first (a few seconds for 300 frames).
-  await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 90_000 });
+  // The server detects both borders on every frame first (several seconds for 300 frames).
+  await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 120_000 });
 }
 
-/** Clicks the plot at a fraction of its width and answers the slice the review went to. */
+/** Clicks the plot at a fraction of its plot area's width and answers the slice the review went to. */
 async function clickPlot(page: Page, fraction: number): Promise<number> {
   const plot = page.getByTestId('pullback-plot');
   const box = (await plot.boundingBox())!;
-  // The plot area starts 44 px in and ends 12 px before the right edge (pullback-plot.tsx).
-  await plot.click({ position: { x: 44 + fraction * (box.width - 56), y: box.height / 2 } });
-  // The cursor moves in the animation frame that draws the new slice.
+  // The plot area's left edge and width, as the plot itself laid them out (pullback-plot.tsx).
+  const left = Number(await plot.getAttribute('data-plot-left'));
+  const width = Number(await plot.getAttribute('data-plot-width'));
+  await plot.click({ position: { x: left + fraction * width, y: box.height / 2 } });
+  return shownSlice(page);
+}
+
+/** The slice the plot's cursor stands at, once the animation frame that draws a new slice has run. */
+async function shownSlice(page: Page): Promise<number> {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
   return Number(await page.getByTestId('plot-cursor').getAttribute('data-slice'));
 }
 
-const area = async (page: Page) => Number(await page.getByTestId('contour-area').textContent());
+const numberIn = async (locator: Locator) => Number(await locator.textContent());
 
-test('contour tool: drag a point, the area follows, the correction is saved; the plot jumps to a slice; the CSV has every slice', async ({ page }) => {
+/** Centres of a set of control-point circles, in the order they are drawn. */
+const centresOf = (points: Locator) => points.evaluateAll((nodes) => nodes.map((n) => ({ x: Number(n.getAttribute('cx')), y: Number(n.getAttribute('cy')) })));
+
+/** Drags control point `index` of `points` by (dx, dy) screen pixels, past the drag threshold in steps. */
+async function dragPoint(page: Page, points: Locator, index: number, dx: number, dy: number): Promise<void> {
+  const handle = (await points.nth(index).boundingBox())!;
+  const [x, y] = [handle.x + handle.width / 2, handle.y + handle.height / 2];
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  await page.mouse.move(x + dx, y + dy, { steps: 5 });
+  await page.mouse.up();
+}
+
+test('contour tool: both borders drawn, lumen and vessel drags are saved corrections; the plot has plaque burden and jumps to a slice; the CSV has every slice', async ({ page }) => {
+  // Detection of both borders on the 300 frames comes first.
+  test.setTimeout(180_000);
   await signIn(page);
   await openShortRecord(page);
-  await expect(page.getByTestId('mla-summary')).toContainText(/MLA \d+\.\d\d mm² at slice \d+/);
+  await expect(page.getByTestId('mla-summary')).toContainText(/MLA \d+\.\d\d mm² at slice \d+ .*plaque burden there \d+ %/);
+
+  // The plaque burden is a second curve, in the vessel's colour, with its own axis and a legend entry.
+  const burden = page.getByTestId('plaque-burden-curve');
+  await expect(burden).toHaveAttribute('stroke', VESSEL_COLOR);
+  expect(((await burden.getAttribute('d')) ?? '').match(/[ML]/g)?.length).toBeGreaterThan(250);
+  await expect(page.getByTestId('lumen-area-curve')).toHaveAttribute('stroke', LUMEN_COLOR);
+  await expect(page.getByTestId('plot-legend')).toContainText('Plaque burden (%, right)');
+  await expect(page.getByTestId('max-plaque-burden')).toContainText(/Max plaque burden \d+ % at slice \d+/);
+
+  // The low-confidence slices: as many marked on the plot as the drawer counts; N goes to the first one.
+  const toCheck = Number(await page.getByTestId('slices-to-check').getAttribute('data-count'));
+  await expect(page.getByTestId('low-confidence-marks')).toHaveAttribute('data-count', String(toCheck));
+  if (toCheck > 0) {
+    await expect(page.getByTestId('slices-to-check')).toContainText(`${toCheck} slice${toCheck === 1 ? '' : 's'} to check`);
+    // The marks are bands of consecutive slices: the slices to check after slice 1 are read from them.
+    const bands = await page
+      .getByTestId('low-confidence-marks')
+      .locator('rect')
+      .evaluateAll((rects) => rects.map((r) => [Number(r.getAttribute('data-first')), Number(r.getAttribute('data-last'))] as const));
+    const after1 = bands.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, k) => first + k)).find((s) => s > 1);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('n');
+    expect(await shownSlice(page)).toBe(after1 ?? 1);
+  } else {
+    await expect(page.getByTestId('slices-to-check')).toHaveText('No low-confidence slice');
+  }
 
   const slice = await clickPlot(page, 0.5);
   expect(slice).toBeGreaterThan(130);
   expect(slice).toBeLessThan(170);
   await expect(page.getByTestId('slice-indicator')).toContainText(`Slice ${slice} / 300`);
 
+  // The contour tool draws both borders, each in its colour with its control points.
   await page.getByRole('button', { name: 'Contour', exact: true }).click();
   const layer = page.getByTestId('contour-layer');
   await expect(layer).toHaveAttribute('data-source', 'auto');
-  const before = await area(page);
+  await expect(layer).toHaveAttribute('data-vessel-source', 'auto');
+  await expect(page.getByTestId('lumen-contour')).toHaveAttribute('stroke', LUMEN_COLOR);
+  await expect(page.getByTestId('vessel-contour')).toHaveAttribute('stroke', VESSEL_COLOR);
+  const lumenPoints = page.getByTestId('contour-point');
+  const vesselPoints = page.getByTestId('vessel-point');
+  await expect(vesselPoints).toHaveCount(16);
+  const card = page.getByTestId('contour-card');
+  await expect(card.getByTestId('plaque-burden')).toContainText(/Plaque \d+\.\d\d mm² · burden \d+ %/);
+  await expect(card.getByTestId('contour-confidence')).toContainText(/Confidence \d\.\d\d/);
+  const before = await numberIn(page.getByTestId('contour-area'));
+  const vesselBefore = await numberIn(page.getByTestId('vessel-area'));
   expect(before).toBeGreaterThan(0);
+  expect(vesselBefore).toBeGreaterThan(before);
 
-  // Drag the right-most control point 40 px outwards: the lumen grows.
-  const points = page.getByTestId('contour-point');
-  const centres = await points.evaluateAll((nodes) => nodes.map((n) => ({ x: Number(n.getAttribute('cx')), y: Number(n.getAttribute('cy')) })));
-  const index = centres.reduce((best, p, i) => (p.x > centres[best]!.x ? i : best), 0);
-  const handle = (await points.nth(index).boundingBox())!;
-  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(handle.x + handle.width / 2 + 40, handle.y + handle.height / 2, { steps: 5 });
-  await page.mouse.up();
+  // Drag the right-most lumen point 40 px outwards: the lumen grows, the vessel stays.
+  const lumenCentres = await centresOf(lumenPoints);
+  await dragPoint(page, lumenPoints, lumenCentres.reduce((best, p, i) => (p.x > lumenCentres[best]!.x ? i : best), 0), 40, 0);
   await expect(layer).toHaveAttribute('data-source', 'manual');
-  const after = await area(page);
+  await expect(layer).toHaveAttribute('data-vessel-source', 'auto');
+  const after = await numberIn(page.getByTestId('contour-area'));
   expect(after).toBeGreaterThan(before);
+  expect(await numberIn(page.getByTestId('vessel-area'))).toBe(vesselBefore);
+
+  // Drag the left-most vessel point 30 px outwards (away from the lumen just moved): a vessel correction.
+  const vesselCentres = await centresOf(vesselPoints);
+  await dragPoint(page, vesselPoints, vesselCentres.reduce((best, p, i) => (p.x < vesselCentres[best]!.x ? i : best), 0), -30, 0);
+  await expect(layer).toHaveAttribute('data-vessel-source', 'manual');
+  const vesselAfter = await numberIn(page.getByTestId('vessel-area'));
+  expect(vesselAfter).toBeGreaterThan(vesselBefore);
+  expect(await numberIn(page.getByTestId('contour-area'))).toBe(after);
 
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByText('Annotations saved')).toBeVisible();
 
-  // The correction comes back after a reload, with its area.
+  // Both corrections come back after a reload, with their areas.
   await page.reload();
-  await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 60_000 });
   expect(await clickPlot(page, 0.5)).toBe(slice);
   await page.getByRole('button', { name: 'Contour', exact: true }).click();
   await expect(layer).toHaveAttribute('data-source', 'manual');
-  expect(await area(page)).toBe(after);
+  await expect(layer).toHaveAttribute('data-vessel-source', 'manual');
+  expect(await numberIn(page.getByTestId('contour-area'))).toBe(after);
+  expect(await numberIn(page.getByTestId('vessel-area'))).toBe(vesselAfter);
 
-  // The CSV: a header and one row per slice; the corrected slice says so, with the area shown.
+  // The CSV: a header and one row per slice; the corrected slice names both sources, with the areas shown.
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = fs.readFileSync(await (await download).path(), 'utf8').trim().split(/\r?\n/);
-  expect(csv[0]).toBe('slice,position_mm,lumen_area_mm2,min_diameter_mm,max_diameter_mm,eccentricity,source,flag');
+  expect(csv[0]).toBe(
+    'slice,position_mm,lumen_area_mm2,min_diameter_mm,max_diameter_mm,eccentricity,vessel_area_mm2,plaque_area_mm2,plaque_burden_percent,confidence,lumen_source,vessel_source,flag',
+  );
   expect(csv).toHaveLength(301);
+  const column = (name: string) => csv[0]!.split(',').indexOf(name);
   const row = csv.find((line) => line.startsWith(`${slice},`))!.split(',');
-  expect(row[6]).toBe('manual');
-  expect(Number(row[2])).toBeCloseTo(after, 2);
-  expect(csv.filter((line) => line.endsWith(',MLA'))).toHaveLength(1);
+  expect(row[column('lumen_source')]).toBe('manual');
+  expect(row[column('vessel_source')]).toBe('manual');
+  expect(Number(row[column('lumen_area_mm2')])).toBeCloseTo(after, 2);
+  expect(Number(row[column('vessel_area_mm2')])).toBeCloseTo(vesselAfter, 2);
+  const flags = (line: string) => line.split(',')[column('flag')]!.split('; ');
+  expect(csv.slice(1).filter((line) => flags(line).includes('MLA'))).toHaveLength(1);
+  expect(csv.slice(1).filter((line) => flags(line).includes('max plaque burden'))).toHaveLength(1);
+  expect(csv.slice(1).filter((line) => flags(line).includes('low confidence'))).toHaveLength(toCheck);
 
-  // Re-detect drops the correction.
-  await page.getByRole('button', { name: 'Re-detect' }).click();
+  // Re-detect drops each correction on its own.
+  await page.getByRole('button', { name: 'Re-detect lumen' }).click();
   await expect(layer).toHaveAttribute('data-source', 'auto');
-  expect(await area(page)).toBe(before);
+  await expect(layer).toHaveAttribute('data-vessel-source', 'manual');
+  expect(await numberIn(page.getByTestId('contour-area'))).toBe(before);
+  await page.getByRole('button', { name: 'Re-detect vessel' }).click();
+  await expect(layer).toHaveAttribute('data-vessel-source', 'auto');
+  expect(await numberIn(page.getByTestId('vessel-area'))).toBe(vesselBefore);
 });

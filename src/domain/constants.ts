@@ -23,7 +23,16 @@ export const SLICE_COLORS = [
   '#38FFB4',
   '#E6F0C5',
 ] as const;
+/** The lumen border, as the contour tool and the pullback plot draw it. */
 export const CONTOUR_COLOR = '#9cc5c6';
+/**
+ * The vessel border (external elastic membrane) and the plaque burden curve: an amber, far in hue
+ * from the lumen's cyan-grey so the two borders never read as one (also under red-green colour
+ * blindness, where amber and cyan-grey still differ in lightness). On the dark B-mode image its
+ * contrast is above 8:1. (The slice colour #FF8E2B is also orange; annotations carry a label card,
+ * the vessel border never does.)
+ */
+export const VESSEL_CONTOUR_COLOR = '#f4a259';
 
 /** Default pixel spacing: the spec's "pixel length / 100 = mm". */
 export const DEFAULT_PIXEL_SPACING_MM = 0.01;

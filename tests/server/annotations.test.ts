@@ -253,6 +253,48 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
     expect(row!.annotationStatus).toBeNull();
   });
 
+  it('saves lumen and vessel corrections, and keeps a contour saved without a border as it was', async () => {
+    const record = freshRecord();
+    const ring = (radius: number) => Array.from({ length: 8 }, (_, i) => ({ x: 256 + radius * Math.cos(i / 1.27), y: 256 + radius * Math.sin(i / 1.27) }));
+    const contours = [
+      // As saved before the vessel border existed: no `border`, a lumen contour.
+      { slice: 3, controlPoints: ring(80), source: 'manual' as const },
+      { slice: 3, border: 'vessel' as const, controlPoints: ring(160), source: 'manual' as const },
+      { slice: 4, border: 'lumen' as const, controlPoints: ring(90), source: 'manual' as const },
+    ];
+    const manifest = { ...sampleManifest(), contours };
+    const saved = await save(record, manifest);
+    expect(saved.statusCode).toBe(201);
+    const loaded = await get(`/api/demo/records/${record.recordId}/annotations`);
+    expect(loaded.json().manifest).toEqual(manifest);
+  });
+
+  it('refuses a contour set with a bad vessel contour with 400 naming the problem, and writes nothing', async () => {
+    const record = freshRecord();
+    const m = sampleManifest();
+    const points = [
+      { x: 100, y: 100 },
+      { x: 200, y: 100 },
+      { x: 150, y: 180 },
+    ];
+    const vessel = { slice: 2, border: 'vessel', controlPoints: points, source: 'manual' };
+    const cases: [unknown, RegExp][] = [
+      [{ ...m, contours: [{ ...vessel, controlPoints: points.slice(0, 2) }] }, /contours\[0\]\.controlPoints: a contour needs at least 3 control points/],
+      [{ ...m, contours: [{ ...vessel, border: 'x' }] }, /contours\[0\]\.border: border must be lumen or vessel/],
+      [{ ...m, contours: [vessel, { ...vessel, source: 'auto' }] }, /contours\[1\]\.slice: slice 2 has two vessel contours/],
+      [{ ...m, contours: [{ ...vessel, slice: record.slices + 1 }] }, new RegExp(`contours\\[0\\]\\.slice: slice ${record.slices + 1} is beyond the record's ${record.slices} slices`)],
+      [{ ...m, contours: [{ ...vessel, controlPoints: [...points, { x: 9000, y: 10 }] }] }, /contours\[0\]\.controlPoints: \(9000, 10\) is far outside the 512 x 512 image/],
+    ];
+    for (const [manifest, problem] of cases) {
+      const response = await save(record, manifest);
+      expect(response.statusCode, String(problem)).toBe(400);
+      expect(response.json().problems.join('\n'), String(problem)).toMatch(problem);
+    }
+    expect(await storedVersions(record.recordId)).toBe(0);
+    const [row] = await server.database.db.select().from(records).where(and(eq(records.id, record.recordId)));
+    expect(row!.annotationStatus).toBeNull();
+  });
+
   it('saves a large manifest (beyond the 1 MB JSON body limit) and refuses one beyond 5 MB with 413', async () => {
     const record = freshRecord();
     const colors = ['#FFE411', '#FF8E2B', '#45FF4F', '#FF461F', '#CE1FFF', '#FF2B98', '#E3B5AF', '#38FFB4', '#E6F0C5'] as const;

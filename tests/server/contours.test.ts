@@ -2,7 +2,8 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContoursProcessingSchema, RecordContoursSchema, type RecordContours } from '../../src/domain/contours/api.ts';
 import { diceCoefficient } from '../../src/domain/contours/agreement.ts';
-import { measuredOutline } from '../../src/domain/contours/measurements.ts';
+import { LOW_CONFIDENCE } from '../../src/domain/contours/border-detection.ts';
+import { enclosesContour, measuredOutline } from '../../src/domain/contours/measurements.ts';
 import { lumenAreaProfileMm2, truthContours } from '../../src/domain/imaging/contours.ts';
 import { findRecord } from '../../src/server/db/records.ts';
 import { pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
@@ -69,10 +70,23 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
       const circleDiameter = 2 * Math.sqrt(contour.areaMm2 / Math.PI);
       expect(contour.minDiameterMm).toBeLessThanOrEqual(circleDiameter + 1e-3);
       expect(contour.maxDiameterMm).toBeGreaterThanOrEqual(circleDiameter - 1e-3);
+      expect(contour.eccentricity).toBeCloseTo((contour.maxDiameterMm - contour.minDiameterMm) / contour.maxDiameterMm, 3);
+      // The vessel border: its own control points, around the lumen, and the plaque between them.
+      expect(contour.vessel.controlPoints).toHaveLength(16);
+      expect(enclosesContour(contour.vessel.controlPoints, contour.controlPoints)).toBe(true);
+      expect(contour.vessel.areaMm2).toBeGreaterThan(contour.areaMm2);
+      expect(contour.plaqueAreaMm2).toBeCloseTo(contour.vessel.areaMm2 - contour.areaMm2, 3);
+      expect(contour.plaqueBurden).toBeCloseTo(contour.plaqueAreaMm2 / contour.vessel.areaMm2, 3);
+      expect(contour.plaqueBurden).toBe(Math.round(contour.plaqueBurden * 1e4) / 1e4);
+      expect(contour.confidence).toBeGreaterThanOrEqual(0);
+      expect(contour.confidence).toBeLessThanOrEqual(1);
     }
+    const burdens = body.contours.map((c) => c.plaqueBurden);
+    expect(body.maxPlaqueBurden).toEqual({ slice: burdens.indexOf(Math.max(...burdens)) + 1, plaqueBurden: Math.max(...burdens) });
+    expect(body.lowConfidenceSlices).toEqual(body.contours.filter((c) => c.confidence < LOW_CONFIDENCE).map((c) => c.slice));
   }, 90_000);
 
-  it('finds the lumen the generator drew, and the pullback analysis from the areas', async () => {
+  it('finds the lumen and vessel the generator drew, and the pullback analysis from the areas', async () => {
     const { body } = await ready();
     const record = (await findRecord(server.database.db, 'demo', recordId))!;
     const model = pullbackModelOf(record);
@@ -86,6 +100,12 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
     }
     expect(diceSum / body.contours.length).toBeGreaterThan(0.95);
     expect(areaErrorSum / body.contours.length).toBeLessThan(0.05);
+    // The vessel (EEM) border against the generator's, on the curve through its control points.
+    let vesselDice = 0;
+    for (const contour of body.contours) {
+      vesselDice += diceCoefficient(measuredOutline(contour.vessel.controlPoints), truthContours(model, contour.slice - 1).vessel, model.frameSizePx);
+    }
+    expect(vesselDice / body.contours.length).toBeGreaterThan(0.9);
 
     const areas = body.contours.map((c) => c.areaMm2);
     const smallest = Math.min(...areas);
@@ -107,7 +127,7 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
 
   it('serves the stored result again, revalidates with its ETag, and sends plain JSON to clients without gzip', async () => {
     const { body, etag } = await ready();
-    expect(etag).toMatch(/^"v1-lumen-dp-\d+-gz"$/);
+    expect(etag).toMatch(/^"v1-lumen-vessel-\d+-gz"$/);
     const again = await get(contoursUrl(), { 'if-none-match': etag });
     expect(again.statusCode).toBe(304);
     const plain = await get(contoursUrl(), { 'accept-encoding': 'identity' });

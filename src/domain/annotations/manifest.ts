@@ -121,8 +121,9 @@ export const AnnotationManifestSchema = strict({
     .int({ error: 'lastAnnotationSlice must be a whole number' })
     .min(0, { error: 'lastAnnotationSlice must be 0 (none) or a slice number' }),
   /**
-   * The lumen contour set (issue 9): the clinician's corrected contours, per slice. Optional, so
-   * manifests saved before contours existed stay valid.
+   * The contour set (issues 9 and 15): the clinician's corrected lumen and vessel contours, at most
+   * one per slice and border. Optional, so manifests saved before contours existed stay valid; a
+   * contour without `border` is a lumen contour, as every contour saved before issue 15 is.
    */
   contours: ContourSetSchema.optional(),
 }).superRefine((manifest, ctx) => {

@@ -1,17 +1,18 @@
 /**
- * `GET /api/{tenant}/records/{recordId}/contours`: the automatic lumen contours of a record's B-mode
- * frames and the pullback analysis made from them. Shared by the server (which builds it) and the
- * browser (which reads it).
+ * `GET /api/{tenant}/records/{recordId}/contours`: the automatic lumen and vessel (external elastic
+ * membrane) borders of a record's B-mode frames and the pullback analysis made from them. Shared by
+ * the server (which builds it) and the browser (which reads it).
  *
  * - 202 ContoursProcessing while the contours are being computed (poll again).
  * - 200 RecordContours when they are ready.
  *
  * Slices are 1-based (slice n is frame n − 1), as everywhere in the review; control points are image
- * pixels; areas are mm² and diameters mm, not rounded for display.
+ * pixels; areas are mm² and diameters mm, rounded for the wire only (see roundTo).
  */
 import { z } from 'zod';
 import { PointSchema } from '../annotations/point.ts';
-import { analysePullback, type SliceArea } from './measurements.ts';
+import { analysePullback, eccentricity, findMaxPlaqueBurden, plaqueOf, type SliceArea } from './measurements.ts';
+import { lowConfidenceSlices } from './slices-to-check.ts';
 
 export const ContoursProcessingSchema = z.object({
   status: z.literal('processing'),
@@ -22,18 +23,34 @@ export const ContoursProcessingSchema = z.object({
 export type ContoursProcessing = z.infer<typeof ContoursProcessingSchema>;
 
 const sliceNumber = z.number().int().min(1);
+const fraction = z.number().min(0).max(1);
 
 export const SliceAreaSchema = z.object({ slice: sliceNumber, areaMm2: z.number().nonnegative() });
 export type SliceAreaResult = z.infer<typeof SliceAreaSchema>;
 
+/**
+ * One slice's borders. The lumen's fields sit at the top level (as before the vessel border
+ * existed); the vessel's under `vessel`.
+ */
 export const DetectedContourSchema = z.object({
   slice: sliceNumber,
+  /** The lumen border's control points. */
   controlPoints: z.array(PointSchema).min(3),
-  /** Area of the smooth closed curve through the control points (measurements.ts: lumenAreaMm2). */
+  /** Lumen area: of the smooth closed curve through the control points (measurements.ts: lumenAreaMm2). */
   areaMm2: z.number().nonnegative(),
-  /** Shortest and longest chord through the centroid (measurements.ts: diametersThroughCentroid). */
+  /** Shortest and longest lumen chord through the centroid (measurements.ts: diametersThroughCentroid). */
   minDiameterMm: z.number().nonnegative(),
   maxDiameterMm: z.number().nonnegative(),
+  /** Lumen eccentricity, (max − min) / max diameter. */
+  eccentricity: fraction,
+  /** The vessel (external elastic membrane) border, measured like the lumen's. */
+  vessel: z.object({ controlPoints: z.array(PointSchema).min(3), areaMm2: z.number().nonnegative() }),
+  /** Plaque + media area: vessel − lumen area. */
+  plaqueAreaMm2: z.number().nonnegative(),
+  /** (vessel − lumen) / vessel, a fraction. */
+  plaqueBurden: fraction,
+  /** How far the detector trusts this slice's borders; below LOW_CONFIDENCE the slice is one to check. */
+  confidence: fraction,
 });
 export type DetectedContour = z.infer<typeof DetectedContourSchema>;
 
@@ -50,25 +67,39 @@ export const RecordContoursSchema = z.object({
   references: z.object({ proximal: SliceAreaSchema.nullable(), distal: SliceAreaSchema.nullable() }),
   /** 100 · (mean reference area − MLA) / mean reference area; null without an MLA or a reference. */
   stenosisPercent: z.number().nullable(),
+  /** The slice of the largest plaque burden (the first if several tie); null only for a record without frames. */
+  maxPlaqueBurden: z.object({ slice: sliceNumber, plaqueBurden: fraction }).nullable(),
+  /** The slices whose confidence is below LOW_CONFIDENCE, ascending: the ones the clinician should check. */
+  lowConfidenceSlices: z.array(sliceNumber),
 });
 export type RecordContours = z.infer<typeof RecordContoursSchema>;
 
-/** Control points are sent to 0.01 px, measurements to 0.0001 mm (or mm²): far below what matters. */
+/** Control points are sent to 0.01 px, measurements and fractions to 4 decimals: far below what matters. */
 const roundTo = (value: number, decimals: number): number => {
   const scale = 10 ** decimals;
   return Math.round(value * scale) / scale;
 };
 
+type PointLike = { readonly x: number; readonly y: number };
+
+/** One frame's detection, measured (detect-sequence.ts), before rounding for the wire. */
 export interface SliceDetection {
-  readonly controlPoints: readonly { x: number; y: number }[];
+  /** The lumen border. */
+  readonly controlPoints: readonly PointLike[];
   readonly areaMm2: number;
   readonly minDiameterMm: number;
   readonly maxDiameterMm: number;
+  readonly vessel: { readonly controlPoints: readonly PointLike[]; readonly areaMm2: number };
+  readonly confidence: number;
 }
 
+const roundPoints = (points: readonly PointLike[]) => points.map(({ x, y }) => ({ x: roundTo(x, 2), y: roundTo(y, 2) }));
+
 /**
- * The 200 body from one detection per frame (frame i is slice i + 1): rounded for the wire, with
- * the MLA, the reference slices within REFERENCE_WINDOW_MM and the area stenosis of analysePullback.
+ * The 200 body from one detection per frame (frame i is slice i + 1): rounded for the wire, with the
+ * plaque figures, the MLA, the reference slices within REFERENCE_WINDOW_MM, the area stenosis of
+ * analysePullback, the maximal plaque burden and the low-confidence slices. Derived figures are
+ * computed from the rounded ones, so the body agrees with itself to the last decimal.
  */
 export function buildRecordContours(input: {
   readonly version: string;
@@ -76,18 +107,33 @@ export function buildRecordContours(input: {
   readonly framesPerMm: number;
   readonly detections: readonly SliceDetection[];
 }): RecordContours {
-  const contours: DetectedContour[] = input.detections.map((detection, index) => ({
-    slice: index + 1,
-    controlPoints: detection.controlPoints.map(({ x, y }) => ({ x: roundTo(x, 2), y: roundTo(y, 2) })),
-    areaMm2: roundTo(detection.areaMm2, 4),
-    minDiameterMm: roundTo(detection.minDiameterMm, 4),
-    maxDiameterMm: roundTo(detection.maxDiameterMm, 4),
-  }));
+  const contours: DetectedContour[] = input.detections.map((detection, index) => {
+    const areaMm2 = roundTo(detection.areaMm2, 4);
+    const minDiameterMm = roundTo(detection.minDiameterMm, 4);
+    const maxDiameterMm = roundTo(detection.maxDiameterMm, 4);
+    const vesselAreaMm2 = roundTo(detection.vessel.areaMm2, 4);
+    const plaque = plaqueOf(areaMm2, vesselAreaMm2);
+    // A confidence that is not a number is no confidence at all; one outside 0..1 is clamped.
+    const confidence = Number.isFinite(detection.confidence) ? Math.min(1, Math.max(0, detection.confidence)) : 0;
+    return {
+      slice: index + 1,
+      controlPoints: roundPoints(detection.controlPoints),
+      areaMm2,
+      minDiameterMm,
+      maxDiameterMm,
+      eccentricity: roundTo(eccentricity({ min: minDiameterMm, max: maxDiameterMm }), 4),
+      vessel: { controlPoints: roundPoints(detection.vessel.controlPoints), areaMm2: vesselAreaMm2 },
+      plaqueAreaMm2: roundTo(plaque.plaqueAreaMm2, 4),
+      plaqueBurden: roundTo(plaque.plaqueBurden, 4),
+      confidence: roundTo(confidence, 4),
+    };
+  });
   const analysis = analysePullback(
     contours.map((contour) => contour.areaMm2),
     input.framesPerMm,
   );
   const sliceOf = (found: SliceArea | null) => (found === null ? null : { slice: found.index + 1, areaMm2: found.areaMm2 });
+  const maxBurden = findMaxPlaqueBurden(contours.map((contour) => contour.plaqueBurden));
   return {
     version: input.version,
     frameCount: contours.length,
@@ -96,5 +142,7 @@ export function buildRecordContours(input: {
     mla: sliceOf(analysis.mla),
     references: { proximal: sliceOf(analysis.references.proximal), distal: sliceOf(analysis.references.distal) },
     stenosisPercent: analysis.stenosisPercent === null ? null : roundTo(analysis.stenosisPercent, 2),
+    maxPlaqueBurden: maxBurden === null ? null : { slice: maxBurden.index + 1, plaqueBurden: maxBurden.plaqueBurden },
+    lowConfidenceSlices: lowConfidenceSlices(contours.map((contour) => contour.confidence)),
   };
 }

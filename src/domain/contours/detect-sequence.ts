@@ -1,18 +1,119 @@
 /**
- * Detection over consecutive frames: each frame's border seeds the continuity cost of the next, and
- * every contour is measured as it comes. Frames are concatenated 8-bit images (frameSizePx² bytes
- * each), as the frame chunks carry them.
+ * Detection over consecutive frames: each frame's borders (and its pixels) seed the detection of the
+ * next, and every border is measured as it comes. Frames are concatenated 8-bit images, as the frame
+ * chunks carry them.
+ *
+ * A run of frames can be split across chunks and worker threads: what the next chunk needs from the
+ * last frame of the previous one travels as a BorderCarry (typed arrays and plain points, so a
+ * structured clone or a transfer moves it cheaply) rather than as the detector's own objects.
  */
+import type { Point } from '../annotations/manifest.ts';
 import type { SliceDetection } from './api.ts';
+import type { BorderDetection, BorderDetector } from './border-detection.ts';
 import type { LumenDetector } from './lumen-detector.ts';
-import { measureContour } from './measurements.ts';
+import { lumenAreaMm2, measureContour, type ContourMeasurements } from './measurements.ts';
+import { polygonOf } from './radial-profile.ts';
+
+export interface FrameGeometry {
+  readonly frameWidth: number;
+  readonly frameHeight: number;
+  readonly pixelSpacingMm: number;
+}
+
+/** The last detected frame of a run, as the next run of frames continues from it. */
+export interface BorderCarry {
+  readonly lumenRadiiPx: Float32Array;
+  readonly vesselRadiiPx: Float32Array;
+  readonly lumenControlPoints: Point[];
+  readonly vesselControlPoints: Point[];
+  readonly confidence: number;
+  /** That frame's pixels (frameWidth · frameHeight bytes, a copy of its own): blood speckle decorrelates from frame to frame, tissue persists. */
+  readonly frame: Uint8Array;
+}
+
+export interface BorderSequenceDetection {
+  readonly detections: SliceDetection[];
+  /** What the next run of frames continues from; null when there was no frame. */
+  readonly carry: BorderCarry | null;
+}
+
+/**
+ * The BorderDetection a carry stands for. Polygons are one vertex per ray around the detector's
+ * catheter centre, which is the frame's middle (createBorderDetector's default, which the server uses).
+ */
+export function detectionOfCarry(carry: BorderCarry, geometry: FrameGeometry): BorderDetection {
+  const centreX = geometry.frameWidth / 2;
+  const centreY = geometry.frameHeight / 2;
+  return {
+    lumen: { radiiPx: carry.lumenRadiiPx, polygon: polygonOf(carry.lumenRadiiPx, centreX, centreY), controlPoints: carry.lumenControlPoints },
+    vessel: { radiiPx: carry.vesselRadiiPx, polygon: polygonOf(carry.vesselRadiiPx, centreX, centreY), controlPoints: carry.vesselControlPoints },
+    confidence: carry.confidence,
+  };
+}
+
+/** The carry of a detection and its frame (copied: the frame may be a view into a larger chunk buffer). */
+export function carryOf(detection: BorderDetection, frame: Uint8Array): BorderCarry {
+  const copyPoints = (points: readonly Point[]) => points.map(({ x, y }) => ({ x, y }));
+  return {
+    lumenRadiiPx: Float32Array.from(detection.lumen.radiiPx),
+    vesselRadiiPx: Float32Array.from(detection.vessel.radiiPx),
+    lumenControlPoints: copyPoints(detection.lumen.controlPoints),
+    vesselControlPoints: copyPoints(detection.vessel.controlPoints),
+    confidence: detection.confidence,
+    frame: frame.slice(),
+  };
+}
+
+/** Measures a detection the way the contour tool draws it: on the curves through the control points. */
+export function measureDetection(detection: BorderDetection, pixelSpacingMm: number): SliceDetection {
+  const lumen = detection.lumen.controlPoints;
+  const vessel = detection.vessel.controlPoints;
+  return {
+    controlPoints: lumen,
+    ...measureContour(lumen, pixelSpacingMm),
+    vessel: { controlPoints: vessel, areaMm2: lumenAreaMm2(vessel, pixelSpacingMm) },
+    confidence: detection.confidence,
+  };
+}
+
+/** Lumen and vessel borders of every frame of `frames`, continuing from `carry` (null at the start of a run). */
+export function detectBorderSequence(detector: BorderDetector, frames: Uint8Array, geometry: FrameGeometry, carry: BorderCarry | null = null): BorderSequenceDetection {
+  const { frameWidth, frameHeight } = geometry;
+  const frameBytes = frameWidth * frameHeight;
+  if (!(frameBytes > 0) || frames.length % frameBytes !== 0) throw new RangeError(`frames must be whole ${frameWidth}x${frameHeight} images, got ${frames.length} bytes`);
+  if (carry && carry.frame.length !== frameBytes) throw new RangeError(`the carried frame must hold ${frameBytes} bytes, got ${carry.frame.length}`);
+  const detections: SliceDetection[] = [];
+  let previous = carry ? detectionOfCarry(carry, geometry) : null;
+  let previousFrame = carry?.frame ?? null;
+  for (let offset = 0; offset < frames.length; offset += frameBytes) {
+    const frame = frames.subarray(offset, offset + frameBytes);
+    // The first frame of a pullback has no frame before it: the one after it gives the temporal cue
+    // (blood decorrelates between two frames whichever comes first); without it, bright blood at
+    // 40–60 MHz passes for tissue on that frame.
+    const temporalReference = previousFrame ?? (frames.length >= 2 * frameBytes ? frames.subarray(frameBytes, 2 * frameBytes) : null);
+    const detection = detector.detect(frame, previous, temporalReference);
+    detections.push(measureDetection(detection, geometry.pixelSpacingMm));
+    previous = detection;
+    previousFrame = frame;
+  }
+  return { detections, carry: previous && previousFrame ? carryOf(previous, previousFrame) : carry };
+}
+
+/** One frame's lumen border alone, measured (the lumen-only detector of lumen-detector.ts). */
+export interface LumenSliceDetection extends ContourMeasurements {
+  readonly controlPoints: readonly Point[];
+}
 
 export interface SequenceDetection {
-  readonly detections: SliceDetection[];
+  readonly detections: LumenSliceDetection[];
   /** The last frame's radii, to continue with the next run of frames. */
   readonly lastRadiiPx: Float32Array | null;
 }
 
+/**
+ * The lumen-only detector over consecutive frames of frameSizePx² bytes each. The server no longer
+ * uses it (detectBorderSequence does); `npm run bench:contours` and the detector's own tests still do.
+ */
 export function detectSequence(
   detector: LumenDetector,
   frames: Uint8Array,
@@ -22,7 +123,7 @@ export function detectSequence(
 ): SequenceDetection {
   const frameBytes = frameSizePx * frameSizePx;
   if (frames.length % frameBytes !== 0) throw new RangeError(`frames must be whole ${frameSizePx}x${frameSizePx} images, got ${frames.length} bytes`);
-  const detections: SliceDetection[] = [];
+  const detections: LumenSliceDetection[] = [];
   let previous = previousRadiiPx;
   for (let offset = 0; offset < frames.length; offset += frameBytes) {
     const result = detector.detect(frames.subarray(offset, offset + frameBytes), previous);

@@ -1,7 +1,8 @@
 /**
- * Lumen measurements of one slice and of a whole pullback, as in the IVUS consensus documents
- * (lumen area, minimum and maximum lumen diameter through the centroid, minimal lumen area, reference
- * segments, area stenosis). Contours are in image pixels; results are in millimetres.
+ * Lumen and vessel measurements of one slice and of a whole pullback, as in the IVUS consensus
+ * documents (lumen area, minimum and maximum lumen diameter through the centroid, eccentricity,
+ * vessel (EEM) area, plaque + media area and plaque burden, minimal lumen area, reference segments,
+ * area stenosis, maximal plaque burden). Contours are in image pixels; results are in millimetres.
  *
  * A contour is given by its control points and measured on the smooth closed curve the contour tool
  * draws through them (centripetal Catmull-Rom, annotations/curves.ts), so what is shown and what is
@@ -116,8 +117,8 @@ export function diametersThroughCentroid(points: readonly Point[], pixelSpacingM
 }
 
 /**
- * Lumen eccentricity: (D_max − D_min) / D_max, 0 for a circle and approaching 1 for a slit.
- * 0 when there is no diameter.
+ * Lumen eccentricity as the IVUS consensus defines it: (D_max − D_min) / D_max, 0 for a circle and
+ * approaching 1 for a slit. 0 when there is no diameter.
  */
 export function eccentricity(diameters: Diameters): number {
   return diameters.max > 0 ? (diameters.max - diameters.min) / diameters.max : 0;
@@ -222,4 +223,61 @@ export interface ContourMeasurements {
 export function measureContour(points: readonly Point[], pixelSpacingMm: number): ContourMeasurements {
   const { min, max } = diametersThroughCentroid(points, pixelSpacingMm);
   return { areaMm2: lumenAreaMm2(points, pixelSpacingMm), minDiameterMm: min, maxDiameterMm: max };
+}
+
+export interface PlaqueMeasurements {
+  /** Plaque + media area: vessel (EEM) area − lumen area, in mm²; never negative. */
+  readonly plaqueAreaMm2: number;
+  /** Plaque burden: (vessel − lumen) / vessel, a fraction from 0 to 1. */
+  readonly plaqueBurden: number;
+}
+
+/**
+ * Plaque + media area and plaque burden of a slice from its lumen and vessel areas. A lumen larger
+ * than its vessel (corrected borders that cross) has no plaque to measure: both are 0 then, and
+ * `enclosesContour` tells the review to flag the slice rather than report a negative plaque.
+ */
+export function plaqueOf(lumenAreaMm2: number, vesselAreaMm2: number): PlaqueMeasurements {
+  if (!(vesselAreaMm2 > 0)) return { plaqueAreaMm2: 0, plaqueBurden: 0 };
+  const plaqueAreaMm2 = Math.max(0, vesselAreaMm2 - lumenAreaMm2);
+  return { plaqueAreaMm2, plaqueBurden: plaqueAreaMm2 / vesselAreaMm2 };
+}
+
+export interface SliceBurden {
+  /** Index into the burdens (0-based frame index). */
+  readonly index: number;
+  readonly plaqueBurden: number;
+}
+
+/** The largest finite plaque burden and its index (the first if several tie); null if there is none. */
+export function findMaxPlaqueBurden(burdens: ArrayLike<number>): SliceBurden | null {
+  let best: SliceBurden | null = null;
+  for (let i = 0; i < burdens.length; i++) {
+    const burden = burdens[i]!;
+    if (!Number.isFinite(burden)) continue;
+    if (best === null || burden > best.plaqueBurden) best = { index: i, plaqueBurden: burden };
+  }
+  return best;
+}
+
+/** Even-odd rule: whether `point` lies inside the closed polygon. */
+function insidePolygon(point: Point, polygon: readonly Point[]): boolean {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const a = polygon[i]!;
+    const b = polygon[j]!;
+    if (a.y > point.y !== b.y > point.y && point.x < a.x + ((point.y - a.y) * (b.x - a.x)) / (b.y - a.y)) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Whether the drawn curve through `outer` encloses the one through `inner` (both control points, or
+ * dense polygons): every vertex of the inner curve lies inside the outer one. A vessel border must
+ * enclose its lumen; a correction that crosses it is flagged for the clinician.
+ */
+export function enclosesContour(outer: readonly Point[], inner: readonly Point[]): boolean {
+  if (outer.length < 3 || inner.length < 3) return false;
+  const outline = measuredOutline(outer);
+  return measuredOutline(inner).every((point) => insidePolygon(point, outline));
 }

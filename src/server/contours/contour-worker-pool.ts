@@ -1,31 +1,41 @@
 /**
- * Worker threads for lumen detection, so a record's contours are computed without blocking the
+ * Worker threads for border detection, so a record's contours are computed without blocking the
  * event loop. Jobs queue when every worker is busy; any worker takes any job (the continuity state
  * travels with the job).
  */
+import type { BorderCarry, BorderSequenceDetection } from '../../domain/contours/detect-sequence.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
-import type { ContourJob, ContourJobResult } from './detect-chunk.ts';
-import type { SequenceDetection } from '../../domain/contours/detect-sequence.ts';
+import { carryTransfer, type ContourJob, type ContourJobResult } from './detect-chunk.ts';
 
 export interface ContourWorkerPool {
   readonly size: number;
-  detect(job: Omit<ContourJob, 'id'>): Promise<SequenceDetection>;
+  detect(job: Omit<ContourJob, 'id'>): Promise<BorderSequenceDetection>;
   close(): Promise<void>;
 }
 
+/** A copy of a carry whose buffers are its own, so they can be moved to the worker. */
+function ownCarry(carry: BorderCarry | null): BorderCarry | null {
+  if (!carry) return null;
+  return {
+    ...carry,
+    lumenRadiiPx: new Float32Array(carry.lumenRadiiPx),
+    vesselRadiiPx: new Float32Array(carry.vesselRadiiPx),
+    frame: new Uint8Array(carry.frame),
+  };
+}
+
 export function createContourWorkerPool(size: number): ContourWorkerPool {
-  const pool = createWorkerPool<Omit<ContourJob, 'id'>, ContourJobResult, SequenceDetection>({
+  const pool = createWorkerPool<Omit<ContourJob, 'id'>, ContourJobResult, BorderSequenceDetection>({
     url: new URL('./contour-worker.ts', import.meta.url),
     size,
     name: 'contour worker pool',
     toMessage(job, id) {
       // Copies are sent (and moved, not cloned): the caller's chunk may be a buffer others still read.
       const gz = new Uint8Array(job.gz);
-      const previousRadiiPx = job.previousRadiiPx ? new Float32Array(job.previousRadiiPx) : null;
-      const transfer = previousRadiiPx ? [gz.buffer, previousRadiiPx.buffer] : [gz.buffer];
-      return { message: { ...job, id, gz, previousRadiiPx } satisfies ContourJob, transfer };
+      const carry = ownCarry(job.carry);
+      return { message: { ...job, id, gz, carry } satisfies ContourJob, transfer: [gz.buffer, ...carryTransfer(carry)] };
     },
-    fromMessage: (result) => ('error' in result ? new Error(result.error) : { detections: result.detections, lastRadiiPx: result.lastRadiiPx }),
+    fromMessage: (result) => ('error' in result ? new Error(result.error) : { detections: result.detections, carry: result.carry }),
   });
   return { size, detect: (job) => pool.run(job), close: () => pool.close() };
 }

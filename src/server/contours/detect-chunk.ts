@@ -1,34 +1,43 @@
 /**
- * One unit of contour work: the frames of one chunk, detected in order. Shared by the worker thread
- * and the inline path (no workers), so both give the same contours.
+ * One unit of contour work: the frames of one chunk, detected in order (lumen and vessel borders).
+ * Shared by the worker thread and the inline path (no workers), so both give the same contours.
  */
+import type { BorderDetector } from '../../domain/contours/border-detection.ts';
+import { createBorderDetector } from '../../domain/contours/border-detector.ts';
+import { detectBorderSequence, type BorderCarry, type BorderSequenceDetection } from '../../domain/contours/detect-sequence.ts';
 import type { SliceDetection } from '../../domain/contours/api.ts';
-import { detectSequence } from '../../domain/contours/detect-sequence.ts';
-import { createLumenDetector, type LumenDetector } from '../../domain/contours/lumen-detector.ts';
 
 export interface ContourJob {
   readonly id: number;
-  readonly frameSizePx: number;
+  /** Frames need not be square (imported DICOM can be 500 x 480). */
+  readonly frameWidth: number;
+  readonly frameHeight: number;
   readonly pixelSpacingMm: number;
   /** The chunk as stored: gzip of its frames' raw bytes. */
   readonly gz: Uint8Array;
-  /** The previous frame's border radii (continuity), or null at the start of a run. */
-  readonly previousRadiiPx: Float32Array | null;
+  /** The previous frame's borders and pixels (continuity), or null at the start of a run. */
+  readonly carry: BorderCarry | null;
 }
 
 export type ContourJobResult =
-  | { readonly id: number; readonly detections: SliceDetection[]; readonly lastRadiiPx: Float32Array | null }
+  | { readonly id: number; readonly detections: SliceDetection[]; readonly carry: BorderCarry | null }
   | { readonly id: number; readonly error: string };
 
 // The detector's tables depend only on the frame geometry: keep the last one (records share it).
-let cached: { key: string; detector: LumenDetector } | null = null;
+let cached: { key: string; detector: BorderDetector } | null = null;
 
-function detectorFor(frameSizePx: number, pixelSpacingMm: number): LumenDetector {
-  const key = `${frameSizePx}/${pixelSpacingMm}`;
-  if (cached?.key !== key) cached = { key, detector: createLumenDetector({ frameSizePx, pixelSpacingMm }) };
+function detectorFor(frameWidth: number, frameHeight: number, pixelSpacingMm: number): BorderDetector {
+  const key = `${frameWidth}x${frameHeight}/${pixelSpacingMm}`;
+  if (cached?.key !== key) cached = { key, detector: createBorderDetector({ frameWidth, frameHeight, pixelSpacingMm }) };
   return cached.detector;
 }
 
-export function detectChunk(job: Omit<ContourJob, 'id' | 'gz'>, frames: Uint8Array) {
-  return detectSequence(detectorFor(job.frameSizePx, job.pixelSpacingMm), frames, job.frameSizePx, job.pixelSpacingMm, job.previousRadiiPx);
+export function detectChunk(job: Omit<ContourJob, 'id' | 'gz'>, frames: Uint8Array): BorderSequenceDetection {
+  const detector = detectorFor(job.frameWidth, job.frameHeight, job.pixelSpacingMm);
+  return detectBorderSequence(detector, frames, job, job.carry);
+}
+
+/** The buffers of a carry, to move it to another thread instead of copying it. */
+export function carryTransfer(carry: BorderCarry | null): ArrayBuffer[] {
+  return carry ? [carry.lumenRadiiPx.buffer as ArrayBuffer, carry.vesselRadiiPx.buffer as ArrayBuffer, carry.frame.buffer as ArrayBuffer] : [];
 }

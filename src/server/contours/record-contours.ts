@@ -1,18 +1,18 @@
 /**
- * A record's automatic lumen contours: detected once in the background from the record's stored
+ * A record's automatic lumen and vessel contours: detected once in the background from the record's stored
  * B-mode chunks (made first if a demo record has not got them yet), then kept in the blob store as
  * gzip JSON beside the frames, under the record's imaging version and the detector's version. Later
  * requests read the stored result.
  *
  * The frames are split into one contiguous run per worker; each run is detected chunk by chunk in
- * frame order, each frame continuing from the previous frame's border (the first frame of a run
- * starts afresh). Without workers the same runs go inline, yielding to the event loop between chunks.
+ * frame order, each frame continuing from the previous frame's borders and pixels (the first frame
+ * of a run starts afresh). Without workers the same runs go inline, yielding to the event loop between chunks.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildRecordContours, type SliceDetection } from '../../domain/contours/api.ts';
-import type { SequenceDetection } from '../../domain/contours/detect-sequence.ts';
+import type { BorderCarry, BorderSequenceDetection } from '../../domain/contours/detect-sequence.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
 import { imagingKey, type RecordImaging } from '../imaging/record-imaging.ts';
@@ -24,7 +24,7 @@ const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /** Names the detector's behaviour in the storage key: change it whenever detection changes. */
-export const CONTOUR_ALGORITHM_VERSION = 'lumen-dp-1';
+export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-1';
 
 /** Storage key of a record's contours: `{tenant}/{record}/{imaging version}/contours/{algorithm}.json.gz`. */
 export function contoursKey(record: RecordRow): string {
@@ -101,7 +101,7 @@ export class RecordContourService {
           });
           await this.store.put(key, await gzip(JSON.stringify(body), { level: 6 }));
           this.jobs.delete(key);
-          this.log.info({ recordId: record.id, frames: total }, 'lumen contours detected');
+          this.log.info({ recordId: record.id, frames: total }, 'lumen and vessel contours detected');
         })
         .catch((err: unknown) => {
           // Closing stops the workers under a running job: that is a cancellation, not a failure.
@@ -109,7 +109,7 @@ export class RecordContourService {
             this.jobs.delete(key);
             return;
           }
-          this.log.error({ err, recordId: record.id, tenant: record.tenantId }, 'lumen contour detection failed');
+          this.log.error({ err, recordId: record.id, tenant: record.tenantId }, 'lumen and vessel contour detection failed');
           job.error = err instanceof Error ? err : new Error(String(err));
         }),
     };
@@ -118,9 +118,6 @@ export class RecordContourService {
   }
 
   private async detectRecord(record: RecordRow, job: Job): Promise<SliceDetection[]> {
-    if (record.frameWidth !== record.frameHeight) {
-      throw new Error(`lumen detection needs square frames; record ${record.id} has ${record.frameWidth}x${record.frameHeight}`);
-    }
     const chunks = chunkCount(record.bmodeFrameCount);
     const detections = new Array<SliceDetection>(record.bmodeFrameCount);
     const pool = this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null;
@@ -147,14 +144,14 @@ export class RecordContourService {
       pending.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       return pending;
     };
-    let previousRadiiPx: Float32Array | null = null;
+    let carry: BorderCarry | null = null;
     let next = first < end ? fetch(first) : null;
     for (let index = first; index < end; index++) {
       if (this.closed) throw new ContourJobCancelled();
       const gz: Buffer = await next!;
       next = index + 1 < end ? fetch(index + 1) : null;
-      const geometry = { frameSizePx: record.frameWidth, pixelSpacingMm: record.pixelSpacingMm, previousRadiiPx };
-      let result: SequenceDetection;
+      const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm, carry };
+      let result: BorderSequenceDetection;
       if (pool) {
         result = await pool.detect({ ...geometry, gz });
       } else {
@@ -164,7 +161,7 @@ export class RecordContourService {
       const { first: firstFrame, count } = chunkFrames(index, record.bmodeFrameCount);
       if (result.detections.length !== count) throw new Error(`chunk ${index} held ${result.detections.length} frames, expected ${count}`);
       result.detections.forEach((detection, k) => (detections[firstFrame + k] = detection));
-      previousRadiiPx = result.lastRadiiPx;
+      carry = result.carry;
       job.done += count;
     }
   }

@@ -1,5 +1,5 @@
 /**
- * `GET /api/{tenant}/records/{recordId}/contours`: a record's automatic lumen contours and the
+ * `GET /api/{tenant}/records/{recordId}/contours`: a record's automatic lumen and vessel contours and the
  * pullback analysis (domain/contours/api.ts). The first request starts the detection in the
  * background and every request answers 202 with its progress until the result is stored; then 200
  * with the stored JSON. Records are looked up within the caller's tenant only.

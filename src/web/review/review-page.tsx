@@ -93,11 +93,11 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const analysis = useCorrectedAnalysis(contoursState, session?.store ?? null, geometry);
   const contourPending =
     contoursState.status === 'processing'
-      ? `Detecting lumen borders… ${contoursState.done} of ${contoursState.total} frames`
+      ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
       : contoursState.status === 'error'
-        ? `Lumen contours unavailable: ${contoursState.message}`
+        ? `Lumen and vessel contours unavailable: ${contoursState.message}`
         : contoursState.status === 'loading'
-          ? 'Loading lumen contours…'
+          ? 'Loading lumen and vessel contours…'
           : null;
   const pixelSpacingMm = (images.status === 'ready' ? images.images.pixelSpacingMm : record?.pixelSpacingMm) ?? DEFAULT_PIXEL_SPACING_MM;
   const figures = useMemo(() => ({ pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS }), [pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS]);

@@ -4,10 +4,13 @@ import {
   analysePullback,
   diametersThroughCentroid,
   eccentricity,
+  enclosesContour,
+  findMaxPlaqueBurden,
   findMinimalLumenArea,
   findReferenceSlices,
   lumenAreaMm2,
   measureContour,
+  plaqueOf,
   polygonCentroid,
   referenceAreaMm2,
   stenosisPercent,
@@ -131,5 +134,42 @@ describe('minimal lumen area and reference slices', () => {
     expect(analysis.stenosisPercent).toBeCloseTo(75, 10);
     expect(analysePullback([], 60)).toEqual({ mla: null, references: { proximal: null, distal: null }, stenosisPercent: null });
     expect(analysePullback([4], 60).stenosisPercent).toBeNull();
+  });
+});
+
+describe('plaque, eccentricity and the maximal plaque burden', () => {
+  it('gives the plaque + media area as vessel − lumen and the burden as its share of the vessel', () => {
+    expect(plaqueOf(4, 10)).toEqual({ plaqueAreaMm2: 6, plaqueBurden: 0.6 });
+    expect(plaqueOf(10, 10)).toEqual({ plaqueAreaMm2: 0, plaqueBurden: 0 });
+    // Concentric circles of 1 mm and 2 mm radius: burden 1 − (1/2)² = 0.75 whatever the pixel spacing.
+    const lumen = lumenAreaMm2(ellipse(100, 100, 16), 0.01);
+    const vessel = lumenAreaMm2(ellipse(200, 200, 16), 0.01);
+    expect(plaqueOf(lumen, vessel).plaqueBurden).toBeCloseTo(0.75, 3);
+  });
+
+  it('never reports a negative plaque: a lumen larger than its vessel, or no vessel, gives 0', () => {
+    expect(plaqueOf(12, 10)).toEqual({ plaqueAreaMm2: 0, plaqueBurden: 0 });
+    expect(plaqueOf(3, 0)).toEqual({ plaqueAreaMm2: 0, plaqueBurden: 0 });
+  });
+
+  it('uses the consensus eccentricity (max − min) / max', () => {
+    expect(eccentricity({ min: 2, max: 4 })).toBe(0.5);
+    expect(eccentricity({ min: 3, max: 3 })).toBe(0);
+  });
+
+  it('finds the largest plaque burden, the first of equal ones, skipping slices without a figure', () => {
+    expect(findMaxPlaqueBurden([0.4, 0.7, 0.5, 0.7])).toEqual({ index: 1, plaqueBurden: 0.7 });
+    expect(findMaxPlaqueBurden([Number.NaN, 0.2, Number.NaN])).toEqual({ index: 1, plaqueBurden: 0.2 });
+    expect(findMaxPlaqueBurden([])).toBeNull();
+    expect(findMaxPlaqueBurden([Number.NaN])).toBeNull();
+  });
+
+  it('tells whether one drawn curve encloses another', () => {
+    const lumen = ellipse(100, 60, 16);
+    expect(enclosesContour(ellipse(150, 120, 16), lumen)).toBe(true);
+    // Wider but flatter: the lumen pokes out above and below.
+    expect(enclosesContour(ellipse(160, 50, 16), lumen)).toBe(false);
+    expect(enclosesContour(lumen, ellipse(150, 120, 16))).toBe(false);
+    expect(enclosesContour([], lumen)).toBe(false);
   });
 });

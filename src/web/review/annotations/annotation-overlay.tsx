@@ -7,6 +7,7 @@ import { DRAG_THRESHOLD_PX } from '../../../domain/annotations/drag.ts';
 import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
 import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
 import type { Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
+import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { ContourLayer } from '../contours/contour-layer.tsx';
 import type { ImageStore } from '../imaging/image-store.ts';
@@ -27,7 +28,7 @@ export interface AnnotationOverlayProps {
   images: ImageStore;
   annotations: AnnotationStore;
   pixelSpacingMm: number;
-  /** The lumen contours for the contour tool: the measured analysis, or why there is none yet. */
+  /** The lumen and vessel contours for the contour tool: the measured analysis, or why there is none yet. */
   contours?: { analysis: CorrectedAnalysis | null; pending: string | null } | undefined;
 }
 
@@ -68,7 +69,9 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
       actor.on('cancelPreview', () => annotations.cancelPreview()),
       actor.on('select', ({ id }) => annotations.select(id)),
       actor.on('remove', ({ id }) => annotations.remove(id)),
-      actor.on('contour.commit', ({ slice, controlPoints }) => annotations.commit(setManualContour(annotations.getSnapshot().history.present, slice, controlPoints))),
+      actor.on('contour.commit', ({ slice, border, controlPoints }) =>
+        annotations.commit(setManualContour(annotations.getSnapshot().history.present, slice, controlPoints, border)),
+      ),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
   }, [actor, annotations]);
@@ -162,12 +165,12 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
     followPointer(event);
   };
 
-  const onContourPointDown = (controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => {
+  const onContourPointDown = (border: ContourBorder, controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => {
     const point = imagePoint(event);
     if (event.button !== 0 || !point) return;
     event.preventDefault();
     event.stopPropagation();
-    actor.send({ type: 'contour.down', slice: images.getSnapshot().slice, controlPoints, index, point, dragThreshold: dragThreshold() });
+    actor.send({ type: 'contour.down', slice: images.getSnapshot().slice, border, controlPoints, index, point, dragThreshold: dragThreshold() });
     followPointer(event);
   };
 

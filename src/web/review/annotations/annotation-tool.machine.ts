@@ -2,6 +2,7 @@ import { assign, emit, setup } from 'xstate';
 import { newAngle, newArea, newRuler, newText, moveHandle, passedDragThreshold, translateAnnotation } from '../../../domain/annotations/drag.ts';
 import { hitTest, type Hit } from '../../../domain/annotations/hit-test.ts';
 import type { AnnotationManifest, Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
+import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
 import type { ToolId } from '../tools/tools.ts';
 
 /**
@@ -38,10 +39,11 @@ export interface GripDown extends PressGeometry {
   annotation: TypedAnnotation;
 }
 
-/** A press on control point `index` of the slice's lumen contour (contour tool). */
+/** A press on control point `index` of the slice's lumen or vessel contour (contour tool). */
 export interface ContourDown extends PressGeometry {
   type: 'contour.down';
   slice: number;
+  border: ContourBorder;
   controlPoints: readonly Point[];
   index: number;
 }
@@ -64,10 +66,11 @@ export type AnnotationToolEmitted =
   | { type: 'cancelPreview' }
   | { type: 'select'; id: string | null }
   | { type: 'remove'; id: string }
-  | { type: 'contour.commit'; slice: number; controlPoints: Point[] };
+  | { type: 'contour.commit'; slice: number; border: ContourBorder; controlPoints: Point[] };
 
 export interface ContourGrab {
   slice: number;
+  border: ContourBorder;
   index: number;
   /** The contour's control points as dragged so far. */
   points: Point[];
@@ -85,7 +88,7 @@ export interface AnnotationToolContext {
   press: { from: Point; threshold: number } | null;
   /** What a drag started from: the annotation, the handle and the pointer position. */
   grab: { original: TypedAnnotation; hit: Hit; from: Point; current: TypedAnnotation } | null;
-  /** The lumen contour's control point being pressed or dragged. */
+  /** The contour control point (lumen or vessel) being pressed or dragged. */
   contour: ContourGrab | null;
 }
 
@@ -159,7 +162,7 @@ export const annotationToolMachine = setup({
     }),
     grabContour: assign(({ event }) => {
       if (event.type !== 'contour.down') return {};
-      return { contour: { slice: event.slice, index: event.index, points: event.controlPoints.map(({ x, y }) => ({ x, y })) } };
+      return { contour: { slice: event.slice, border: event.border, index: event.index, points: event.controlPoints.map(({ x, y }) => ({ x, y })) } };
     }),
     emitSelection: emit(({ context }) => ({ type: 'select' as const, id: context.selectedId })),
     startRuler: assign(({ event }) => {
@@ -218,7 +221,7 @@ export const annotationToolMachine = setup({
     emitReplace: emit(({ context }) => ({ type: 'replace' as const, annotation: context.grab!.current })),
     emitCancelPreview: emit({ type: 'cancelPreview' as const }),
     emitRemove: emit(({ context }) => ({ type: 'remove' as const, id: context.selectedId! })),
-    emitContour: emit(({ context }) => ({ type: 'contour.commit' as const, slice: context.contour!.slice, controlPoints: context.contour!.points })),
+    emitContour: emit(({ context }) => ({ type: 'contour.commit' as const, slice: context.contour!.slice, border: context.contour!.border, controlPoints: context.contour!.points })),
     release: assign({ grab: null, press: null }),
     releaseContour: assign({ contour: null, press: null }),
   },
@@ -312,7 +315,7 @@ export const annotationToolMachine = setup({
     // Moving (by the body) and resizing (by a handle) differ only in what `drag` does with the grab.
     moving: dragging,
     resizing: dragging,
-    // Dragging a control point of the lumen contour: the release stores it as a manual correction.
+    // Dragging a control point of the lumen or vessel contour: the release stores it as a manual correction of that border.
     contouring: {
       on: {
         'pointer.move': { actions: 'dragContour' },

@@ -1,124 +1,109 @@
-import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useSelector } from '@xstate/react';
 import type { PointerEvent as ReactPointerEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { CONTOUR_COLOR } from '../../../domain/constants.ts';
-import { removeManualContour } from '../../../domain/annotations/contour-edits.ts';
+import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
-import type { SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
-import { eccentricity, measureContour } from '../../../domain/contours/measurements.ts';
+import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
+import { withCorrection, type SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { annotationToolMachine } from '../annotations/annotation-tool.machine.ts';
 import { imageToScreen, type ViewTransform } from '../panels/view-transform.ts';
+import { ContourCard } from './contour-card.tsx';
 
 const HANDLE_RADIUS_PX = 4;
 
+/** How each border is drawn. The lumen's handles keep their old test id: tests and tools that knew one contour still find it. */
+const BORDERS = {
+  lumen: { color: CONTOUR_COLOR, pathTestId: 'lumen-contour', pointTestId: 'contour-point', name: 'Lumen' },
+  vessel: { color: VESSEL_CONTOUR_COLOR, pathTestId: 'vessel-contour', pointTestId: 'vessel-point', name: 'Vessel' },
+} as const satisfies Record<ContourBorder, unknown>;
+/** Where the contour card sits in the B-mode panel (screen pixels from its top-left corner). */
+const CARD_CORNER = { x: 8, y: 8 };
+
+/** The vessel first, so where the borders come close the lumen's handles lie on top and take the press. */
+const DRAW_ORDER: readonly ContourBorder[] = ['vessel', 'lumen'];
+
 export interface ContourLayerProps {
-  /** The slice's contour (manual when corrected, automatic otherwise), or null while none is known. */
+  /** The slice's borders (manual where corrected, automatic otherwise), or null while none is known. */
   measurement: SliceMeasurement | null;
-  /** Why there is no contour yet (detection under way, failed). */
+  /** Why there are no borders yet (detection under way, failed). */
   pending: string | null;
   slice: number;
   store: AnnotationStore;
   /** The tool statechart, which turns a press on a control point into a click or a drag. */
   tool: ActorRefFrom<typeof annotationToolMachine>;
-  onPointDown: (controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => void;
+  onPointDown: (border: ContourBorder, controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => void;
   transform: ViewTransform;
   pixelSpacingMm: number;
 }
 
 /**
- * The contour tool (issue 9): the slice's lumen contour in #9cc5c6 with its control points.
- * Dragging a point makes the slice's contour a manual correction (one undo step, saved with the
- * annotations); Re-detect drops the correction and the automatic contour shows again.
+ * The contour tool (issues 9 and 15): the slice's lumen border in #9cc5c6 and its vessel border
+ * (external elastic membrane) in VESSEL_CONTOUR_COLOR, each with its control points. Dragging a
+ * point makes that border of the slice a manual correction (one undo step, saved with the
+ * annotations); the card's Re-detect drops a border's correction and the automatic one shows again.
  */
 export function ContourLayer({ measurement, pending, slice, store, tool, onPointDown, transform, pixelSpacingMm }: ContourLayerProps) {
   // A press within the drag threshold is a click: the contour shows as it is, and nothing is stored.
   const drag = useSelector(tool, (state) => (state.matches('contouring') ? state.context.contour : null));
-  const points = drag?.points ?? measurement?.controlPoints ?? null;
+  // While dragging, the borders and the card show the contour under the pointer.
+  const live = measurement && drag ? withCorrection(measurement, drag.border, drag.points, pixelSpacingMm) : measurement;
+  const pointsOf = (border: ContourBorder): readonly Point[] => (live ? (border === 'lumen' ? live.controlPoints : live.vessel.controlPoints) : []);
+  const screenOf = (border: ContourBorder) => pointsOf(border).map((p) => imageToScreen(transform, p));
+  const screen = { lumen: screenOf('lumen'), vessel: screenOf('vessel') };
 
-  const onHandleDown = (index: number) => (event: ReactPointerEvent<SVGCircleElement>) => {
-    if (points) onPointDown(points, index, event);
+  const onHandleDown = (border: ContourBorder, index: number) => (event: ReactPointerEvent<SVGCircleElement>) => {
+    const points = pointsOf(border);
+    if (points.length > 0) onPointDown(border, points, index, event);
   };
-
-  // While dragging, the card shows the measurement of the contour under the pointer.
-  const live = drag ? measureContour(drag.points, pixelSpacingMm) : measurement;
-  const source = drag ? 'manual' : measurement?.source;
-  const screen = points?.map((p) => imageToScreen(transform, p)) ?? [];
-  // The card hangs under the contour's lowest point, where it covers neither the lumen nor the panel's edge.
-  const bottom = screen.reduce<Point | null>((best, p) => (!best || p.y > best.y ? p : best), null);
 
   return (
     <>
       <svg
         data-testid="contour-layer"
         data-slice={slice}
-        data-source={source}
+        data-source={live?.source}
+        data-vessel-source={live?.vessel.source}
         width="100%"
         height="100%"
         style={{ position: 'absolute', inset: 0, pointerEvents: 'auto' }}
       >
-        {screen.length >= 3 ? <path d={smoothClosedCurveSvgPath(screen)} fill="none" stroke={CONTOUR_COLOR} strokeWidth={2} /> : null}
-        {screen.map((p, index) => (
-          <circle
-            key={index}
-            data-testid="contour-point"
-            cx={p.x}
-            cy={p.y}
-            r={HANDLE_RADIUS_PX}
-            fill={drag?.index === index ? CONTOUR_COLOR : 'black'}
-            stroke={CONTOUR_COLOR}
-            strokeWidth={1.5}
-            style={{ cursor: 'grab' }}
-            onPointerDown={onHandleDown(index)}
-          />
-        ))}
+        {DRAW_ORDER.map((border) => {
+          const { color, pathTestId, pointTestId, name } = BORDERS[border];
+          const points = screen[border];
+          return (
+            <g key={border} data-border={border}>
+              {points.length >= 3 ? <path data-testid={pathTestId} d={smoothClosedCurveSvgPath(points)} fill="none" stroke={color} strokeWidth={2} /> : null}
+              {points.map((p, index) => (
+                <circle
+                  key={index}
+                  data-testid={pointTestId}
+                  aria-label={`${name} control point ${index + 1}`}
+                  cx={p.x}
+                  cy={p.y}
+                  r={HANDLE_RADIUS_PX}
+                  fill={drag?.border === border && drag.index === index ? color : 'black'}
+                  stroke={color}
+                  strokeWidth={1.5}
+                  style={{ cursor: 'grab' }}
+                  onPointerDown={onHandleDown(border, index)}
+                />
+              ))}
+            </g>
+          );
+        })}
       </svg>
-      <Box
-        position="absolute"
-        left="0"
-        top="0"
-        transform={`translate(${(bottom?.x ?? transform.x + 40) - 70}px, ${(bottom?.y ?? transform.y + 40) + 12}px)`}
-        pointerEvents="auto"
-        onPointerDown={(event) => event.stopPropagation()}
-        data-testid="contour-card"
-        bg="rgba(0, 0, 0, 0.72)"
-        color="white"
-        rounded="l1"
-        px="2"
-        py="1"
-        textStyle="xs"
-        borderLeftWidth="3px"
-        borderLeftColor={CONTOUR_COLOR}
-      >
-        {live ? (
-          <Stack gap="0.5">
-            <HStack gap="1">
-              <Text as="span" fontWeight="bold" color={CONTOUR_COLOR}>
-                Lumen
-              </Text>
-              <Text as="span" data-testid="contour-area" fontVariantNumeric="tabular-nums">
-                {live.areaMm2.toFixed(2)}
-              </Text>
-              <Text as="span">mm²</Text>
-              <Text as="span" opacity={0.7}>
-                ({source === 'manual' ? 'corrected' : 'automatic'})
-              </Text>
-            </HStack>
-            <Text as="span" fontVariantNumeric="tabular-nums" data-testid="contour-diameters">
-              Ø {live.minDiameterMm.toFixed(2)}–{live.maxDiameterMm.toFixed(2)} mm · ecc. {eccentricity({ min: live.minDiameterMm, max: live.maxDiameterMm }).toFixed(2)}
-            </Text>
-            {source === 'manual' && !drag ? (
-              <Button size="2xs" variant="outline" color="white" onClick={() => store.commit(removeManualContour(store.getSnapshot().history.present, slice))}>
-                Re-detect
-              </Button>
-            ) : null}
-          </Stack>
-        ) : (
-          <Text as="span">{pending ?? 'No contour on this slice.'}</Text>
-        )}
-      </Box>
+      <ContourCard
+        measurement={live}
+        dragging={drag !== null}
+        pending={pending}
+        slice={slice}
+        store={store}
+        // In the panel's corner, like a console's readout: under the borders it hid the L-mode cut's
+        // handle and ran off the panel's bottom edge on large vessels.
+        at={CARD_CORNER}
+      />
     </>
   );
 }

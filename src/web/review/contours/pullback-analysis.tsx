@@ -7,6 +7,7 @@ import { isAssumed } from '../../ui/acquisition-format.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { PullbackPlot } from './pullback-plot.tsx';
+import { SlicesToCheck } from './slices-to-check.tsx';
 import { buildReportPdf, downloadFile, type ReportInput } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
 
@@ -29,7 +30,10 @@ export interface PullbackAnalysisProps {
   report: Omit<ReportInput, 'result' | 'manifest' | 'madeAt'> | null;
 }
 
-/** The collapsible drawer under the panels: the lumen-area plot, the MLA summary and the exports. */
+/**
+ * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
+ * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
+ */
 export function PullbackAnalysis({ state, result, images, annotations, report }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
@@ -64,17 +68,18 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
         </Button>
         {state.status === 'processing' ? (
           <Text textStyle="xs" color="fg.muted" data-testid="contours-status">
-            Detecting lumen borders… {state.done.toLocaleString('en-US')} of {state.total.toLocaleString('en-US')} frames
+            Detecting lumen and vessel borders… {state.done.toLocaleString('en-US')} of {state.total.toLocaleString('en-US')} frames
           </Text>
         ) : state.status === 'loading' ? (
           <Text textStyle="xs" color="fg.muted" data-testid="contours-status">
-            Loading lumen contours…
+            Loading lumen and vessel contours…
           </Text>
         ) : state.status === 'error' ? (
           <Text textStyle="xs" color="fg.error" role="alert" data-testid="contours-status">
-            Lumen contours unavailable: {state.message}
+            Lumen and vessel contours unavailable: {state.message}
           </Text>
         ) : null}
+        {result ? <SlicesToCheck slices={result.lowConfidenceSlices} source={images} /> : null}
       </HStack>
       {open && result && width > 0 ? <PullbackPlot result={result} images={images} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} /> : null}
     </Box>

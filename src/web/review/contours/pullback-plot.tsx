@@ -1,14 +1,18 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
 import { writeInNextFrameOnChange } from '../imaging/next-frame.ts';
-import { CONTOUR_COLOR } from '../../../domain/constants.ts';
+import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import { sliceRuns } from '../../../domain/contours/slices-to-check.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
 
 const HEIGHT_PX = 120;
-const MARGIN = { left: 44, right: 12, top: 10, bottom: 22 };
+/** The right margin holds the plaque burden axis. */
+const MARGIN = { left: 44, right: 40, top: 10, bottom: 22 };
 const MLA_COLOR = '#FF461F';
 const REFERENCE_COLOR = '#45FF4F';
+/** The plaque burden curve is the vessel border's figure: it takes the vessel's colour. */
+const PLAQUE_BURDEN_COLOR = VESSEL_CONTOUR_COLOR;
 
 export interface PullbackPlotProps {
   result: CorrectedAnalysis;
@@ -20,14 +24,39 @@ export interface PullbackPlotProps {
   onExportPdf: () => void;
 }
 
-/** Polyline of lumen area against slice, in plot pixels. */
-function areaPath(result: CorrectedAnalysis, x: (slice: number) => number, y: (area: number) => number): string {
-  return result.slices.map((s, i) => `${i === 0 ? 'M' : 'L'}${x(s.slice).toFixed(1)},${y(s.areaMm2).toFixed(1)}`).join('');
+/** Polyline of a per-slice value against slice, in plot pixels; null values (no figure) break the line. */
+function curvePath(result: CorrectedAnalysis, value: (index: number) => number | null, x: (slice: number) => number, y: (v: number) => number): string {
+  let path = '';
+  let drawing = false;
+  result.slices.forEach((s, i) => {
+    const v = value(i);
+    if (v === null) {
+      drawing = false;
+      return;
+    }
+    path += `${drawing ? 'L' : 'M'}${x(s.slice).toFixed(1)},${y(v).toFixed(1)}`;
+    drawing = true;
+  });
+  return path;
+}
+
+const percent = (fraction: number) => `${(100 * fraction).toFixed(0)} %`;
+
+/** A short line in a curve's colour, for the legend. */
+function Swatch({ color, label }: { color: string; label: string }) {
+  return (
+    <HStack gap="1">
+      <Box width="14px" height="2px" bg={color} />
+      <Text>{label}</Text>
+    </HStack>
+  );
 }
 
 /**
- * Lumen area along the pullback (issue 9): x in slices (with mm below), the current slice marked;
- * the MLA and the two reference slices flagged; a click jumps to the slice under the pointer.
+ * Lumen area (left axis, mm²) and plaque burden (right axis, %) along the pullback (issues 9 and
+ * 15): x in slices (with mm below), the current slice marked; the MLA, the two reference slices and
+ * the maximal plaque burden flagged; low-confidence slices shaded; a click jumps to the slice under
+ * the pointer.
  */
 export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
   const cursorRef = useRef<HTMLDivElement>(null);
@@ -37,9 +66,18 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
   const plotHeight = HEIGHT_PX - MARGIN.top - MARGIN.bottom;
   const x = (s: number) => MARGIN.left + (count > 1 ? ((s - 1) / (count - 1)) * plotWidth : 0);
   const y = (area: number) => MARGIN.top + plotHeight - (area / maxArea) * plotHeight;
-  const path = useMemo(() => areaPath(result, x, y), [result, plotWidth, maxArea]); // eslint-disable-line react-hooks/exhaustive-deps -- x and y follow plotWidth and maxArea
+  const yBurden = (fraction: number) => MARGIN.top + plotHeight - fraction * plotHeight;
+  /* eslint-disable react-hooks/exhaustive-deps -- x, y and yBurden follow plotWidth, count and maxArea */
+  const areaPath = useMemo(() => curvePath(result, (i) => result.slices[i]!.areaMm2, x, y), [result, plotWidth, maxArea]);
+  // Slices whose corrected borders cross have no plaque burden: the curve breaks there.
+  const burdenPath = useMemo(() => curvePath(result, (i) => (result.slices[i]!.bordersCross ? null : result.slices[i]!.plaqueBurden), x, yBurden), [result, plotWidth]);
+  // Consecutive low-confidence slices are one band: a few rectangles, not one per slice.
+  const lowRuns = useMemo(() => sliceRuns(result.lowConfidenceSlices), [result]);
+  /* eslint-enable react-hooks/exhaustive-deps */
   const { mla, references, stenosisPercent } = result.analysis;
+  const maxBurden = result.maxPlaqueBurden;
   const lastMm = result.slices.at(-1)?.positionMm ?? 0;
+  const halfStep = count > 1 ? plotWidth / (count - 1) / 2 : 1;
 
   // The current-slice line is a DOM element moved by a transform, outside React: a slice change
   // (a hundred a second while playing) must not repaint the plot's few thousand segments.
@@ -64,19 +102,26 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
   const flag = (s: number, color: string, label: string, testId: string) => (
     <g data-testid={testId} data-slice={s}>
       <line x1={x(s)} x2={x(s)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} stroke={color} strokeDasharray="3 2" />
-      <text x={x(s) + 3} y={MARGIN.top + 9} fill={color} fontSize="10">
+      {/* Near the right end the label goes on the line's left, clear of the burden axis's labels. */}
+      <text x={x(s) > MARGIN.left + plotWidth - 40 ? x(s) - 3 : x(s) + 3} textAnchor={x(s) > MARGIN.left + plotWidth - 40 ? 'end' : 'start'} y={MARGIN.top + 9} fill={color} fontSize="10">
         {label}
       </text>
     </g>
+  );
+  const axisText = (text: string, atX: number, atY: number, anchor: 'start' | 'end' = 'start') => (
+    <text x={atX} y={atY} fontSize="10" fill="currentColor" textAnchor={anchor}>
+      {text}
+    </text>
   );
 
   return (
     <Box borderTopWidth="1px" bg="bg.subtle" px="2" pt="1" data-testid="pullback-analysis">
       <HStack gap="4" textStyle="xs" wrap="wrap">
-        <Text fontWeight="semibold">Lumen area along the pullback</Text>
+        <Text fontWeight="semibold">Lumen area and plaque burden along the pullback</Text>
         {mla ? (
           <Text data-testid="mla-summary">
-            MLA {mla.areaMm2.toFixed(2)} mm² at slice {mla.index + 1} ({result.slices[mla.index]?.positionMm.toFixed(1)} mm)
+            MLA {mla.areaMm2.toFixed(2)} mm² at slice {mla.index + 1} ({result.slices[mla.index]?.positionMm.toFixed(1)} mm), plaque burden there{' '}
+            {result.slices[mla.index]?.bordersCross ? '—' : percent(result.slices[mla.index]?.plaqueBurden ?? 0)}
           </Text>
         ) : null}
         <Text>
@@ -84,6 +129,9 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
           {references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² (slice ${references.proximal.index + 1})` : '—'}
         </Text>
         <Text data-testid="stenosis">Area stenosis {stenosisPercent === null ? '—' : `${stenosisPercent.toFixed(0)} %`}</Text>
+        <Text data-testid="max-plaque-burden">
+          Max plaque burden {maxBurden ? `${percent(maxBurden.plaqueBurden)} at slice ${maxBurden.index + 1} (${result.slices[maxBurden.index]?.positionMm.toFixed(1)} mm)` : '—'}
+        </Text>
         {assumedNote ? (
           <Text color="fg.warning" data-testid="analysis-assumed">
             {assumedNote}
@@ -99,46 +147,79 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
           </Button>
         </HStack>
       </HStack>
+      <HStack gap="4" textStyle="xs" color="fg.muted" data-testid="plot-legend">
+        <Swatch color={CONTOUR_COLOR} label="Lumen area (mm², left)" />
+        <Swatch color={PLAQUE_BURDEN_COLOR} label="Plaque burden (%, right)" />
+        <HStack gap="1">
+          <Box width="10px" height="10px" bg="currentColor" opacity={0.25} />
+          <Text>Low confidence</Text>
+        </HStack>
+      </HStack>
       <Box position="relative">
-      <Box
-        ref={cursorRef}
-        data-testid="plot-cursor"
-        position="absolute"
-        left="0"
-        top={`${MARGIN.top}px`}
-        width="2px"
-        height={`${plotHeight}px`}
-        bg="#FFE411"
-        pointerEvents="none"
-        willChange="transform"
-      />
-      <svg
-        width={width}
-        height={HEIGHT_PX}
-        role="img"
-        aria-label="Lumen area along the pullback; click to go to a slice"
-        data-testid="pullback-plot"
-        style={{ cursor: 'pointer', display: 'block' }}
-        onClick={onClick}
-      >
-        <rect x={MARGIN.left} y={MARGIN.top} width={plotWidth} height={plotHeight} fill="transparent" stroke="currentColor" strokeOpacity={0.2} />
-        <text x={4} y={MARGIN.top + 8} fontSize="10" fill="currentColor">
-          {maxArea.toFixed(0)} mm²
-        </text>
-        <text x={4} y={MARGIN.top + plotHeight} fontSize="10" fill="currentColor">
-          0
-        </text>
-        <text x={MARGIN.left} y={HEIGHT_PX - 6} fontSize="10" fill="currentColor">
-          slice 1 · 0 mm
-        </text>
-        <text x={MARGIN.left + plotWidth} y={HEIGHT_PX - 6} fontSize="10" fill="currentColor" textAnchor="end">
-          slice {count} · {lastMm.toFixed(1)} mm
-        </text>
-        <path d={path} fill="none" stroke={CONTOUR_COLOR} strokeWidth={1.5} />
-        {references.distal ? flag(references.distal.index + 1, REFERENCE_COLOR, 'D ref', 'distal-reference') : null}
-        {references.proximal ? flag(references.proximal.index + 1, REFERENCE_COLOR, 'P ref', 'proximal-reference') : null}
-        {mla ? flag(mla.index + 1, MLA_COLOR, 'MLA', 'mla-flag') : null}
-      </svg>
+        <Box
+          ref={cursorRef}
+          data-testid="plot-cursor"
+          position="absolute"
+          left="0"
+          top={`${MARGIN.top}px`}
+          width="2px"
+          height={`${plotHeight}px`}
+          bg="#FFE411"
+          pointerEvents="none"
+          willChange="transform"
+        />
+        <svg
+          width={width}
+          height={HEIGHT_PX}
+          role="img"
+          aria-label="Lumen area and plaque burden along the pullback; click to go to a slice"
+          data-testid="pullback-plot"
+          data-plot-left={MARGIN.left}
+          data-plot-width={plotWidth}
+          style={{ cursor: 'pointer', display: 'block' }}
+          onClick={onClick}
+        >
+          <g data-testid="low-confidence-marks" data-count={result.lowConfidenceSlices.length}>
+            {lowRuns.map((run) => (
+              <rect
+                key={run.first}
+                data-first={run.first}
+                data-last={run.last}
+                x={x(run.first) - halfStep}
+                y={MARGIN.top}
+                width={Math.max(1, x(run.last) - x(run.first) + 2 * halfStep)}
+                height={plotHeight}
+                fill="currentColor"
+                fillOpacity={0.18}
+              />
+            ))}
+          </g>
+          <rect x={MARGIN.left} y={MARGIN.top} width={plotWidth} height={plotHeight} fill="transparent" stroke="currentColor" strokeOpacity={0.2} />
+          {axisText(`${maxArea.toFixed(0)} mm²`, 4, MARGIN.top + 8)}
+          {axisText('0', 4, MARGIN.top + plotHeight)}
+          {axisText('100 %', width - 4, MARGIN.top + 8, 'end')}
+          {axisText('0 %', width - 4, MARGIN.top + plotHeight, 'end')}
+          {axisText('slice 1 · 0 mm', MARGIN.left, HEIGHT_PX - 6)}
+          {axisText(`slice ${count} · ${lastMm.toFixed(1)} mm`, MARGIN.left + plotWidth, HEIGHT_PX - 6, 'end')}
+          <path data-testid="lumen-area-curve" d={areaPath} fill="none" stroke={CONTOUR_COLOR} strokeWidth={1.5} />
+          <path data-testid="plaque-burden-curve" d={burdenPath} fill="none" stroke={PLAQUE_BURDEN_COLOR} strokeWidth={1.5} />
+          {references.distal ? flag(references.distal.index + 1, REFERENCE_COLOR, 'D ref', 'distal-reference') : null}
+          {references.proximal ? flag(references.proximal.index + 1, REFERENCE_COLOR, 'P ref', 'proximal-reference') : null}
+          {mla ? flag(mla.index + 1, MLA_COLOR, 'MLA', 'mla-flag') : null}
+          {maxBurden ? (
+            <circle
+              data-testid="max-plaque-burden-flag"
+              data-slice={maxBurden.index + 1}
+              cx={x(maxBurden.index + 1)}
+              cy={yBurden(maxBurden.plaqueBurden)}
+              r={3.5}
+              fill={PLAQUE_BURDEN_COLOR}
+              stroke="currentColor"
+            >
+              <title>Max plaque burden</title>
+            </circle>
+          ) : null}
+        </svg>
       </Box>
     </Box>
   );

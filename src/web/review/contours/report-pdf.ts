@@ -40,8 +40,36 @@ export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' 
 }
 
 /**
- * The one-page pullback report (issue 9): patient, record, MLA, reference areas and stenosis, the
- * lumen-area plot, and the annotation list with measurements. pdf-lib is loaded only when a report
+ * The quantitative lines of the report: the MLA with its vessel area and plaque burden, the
+ * references, the area stenosis, the maximal plaque burden, how many slices the detector flagged
+ * as low confidence and how many were corrected. Exported for the tests: the PDF's text is compressed.
+ */
+export function analysisLines(result: CorrectedAnalysis): string[] {
+  const { slices, analysis, maxPlaqueBurden, lowConfidenceSlices, manualCount } = result;
+  const { mla, references, stenosisPercent } = analysis;
+  const atMla = mla ? slices[mla.index] : undefined;
+  const burden = (fraction: number) => `${(100 * fraction).toFixed(0)} %`;
+  const low = lowConfidenceSlices.length;
+  return [
+    mla && atMla ? `Minimal lumen area: ${mla.areaMm2.toFixed(2)} mm² at slice ${mla.index + 1} (${atMla.positionMm.toFixed(1)} mm)` : 'Minimal lumen area: -',
+    atMla
+      ? `At the MLA: vessel area ${atMla.vessel.areaMm2.toFixed(2)} mm², plaque burden ${atMla.bordersCross ? '- (corrected borders cross)' : burden(atMla.plaqueBurden)}`
+      : 'At the MLA: -',
+    `Distal reference: ${references.distal ? `${references.distal.areaMm2.toFixed(2)} mm² at slice ${references.distal.index + 1}` : '-'}`,
+    `Proximal reference: ${references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² at slice ${references.proximal.index + 1}` : '-'}`,
+    `Area stenosis: ${stenosisPercent === null ? '-' : `${stenosisPercent.toFixed(0)} %`}`,
+    maxPlaqueBurden
+      ? `Maximal plaque burden: ${burden(maxPlaqueBurden.plaqueBurden)} at slice ${maxPlaqueBurden.index + 1} (${slices[maxPlaqueBurden.index]?.positionMm.toFixed(1)} mm)`
+      : 'Maximal plaque burden: -',
+    `Low-confidence slices (automatic borders to check): ${low}`,
+    `Contours: automatic lumen and vessel detection, ${manualCount} slice${manualCount === 1 ? '' : 's'} corrected by hand`,
+  ];
+}
+
+/**
+ * The one-page pullback report (issues 9 and 15): patient, record, MLA (with vessel area and plaque
+ * burden there), reference areas and stenosis, maximal plaque burden, low-confidence count, the
+ * lumen-area and plaque-burden plot, and the annotation list with measurements. pdf-lib is loaded only when a report
  * is made: the review does not pay for it otherwise.
  */
 export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
@@ -65,17 +93,14 @@ export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
   line(`Record id: ${input.record.recordId}`, 8);
   y -= 6;
 
-  const { slices, analysis, manualCount } = input.result;
-  const { mla, references, stenosisPercent } = analysis;
+  const { slices, analysis } = input.result;
+  const { mla, references } = analysis;
   line('Quantitative analysis', 12, true);
-  line(mla ? `Minimal lumen area: ${mla.areaMm2.toFixed(2)} mm² at slice ${mla.index + 1} (${slices[mla.index]?.positionMm.toFixed(1)} mm)` : 'Minimal lumen area: -');
-  line(`Distal reference: ${references.distal ? `${references.distal.areaMm2.toFixed(2)} mm² at slice ${references.distal.index + 1}` : '-'}`);
-  line(`Proximal reference: ${references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² at slice ${references.proximal.index + 1}` : '-'}`);
-  line(`Area stenosis: ${stenosisPercent === null ? '-' : `${stenosisPercent.toFixed(0)} %`}`);
-  line(`Contours: automatic detection, ${manualCount} slice${manualCount === 1 ? '' : 's'} corrected by hand`, 9);
+  const figures = analysisLines(input.result);
+  figures.forEach((text, index) => line(text, index === figures.length - 1 ? 9 : 10));
   y -= 8;
 
-  // The plot: lumen area against slice, MLA in red, references in green.
+  // The plot: lumen area (left scale) and plaque burden (0-100 %) against slice, MLA in red, references in green.
   const plot = { x: MARGIN, y: y - 180, width: A4.width - 2 * MARGIN, height: 170 };
   page.drawRectangle({ ...plot, borderColor: rgb(0.7, 0.7, 0.7), borderWidth: 0.5 });
   const maxArea = Math.max(1, ...slices.map((s) => s.areaMm2)) * 1.1;
@@ -86,6 +111,10 @@ export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
     const a = slices[i - step]!;
     const b = slices[i]!;
     page.drawLine({ start: { x: px(a.slice), y: py(a.areaMm2) }, end: { x: px(b.slice), y: py(b.areaMm2) }, thickness: 0.8, color: rgb(0.2, 0.5, 0.55) });
+    // Slices whose corrected borders cross have no plaque burden: the curve breaks there.
+    if (a.bordersCross || b.bordersCross) continue;
+    const pb = (fraction: number) => plot.y + fraction * plot.height;
+    page.drawLine({ start: { x: px(a.slice), y: pb(a.plaqueBurden) }, end: { x: px(b.slice), y: pb(b.plaqueBurden) }, thickness: 0.8, color: rgb(0.85, 0.5, 0.2) });
   }
   const flag = (slice: number, color: ReturnType<typeof rgb>, label: string) => {
     page.drawLine({ start: { x: px(slice), y: plot.y }, end: { x: px(slice), y: plot.y + plot.height }, thickness: 0.6, color, dashArray: [3, 2] });
@@ -94,7 +123,8 @@ export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
   if (references.distal) flag(references.distal.index + 1, rgb(0.1, 0.6, 0.2), 'D ref');
   if (references.proximal) flag(references.proximal.index + 1, rgb(0.1, 0.6, 0.2), 'P ref');
   if (mla) flag(mla.index + 1, rgb(0.85, 0.2, 0.1), 'MLA');
-  page.drawText(`${maxArea.toFixed(0)} mm²`, { x: plot.x + 2, y: plot.y + plot.height + 3, size: 7, font });
+  page.drawText(`${maxArea.toFixed(0)} mm² (lumen area)`, { x: plot.x + 2, y: plot.y + plot.height + 3, size: 7, font, color: rgb(0.2, 0.5, 0.55) });
+  page.drawText('100 % (plaque burden)', { x: plot.x + plot.width - 80, y: plot.y + plot.height + 3, size: 7, font, color: rgb(0.85, 0.5, 0.2) });
   page.drawText(`slice ${slices.length} · ${(slices.at(-1)?.positionMm ?? 0).toFixed(1)} mm`, { x: plot.x + plot.width - 80, y: plot.y - 10, size: 7, font });
   page.drawText('slice 1 · 0 mm', { x: plot.x, y: plot.y - 10, size: 7, font });
   y = plot.y - 28;

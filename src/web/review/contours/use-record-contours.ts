@@ -21,7 +21,7 @@ async function fetchContours(api: ApiClient, recordId: string, signal: AbortSign
   return 'contours' in body ? { status: 'ready', contours: body } : { status: 'processing', done: body.done, total: body.total };
 }
 
-/** The record's automatically detected lumen contours, polled while the server is still detecting them. */
+/** The record's automatically detected lumen and vessel contours, polled while the server is still detecting them. */
 export function useRecordContours(recordId: string, enabled = true): RecordContoursState {
   const api = useApi();
   const [state, setState] = useState<RecordContoursState>({ status: 'loading' });

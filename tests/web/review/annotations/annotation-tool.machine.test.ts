@@ -197,7 +197,7 @@ describe('annotation tool statechart', () => {
       { x: 100, y: 150 },
       { x: 50, y: 100 },
     ];
-    const press = () => h.actor.send({ type: 'contour.down', slice: 7, controlPoints, index: 1, point: { x: 150, y: 100 }, dragThreshold: THRESHOLD });
+    const press = () => h.actor.send({ type: 'contour.down', slice: 7, border: 'lumen', controlPoints, index: 1, point: { x: 150, y: 100 }, dragThreshold: THRESHOLD });
     press();
     expect(h.state()).toEqual({ pointing: 'contour' });
     h.move(151, 101);
@@ -209,8 +209,27 @@ describe('annotation tool statechart', () => {
     expect(h.state()).toBe('contouring');
     expect(h.actor.getSnapshot().context.contour?.points[1]).toEqual({ x: 170, y: 100 });
     h.up(180, 100);
-    expect(h.emitted).toEqual([{ type: 'contour.commit', slice: 7, controlPoints: [controlPoints[0], { x: 180, y: 100 }, controlPoints[2], controlPoints[3]] }]);
+    expect(h.emitted).toEqual([{ type: 'contour.commit', slice: 7, border: 'lumen', controlPoints: [controlPoints[0], { x: 180, y: 100 }, controlPoints[2], controlPoints[3]] }]);
     expect(h.actor.getSnapshot().context.contour).toBeNull();
+  });
+
+  it('a drag of a vessel control point is a correction of the vessel border; a click on one stores nothing', () => {
+    const h = harness();
+    const controlPoints = [
+      { x: 200, y: 20 },
+      { x: 380, y: 200 },
+      { x: 200, y: 380 },
+      { x: 20, y: 200 },
+    ];
+    const press = () => h.actor.send({ type: 'contour.down', slice: 3, border: 'vessel', controlPoints, index: 3, point: { x: 20, y: 200 }, dragThreshold: THRESHOLD });
+    press();
+    h.up(21, 200);
+    expect(h.emitted).toEqual([]);
+    press();
+    h.move(5, 200);
+    expect(h.actor.getSnapshot().context.contour).toMatchObject({ border: 'vessel', index: 3 });
+    h.up(0, 200);
+    expect(h.emitted).toEqual([{ type: 'contour.commit', slice: 3, border: 'vessel', controlPoints: [...controlPoints.slice(0, 3), { x: 0, y: 200 }] }]);
   });
 
   it('Escape while dragging a contour point stores nothing', () => {
@@ -220,7 +239,7 @@ describe('annotation tool statechart', () => {
       { x: 10, y: 0 },
       { x: 0, y: 10 },
     ];
-    h.actor.send({ type: 'contour.down', slice: 1, controlPoints, index: 0, point: { x: 0, y: 0 }, dragThreshold: THRESHOLD });
+    h.actor.send({ type: 'contour.down', slice: 1, border: 'vessel', controlPoints, index: 0, point: { x: 0, y: 0 }, dragThreshold: THRESHOLD });
     h.move(20, 20);
     h.actor.send({ type: 'key.escape' });
     expect(h.state()).toBe('idle');

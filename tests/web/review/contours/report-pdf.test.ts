@@ -5,18 +5,13 @@ import { addAnnotation } from '../../../../src/domain/annotations/edits.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
 import { analysisAssumedNote, withAssumedColumn } from '../../../../src/web/review/contours/assumed-export.ts';
-import { buildReportPdf, reportHeaderLines } from '../../../../src/web/review/contours/report-pdf.ts';
+import { analysisLines, buildReportPdf, reportHeaderLines } from '../../../../src/web/review/contours/report-pdf.ts';
+import { setManualContour } from '../../../../src/domain/annotations/contour-edits.ts';
+import { circle, detectedContours } from './contours-fixture.ts';
 
 describe('pullback report', () => {
   it('is a one-page PDF titled with the patient', async () => {
-    const contours = Array.from({ length: 50 }, (_, i) => ({
-      slice: i + 1,
-      controlPoints: [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 0, y: 10 }],
-      areaMm2: 5 + Math.sin(i / 5),
-      minDiameterMm: 2,
-      maxDiameterMm: 3,
-    }));
-    const detected = { version: 'v1', frameCount: 50, pixelSpacingMm: 0.01, contours, mla: null, references: { proximal: null, distal: null }, stenosisPercent: null };
+    const detected = detectedContours(50, { 7: 0.2, 8: 0.3 });
     const manifest = addAnnotation(emptyManifest(), newRuler(emptyManifest(), 3, { x: 0, y: 0 }, { x: 100, y: 0 }));
     const bytes = await buildReportPdf({
       patient: { name: 'Brown, Tomasz', patientId: 'DEM-001' },
@@ -29,6 +24,21 @@ describe('pullback report', () => {
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(1);
     expect(pdf.getTitle()).toBe('IVUS pullback report DEM-001');
+  });
+
+  it('gives the vessel area and plaque burden at the MLA, the maximal plaque burden and the low-confidence count', () => {
+    const geometry = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
+    // A corrected lumen of radius 50 px (0.79 mm²) on slice 20 makes it the MLA; its vessel stays the automatic 12 mm².
+    const manifest = setManualContour(emptyManifest(), 20, circle(50));
+    const lines = analysisLines(correctedAnalysis(detectedContours(50, { 7: 0.2, 8: 0.3 }), manifest, geometry));
+    expect(lines[0]).toBe('Minimal lumen area: 0.78 mm² at slice 20 (0.3 mm)');
+    expect(lines[1]).toBe('At the MLA: vessel area 12.00 mm², plaque burden 93 %');
+    expect(lines[5]).toBe('Maximal plaque burden: 93 % at slice 20 (0.3 mm)');
+    expect(lines[6]).toBe('Low-confidence slices (automatic borders to check): 2');
+    expect(lines[7]).toBe('Contours: automatic lumen and vessel detection, 1 slice corrected by hand');
+    const none = analysisLines(correctedAnalysis(detectedContours(0), emptyManifest(), geometry));
+    expect(none).toContain('Maximal plaque burden: -');
+    expect(none).toContain('At the MLA: -');
   });
 
   const figures = { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };

@@ -1,0 +1,49 @@
+import zlib from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderBmodeFrame } from '../../src/domain/imaging/bmode-frame.ts';
+import { createPullbackModel } from '../../src/domain/imaging/pullback-model.ts';
+import { createContourWorkerPool } from '../../src/server/contours/contour-worker-pool.ts';
+import { detectChunk } from '../../src/server/contours/detect-chunk.ts';
+
+// Frames of an imported series need not be square: a generated pullback cropped to 500 x 480 about
+// its centre (the catheter stays in the middle of the frame).
+const model = createPullbackModel({ seed: 5, frameCount: 40 });
+const [width, height] = [500, 480];
+const [left, top] = [(model.frameSizePx - width) / 2, (model.frameSizePx - height) / 2];
+function croppedFrames(first: number, count: number): Uint8Array {
+  const out = new Uint8Array(count * width * height);
+  for (let k = 0; k < count; k++) {
+    const full = renderBmodeFrame(model, first + k);
+    for (let row = 0; row < height; row++) {
+      const from = (row + top) * model.frameSizePx + left;
+      out.set(full.subarray(from, from + width), (k * height + row) * width);
+    }
+  }
+  return out;
+}
+
+describe('contour detection in worker threads', () => {
+  const pool = createContourWorkerPool(2);
+  afterAll(() => pool.close());
+  const geometry = { frameWidth: width, frameHeight: height, pixelSpacingMm: model.pixelSpacingMm };
+
+  it('detects chunks of non-square frames, continuing from the carry across threads exactly as inline', async () => {
+    const chunks = [croppedFrames(10, 3), croppedFrames(13, 3)];
+    const inline = detectChunk({ ...geometry, carry: null }, new Uint8Array([...chunks[0]!, ...chunks[1]!]));
+
+    const first = await pool.detect({ ...geometry, gz: zlib.gzipSync(chunks[0]!), carry: null });
+    expect(first.carry?.frame.length).toBe(width * height);
+    const carry = first.carry;
+    const second = await pool.detect({ ...geometry, gz: zlib.gzipSync(chunks[1]!), carry });
+    // The caller's carry was copied for the worker, not moved away from under it.
+    expect(carry?.frame.length).toBe(width * height);
+    expect(carry?.lumenRadiiPx.length).toBeGreaterThan(0);
+
+    expect([...first.detections, ...second.detections]).toEqual(inline.detections);
+    expect(second.detections.every((d) => d.vessel.areaMm2 > d.areaMm2)).toBe(true);
+  }, 30_000);
+
+  it('fails the job with the reason when the chunk is not whole frames', async () => {
+    await expect(pool.detect({ ...geometry, gz: zlib.gzipSync(new Uint8Array(width * height + 7)), carry: null })).rejects.toThrow(/whole 500x480 images/);
+  });
+});
