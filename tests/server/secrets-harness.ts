@@ -5,7 +5,6 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../../src/server/app.ts';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import type { KeyEncryptionKey } from '../../src/server/crypto/key-encryption-key.ts';
@@ -16,8 +15,7 @@ import { unlockServerSecrets } from '../../src/server/db/secrets-startup.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../../src/server/seed/seed.ts';
-import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
-import { PORT, hostOf, originOf, type TestServer } from './test-server.ts';
+import { PORT, appOnDatabase, hostOf, originOf, type TestServer } from './test-server.ts';
 
 /** The PostgreSQL cluster of the server-postgres project, or null in the PGlite project. */
 export function postgresAdminUrl(): string | null {
@@ -76,20 +74,7 @@ export async function startServer(storage: Storage, kek: KeyEncryptionKey | null
     await database.close();
     throw error;
   }
-  const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-store-'));
-  const app = await buildApp({ config, database, store: new LocalDirectoryStore(storeDir) });
-  await app.ready();
-  return {
-    app,
-    database,
-    config,
-    storeDir,
-    close: async () => {
-      await app.close();
-      await database.close();
-      fs.rmSync(storeDir, { recursive: true, force: true });
-    },
-  };
+  return appOnDatabase(config, database);
 }
 
 /** The stored secret rows, as the database holds them. */

@@ -57,9 +57,13 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
   const database = await testDatabase();
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
   await unlockServerSecrets(config, database.db);
+  return appOnDatabase(config, database);
+}
+
+/** The app on a seeded, unlocked database, with a throw-away file store; closing it closes the database too. */
+export async function appOnDatabase(config: Config, database: Database): Promise<TestServer> {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-store-'));
-  const store = new LocalDirectoryStore(storeDir);
-  const app = await buildApp({ config, database, store });
+  const app = await buildApp({ config, database, store: new LocalDirectoryStore(storeDir) });
   await app.ready();
   return {
     app,
