@@ -48,8 +48,30 @@ describe('data directory lock', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-lock-'));
     fs.writeFileSync(path.join(dir, 'server.lock'), '2147483646');
     const release = acquireDataDirLock(dir);
-    expect(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8')).toBe(String(process.pid));
+    // The pid first, then (Linux) when the process started.
+    expect(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8').split('\n')[0]).toBe(String(process.pid));
     release();
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  // A server killed with SIGKILL leaves its lock; by its restart the pid may be someone else's (issue 16).
+  it.skipIf(process.platform !== 'linux')('takes over a lock whose pid has been given to another process or a thread since', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-lock-'));
+    const lockPath = path.join(dir, 'server.lock');
+    const startOf = (pid: number) => {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+    };
+    // The live parent process, but not the one that wrote the lock (another start time): taken over.
+    fs.writeFileSync(lockPath, `${process.ppid}\n${Number(startOf(process.ppid)) + 1}\n`);
+    acquireDataDirLock(dir)();
+    // The same process that wrote it: refused.
+    fs.writeFileSync(lockPath, `${process.ppid}\n${startOf(process.ppid)}\n`);
+    expect(() => acquireDataDirLock(dir)).toThrow(DataDirLockedError);
+    // A thread id (of this very process): kill(tid, 0) succeeds, but a lock names processes: taken over.
+    const tid = fs.readdirSync('/proc/self/task').map(Number).find((id) => id !== process.pid)!;
+    fs.writeFileSync(lockPath, String(tid));
+    acquireDataDirLock(dir)();
     fs.rmSync(dir, { recursive: true });
   });
 });
