@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../../src/server/seed/seed.ts';
 import { PORT, appOnDatabase, hostOf, originOf, type TestServer } from './test-server.ts';
+import { authorizationRequest } from '../support/authorization-request.ts';
 
 /** The PostgreSQL cluster of the server-postgres project, or null in the PGlite project. */
 export function postgresAdminUrl(): string | null {
@@ -108,20 +109,10 @@ export async function clinicianId(server: TestServer, tenantId: string): Promise
  */
 export async function resumeSession(server: TestServer, tenantId: string, cookie: string): Promise<{ idToken: string } | 'login'> {
   const host = hostOf(tenantId);
-  const verifier = randomBytes(32).toString('base64url');
-  const redirectUri = `${originOf(tenantId)}/callback`;
-  const params = new URLSearchParams({
-    client_id: embeddedClientId(tenantId),
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'email openid phone profile',
-    state: randomBytes(8).toString('hex'),
-    nonce: randomBytes(8).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  });
+  const start = authorizationRequest(originOf(tenantId), tenantId);
+  const { verifier, redirectUri } = start;
   const jar = new Map(cookie.split('; ').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)] as const));
-  let url = `/idp/auth?${params}`;
+  let url = start.url;
   for (let step = 0; step < 12; step++) {
     const header = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     const response = await server.app.inject({ url, headers: { host, cookie: header } });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
 import { mintIdToken as mintWithDb } from '../support/mint-token.ts';
+import { authorizationRequest } from '../support/authorization-request.ts';
 
 export const PORT = 8080;
 export const originOf = (tenantId: string) => `http://${tenantId}.localhost:${PORT}`;
@@ -109,20 +110,9 @@ export type SignInResult =
 export async function signInThroughProvider(server: TestServer, tenantId: string, email: string, password: string): Promise<SignInResult> {
   const host = hostOf(tenantId);
   const jar: Cookies = new Map();
-  const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const redirectUri = `${originOf(tenantId)}/callback`;
-  const params = new URLSearchParams({
-    client_id: embeddedClientId(tenantId),
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'email openid phone profile',
-    state: randomBytes(8).toString('hex'),
-    nonce: randomBytes(8).toString('hex'),
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-  });
-  let url = `/idp/auth?${params}`;
+  const start = authorizationRequest(originOf(tenantId), tenantId);
+  const { verifier, redirectUri } = start;
+  let url = start.url;
   for (let step = 0; step < 12; step++) {
     const response = await server.app.inject({ method: 'GET', url, headers: { host, cookie: cookieHeader(jar) } });
     storeCookies(jar, response.headers['set-cookie']);

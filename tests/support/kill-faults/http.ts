@@ -3,10 +3,10 @@
  * on 127.0.0.1: plain and watched requests (the moment a body is written is the moment to kill at),
  * the tenant API's GETs, and the browser's sign-in through the server's own identity provider.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { embeddedClientId } from '../../../src/server/auth/tenant-directory.ts';
 import type { ServerProcess } from './child-server.ts';
+import { authorizationRequest } from '../authorization-request.ts';
 
 const REQUEST_DEADLINE_MS = 60_000;
 
@@ -103,19 +103,9 @@ export async function signIn(server: ServerProcess, tenantId: string, email: str
   };
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
   const pathOf = (location: string) => (location.startsWith('http') ? new URL(location).pathname + new URL(location).search : location);
-  const verifier = randomBytes(32).toString('base64url');
-  const redirectUri = `${originOf(server, tenantId)}/callback`;
-  const params = new URLSearchParams({
-    client_id: embeddedClientId(tenantId),
-    redirect_uri: redirectUri,
-    response_type: 'code',
-    scope: 'email openid phone profile',
-    state: randomBytes(8).toString('hex'),
-    nonce: randomBytes(8).toString('hex'),
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  });
-  let url = `/idp/auth?${params}`;
+  const start = authorizationRequest(originOf(server, tenantId), tenantId);
+  const { verifier, redirectUri } = start;
+  let url = start.url;
   for (let step = 0; step < 12; step++) {
     const response = await send(server.port, { path: url, host, headers: { cookie: cookie() } });
     keep(response.headers['set-cookie']);
