@@ -116,6 +116,9 @@ export const ImportSummarySchema = z.object({
   warnings: z.array(z.string()),
   patientId: z.string().nullable(),
   recordId: z.string().nullable(),
+  /** Where the files came from: an upload, a pull from a PACS connection (`sourceName` its name), or a DICOM push (`sourceName` the calling AE title). */
+  source: z.enum(['upload', 'pacs', 'dimse']),
+  sourceName: z.string().nullable(),
   /** ISO timestamps. */
   createdAt: z.string(),
   finishedAt: z.string().nullable(),

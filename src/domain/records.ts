@@ -39,6 +39,8 @@ export const RecordSummarySchema = z.object({
   pullbackSpeedMmPerS: z.number().positive().optional(),
   /** What the files did not give (see ACQUISITION_FACTS); absent or empty when everything is known. A record with bmodeFrameCount 0 is an angiography run waiting for its pullback. */
   assumed: z.array(z.enum(ACQUISITION_FACTS)).optional(),
+  /** The DICOM study of an imported record with its pullback ("Send to PACS" stores the report there); absent for demo records. */
+  studyInstanceUid: z.string().nullable().optional(),
 });
 export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 

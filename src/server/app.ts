@@ -6,7 +6,9 @@ import type { Database } from './db/client.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { TenantDirectory } from './auth/tenant-directory.ts';
 import { annotationRoutes } from './http/annotations.ts';
-import { importRoutes } from './http/imports.ts';
+import { createImportService, importRoutes } from './http/imports.ts';
+import { pacsRoutes } from './http/pacs.ts';
+import { installDicomReceiver } from './pacs/receiver-imports.ts';
 import { authInfoRoutes } from './http/auth-info.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { patientRoutes } from './http/patients.ts';
@@ -14,6 +16,7 @@ import { recordRoutes } from './http/records.ts';
 import { userRoutes } from './http/users.ts';
 import { auditRoutes } from './http/audit.ts';
 import { contourRoutes } from './http/contours.ts';
+import { RecordContourService } from './contours/record-contours.ts';
 import { createHostPolicy } from './http/host-policy.ts';
 import { installRequestLimits, serverTimeouts } from './http/request-limits.ts';
 import { spaRoutes } from './http/spa.ts';
@@ -47,6 +50,12 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   const providers = new ProviderRegistry(db, config, app.log);
   const pool = config.imagingWorkers > 0 ? createFrameWorkerPool(config.imagingWorkers) : null;
   const imaging = new RecordImaging(store, pool, app.log);
+  // `imagingWorkers` detection threads (0: on the main thread, as in tests).
+  const contours = new RecordContourService(store, imaging, config.imagingWorkers, app.log);
+  app.addHook('onClose', () => contours.close());
+  const importing = createImportService({ db, databaseKind: database.kind, store, config }, app.log);
+  importing.lifecycle(app);
+  if (config.dicomReceiver) installDicomReceiver(app, { config, receiver: config.dicomReceiver, db, imports: importing.service });
 
   installErrorHandler(app);
   // oidc-provider reads its protocol endpoints' bodies itself; our sign-in pages under /interaction/ are parsed by Fastify.
@@ -77,9 +86,10 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     await api.register(recordRoutes, { db, imaging });
     await api.register(userRoutes, { db });
     await api.register(auditRoutes, { db });
-    await api.register(contourRoutes, { db, imaging, store, workers: config.imagingWorkers });
+    await api.register(contourRoutes, { db, contours });
     await api.register(annotationRoutes, { db });
-    await api.register(importRoutes, { db, databaseKind: database.kind, store, config });
+    await api.register(importRoutes, { service: importing.service, config });
+    await api.register(pacsRoutes, { db, imports: importing.service, contours });
   });
   // Limiters only where a route asks for one (idp/sign-in-throttle.ts), not on every request.
   await app.register(rateLimit, { global: false });

@@ -83,6 +83,32 @@ const EnvSchema = z.object({
   IMPORT_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(DEFAULT_IMPORT_MAX_FILE_BYTES),
   /** Bytes of decoded 8-bit frames one imported file may make (2 GiB by default); a file over it is refused at once. */
   IMPORT_MEMORY_BUDGET_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_IMPORT_MEMORY_BUDGET_BYTES),
+  /** Port of the DICOM C-STORE receiver (consoles and PACS push studies to it); unset: no receiver. */
+  DICOM_RECEIVER_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Interface the receiver listens on (HOST by default). */
+  DICOM_RECEIVER_HOST: z.string().min(1).optional(),
+  /**
+   * The receiver's AE titles and the tenant each one imports into, e.g. `IVUSREVIEW=demo,ACME_IVUS=acme`
+   * (default: IVUSREVIEW for the default tenant). A push to any other called AE title is rejected.
+   */
+  DICOM_RECEIVER_AE_TITLES: z
+    .string()
+    .transform((value, ctx) => {
+      const titles = new Map<string, string>();
+      for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+        const match = /^([ -[\]-~]{1,16})=([a-z0-9-]+)$/.exec(entry);
+        const title = match?.[1]?.trim();
+        if (!match || !title || title.includes('\\')) {
+          ctx.addIssue({ code: 'custom', message: `"${entry}" is not AE_TITLE=tenant (an AE title is 1-16 printable characters, no backslash)` });
+          return z.NEVER;
+        }
+        titles.set(title, match[2]!);
+      }
+      return titles;
+    })
+    .optional(),
+  /** Bytes one DICOM association may bring (16 GiB by default, as an upload). */
+  DICOM_RECEIVER_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(16 * 1024 ** 3),
 });
 
 export type Config = {
@@ -112,6 +138,8 @@ export type Config = {
   importMaxFileBytes: number;
   /** Bytes of decoded frames one imported file may make (src/server/dicom/budgets.ts). */
   importMemoryBudgetBytes: number;
+  /** The DICOM C-STORE receiver, or null when off (the default). */
+  dicomReceiver: { port: number; host: string; aeTitles: ReadonlyMap<string, string>; maxAssociationBytes: number } | null;
 };
 
 export class ConfigError extends Error {}
@@ -162,6 +190,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webRoot: path.resolve('dist/web'),
     importMaxFileBytes: e.IMPORT_MAX_FILE_BYTES,
     importMemoryBudgetBytes: e.IMPORT_MEMORY_BUDGET_BYTES,
+    dicomReceiver: e.DICOM_RECEIVER_PORT
+      ? {
+          port: e.DICOM_RECEIVER_PORT,
+          host: e.DICOM_RECEIVER_HOST ?? e.HOST,
+          aeTitles: e.DICOM_RECEIVER_AE_TITLES ?? new Map([['IVUSREVIEW', e.DEFAULT_TENANT]]),
+          maxAssociationBytes: e.DICOM_RECEIVER_MAX_BYTES,
+        }
+      : null,
   };
 }
 

@@ -99,6 +99,7 @@ export interface Fixture {
   columns: number;
   frames: number;
   seriesUid: string;
+  sopInstanceUid: string;
   studyUid: string;
   patientId: string;
   /** The stored samples of each frame (planes as written: gray, or R G B / Y Cb Cr interleaved unless planar). */
@@ -315,7 +316,7 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
   dict.dict = DicomMetaDictionary.denaturalizeDataset(dataset);
   const written = Buffer.from(dict.write({ fragmentMultiframe: options.fragments === 'split' }));
   const bytes = options.offsetTable === false ? withoutOffsetTable(written) : written;
-  return { bytes, gray, rows, columns, frames, seriesUid, studyUid, patientId, stored };
+  return { bytes, gray, rows, columns, frames, seriesUid, sopInstanceUid, studyUid, patientId, stored };
 }
 
 /** The same file with an empty basic offset table (readers must then find the frames themselves). */

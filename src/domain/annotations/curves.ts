@@ -19,10 +19,13 @@ export const CURVE_SAMPLES_PER_SEGMENT = 16;
 /**
  * `count` points evenly spaced by arc length along the freehand path, taken as the closed loop it
  * outlines (the closing segment from the last point back to the first counts), starting at the
- * path's first point. A path of `count` points or fewer is returned as it is (copied).
+ * path's first point. A sparse path is resampled too: when a busy browser coalesces the pointer's
+ * moves, a traced square may arrive as its four corners, and a smooth curve through those alone
+ * bulges out to a circle of 1.6 times the area. Only a path of two points or fewer is returned as
+ * it is (copied).
  */
 export function reduceToControlPoints(path: readonly Point[], count: number = AREA_CONTROL_POINTS): Point[] {
-  if (path.length <= count) return path.map(({ x, y }) => ({ x, y }));
+  if (path.length <= 2) return path.map(({ x, y }) => ({ x, y }));
   const loop = [...path, path[0]!];
   const cumulative = [0];
   for (let i = 1; i < loop.length; i++) cumulative.push(cumulative[i - 1]! + distance(loop[i - 1]!, loop[i]!));

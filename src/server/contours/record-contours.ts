@@ -42,6 +42,9 @@ interface Job {
 
 class ContourJobCancelled extends Error {}
 
+/** The record's frames cannot have automatic borders (too small a field of view): a 422, not a failure of ours. */
+export class ContoursUnavailableError extends Error {}
+
 export class RecordContourService {
   private readonly store: BlobStore;
   private readonly imaging: RecordImaging;
@@ -107,6 +110,13 @@ export class RecordContourService {
           // Closing stops the workers under a running job: that is a cancellation, not a failure.
           if (err instanceof ContourJobCancelled || this.closed) {
             this.jobs.delete(key);
+            return;
+          }
+          const message = err instanceof Error ? err.message : String(err);
+          // The detector's verdict on the geometry survives the worker thread only as its message.
+          if (/field of view is too small/.test(message)) {
+            const acrossMm = (Math.min(record.frameWidth, record.frameHeight) * record.pixelSpacingMm).toFixed(1);
+            job.error = new ContoursUnavailableError(`The frames cover ${acrossMm} mm across: too little for automatic lumen and vessel borders.`);
             return;
           }
           this.log.error({ err, recordId: record.id, tenant: record.tenantId }, 'lumen and vessel contour detection failed');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { ImportSummary } from '../../domain/imports.ts';
 import type { Db } from './client.ts';
@@ -20,6 +21,8 @@ export function toImportSummary(row: ImportRow): ImportSummary {
     warnings: row.warnings,
     patientId: row.patientId,
     recordId: row.recordId,
+    source: row.source,
+    sourceName: row.sourceName,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt ? row.finishedAt.toISOString() : null,
   };
@@ -241,4 +244,33 @@ export async function studyStates(db: Db, tenantId: string, studyUids: string[])
     .orderBy(desc(records.acquiredAt), desc(records.createdAt));
   for (const record of found) states.get(studyOf.get(record.id)!)!.records.push(record);
   return states;
+}
+
+/**
+ * A pushed study (DICOM C-STORE) the import refused before registering anything: nobody is there
+ * to read a 4xx, so the refusal is kept as a failed import, shown in the recent imports with its reason.
+ */
+export async function recordRefusedImport(
+  db: Db,
+  refusal: { tenantId: string; fileNames: string[]; code: string; message: string; source: 'dimse'; sourceName: string },
+): Promise<ImportRow> {
+  const [row] = await db
+    .insert(imports)
+    .values({
+      tenantId: refusal.tenantId,
+      status: 'failed',
+      fileNames: refusal.fileNames,
+      framesTotal: 0,
+      errorCode: refusal.code,
+      errorMessage: refusal.message,
+      studyInstanceUid: '',
+      targetRecordId: randomUUID(),
+      createsRecord: false,
+      tempDir: '',
+      source: refusal.source,
+      sourceName: refusal.sourceName,
+      finishedAt: new Date(),
+    })
+    .returning();
+  return row!;
 }

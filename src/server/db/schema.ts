@@ -15,6 +15,9 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 
+/** One DICOM instance, as a report's image reference names it. */
+export type DicomInstanceRef = { sopClassUid: string; sopInstanceUid: string; seriesInstanceUid: string };
+
 export const tenants = pgTable('tenants', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
@@ -96,6 +99,10 @@ export const records = pgTable(
     annotationSavedAt: timestamp('annotation_saved_at', { withTimezone: true }),
     /** Acquisition facts (ACQUISITION_FACTS) the imported files did not give: the record holds a stand-in for each. */
     assumed: text('assumed').array().notNull().default(sql`'{}'::text[]`),
+    /** The DICOM study an imported record belongs to: "Send to PACS" stores its report in it. Null for demo records. */
+    studyInstanceUid: text('study_instance_uid'),
+    /** The pullback instance whose frames are the record's slices (frame k = slice k): the report's image references. */
+    pullbackInstance: jsonb('pullback_instance').$type<DicomInstanceRef>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('records_tenant_patient_idx').on(t.tenantId, t.patientId, t.acquiredAt)],
@@ -181,6 +188,10 @@ export const AUDIT_ACTIONS = [
   'record-viewed',
   'annotations-saved',
   'record-imported',
+  'pacs-connection-added',
+  'pacs-connection-changed',
+  'pacs-connection-removed',
+  'record-sent-to-pacs',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -195,7 +206,7 @@ export const auditLog = pgTable(
     /** Who acted: a user id, or null for an anonymous attempt (a failed sign-in). */
     actorId: text('actor_id'),
     actorEmail: text('actor_email'),
-    targetType: text('target_type', { enum: ['user', 'record', 'patient', 'session'] }),
+    targetType: text('target_type', { enum: ['user', 'record', 'patient', 'session', 'pacs-connection'] }),
     targetId: text('target_id'),
     details: jsonb('details'),
   },
@@ -220,6 +231,7 @@ export const passwordTokens = pgTable('password_tokens', {
 
 /** 'rolling_back': failed, its stored imaging and files being removed (shown as 'processing' until that is over). */
 export const IMPORT_STATUSES = ['processing', 'rolling_back', 'done', 'failed'] as const;
+export const IMPORT_SOURCES = ['upload', 'pacs', 'dimse'] as const;
 
 /**
  * DICOM imports (issue 8): one row per record an upload makes or fills (an upload of a whole study may register several). While 'processing',
@@ -258,6 +270,10 @@ export const imports = pgTable(
     tempDir: text('temp_dir').notNull(),
     createdBy: text('created_by'),
     createdByEmail: text('created_by_email'),
+    /** Where the files came from: an upload, a pull from a PACS connection, or a DICOM push (C-STORE). */
+    source: text('source', { enum: IMPORT_SOURCES }).notNull().default('upload'),
+    /** The PACS connection's name, or the AE title that pushed the files. */
+    sourceName: text('source_name'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -285,4 +301,31 @@ export const importSeries = pgTable(
       .references(() => imports.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.seriesInstanceUid] }), index('import_series_import_idx').on(t.importId)],
+);
+
+export const PACS_AUTH_KINDS = ['none', 'basic', 'bearer'] as const;
+
+/**
+ * A tenant's DICOMweb endpoints (issue 17), added by its administrators. `credentials` is the
+ * AES-256-GCM envelope (crypto/envelope.ts, sealed with the key-encryption key, the tenant and the
+ * connection id as associated data) of `{ username, password }` or `{ token }`: never plain, and
+ * never sent back to a browser.
+ */
+export const pacsConnections = pgTable(
+  'pacs_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    name: text('name').notNull(),
+    qidoUrl: text('qido_url').notNull(),
+    wadoUrl: text('wado_url').notNull(),
+    stowUrl: text('stow_url').notNull(),
+    authKind: text('auth_kind', { enum: PACS_AUTH_KINDS }).notNull(),
+    credentials: jsonb('credentials'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('pacs_connections_tenant_name_idx').on(t.tenantId, t.name)],
 );

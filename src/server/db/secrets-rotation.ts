@@ -5,7 +5,8 @@ import type { Config } from '../config.ts';
 import { isSealed } from '../crypto/envelope.ts';
 import { KeyEncryptionKey, OLD_KEY_FILE_NAME, readKeyFile, removeKeyFile, replaceKeyFile } from '../crypto/key-encryption-key.ts';
 import { openDatabase, type Db } from './client.ts';
-import { serverSecrets } from './schema.ts';
+import { openCredentials, sealCredentials } from './pacs-connections.ts';
+import { pacsConnections, serverSecrets } from './schema.ts';
 import { keyIdsInUse, newCookieKey, newSigningKey, openServerSecrets, openStoredSecret, plainSecret, refusePlantedPlainRows, sealSecret, type SecretKind } from './secrets.ts';
 import { keyFilePath, resolveKeyEncryptionKey } from './secrets-startup.ts';
 
@@ -36,7 +37,24 @@ export async function reencryptSecrets(db: Db, from: readonly KeyEncryptionKey[]
       await tx.update(serverSecrets).set({ value: sealSecret(to, row.tenantId, row.kind, plain) }).where(whereRow(row.tenantId, row.kind));
       reencrypted++;
     }
-    return { rows: rows.length, reencrypted };
+    // PACS credentials are sealed with the same key, so they move with it.
+    const connections = await tx.select().from(pacsConnections).for('update');
+    let credentialRows = 0;
+    for (const row of connections) {
+      if (row.credentials === null) continue;
+      credentialRows++;
+      if (isSealed(row.credentials) && row.credentials.kek === to.id) {
+        openCredentials(to, row);
+        continue;
+      }
+      const credentials = openCredentials([...from, to], row)!;
+      await tx
+        .update(pacsConnections)
+        .set({ credentials: sealCredentials(to, row.tenantId, row.id, credentials) })
+        .where(eq(pacsConnections.id, row.id));
+      reencrypted++;
+    }
+    return { rows: rows.length + credentialRows, reencrypted };
   });
 }
 

@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { SEALED_FORMAT_VERSION, UnsealError, isSealed, seal, unseal, type SealedSecret } from '../crypto/envelope.ts';
 import type { KeyEncryptionKey } from '../crypto/key-encryption-key.ts';
 import type { Db } from './client.ts';
-import { serverSecrets } from './schema.ts';
+import { pacsConnections, serverSecrets } from './schema.ts';
 
 export type TenantSecrets = {
   /** Private signing keys of the tenant's embedded provider (RS256); the first one signs, all verify. */
@@ -145,9 +145,19 @@ export async function openServerSecrets(db: Db, key: KeyEncryptionKey): Promise<
   return { encrypted };
 }
 
-/** The ids of the key-encryption keys the stored secrets are sealed with. */
+/** The key-encryption key opened at start-up for `db` (other sealed rows, such as PACS credentials, use it too). */
+export function unlockedKeyOf(db: Db): KeyEncryptionKey {
+  const key = unlockedKeys.get(db);
+  if (!key) throw new Error('The stored secrets are locked: open them with openServerSecrets (or unlockServerSecrets) at start-up.');
+  return key;
+}
+
+/** The ids of the key-encryption keys the stored secrets (provider keys and PACS credentials) are sealed with. */
 export async function keyIdsInUse(db: Db): Promise<Set<string>> {
-  const rows = await db.select({ value: serverSecrets.value }).from(serverSecrets);
+  const rows = [
+    ...(await db.select({ value: serverSecrets.value }).from(serverSecrets)),
+    ...(await db.select({ value: pacsConnections.credentials }).from(pacsConnections)),
+  ];
   return new Set(rows.flatMap((row) => (isSealed(row.value) ? [row.value.kek] : [])));
 }
 

@@ -6,14 +6,13 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { ContoursProcessing } from '../../domain/contours/api.ts';
-import { CONTOUR_ALGORITHM_VERSION, RecordContourService } from '../contours/record-contours.ts';
+import { CONTOUR_ALGORITHM_VERSION, ContoursUnavailableError, type ContoursState, type RecordContourService } from '../contours/record-contours.ts';
+import type { RecordRow } from '../db/records.ts';
 import type { Db } from '../db/client.ts';
 import { findRecord } from '../db/records.ts';
-import type { RecordImaging } from '../imaging/record-imaging.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
 
 const gunzip = promisify(zlib.gunzip);
@@ -24,12 +23,20 @@ const RecordParamsSchema = z.object({
 });
 const VersionQuerySchema = z.object({ v: z.string().max(64).optional() }).strict();
 
-/** `workers`: detection threads (0: on the main thread, as in tests). */
-type Deps = { db: Db; imaging: RecordImaging; store: BlobStore; workers: number };
+type Deps = { db: Db; contours: RecordContourService };
+
+/** The contours' state, or a 422 `contours_unavailable` naming why a record cannot have automatic borders. */
+export async function contoursOr422(contours: RecordContourService, record: RecordRow, reply: FastifyReply): Promise<ContoursState | FastifyReply> {
+  try {
+    return await contours.state(record);
+  } catch (error) {
+    if (!(error instanceof ContoursUnavailableError)) throw error;
+    return reply.code(422).header('cache-control', 'no-store').send({ error: 'contours_unavailable', message: error.message });
+  }
+}
 
 export async function contourRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
-  const contours = new RecordContourService(deps.store, deps.imaging, deps.workers, app.log);
-  app.addHook('onClose', () => contours.close());
+  const { contours } = deps;
 
   app.get('/api/:tenant/records/:recordId/contours', async (request, reply) => {
     const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
@@ -39,7 +46,8 @@ export async function contourRoutes(app: FastifyInstance, deps: Deps): Promise<v
     if (v !== undefined && v !== record.imagingVersion) {
       throw new NotFoundError('These images have been replaced by a newer version: reload the record.');
     }
-    const state = await contours.state(record);
+    const state = await contoursOr422(contours, record, reply);
+    if (!('ready' in state)) return state;
     if (!state.ready) {
       const body: ContoursProcessing = { status: 'processing', done: state.done, total: state.total };
       return reply.code(202).header('retry-after', '2').header('cache-control', 'no-store').send(body);

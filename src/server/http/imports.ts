@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ImportBatch, ImportList, ImportRejected } from '../../domain/imports.ts';
 import type { Config } from '../config.ts';
@@ -32,14 +32,11 @@ export function importTempRoot(config: Pick<Config, 'dataDir'>): string {
 }
 
 /**
- * DICOM imports, always within the caller's tenant: `POST /api/{tenant}/imports` (multipart, parts
- * named `files` and the form fields of IMPORT_FORM_FIELDS) answers 202 with an ImportBatch (one
- * import per record the upload makes or fills, and the files it skips), a 4xx ImportRejected when
- * the upload is refused, or a 400 for a bad form field; `GET /api/{tenant}/imports[/{importId}]`
- * follow them.
+ * The one import pipeline of the process, shared by uploads, pulls from a PACS and DICOM pushes:
+ * its decoders and header readers, and the recovery of imports a stopped process left unfinished.
+ * Register `lifecycle` on the app so recovery runs when it is ready and everything stops with it.
  */
-export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: deps.config.importMaxFileBytes, headerPairs: 50 } });
+export function createImportService(deps: Deps, log: FastifyBaseLogger): { service: ImportService; lifecycle: (app: FastifyInstance) => void } {
   const decoder = deps.config.imagingWorkers > 0 ? createDecodePool(deps.config.imagingWorkers) : createInlineDecoder();
   const headers = createHeaderReader(deps.config.imagingWorkers, budgetsWithMemory(deps.config.importMemoryBudgetBytes));
   const service = new ImportService({
@@ -48,25 +45,44 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     store: deps.store,
     decoder,
     headers,
-    log: app.log,
+    log,
     tempRoot: importTempRoot(deps.config),
   });
+  const lifecycle = (app: FastifyInstance) => {
+    let sweeper: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      // Imports left unfinished by a stopped server are rolled back before anyone can ask for them.
+      await service.recover(true);
+      sweeper = setInterval(() => {
+        service.recover(false).catch((err: unknown) => log.warn({ err }, 'import recovery failed'));
+      }, RECOVERY_INTERVAL_MS);
+      sweeper.unref();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(sweeper);
+      await service.close();
+      await decoder.close();
+      await headers.close();
+    });
+  };
+  return { service, lifecycle };
+}
 
-  let sweeper: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    // Imports left unfinished by a stopped server are rolled back before anyone can ask for them.
-    await service.recover(true);
-    sweeper = setInterval(() => {
-      service.recover(false).catch((err: unknown) => app.log.warn({ err }, 'import recovery failed'));
-    }, RECOVERY_INTERVAL_MS);
-    sweeper.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(sweeper);
-    await service.close();
-    await decoder.close();
-    await headers.close();
-  });
+/** The answer to an import refused before anything was registered (uploads and pulls alike). */
+export function rejectionBody(error: ImportRejection): ImportRejected {
+  return { error: error.code, message: error.message, fileName: error.fileName, ...error.details };
+}
+
+/**
+ * DICOM imports, always within the caller's tenant: `POST /api/{tenant}/imports` (multipart, parts
+ * named `files` and the form fields of IMPORT_FORM_FIELDS) answers 202 with an ImportBatch (one
+ * import per record the upload makes or fills, and the files it skips), a 4xx ImportRejected when
+ * the upload is refused, or a 400 for a bad form field; `GET /api/{tenant}/imports[/{importId}]`
+ * follow them.
+ */
+export async function importRoutes(app: FastifyInstance, deps: { service: ImportService; config: Config }): Promise<void> {
+  const { service } = deps;
+  await app.register(multipart, { limits: { fileSize: deps.config.importMaxFileBytes, headerPairs: 50 } });
 
   app.post('/api/:tenant/imports', async (request, reply) => {
     const principal = request.principal!;
@@ -86,8 +102,7 @@ export async function importRoutes(app: FastifyInstance, deps: Deps): Promise<vo
       }
       await fs.rm(dir, { recursive: true, force: true });
       if (!(error instanceof ImportRejection)) throw error;
-      const body: ImportRejected = { error: error.code, message: error.message, fileName: error.fileName, ...error.details };
-      return reply.code(error.statusCode).send(body);
+      return reply.code(error.statusCode).send(rejectionBody(error));
     } finally {
       release();
     }

@@ -64,6 +64,7 @@ export interface DicomFile {
   readonly fileSize: number;
   readonly kind: DicomSeriesKind;
   readonly sopClassUid: string;
+  readonly sopInstanceUid: string;
   readonly modality: string;
   readonly transferSyntaxUid: string;
   readonly studyInstanceUid: string;
@@ -215,6 +216,7 @@ export function readDicomFile(filePath: string, fileName: string, budgets: Impor
       fileSize,
       kind: sopClass.kind,
       sopClassUid,
+      sopInstanceUid: str(dataSet, 'x00080018'),
       modality,
       transferSyntaxUid,
       studyInstanceUid,

@@ -8,10 +8,16 @@ import { appendAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { markImportDone, type ImportRow } from '../db/imports.ts';
 import { patientIdentities } from '../db/patients.ts';
-import { patients, records } from '../db/schema.ts';
+import { patients, records, type DicomInstanceRef } from '../db/schema.ts';
+import type { DicomFile } from './dicom-file.ts';
 import { ImportRejection } from './errors.ts';
 import { identitiesDiffer } from './patient-choice.ts';
 import type { Plan } from './record-plan.ts';
+
+/** The pullback a record's slices are frames of, for the image references of its reports. */
+function instanceRef(file: DicomFile): DicomInstanceRef {
+  return { sopClassUid: file.sopClassUid, sopInstanceUid: file.sopInstanceUid, seriesInstanceUid: file.seriesInstanceUid };
+}
 
 /** Thrown when the import was rolled back (by another replica's recovery) before it could commit. */
 export class ImportAborted extends Error {}
@@ -55,6 +61,8 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
         demoSeed: null,
         imagingVersion: target.imagingVersion,
         assumed: plan.assumed,
+        studyInstanceUid: main.studyInstanceUid,
+        pullbackInstance: bmode ? instanceRef(bmode) : null,
       });
     } else {
       const slot = plan.joins === 'bmode' ? records.bmodeFrameCount : records.angioFrameCount;
@@ -68,6 +76,7 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
               frameRateHz: plan.frameRateHz,
               pullbackSpeedMmPerS: plan.pullbackSpeedMmPerS,
               pixelSpacingMm: plan.pixelSpacingMm,
+              pullbackInstance: instanceRef(bmode!),
             }
           : { angioFrameCount: angio!.frameCount, angioWidth: angio!.format.columns, angioHeight: angio!.format.rows };
       const joined = await tx
@@ -86,6 +95,8 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
       targetId: target.id,
       details: {
         importId: plan.row.id,
+        source: plan.row.source,
+        sourceName: plan.row.sourceName,
         patientId: patient.id,
         patientCreated,
         // Who named the patient: the files' Patient ID, or the uploader (files without one, or confirmed against them).

@@ -18,7 +18,18 @@ export const DEFAULT_PULLBACK_MM_PER_S = 0.5;
 export const DEFAULT_PIXEL_SPACING_MM = 0.01;
 const IMAGING_VERSION = 'v1';
 
-export type ImportActor = { tenantId: string; userId: string; email: string };
+/**
+ * Who imports: a signed-in user (an upload or a pull from a PACS), or a DICOM push (C-STORE) with no
+ * user, named by the AE title that sent it. `source` and `sourceName` are shown in the recent imports.
+ */
+export type ImportActor = {
+  tenantId: string;
+  userId: string | null;
+  email: string | null;
+  source?: 'upload' | 'pacs' | 'dimse';
+  /** The PACS connection's name, or the calling AE title of a push. */
+  sourceName?: string | null;
+};
 
 /** What one import makes: both series of a new record, or the series it adds to `joins`. */
 export type ImportUnit = { bmode: DicomFile | null; angio: DicomFile | null; joins: StudyRecord | null; patient: PatientChoice };
@@ -121,6 +132,8 @@ export function planUnit(unit: ImportUnit, actor: ImportActor, importId: string,
       tempDir,
       createdBy: actor.userId,
       createdByEmail: actor.email,
+      source: actor.source ?? 'upload',
+      sourceName: actor.sourceName ?? null,
     },
     seriesUids: files.map((f) => f.seriesInstanceUid),
     moves,

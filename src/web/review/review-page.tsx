@@ -13,7 +13,7 @@ import { useAutoPause, usePlaybackSource } from './playback/playback-context.tsx
 import { SliceIndicator, useSliceNavigation } from './playback/slice-navigation.tsx';
 import { useRecordImages } from './imaging/use-record-images.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
-import { acquisitionLine, positionAssumed, recordTitle } from '../ui/acquisition-format.ts';
+import { acquisitionLine, positionAssumed, recordTitle } from '../../domain/reports/acquisition-format.ts';
 import { ErrorState } from '../ui/states.tsx';
 import type { PanelViewportSource } from './panels/view-transform.ts';
 import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-analysis.tsx';

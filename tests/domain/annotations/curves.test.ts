@@ -46,7 +46,17 @@ describe('reduceToControlPoints', () => {
     ]);
   });
 
-  it.each([0, 1, 3, 8])('returns a path of %d points as it is', (n) => {
+  it('resamples a sparse path along its outline: a square traced as its corners stays a square, not a circle', () => {
+    const corners = [{ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 100, y: 100 }, { x: 0, y: 100 }, { x: 0, y: 0 }];
+    const reduced = reduceToControlPoints(corners);
+    expect(reduced).toHaveLength(8);
+    const outline = smoothClosedCurve(reduced);
+    const area = Math.abs(outline.reduce((sum, p, i) => { const q = outline[(i + 1) % outline.length]!; return sum + p.x * q.y - q.x * p.y; }, 0)) / 2;
+    expect(area).toBeGreaterThan(100 * 100 * 0.9);
+    expect(area).toBeLessThan(100 * 100 * 1.1);
+  });
+
+  it.each([0, 1, 2])('returns a path of %d points as it is', (n) => {
     const path = circle({ x: 0, y: 0 }, 10, n);
     const reduced = reduceToControlPoints(path);
     expect(reduced).toEqual(path);

@@ -8,7 +8,7 @@ import {
   formatPullbackSpeed,
   positionAssumed,
   recordTitle,
-} from '../../../src/web/ui/acquisition-format.ts';
+} from '../../../src/domain/reports/acquisition-format.ts';
 import { sliceIndicatorText } from '../../../src/web/review/playback/slice-navigation.tsx';
 
 const FIGURES = { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };

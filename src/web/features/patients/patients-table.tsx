@@ -1,7 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { Box, Skeleton, Table, VisuallyHidden, chakra } from '@chakra-ui/react';
 import type { PatientListQuery, PatientSortField, PatientSummary } from '../../../domain/patients.ts';
-import { formatDate } from '../../ui/format-date.ts';
+import { formatDate } from '../../../domain/reports/format-date.ts';
 import { SortAscendingIcon, SortDescendingIcon, SortNoneIcon } from '../../ui/icons.tsx';
 
 const COLUMNS: readonly { field: PatientSortField; label: string; numeric?: boolean }[] = [

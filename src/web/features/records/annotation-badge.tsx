@@ -1,6 +1,6 @@
 import { Badge } from '@chakra-ui/react';
 import type { AnnotationState } from '../../../domain/records.ts';
-import { formatDate } from '../../ui/format-date.ts';
+import { formatDate } from '../../../domain/reports/format-date.ts';
 
 /** Text of the record's annotation status: none, new, or saved with who and when. */
 export function annotationStatusText(annotation: AnnotationState | null | undefined): string {

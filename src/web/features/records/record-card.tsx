@@ -2,7 +2,7 @@ import { Card, HStack, Heading, LinkBox, LinkOverlay, Stack, Text } from '@chakr
 import { Link } from 'wouter';
 import { LOCALE } from '../../../domain/constants.ts';
 import type { ContextRecord } from '../../session/context-store.ts';
-import { assumedFigureNames, recordTitle } from '../../ui/acquisition-format.ts';
+import { assumedFigureNames, recordTitle } from '../../../domain/reports/acquisition-format.ts';
 import { AnnotationBadge } from './annotation-badge.tsx';
 import { RecordPreview } from './record-preview.tsx';
 

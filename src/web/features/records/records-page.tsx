@@ -2,7 +2,7 @@ import { Button, SimpleGrid, Skeleton } from '@chakra-ui/react';
 import { Link } from 'wouter';
 import { writeRecordContext } from '../../session/context-store.ts';
 import { usePatientContext } from '../../session/use-patient-context.ts';
-import { formatDate } from '../../ui/format-date.ts';
+import { formatDate } from '../../../domain/reports/format-date.ts';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { EmptyState, ErrorState } from '../../ui/states.tsx';
 import { RecordCard } from './record-card.tsx';

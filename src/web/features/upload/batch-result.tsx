@@ -27,13 +27,15 @@ export interface BatchResultProps {
   retryable: ReadonlySet<string>;
   onRetry: (importId: string) => void;
   retryDisabled: boolean;
+  /** 'This upload', or 'This import' for series pulled from a PACS. */
+  title?: string;
 }
 
 /**
  * What the last upload became: one import per record it makes or fills, with their progress and
  * links, the frames decoded in all, and the files it did not import with the reason for each.
  */
-export function BatchResult({ imports, skipped, checkFailures, retryable, onRetry, retryDisabled }: BatchResultProps) {
+export function BatchResult({ imports, skipped, checkFailures, retryable, onRetry, retryDisabled, title = 'This upload' }: BatchResultProps) {
   const framesDone = imports.reduce((sum, summary) => sum + (summary.status === 'done' ? summary.framesTotal : summary.framesDone), 0);
   const framesTotal = imports.reduce((sum, summary) => sum + summary.framesTotal, 0);
   const processing = imports.some((summary) => summary.status === 'processing');
@@ -43,7 +45,7 @@ export function BatchResult({ imports, skipped, checkFailures, retryable, onRetr
     <Stack as="section" gap="4" aria-labelledby="batch-heading" data-testid="batch-result">
       <Stack gap="1">
         <Heading as="h2" size="lg" id="batch-heading">
-          This upload
+          {title}
         </Heading>
         <Text textStyle="sm" color="fg.muted" data-testid="batch-summary">
           {batchSummary(imports)}
@@ -63,7 +65,7 @@ export function BatchResult({ imports, skipped, checkFailures, retryable, onRetr
         retryable={retryable}
         onRetry={onRetry}
         retryDisabled={retryDisabled}
-        label="Imports of this upload"
+        label={`Imports of ${title.toLowerCase()}`}
       />
       {skipped.length > 0 ? (
         <Box borderWidth="1px" borderColor="border.warning" rounded="l2" px="4" py="3" data-testid="skipped-files">

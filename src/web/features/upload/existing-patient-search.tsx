@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Box, Button, Field, Input, Stack, Text, chakra } from '@chakra-ui/react';
 import type { PatientPage, PatientSummary } from '../../../domain/patients.ts';
-import { formatDate } from '../../ui/format-date.ts';
+import { formatDate } from '../../../domain/reports/format-date.ts';
 import { ErrorState, LoadingState } from '../../ui/states.tsx';
 import type { ImportsApi } from './imports-api.ts';
 import { COUNT_FORMAT } from './upload-format.ts';
@@ -46,10 +46,12 @@ export interface ExistingPatientSearchProps {
   imports: ImportsApi;
   onChoose: (patient: PatientSummary) => void;
   debounceMs?: number;
+  /** What choosing does: 'Upload' (files) or 'Import' (series from a PACS). */
+  verb?: string;
 }
 
 /** A search of the tenant's patients (by ID or name) and a choice of one, as radio buttons the arrow keys move through. */
-export function ExistingPatientSearch({ imports, onChoose, debounceMs = PATIENT_SEARCH_DEBOUNCE_MS }: ExistingPatientSearchProps) {
+export function ExistingPatientSearch({ imports, onChoose, debounceMs = PATIENT_SEARCH_DEBOUNCE_MS, verb = 'Upload' }: ExistingPatientSearchProps) {
   const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState<PatientSummary | null>(null);
   const [missing, setMissing] = useState(false);
@@ -132,7 +134,7 @@ export function ExistingPatientSearch({ imports, onChoose, debounceMs = PATIENT_
             else setMissing(true);
           }}
         >
-          {chosen ? `Upload for ${chosen.name} (${chosen.patientId})` : 'Upload for the chosen patient'}
+          {chosen ? `${verb} for ${chosen.name} (${chosen.patientId})` : `${verb} for the chosen patient`}
         </Button>
       </Box>
     </Stack>

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { Badge, Button, Dialog, Portal, Table, Text } from '@chakra-ui/react';
 import type { ImportRejected } from '../../../domain/imports.ts';
-import { formatDate } from '../../ui/format-date.ts';
+import { formatDate } from '../../../domain/reports/format-date.ts';
 
 export type PatientIdentity = NonNullable<ImportRejected['patientIdentity']>;
 

@@ -53,9 +53,19 @@ export function importName(fileNames: readonly string[]): string {
   return more > 0 ? `${fileNames.slice(0, 3).join(', ')} and ${COUNT_FORMAT.format(more)} more` : fileNames.join(', ');
 }
 
+/** Where the files of an import came from; null for an upload (named by its files, as always). */
+export function importSource(summary: Pick<ImportSummary, 'source' | 'sourceName'>): string | null {
+  if (summary.source === 'pacs') return `From PACS ${summary.sourceName ?? ''}`.trim();
+  if (summary.source === 'dimse') return `Pushed by ${summary.sourceName ?? 'a DICOM device'} (DICOM)`;
+  return null;
+}
+
 function ImportItem({ summary, checkFailure, onRetry }: { summary: ImportSummary; checkFailure: string | null; onRetry: (() => void) | null }) {
   const status = STATUS[summary.status];
-  const names = importName(summary.fileNames);
+  const source = importSource(summary);
+  // Retrieved and pushed files are named by their SOP Instance UIDs, which say nothing to a person: their source does.
+  const names = source ?? importName(summary.fileNames);
+  const files = source ? `${COUNT_FORMAT.format(summary.fileNames.length)} DICOM ${summary.fileNames.length === 1 ? 'file' : 'files'} · ` : '';
   return (
     <Box as="li" data-testid="import-item" data-status={summary.status} borderWidth="1px" rounded="l2" px="4" py="3">
       <HStack justify="space-between" align="flex-start" gap="4">
@@ -64,14 +74,14 @@ function ImportItem({ summary, checkFailure, onRetry }: { summary: ImportSummary
             {names}
           </Text>
           <Text textStyle="sm" color="fg.muted">
-            Started {formatStarted(summary.createdAt)}
+            {files}Started {formatStarted(summary.createdAt)}
           </Text>
         </Stack>
         <Badge colorPalette={status.palette} variant="subtle" flexShrink="0" data-testid="import-status">
           {status.label}
         </Badge>
       </HStack>
-      {summary.status === 'processing' ? <Processing summary={summary} checkFailure={checkFailure} /> : null}
+      {summary.status === 'processing' ? <Processing summary={summary} name={names} checkFailure={checkFailure} /> : null}
       {summary.status === 'done' ? <Done summary={summary} /> : null}
       {summary.status === 'failed' ? <Failed summary={summary} onRetry={onRetry} /> : null}
       {summary.warnings.length > 0 ? (
@@ -85,7 +95,7 @@ function ImportItem({ summary, checkFailure, onRetry }: { summary: ImportSummary
   );
 }
 
-function Processing({ summary, checkFailure }: { summary: ImportSummary; checkFailure: string | null }) {
+function Processing({ summary, name, checkFailure }: { summary: ImportSummary; name: string; checkFailure: string | null }) {
   const { framesDone, framesTotal } = summary;
   const text =
     framesTotal > 0
@@ -94,7 +104,7 @@ function Processing({ summary, checkFailure }: { summary: ImportSummary; checkFa
   return (
     <Stack gap="1" mt="3">
       <Progress.Root value={framesTotal > 0 ? Math.round((100 * framesDone) / framesTotal) : null} size="sm" colorPalette="blue">
-        <Progress.Track aria-label={`Processing of ${importName(summary.fileNames)}`} aria-valuetext={text}>
+        <Progress.Track aria-label={`Processing of ${name}`} aria-valuetext={text}>
           <Progress.Range />
         </Progress.Track>
       </Progress.Root>
@@ -134,7 +144,14 @@ function Done({ summary }: { summary: ImportSummary }) {
   );
 }
 
+const RETRY_HINT: Record<ImportSummary['source'], string> = {
+  upload: ' Choose the files again above to retry.',
+  pacs: ' Choose the series again under From PACS to retry.',
+  dimse: ' Send the series again from the device that pushed it.',
+};
+
 function Failed({ summary, onRetry }: { summary: ImportSummary; onRetry: (() => void) | null }) {
+  const pulled = summary.source === 'pacs';
   const { reason, detail } = summary.error
     ? rejectionSentences({ error: summary.error.code, message: summary.error.message })
     : { reason: 'The import failed.', detail: null };
@@ -150,12 +167,12 @@ function Failed({ summary, onRetry }: { summary: ImportSummary; onRetry: (() => 
       ) : null}
       <Text textStyle="sm" color="fg.muted">
         Nothing of this import was kept.
-        {onRetry ? null : ' Choose the files again above to retry.'}
+        {onRetry ? null : RETRY_HINT[summary.source]}
       </Text>
       {onRetry ? (
         <Box>
           <Button size="sm" variant="outline" onClick={onRetry}>
-            Upload these files again
+            {pulled ? 'Retrieve these series again' : 'Upload these files again'}
           </Button>
         </Box>
       ) : null}

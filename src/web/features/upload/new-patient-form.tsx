@@ -6,12 +6,13 @@ import type { UploadFields } from './upload-request.ts';
 
 export interface NewPatientFormProps {
   onSubmit: (fields: UploadFields) => void;
+  submitLabel?: string;
 }
 
 const FIELD_ORDER: (keyof NewPatientDraft)[] = ['patientId', 'patientName', 'birthDate', 'sex'];
 
 /** A new patient for files without a Patient ID: ID and name required, birth date and sex optional. */
-export function NewPatientForm({ onSubmit }: NewPatientFormProps) {
+export function NewPatientForm({ onSubmit, submitLabel = 'Create the patient and upload' }: NewPatientFormProps) {
   const [draft, setDraft] = useState<NewPatientDraft>(EMPTY_PATIENT);
   const [errors, setErrors] = useState<NewPatientErrors>({});
   const form = useRef<HTMLFormElement>(null);
@@ -77,7 +78,7 @@ export function NewPatientForm({ onSubmit }: NewPatientFormProps) {
       </SimpleGrid>
       <Box>
         <Button type="submit" colorPalette="teal">
-          Create the patient and upload
+          {submitLabel}
         </Button>
       </Box>
       </form>

@@ -39,10 +39,22 @@ export const plural = (count: number, one: string, many = `${one}s`) => `${count
  * user (a patient for files without a Patient ID, a confirmation for a patient whose name or birth
  * date differs), each question answered by sending the same files again with the form fields.
  */
-export function useUpload({ imports, recent, toast, maxFileBytes }: { imports: ImportsApi; recent: RecentImports; toast: ToastService; maxFileBytes: number }) {
+export function useUpload({
+  imports,
+  recent,
+  toast,
+  maxFileBytes,
+  onBatch,
+}: {
+  imports: ImportsApi;
+  recent: RecentImports;
+  toast: ToastService;
+  maxFileBytes: number;
+  /** The page shows the last batch, of an upload or of a pull from a PACS. */
+  onBatch: (batch: UploadBatch) => void;
+}) {
   const [chosen, setChosen] = useState<ChosenFile[]>([]);
   const [upload, setUpload] = useState<UploadState>({ phase: 'idle' });
-  const [batch, setBatch] = useState<UploadBatch | null>(null);
   /** The files (and patient) of each import started here, to send again if its processing fails. */
   const [sentFiles, setSentFiles] = useState<Record<string, SentUpload>>({});
   const handle = useRef<UploadHandle | null>(null);
@@ -101,7 +113,7 @@ export function useUpload({ imports, recent, toast, maxFileBytes }: { imports: I
         case 'accepted': {
           const { imports: started, skipped } = outcome.batch;
           for (const summary of started) recent.add(summary);
-          setBatch({ importIds: started.map(({ importId }) => importId), skipped });
+          onBatch({ importIds: started.map(({ importId }) => importId), skipped });
           const retryable = started
             .map((summary) => [summary.importId, { files: files.filter(({ file }) => summary.fileNames.includes(file.name)), fields }] as const)
             .filter(([, sent]) => sent.files.length > 0);
@@ -153,7 +165,6 @@ export function useUpload({ imports, recent, toast, maxFileBytes }: { imports: I
   return {
     chosen,
     upload,
-    batch,
     rejection,
     rejectedFileListed,
     retryable: new Set(Object.keys(sentFiles)),

@@ -30,6 +30,10 @@ const ACTION_LABELS: Record<string, string> = {
   'record-viewed': 'Record viewed',
   'annotations-saved': 'Annotations saved',
   'record-imported': 'Record imported',
+  'pacs-connection-added': 'PACS connection added',
+  'pacs-connection-changed': 'PACS connection changed',
+  'pacs-connection-removed': 'PACS connection removed',
+  'record-sent-to-pacs': 'Report sent to PACS',
 };
 
 /** A readable name for an audit action; an action added later shows as it is stored. */
@@ -42,6 +46,8 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 /** What the entry was about: the account's email when the entry names one, else the id. */
 export function auditTarget(entry: AuditEntry): string {
   if (entry.targetType === 'session') return '';
+  const connection = entry.targetType === 'pacs-connection' ? text(entry.details?.name) : null;
+  if (connection) return `PACS ${connection}`;
   const email = text(entry.details?.email);
   if (email) return email;
   if (!entry.targetId) return '';

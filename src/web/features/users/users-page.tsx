@@ -4,6 +4,8 @@ import { useApi } from '../../api/api-context.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { ErrorState } from '../../ui/states.tsx';
 import { AuditTab } from './audit-tab.tsx';
+import { pacsAdminApi } from './pacs-api.ts';
+import { PacsTab } from './pacs-tab.tsx';
 import { usersApi } from './users-api.ts';
 import { UsersTab } from './users-tab.tsx';
 
@@ -14,8 +16,8 @@ export interface UsersPageProps {
 }
 
 /**
- * Administrators manage the tenant's accounts and read the audit trail here. The server refuses
- * both to anyone else; this page only spares them the attempt.
+ * Administrators manage the tenant's accounts, read the audit trail and keep the PACS connections
+ * here. The server refuses all three to anyone else; this page only spares them the attempt.
  */
 export function UsersPage({ isAdmin, currentEmail = null }: UsersPageProps) {
   if (!isAdmin) {
@@ -32,19 +34,24 @@ export function UsersPage({ isAdmin, currentEmail = null }: UsersPageProps) {
 function UserAdministration({ currentEmail }: { currentEmail: string | null }) {
   const api = useApi();
   const users = useMemo(() => usersApi(api), [api]);
+  const pacs = useMemo(() => pacsAdminApi(api), [api]);
   return (
     <>
-      <PageHeader title="Users" subtitle="Accounts of this organisation and what happened to them." />
+      <PageHeader title="Users" subtitle="Accounts of this organisation, what happened to them, and the PACS it works with." />
       <Tabs.Root defaultValue="users" lazyMount unmountOnExit variant="line" colorPalette="teal">
         <Tabs.List mb="4">
           <Tabs.Trigger value="users">Users</Tabs.Trigger>
           <Tabs.Trigger value="audit">Audit trail</Tabs.Trigger>
+          <Tabs.Trigger value="pacs">PACS</Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="users">
           <UsersTab users={users} currentEmail={currentEmail} />
         </Tabs.Content>
         <Tabs.Content value="audit">
           <AuditTab users={users} />
+        </Tabs.Content>
+        <Tabs.Content value="pacs">
+          <PacsTab pacs={pacs} />
         </Tabs.Content>
       </Tabs.Root>
     </>

@@ -6,7 +6,7 @@ import {
   formatPullbackSpeed,
   isAssumed,
   type AcquisitionFigures,
-} from '../../ui/acquisition-format.ts';
+} from '../../../domain/reports/acquisition-format.ts';
 
 type Assumed = { assumed?: readonly AcquisitionFact[] | undefined };
 

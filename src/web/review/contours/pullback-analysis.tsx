@@ -3,12 +3,14 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
-import { isAssumed } from '../../ui/acquisition-format.ts';
+import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
+import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { PullbackPlot } from './pullback-plot.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
-import { buildReportPdf, downloadFile, type ReportInput } from './report-pdf.ts';
+import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
+import { downloadFile } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
 
 /** The detected contours with the clinician's corrections, measured; null until detection is done. */
@@ -27,7 +29,8 @@ export interface PullbackAnalysisProps {
   result: CorrectedAnalysis | null;
   images: ImageStore;
   annotations: AnnotationStore;
-  report: Omit<ReportInput, 'result' | 'manifest' | 'madeAt'> | null;
+  /** `record.studyInstanceUid`: the record's DICOM study, where Send to PACS stores the report (none on a demo record). */
+  report: (Omit<ReportInput, 'result' | 'manifest' | 'madeAt'> & { record: { studyInstanceUid?: string | null | undefined } }) | null;
 }
 
 /**
@@ -80,6 +83,11 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
           </Text>
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} source={images} /> : null}
+        {report ? (
+          <Box marginInlineStart="auto">
+            <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} />
+          </Box>
+        ) : null}
       </HStack>
       {open && result && width > 0 ? <PullbackPlot result={result} images={images} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} /> : null}
     </Box>

@@ -97,6 +97,7 @@ describe('folders', () => {
     expect(picker.webkitdirectory).toBe(true);
     let opened = 0;
     picker.addEventListener('click', () => (opened += 1));
+    await user.tab(); // the tabs (Files, From PACS)
     await user.tab();
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose folder…' }));

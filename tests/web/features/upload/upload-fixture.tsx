@@ -67,6 +67,8 @@ export function summary(changes: Partial<ImportSummary> = {}): ImportSummary {
     warnings: [],
     patientId: null,
     recordId: null,
+    source: 'upload',
+    sourceName: null,
     createdAt: '2026-03-12T10:15:00.000Z',
     finishedAt: null,
     ...changes,

@@ -78,6 +78,9 @@ describe('the upload screen', () => {
     const picker = fileInput();
     let opened = 0;
     picker.addEventListener('click', () => (opened += 1));
+    // The tabs come first (Files, From PACS: one stop), then the drop zone's buttons.
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Files' }));
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Choose files…' }));
     await user.keyboard('{Enter}');

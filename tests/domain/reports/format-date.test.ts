@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from '../../../src/web/ui/format-date.ts';
+import { formatDate } from '../../../src/domain/reports/format-date.ts';
 
 describe('dates as mm/dd/yy', () => {
   it('shows a calendar date as that day', () => {

@@ -1,4 +1,4 @@
-import { LOCALE } from '../../domain/constants.ts';
+import { LOCALE } from '../constants.ts';
 
 const DATE_FORMAT = new Intl.DateTimeFormat(LOCALE, { month: '2-digit', day: '2-digit', year: '2-digit' });
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -1,13 +1,16 @@
+/**
+ * The one-page pullback report, built in the domain so that the browser's download and the server's
+ * Encapsulated PDF are one report: pdf-lib loads and runs in Node as in the browser.
+ */
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { newRuler } from '../../../../src/domain/annotations/drag.ts';
-import { addAnnotation } from '../../../../src/domain/annotations/edits.ts';
-import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
-import { analysisAssumedNote, withAssumedColumn } from '../../../../src/web/review/contours/assumed-export.ts';
-import { analysisLines, buildReportPdf, reportHeaderLines } from '../../../../src/web/review/contours/report-pdf.ts';
-import { setManualContour } from '../../../../src/domain/annotations/contour-edits.ts';
-import { circle, detectedContours } from './contours-fixture.ts';
+import { newRuler } from '../../../src/domain/annotations/drag.ts';
+import { addAnnotation } from '../../../src/domain/annotations/edits.ts';
+import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
+import { correctedAnalysis } from '../../../src/domain/contours/corrected-analysis.ts';
+import { analysisLines, buildReportPdf, reportHeaderLines } from '../../../src/domain/reports/report-pdf.ts';
+import { setManualContour } from '../../../src/domain/annotations/contour-edits.ts';
+import { circle, detectedContours } from '../../web/review/contours/contours-fixture.ts';
 
 describe('pullback report', () => {
   it('is a one-page PDF titled with the patient', async () => {
@@ -63,22 +66,5 @@ describe('pullback report', () => {
     expect(lines[1]).toBe(`Record: IVUS, acquired ${new Date('2025-12-25T10:00:00Z').toLocaleString('en-US')}`);
     expect(lines[2]).toBe('Acquisition: 0.01 mm/px · 30 frames/s · 0.5 mm/s');
     expect(lines.join('\n')).not.toContain('assumed');
-  });
-});
-
-describe('pullback analysis exports', () => {
-  const csv = 'slice,position_mm,area_mm2\r\n1,0.000,5.00\r\n2,0.017,5.10\r\n';
-
-  it('adds an assumed column naming the figures each row rests on', () => {
-    expect(withAssumedColumn(csv, { assumed: ['pullbackSpeed', 'pixelSpacing', 'acquiredAt'] })).toBe(
-      'slice,position_mm,area_mm2,assumed\r\n1,0.000,5.00,pixel spacing; pullback speed\r\n2,0.017,5.10,pixel spacing; pullback speed\r\n',
-    );
-    expect(withAssumedColumn(csv, { assumed: ['acquiredAt'] })).toBe(csv);
-    expect(withAssumedColumn(csv, {})).toBe(csv);
-  });
-
-  it('notes the assumed figures beside the analysis', () => {
-    expect(analysisAssumedNote({ assumed: ['pixelSpacing', 'frameRate'] }, { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 })).toBe('Rests on 0.01 mm/px (assumed), 30 frames/s (assumed)');
-    expect(analysisAssumedNote({ assumed: ['acquiredAt'] }, { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 })).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
-import { LOCALE } from '../../domain/constants.ts';
-import type { AcquisitionFact } from '../../domain/records.ts';
+import { LOCALE } from '../constants.ts';
+import type { AcquisitionFact } from '../records.ts';
 import { formatDate } from './format-date.ts';
 
 /**

@@ -1,0 +1,151 @@
+/**
+ * The one-page pullback report as a PDF, made with pdf-lib: pure JavaScript, no DOM and no Node, so
+ * the browser's download and the server's Encapsulated PDF for "Send to PACS" are the same report
+ * from the same code (the server makes its own rather than trusting one a browser sends).
+ */
+import { allAnnotations } from '../annotations/edits.ts';
+import type { AnnotationManifest } from '../annotations/manifest.ts';
+import { measureAnnotation } from '../annotations/kinds/index.ts';
+import type { CorrectedAnalysis } from '../contours/corrected-analysis.ts';
+import type { AcquisitionFact } from '../records.ts';
+import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from './acquisition-format.ts';
+
+export interface ReportInput {
+  patient: { name: string; patientId: string };
+  /** `assumed`: the facts the files did not give (see ACQUISITION_FACTS). */
+  record: { acquiredAt: string; modality: string; recordId: string; assumed?: readonly AcquisitionFact[] | undefined };
+  result: CorrectedAnalysis;
+  manifest: AnnotationManifest;
+  /** The figures measurements rest on (mm from pixel spacing, positions from frame rate and pullback speed). */
+  figures: AcquisitionFigures;
+  /** When the report was made, shown in its footer. */
+  madeAt: Date;
+}
+
+const A4 = { width: 595.28, height: 841.89 };
+const MARGIN = 48;
+const KIND = { ruler: 'Ruler', area: 'Area', angle: 'Angle', text: 'Note' } as const;
+
+/**
+ * The report's lines about the patient and the acquisition: an acquisition date the files did not
+ * give is 'unknown', and figures they did not give are marked '(assumed)', with a note saying what
+ * rests on them.
+ */
+export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' | 'figures'>): string[] {
+  const { patient, record, figures } = input;
+  const lines = [
+    `Patient: ${patient.name} (${patient.patientId})`,
+    `Record: ${record.modality}, acquired ${formatAcquisitionTime(record)}`,
+    `Acquisition: ${figuresLine(record, figures)}`,
+  ];
+  if (record.assumed?.some((fact) => fact !== 'acquiredAt')) {
+    lines.push('Figures marked (assumed) were not in the files: lengths, areas and positions along the pullback rest on them.');
+  }
+  return lines;
+}
+
+/**
+ * The quantitative lines of the report: the MLA with its vessel area and plaque burden, the
+ * references, the area stenosis, the maximal plaque burden, how many slices the detector flagged
+ * as low confidence and how many were corrected. Exported for the tests: the PDF's text is compressed.
+ */
+export function analysisLines(result: CorrectedAnalysis): string[] {
+  const { slices, analysis, maxPlaqueBurden, lowConfidenceSlices, manualCount } = result;
+  const { mla, references, stenosisPercent } = analysis;
+  const atMla = mla ? slices[mla.index] : undefined;
+  const burden = (fraction: number) => `${(100 * fraction).toFixed(0)} %`;
+  const low = lowConfidenceSlices.length;
+  return [
+    mla && atMla ? `Minimal lumen area: ${mla.areaMm2.toFixed(2)} mm² at slice ${mla.index + 1} (${atMla.positionMm.toFixed(1)} mm)` : 'Minimal lumen area: -',
+    atMla
+      ? `At the MLA: vessel area ${atMla.vessel.areaMm2.toFixed(2)} mm², plaque burden ${atMla.bordersCross ? '- (corrected borders cross)' : burden(atMla.plaqueBurden)}`
+      : 'At the MLA: -',
+    `Distal reference: ${references.distal ? `${references.distal.areaMm2.toFixed(2)} mm² at slice ${references.distal.index + 1}` : '-'}`,
+    `Proximal reference: ${references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² at slice ${references.proximal.index + 1}` : '-'}`,
+    `Area stenosis: ${stenosisPercent === null ? '-' : `${stenosisPercent.toFixed(0)} %`}`,
+    maxPlaqueBurden
+      ? `Maximal plaque burden: ${burden(maxPlaqueBurden.plaqueBurden)} at slice ${maxPlaqueBurden.index + 1} (${slices[maxPlaqueBurden.index]?.positionMm.toFixed(1)} mm)`
+      : 'Maximal plaque burden: -',
+    `Low-confidence slices (automatic borders to check): ${low}`,
+    `Contours: automatic lumen and vessel detection, ${manualCount} slice${manualCount === 1 ? '' : 's'} corrected by hand`,
+  ];
+}
+
+/**
+ * The one-page pullback report (issues 9 and 15): patient, record, MLA (with vessel area and plaque
+ * burden there), reference areas and stenosis, maximal plaque burden, low-confidence count, the
+ * lumen-area and plaque-burden plot, and the annotation list with measurements. pdf-lib is loaded only when a report
+ * is made: the review does not pay for it otherwise, nor does a server that never sends to a PACS.
+ */
+export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`IVUS pullback report ${input.patient.patientId}`);
+  pdf.setCreator('IVUS Review');
+  const page = pdf.addPage([A4.width, A4.height]);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  let y = A4.height - MARGIN;
+  const line = (text: string, size = 10, useBold = false) => {
+    page.drawText(text, { x: MARGIN, y, size, font: useBold ? bold : font });
+    y -= size + 5;
+  };
+
+  line('IVUS pullback report', 16, true);
+  y -= 4;
+  const header = reportHeaderLines(input);
+  header.forEach((text, index) => line(text, index < 2 ? 10 : 9));
+  line(`Record id: ${input.record.recordId}`, 8);
+  y -= 6;
+
+  const { slices, analysis } = input.result;
+  const { mla, references } = analysis;
+  line('Quantitative analysis', 12, true);
+  const figures = analysisLines(input.result);
+  figures.forEach((text, index) => line(text, index === figures.length - 1 ? 9 : 10));
+  y -= 8;
+
+  // The plot: lumen area (left scale) and plaque burden (0-100 %) against slice, MLA in red, references in green.
+  const plot = { x: MARGIN, y: y - 180, width: A4.width - 2 * MARGIN, height: 170 };
+  page.drawRectangle({ ...plot, borderColor: rgb(0.7, 0.7, 0.7), borderWidth: 0.5 });
+  const maxArea = Math.max(1, ...slices.map((s) => s.areaMm2)) * 1.1;
+  const px = (slice: number) => plot.x + (slices.length > 1 ? ((slice - 1) / (slices.length - 1)) * plot.width : 0);
+  const py = (area: number) => plot.y + (area / maxArea) * plot.height;
+  const step = Math.max(1, Math.floor(slices.length / 600));
+  for (let i = step; i < slices.length; i += step) {
+    const a = slices[i - step]!;
+    const b = slices[i]!;
+    page.drawLine({ start: { x: px(a.slice), y: py(a.areaMm2) }, end: { x: px(b.slice), y: py(b.areaMm2) }, thickness: 0.8, color: rgb(0.2, 0.5, 0.55) });
+    // Slices whose corrected borders cross have no plaque burden: the curve breaks there.
+    if (a.bordersCross || b.bordersCross) continue;
+    const pb = (fraction: number) => plot.y + fraction * plot.height;
+    page.drawLine({ start: { x: px(a.slice), y: pb(a.plaqueBurden) }, end: { x: px(b.slice), y: pb(b.plaqueBurden) }, thickness: 0.8, color: rgb(0.85, 0.5, 0.2) });
+  }
+  const flag = (slice: number, color: ReturnType<typeof rgb>, label: string) => {
+    page.drawLine({ start: { x: px(slice), y: plot.y }, end: { x: px(slice), y: plot.y + plot.height }, thickness: 0.6, color, dashArray: [3, 2] });
+    page.drawText(label, { x: px(slice) + 2, y: plot.y + plot.height - 10, size: 7, font, color });
+  };
+  if (references.distal) flag(references.distal.index + 1, rgb(0.1, 0.6, 0.2), 'D ref');
+  if (references.proximal) flag(references.proximal.index + 1, rgb(0.1, 0.6, 0.2), 'P ref');
+  if (mla) flag(mla.index + 1, rgb(0.85, 0.2, 0.1), 'MLA');
+  page.drawText(`${maxArea.toFixed(0)} mm² (lumen area)`, { x: plot.x + 2, y: plot.y + plot.height + 3, size: 7, font, color: rgb(0.2, 0.5, 0.55) });
+  page.drawText('100 % (plaque burden)', { x: plot.x + plot.width - 80, y: plot.y + plot.height + 3, size: 7, font, color: rgb(0.85, 0.5, 0.2) });
+  page.drawText(`slice ${slices.length} · ${(slices.at(-1)?.positionMm ?? 0).toFixed(1)} mm`, { x: plot.x + plot.width - 80, y: plot.y - 10, size: 7, font });
+  page.drawText('slice 1 · 0 mm', { x: plot.x, y: plot.y - 10, size: 7, font });
+  y = plot.y - 28;
+
+  line('Annotations', 12, true);
+  const annotations = allAnnotations(input.manifest).sort((a, b) => a.slice - b.slice || a.label.localeCompare(b.label));
+  if (annotations.length === 0) line('None.');
+  for (const annotation of annotations) {
+    if (y < MARGIN + 20) {
+      line(`... and more (see the review)`, 9);
+      break;
+    }
+    const measured = measureAnnotation(annotation, input.figures.pixelSpacingMm);
+    const value = annotation.type === 'text' ? `"${annotation.text.slice(0, 80)}"` : `${measured?.value} ${measured?.unit}`;
+    line(`Slice ${annotation.slice}  ${annotation.label}  ${KIND[annotation.type]}  ${value}`, 9);
+  }
+  page.drawText(`Made ${input.madeAt.toLocaleString('en-US')} with IVUS Review`, { x: MARGIN, y: MARGIN / 2, size: 7, font, color: rgb(0.4, 0.4, 0.4) });
+  return pdf.save();
+}

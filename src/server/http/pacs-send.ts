@@ -1,0 +1,106 @@
+/**
+ * "Send to PACS" (issue 17): the record's saved measurements and borders as a DICOM SR (TID 1500)
+ * and its one-page report as Encapsulated PDF, both made here from what the server holds (the
+ * latest saved annotation version and the server's own border detection, never figures sent by a
+ * browser) and stored with STOW-RS in the record's study.
+ */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyReply } from 'fastify';
+import { emptyManifest } from '../../domain/annotations/manifest.ts';
+import { RecordContoursSchema } from '../../domain/contours/api.ts';
+import { correctedAnalysis } from '../../domain/contours/corrected-analysis.ts';
+import type { PacsSendResult } from '../../domain/pacs.ts';
+import type { AcquisitionFact } from '../../domain/records.ts';
+import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
+import type { Principal } from '../auth/authenticate.ts';
+import type { RecordContourService } from '../contours/record-contours.ts';
+import { findAnnotationVersion } from '../db/annotations.ts';
+import { appendAudit } from '../db/audit.ts';
+import type { Db } from '../db/client.ts';
+import type { PacsConnectionRow } from '../db/pacs-connections.ts';
+import { findPatient } from '../db/patients.ts';
+import { findRecord } from '../db/records.ts';
+import { buildEncapsulatedPdf } from '../dicom/encapsulated-pdf.ts';
+import { buildMeasurementReport, type ReportSubject } from '../dicom/sr/measurement-report.ts';
+import type { PacsClient } from '../pacs/dicomweb.ts';
+import { contoursOr422 } from './contours.ts';
+import { NotFoundError } from './validation.ts';
+
+const gunzip = promisify(zlib.gunzip);
+
+export type SendDeps = { db: Db; contours: RecordContourService };
+
+export async function sendRecordToPacs(
+  deps: SendDeps,
+  principal: Principal,
+  recordId: string,
+  connection: PacsConnectionRow,
+  client: PacsClient,
+  reply: FastifyReply,
+): Promise<PacsSendResult | FastifyReply> {
+  const { db } = deps;
+  const record = await findRecord(db, principal.tenantId, recordId);
+  if (!record) throw new NotFoundError(`No record "${recordId}".`);
+  if (!record.studyInstanceUid || !record.pullbackInstance) {
+    return reply.code(409).send({
+      error: 'not_dicom_record',
+      message: 'Only records imported from DICOM with their pullback can be sent: this one has no study in a PACS.',
+    });
+  }
+  const state = await contoursOr422(deps.contours, record, reply);
+  if (!('ready' in state)) return state;
+  if (!state.ready) {
+    return reply.code(409).send({
+      error: 'contours_not_ready',
+      message: `The borders are still being detected (${state.done} of ${state.total} slices): send again in a moment.`,
+    });
+  }
+  const detected = RecordContoursSchema.parse(JSON.parse((await gunzip(state.gz)).toString('utf8')));
+  const saved = await findAnnotationVersion(db, principal.tenantId, recordId);
+  const manifest = saved?.manifest ?? emptyManifest();
+  const figures = { pixelSpacingMm: record.pixelSpacingMm, frameRateHz: record.frameRateHz, pullbackSpeedMmPerS: record.pullbackSpeedMmPerS };
+  const analysis = correctedAnalysis(detected, manifest, figures);
+  const patient = await findPatient(db, principal.tenantId, record.patientId);
+  if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
+
+  const madeAt = new Date();
+  const subject: ReportSubject = {
+    patient: { patientId: patient.patientId, name: patient.name, birthDate: patient.birthDate, sex: patient.sex },
+    study: { studyInstanceUid: record.studyInstanceUid },
+    pullback: record.pullbackInstance,
+    author: { name: principal.name, email: principal.email },
+    madeAt,
+    recordId,
+  };
+  const pdf = await buildReportPdf({
+    patient: { name: patient.name, patientId: patient.patientId },
+    record: { acquiredAt: record.acquiredAt.toISOString(), modality: record.modality, recordId, assumed: record.assumed as AcquisitionFact[] },
+    result: analysis,
+    manifest,
+    figures,
+    madeAt,
+  });
+  const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
+  const document = buildEncapsulatedPdf(subject, pdf);
+  await client.store(record.studyInstanceUid, [report.bytes, document.bytes]);
+
+  const result: PacsSendResult = {
+    studyInstanceUid: record.studyInstanceUid,
+    stored: [
+      { kind: 'sr', sopInstanceUid: report.sopInstanceUid },
+      { kind: 'pdf', sopInstanceUid: document.sopInstanceUid },
+    ],
+    annotationVersion: saved?.version ?? null,
+  };
+  await appendAudit(db, {
+    tenantId: principal.tenantId,
+    action: 'record-sent-to-pacs',
+    actorId: principal.userId,
+    actorEmail: principal.email,
+    targetType: 'record',
+    targetId: recordId,
+    details: { connection: connection.name, connectionId: connection.id, ...result },
+  });
+  return result;
+}

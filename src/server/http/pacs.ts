@@ -1,0 +1,241 @@
+/**
+ * The PACS API (issue 17, contract in src/domain/pacs.ts): administrators manage the tenant's
+ * DICOMweb connections; every signed-in user searches them, pulls series into the import pipeline
+ * and sends a record's report back. Everything is looked up within the caller's tenant; credentials
+ * are opened only to call the PACS.
+ */
+import fs from 'node:fs/promises';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  PACS_PROBLEMS,
+  PacsConnectionInputSchema,
+  PacsPullRequestSchema,
+  PacsStudyQuerySchema,
+  type PacsConnectionInput,
+  type PacsProblem,
+  type PacsProblemCode,
+  type PacsSeriesList,
+  type PacsTestResult,
+} from '../../domain/pacs.ts';
+import { appendAudit } from '../db/audit.ts';
+import { importedSeries } from '../db/imports.ts';
+import {
+  credentialsOf,
+  CredentialsUnreadableError,
+  deletePacsConnection,
+  DuplicateConnectionNameError,
+  fieldsOf,
+  findPacsConnection,
+  insertPacsConnection,
+  listPacsConnections,
+  openCredentials,
+  toPacsConnection,
+  updatePacsConnection,
+  type PacsConnectionRow,
+} from '../db/pacs-connections.ts';
+import { unlockedKeyOf } from '../db/secrets.ts';
+import { ImportRejection } from '../import/errors.ts';
+import type { ImportService } from '../import/import-service.ts';
+import { parseImportForm } from '../import/patient-choice.ts';
+import { assertAllowedPacsUrl, ForbiddenAddressError } from '../pacs/address-policy.ts';
+import { PacsClient, PacsError } from '../pacs/dicomweb.ts';
+import { rejectionBody } from './imports.ts';
+import { requireAdmin } from './require-admin.ts';
+import { BadRequestError, NotFoundError, parseOrThrow } from './validation.ts';
+import { sendRecordToPacs, type SendDeps } from './pacs-send.ts';
+
+const ConnectionParams = z.object({ tenant: z.string(), id: z.string().max(100) });
+const UID = z.string().regex(/^[0-9]+(\.[0-9]+)*$/, 'a DICOM UID').max(64);
+const StudyParams = ConnectionParams.extend({ study: UID });
+const SeriesParams = StudyParams.extend({ series: UID });
+const RecordParams = z.object({ tenant: z.string(), recordId: z.uuid({ error: 'recordId must be a record id' }) });
+
+type Deps = SendDeps & { imports: ImportService };
+
+export function sendProblem(reply: FastifyReply, error: PacsError): FastifyReply {
+  const status = error.code === 'pacs_not_found' || error.code === 'pacs_series_not_found' || error.code === 'pacs_connection_not_found' ? 404 : 502;
+  const body: PacsProblem = { error: error.code, message: error.message };
+  return reply.code(status).header('cache-control', 'no-store').send(body);
+}
+
+const problem = (code: PacsProblemCode, detail: string) => new PacsError(code, `${PACS_PROBLEMS[code]}: ${detail}`);
+
+export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
+  const { db } = deps;
+
+  app.setErrorHandler(async (error, _request, reply) => {
+    if (error instanceof PacsError) return sendProblem(reply, error);
+    if (error instanceof DuplicateConnectionNameError) {
+      return reply.code(409).send({ error: 'duplicate_name', message: `A PACS connection named "${error.message}" exists already.` });
+    }
+    throw error;
+  });
+
+  /** The caller's tenant's connection, or a 404 PacsError (another tenant's id names nothing). */
+  const connectionOf = async (tenantId: string, id: string): Promise<PacsConnectionRow> => {
+    const row = await findPacsConnection(db, tenantId, id);
+    if (!row) throw problem('pacs_connection_not_found', 'it may have been removed; reload the page.');
+    return row;
+  };
+  const clientOf = (row: PacsConnectionRow): PacsClient => {
+    try {
+      return new PacsClient({ ...row, credentials: openCredentials(unlockedKeyOf(db), row) });
+    } catch (error) {
+      if (error instanceof CredentialsUnreadableError) {
+        throw problem('pacs_credentials_unreadable', 'an administrator enters them again (were the keys rotated without a restart?).');
+      }
+      throw error;
+    }
+  };
+  const testWith = async (client: PacsClient): Promise<PacsTestResult> => {
+    const started = performance.now();
+    const { studies } = await client.searchStudies({});
+    return { ok: true, studiesFound: studies.length, milliseconds: Math.round(performance.now() - started) };
+  };
+  const audit = (request: { principal?: { tenantId: string; userId: string; email: string } }, action: 'pacs-connection-added' | 'pacs-connection-changed' | 'pacs-connection-removed', row: PacsConnectionRow) =>
+    appendAudit(db, {
+      tenantId: row.tenantId,
+      action,
+      actorId: request.principal!.userId,
+      actorEmail: request.principal!.email,
+      targetType: 'pacs-connection',
+      targetId: row.id,
+      // Addresses and the kind of authentication, never a credential.
+      details: { name: row.name, qidoUrl: row.qidoUrl, wadoUrl: row.wadoUrl, stowUrl: row.stowUrl, authKind: row.authKind },
+    });
+  /** The input's addresses, refused (400) where they are link-local: see pacs/address-policy.ts. */
+  const allowedFields = async (input: PacsConnectionInput) => {
+    const fields = fieldsOf(input);
+    for (const name of ['qidoUrl', 'wadoUrl', 'stowUrl'] as const) {
+      try {
+        await assertAllowedPacsUrl(fields[name]);
+      } catch (error) {
+        if (error instanceof ForbiddenAddressError) throw new BadRequestError(`${name}: ${error.message}.`);
+        throw error;
+      }
+    }
+    return fields;
+  };
+  const needCredentials = (input: PacsConnectionInput) =>
+    reply400(`auth: ${input.auth.kind === 'basic' ? 'a password' : 'a token'} is required for ${input.auth.kind} authentication`);
+
+  app.get('/api/:tenant/pacs/connections', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { connections: (await listPacsConnections(db, request.principal!.tenantId)).map(toPacsConnection) };
+  });
+
+  app.post('/api/:tenant/pacs/connections', { preHandler: requireAdmin }, async (request, reply) => {
+    const input = parseOrThrow(PacsConnectionInputSchema, request.body);
+    const credentials = credentialsOf(input, null);
+    if (credentials === 'missing') return needCredentials(input)(reply);
+    const row = await insertPacsConnection(db, unlockedKeyOf(db), request.principal!.tenantId, await allowedFields(input), credentials);
+    await audit(request, 'pacs-connection-added', row);
+    return reply.code(201).send(toPacsConnection(row));
+  });
+
+  app.put('/api/:tenant/pacs/connections/:id', { preHandler: requireAdmin }, async (request, reply) => {
+    const { id } = parseOrThrow(ConnectionParams, request.params);
+    const input = parseOrThrow(PacsConnectionInputSchema, request.body);
+    const existing = await connectionOf(request.principal!.tenantId, id);
+    let stored = null;
+    try {
+      stored = openCredentials(unlockedKeyOf(db), existing);
+    } catch (error) {
+      // Unreadable stored credentials can still be replaced by new ones.
+      if (!(error instanceof CredentialsUnreadableError)) throw error;
+    }
+    const credentials = credentialsOf(input, stored);
+    if (credentials === 'missing') return needCredentials(input)(reply);
+    const row = await updatePacsConnection(db, unlockedKeyOf(db), existing.tenantId, id, await allowedFields(input), credentials);
+    if (!row) throw problem('pacs_connection_not_found', 'it was removed meanwhile.');
+    await audit(request, 'pacs-connection-changed', row);
+    return toPacsConnection(row);
+  });
+
+  app.delete('/api/:tenant/pacs/connections/:id', { preHandler: requireAdmin }, async (request, reply) => {
+    const { id } = parseOrThrow(ConnectionParams, request.params);
+    const row = await deletePacsConnection(db, request.principal!.tenantId, id);
+    if (!row) throw problem('pacs_connection_not_found', 'it was removed meanwhile.');
+    await audit(request, 'pacs-connection-removed', row);
+    return reply.code(204).send();
+  });
+
+  // Tests a connection before it is saved: nothing is stored.
+  app.post('/api/:tenant/pacs/connections/test', { preHandler: requireAdmin }, async (request, reply) => {
+    const input = parseOrThrow(PacsConnectionInputSchema, request.body);
+    const credentials = credentialsOf(input, null);
+    if (credentials === 'missing') return needCredentials(input)(reply);
+    reply.header('cache-control', 'no-store');
+    return testWith(new PacsClient({ ...(await allowedFields(input)), credentials }));
+  });
+
+  app.post('/api/:tenant/pacs/connections/:id/test', { preHandler: requireAdmin }, async (request, reply) => {
+    const { id } = parseOrThrow(ConnectionParams, request.params);
+    reply.header('cache-control', 'no-store');
+    return testWith(clientOf(await connectionOf(request.principal!.tenantId, id)));
+  });
+
+  app.get('/api/:tenant/pacs/connections/:id/studies', async (request, reply) => {
+    const { id } = parseOrThrow(ConnectionParams, request.params);
+    const query = parseOrThrow(PacsStudyQuerySchema, request.query);
+    reply.header('cache-control', 'no-store');
+    return clientOf(await connectionOf(request.principal!.tenantId, id)).searchStudies(query);
+  });
+
+  app.get('/api/:tenant/pacs/connections/:id/studies/:study/series', async (request, reply): Promise<PacsSeriesList> => {
+    const { id, study } = parseOrThrow(StudyParams, request.params);
+    const tenantId = request.principal!.tenantId;
+    const series = await clientOf(await connectionOf(tenantId, id)).listSeries(study);
+    const imported = new Set(await importedSeries(db, tenantId, series.map((s) => s.seriesInstanceUid)));
+    reply.header('cache-control', 'no-store');
+    return { series: series.map((s) => ({ ...s, imported: imported.has(s.seriesInstanceUid) })) };
+  });
+
+  app.get('/api/:tenant/pacs/connections/:id/studies/:study/series/:series/thumbnail', async (request, reply) => {
+    const { id, study, series } = parseOrThrow(SeriesParams, request.params);
+    const picture = await clientOf(await connectionOf(request.principal!.tenantId, id)).thumbnail(study, series);
+    if (!picture) throw new NotFoundError('The PACS cannot render a preview of this series.');
+    return reply.type(picture.type).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').send(Buffer.from(picture.bytes));
+  });
+
+  // The chosen series are retrieved into one upload directory, then imported as an upload of those files.
+  app.post('/api/:tenant/pacs/connections/:id/pull', async (request, reply) => {
+    const { id } = parseOrThrow(ConnectionParams, request.params);
+    const pull = parseOrThrow(PacsPullRequestSchema, request.body);
+    const principal = request.principal!;
+    const connection = await connectionOf(principal.tenantId, id);
+    const client = clientOf(connection);
+    const fields = { patientId: pull.patientId, patientName: pull.patientName, birthDate: pull.birthDate, sex: pull.sex, confirmPatientIdentity: pull.confirmPatientIdentity ? 'true' : undefined };
+    const form = parseImportForm(Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined)));
+    const { uploadId, dir, release } = deps.imports.newUpload();
+    try {
+      await fs.mkdir(dir, { recursive: true });
+      const files = [];
+      for (const series of new Set(pull.seriesInstanceUids)) files.push(...(await client.retrieveSeries(pull.studyInstanceUid, series, dir)));
+      const actor = { tenantId: principal.tenantId, userId: principal.userId, email: principal.email, source: 'pacs' as const, sourceName: connection.name };
+      const batch = await deps.imports.start(actor, { uploadId, dir }, files, form);
+      return reply.code(202).header('location', `/api/${principal.tenantId}/imports/${batch.imports[0]!.importId}`).send(batch);
+    } catch (error) {
+      // Nothing half-imported: what was retrieved goes, and no import was registered.
+      await fs.rm(dir, { recursive: true, force: true });
+      if (error instanceof ImportRejection) return reply.code(error.statusCode).send(rejectionBody(error));
+      throw error;
+    } finally {
+      release();
+    }
+  });
+
+  app.post('/api/:tenant/records/:recordId/pacs-send', async (request, reply) => {
+    const { recordId } = parseOrThrow(RecordParams, request.params);
+    const { connectionId } = parseOrThrow(z.object({ connectionId: z.string().max(100) }), request.body);
+    const principal = request.principal!;
+    const connection = await connectionOf(principal.tenantId, connectionId);
+    reply.header('cache-control', 'no-store');
+    return sendRecordToPacs(deps, principal, recordId, connection, clientOf(connection), reply);
+  });
+}
+
+function reply400(message: string) {
+  return (reply: FastifyReply) => reply.code(400).send({ error: 'bad_request', message });
+}
