@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { originOf } from '../playwright.config.ts';
 import { signIn } from './sign-in.ts';
+import { bmodePoint, drawRuler, openAnnotationReview as openReview } from './annotation-drawing.ts';
 
 /** The 300-frame record's review (a fresh one per test: each test uses its own record where it saves). */
 async function reviewHref(page: Page, frames: RegExp): Promise<string> {
@@ -9,36 +10,11 @@ async function reviewHref(page: Page, frames: RegExp): Promise<string> {
   return `${originOf('demo')}${await link.getAttribute('href')}`;
 }
 
-async function openReview(page: Page, href: string): Promise<void> {
-  await page.goto(`${href}?noImage=true`);
-  await expect(page.getByTestId('annotations-status')).not.toHaveText(/Loading/);
-}
-
-/** Screen position of image pixel (x, y) of the 512 x 512 B-mode image, fitted and centred in its panel. */
-async function bmodePoint(page: Page, x: number, y: number): Promise<{ x: number; y: number; scale: number }> {
-  const box = (await page.getByTestId('annotation-overlay').boundingBox())!;
-  const scale = Math.min(box.width / 512, box.height / 512);
-  return {
-    x: box.x + (box.width - 512 * scale) / 2 + x * scale,
-    y: box.y + (box.height - 512 * scale) / 2 + y * scale,
-    scale,
-  };
-}
-
 async function spacing(page: Page): Promise<number> {
   return Number(await page.getByTestId('annotation-overlay').getAttribute('data-pixel-spacing'));
 }
 
 const cards = (page: Page) => page.getByTestId('label-card');
-
-async function drawRuler(page: Page, from: [number, number], to: [number, number]): Promise<void> {
-  await page.getByRole('button', { name: 'Ruler', exact: true }).click();
-  const a = await bmodePoint(page, ...from);
-  const b = await bmodePoint(page, ...to);
-  await page.mouse.click(a.x, a.y);
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2);
-  await page.mouse.click(b.x, b.y);
-}
 
 test('a ruler measures in mm, is saved as a version, and comes back exactly after a reload', async ({ page }) => {
   await signIn(page);

@@ -1,34 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { administrator, clinician, signIn, submitProviderSignIn } from './sign-in.ts';
 import { shortRecordHref } from './open-review.ts';
+import { drawRuler, openAnnotationReview as openReview } from './annotation-drawing.ts';
 
 /**
  * Issue 16, no lost work: unsaved annotations are kept in the browser as they are made, and
  * offered back after a reload or a forced sign-out, to their author only.
  */
-
-async function openReview(page: Page, href: string): Promise<void> {
-  await page.goto(`${href}?noImage=true`);
-  await expect(page.getByTestId('annotations-status')).not.toHaveText(/Loading/);
-}
-
-/** Screen position of image pixel (x, y) of the 512 x 512 B-mode image, fitted and centred in its panel. */
-async function bmodePoint(page: Page, x: number, y: number): Promise<{ x: number; y: number }> {
-  const box = (await page.getByTestId('annotation-overlay').boundingBox())!;
-  const scale = Math.min(box.width / 512, box.height / 512);
-  return { x: box.x + (box.width - 512 * scale) / 2 + x * scale, y: box.y + (box.height - 512 * scale) / 2 + y * scale };
-}
-
-async function drawRuler(page: Page, from: [number, number], to: [number, number]): Promise<void> {
-  await page.getByRole('button', { name: 'Ruler', exact: true }).click();
-  const a = await bmodePoint(page, ...from);
-  const b = await bmodePoint(page, ...to);
-  await page.mouse.click(a.x, a.y);
-  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2);
-  await page.mouse.click(b.x, b.y);
-  // Tool off again, so later clicks do not draw.
-  await page.getByRole('button', { name: 'Ruler', exact: true }).click();
-}
 
 /** The drafts the app keeps in IndexedDB (none while its database does not exist: opening it here would create it empty). */
 async function storedDrafts(page: Page): Promise<number> {
@@ -70,7 +48,7 @@ test('unsaved annotations are kept as they are made and offered back after a rel
   const base = await basedOn(page);
   // Other specs may have saved annotations on this slice of the shared record.
   const saved = await cards(page).count();
-  await drawRuler(page, [120, 300], [380, 300]);
+  await drawRuler(page, [120, 300], [380, 300], { toolOff: true });
   await expect(cards(page)).toHaveCount(saved + 1);
   const measurements = await cards(page).getByTestId('card-measurement').allTextContents();
   await expect(saveButton(page)).toHaveAttribute('data-attention', '');
@@ -105,7 +83,7 @@ test('a forced sign-out keeps the draft for its author, who is offered it after 
   const base = await basedOn(page);
   // Earlier tests may have saved annotations on this slice.
   const saved = await cards(page).count();
-  await drawRuler(page, [100, 100], [100, 400]);
+  await drawRuler(page, [100, 100], [100, 400], { toolOff: true });
   await expect(cards(page)).toHaveCount(saved + 1);
 
   // The session ends meanwhile: the next API call (this Save, at once) is refused.

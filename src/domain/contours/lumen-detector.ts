@@ -35,6 +35,7 @@ import type { Point } from '../annotations/manifest.ts';
 import { createBorderSearchWorkspace, searchClosedBorder, type BorderSearchWorkspace } from './border-search.ts';
 import { createPolarTable, resamplePolar, type PolarTable } from './polar-resample.ts';
 import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';
+import { removeRingDown } from './ring-down.ts';
 
 export interface LumenDetectorOptions {
   readonly frameSizePx: number;
@@ -154,7 +155,7 @@ export function createLumenDetector(options: LumenDetectorOptions): LumenDetecto
     detect(frame, previous = null) {
       resamplePolar(table, frame, polar);
       smoothPolar(polar, smooth, angleCount, sampleCount);
-      removeRingDown(smooth, angleCount, sampleCount, ringEnd, column);
+      removeRingDownByPercentile(smooth, angleCount, sampleCount, ringEnd, column);
       const threshold = otsuThreshold(smooth, angleCount, sampleCount, candidateFirst, histogram);
 
       // Step response and inside-brightness cost per candidate.
@@ -256,18 +257,11 @@ function smoothPolar(input: Float32Array, out: Float32Array, angleCount: number,
 }
 
 /**
- * Gray levels of the display mapping per natural-log unit of echo power: 8 bits span about 50 dB,
- * so one level is about 0.2 dB. Used to add and subtract echoes in the power domain.
- */
-const LEVELS_PER_NEPER = ((10 / Math.LN10) * 255) / 50;
-
-/**
  * Removes the ring-down's excess over the blood level in the ring zone (samples before ringEnd). Per
  * radius, the 25th percentile over the rays is taken as ring-down plus blood (the lumen surrounds the
- * catheter, so most rays see blood there); the blood level is that of the last radius of the zone.
- * The excess is subtracted as power: p' = p − (p_ring − p_blood), floored at a tenth of p_blood.
+ * catheter, so most rays see blood there); the subtraction in the power domain is ring-down.ts's.
  */
-function removeRingDown(values: Float32Array, angleCount: number, sampleCount: number, ringEnd: number, column: Float32Array): void {
+function removeRingDownByPercentile(values: Float32Array, angleCount: number, sampleCount: number, ringEnd: number, column: Float32Array): void {
   if (ringEnd <= 0) return;
   const level = new Float32Array(ringEnd);
   for (let k = 0; k < ringEnd; k++) {
@@ -275,16 +269,7 @@ function removeRingDown(values: Float32Array, angleCount: number, sampleCount: n
     column.sort();
     level[k] = column[Math.floor(angleCount / 4)]!;
   }
-  const bloodPower = Math.exp(level[ringEnd - 1]! / LEVELS_PER_NEPER);
-  for (let k = 0; k < ringEnd; k++) {
-    const excess = Math.exp(level[k]! / LEVELS_PER_NEPER) - bloodPower;
-    if (excess <= 0) continue;
-    for (let a = 0; a < angleCount; a++) {
-      const index = a * sampleCount + k;
-      const power = Math.max(0.1 * bloodPower, Math.exp(values[index]! / LEVELS_PER_NEPER) - excess);
-      values[index] = LEVELS_PER_NEPER * Math.log(power);
-    }
-  }
+  removeRingDown(values, angleCount, sampleCount, ringEnd, level);
 }
 
 /** Otsu's threshold (the split maximising the between-class variance) of the samples from `first` on. */

@@ -1,0 +1,29 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Opens a review without images (annotations work over black panels) and waits for its annotations. */
+export async function openAnnotationReview(page: Page, href: string): Promise<void> {
+  await page.goto(`${href}?noImage=true`);
+  await expect(page.getByTestId('annotations-status')).not.toHaveText(/Loading/);
+}
+
+/** Screen position of image pixel (x, y) of the 512 x 512 B-mode image, fitted and centred in its panel. */
+export async function bmodePoint(page: Page, x: number, y: number): Promise<{ x: number; y: number; scale: number }> {
+  const box = (await page.getByTestId('annotation-overlay').boundingBox())!;
+  const scale = Math.min(box.width / 512, box.height / 512);
+  return {
+    x: box.x + (box.width - 512 * scale) / 2 + x * scale,
+    y: box.y + (box.height - 512 * scale) / 2 + y * scale,
+    scale,
+  };
+}
+
+/** Draws a ruler between two image pixels with the Ruler tool; `toolOff` turns the tool off again afterwards. */
+export async function drawRuler(page: Page, from: [number, number], to: [number, number], { toolOff = false } = {}): Promise<void> {
+  await page.getByRole('button', { name: 'Ruler', exact: true }).click();
+  const a = await bmodePoint(page, ...from);
+  const b = await bmodePoint(page, ...to);
+  await page.mouse.click(a.x, a.y);
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2);
+  await page.mouse.click(b.x, b.y);
+  if (toolOff) await page.getByRole('button', { name: 'Ruler', exact: true }).click();
+}
