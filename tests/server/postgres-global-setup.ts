@@ -1,9 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { freePort } from '../support/free-port.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,16 +22,6 @@ function findBinary(name: string): string | null {
   return which.status === 0 ? which.stdout.trim() : null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /**
  * Starts a throw-away PostgreSQL cluster from the machine's binaries for the

@@ -6,9 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
 
 export const ORTHANC_BINARY = '/usr/sbin/Orthanc';
 export const DICOMWEB_PLUGIN = '/usr/share/orthanc/plugins/libOrthancDicomWeb.so';
@@ -61,16 +61,6 @@ function isExecutable(file: string): boolean {
   }
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** The configuration Orthanc is started with (exported so a test or a report can show it). */
 export function orthancConfig(dir: string, ports: { http: number; dicom: number }, options: OrthancOptions): Record<string, unknown> {

@@ -6,7 +6,6 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportListSchema, type ImportSummary } from '../../../src/domain/imports.ts';
@@ -14,20 +13,11 @@ import { makeDicom } from '../../support/dicom-fixtures.ts';
 import { hasTool } from '../../support/real-encoders.ts';
 import { closeSession, get, openSession, waitForImport, type Session } from '../import-session.ts';
 import { clinicianAuthorization, postgresUnavailable } from '../test-server.ts';
+import { freePort } from '../../support/free-port.ts';
 
 const hasStorescu = hasTool('storescu');
 if (!hasStorescu) console.warn("\nNOTICE: Debian's dcmtk (storescu) is not installed: the DICOM push tests are skipped.\n");
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 function storescu(port: number, calledAe: string, file: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
