@@ -15,6 +15,8 @@ export default defineConfig({
           include: ['tests/web/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/web/setup.ts'],
+          // Typing into forms with user-event takes seconds when the suite shares two cores with other work.
+          testTimeout: 15_000,
           // @pixi/react imports 'react-reconciler/constants' without an extension, which Node's
           // ESM resolver refuses; let Vite resolve it as the app build does.
           server: { deps: { inline: ['@pixi/react'] } },

@@ -161,3 +161,17 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
   await expect(layer).toHaveAttribute('data-vessel-source', 'auto');
   expect(await numberIn(page.getByTestId('vessel-area'))).toBe(vesselBefore);
 });
+
+test('the panels keep their size when the borders arrive: nothing moves under the pointer', async ({ page }) => {
+  await signIn(page);
+  // A record no other spec opens, so its borders are still being detected when the review opens.
+  await page.goto(`${originOf('demo')}/patients/DEM-007/records`);
+  await page.getByTestId('record-card').first().getByRole('link').click();
+  await expect(page.getByTestId('pullback-analysis-pending')).toBeVisible();
+  const overlay = page.getByTestId('annotation-overlay');
+  const before = (await overlay.boundingBox())!;
+  await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 120_000 });
+  const after = (await overlay.boundingBox())!;
+  expect(Math.abs(after.height - before.height)).toBeLessThanOrEqual(1);
+  expect(after.y).toBe(before.y);
+});

@@ -2,6 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { patients, records } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
+import { insertPacsConnection } from '../../src/server/db/pacs-connections.ts';
+import { unlockedKeyOf } from '../../src/server/db/secrets.ts';
 import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
 
 type Route = { path: string; methods: string[] };
@@ -30,6 +32,7 @@ describe.skipIf(postgresUnavailable)('tenancy: no request crosses from one tenan
   let acmeAdmin: string;
   let demoRecordId: string;
   let demoUserId: string;
+  let demoConnectionId: string;
   let demoPatientName: string;
   let idRoutes: Route[];
 
@@ -43,6 +46,9 @@ describe.skipIf(postgresUnavailable)('tenancy: no request crosses from one tenan
       .replace(':series', 'bmode')
       .replace(':chunk', '0')
       .replace(':version', '1')
+      // A demo PACS connection, and a UID for its study routes.
+      .replace(':id', demoConnectionId)
+      .replace(':study', '1.2.3')
       .replace(/:[A-Za-z]+/g, 'x');
   const send = (method: string, url: string, host: string) =>
     server.app.inject({
@@ -73,6 +79,7 @@ describe.skipIf(postgresUnavailable)('tenancy: no request crosses from one tenan
       .where(and(eq(records.tenantId, 'demo'), eq(records.patientId, 'DEM-001')));
     demoRecordId = record!.id;
     demoUserId = (await findUserByEmail(db, 'demo', 'clinician@demo.test'))!.id;
+    demoConnectionId = (await insertPacsConnection(db, unlockedKeyOf(db), 'demo', { name: 'Demo PACS', qidoUrl: 'http://127.0.0.1:9/dicom-web', wadoUrl: 'http://127.0.0.1:9/dicom-web', stowUrl: 'http://127.0.0.1:9/dicom-web', authKind: 'none' }, null)).id;
     const [patient] = await db.select({ name: patients.name }).from(patients).where(and(eq(patients.tenantId, 'demo'), eq(patients.patientId, 'DEM-001')));
     demoPatientName = patient!.name;
     idRoutes = routesOf(server.app.printRoutes({ commonPrefix: false })).filter(

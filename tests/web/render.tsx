@@ -59,7 +59,13 @@ export function fakeApi(respond: (url: URL, init: RequestInit | undefined) => Re
     onUnauthorized: () => undefined,
     fetch: fetchMock,
   });
-  return { client, fetchMock };
+  /** The requests sent so far, as "METHOD path?query" with their JSON bodies. */
+  const requests = () =>
+    fetchMock.mock.calls.map(([input, init]) => {
+      const url = new URL(String(input), 'http://demo.localhost');
+      return { call: `${init?.method ?? 'GET'} ${url.pathname}${url.search}`, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    });
+  return { client, fetchMock, requests };
 }
 
 export interface RenderOptions {

@@ -60,8 +60,11 @@ export async function listPacsConnections(db: Db, tenantId: string): Promise<Pac
   return db.select().from(pacsConnections).where(eq(pacsConnections.tenantId, tenantId)).orderBy(asc(pacsConnections.name));
 }
 
+/** Any other text names no connection (and would make PostgreSQL refuse the query). */
+const isConnectionId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
 export async function findPacsConnection(db: Db, tenantId: string, id: string): Promise<PacsConnectionRow | undefined> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+  if (!isConnectionId(id)) return undefined;
   const [row] = await db
     .select()
     .from(pacsConnections)
@@ -117,6 +120,7 @@ export async function updatePacsConnection(
   fields: Fields,
   credentials: PacsCredentials | null,
 ): Promise<PacsConnectionRow | undefined> {
+  if (!isConnectionId(id)) return undefined;
   try {
     const [row] = await db
       .update(pacsConnections)
@@ -131,6 +135,7 @@ export async function updatePacsConnection(
 }
 
 export async function deletePacsConnection(db: Db, tenantId: string, id: string): Promise<PacsConnectionRow | undefined> {
+  if (!isConnectionId(id)) return undefined;
   const [row] = await db
     .delete(pacsConnections)
     .where(and(eq(pacsConnections.tenantId, tenantId), eq(pacsConnections.id, id)))

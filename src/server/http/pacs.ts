@@ -34,6 +34,7 @@ import {
   updatePacsConnection,
   type PacsConnectionRow,
 } from '../db/pacs-connections.ts';
+import { findRecord } from '../db/records.ts';
 import { unlockedKeyOf } from '../db/secrets.ts';
 import { ImportRejection } from '../import/errors.ts';
 import type { ImportService } from '../import/import-service.ts';
@@ -136,8 +137,9 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
 
   app.put('/api/:tenant/pacs/connections/:id', { preHandler: requireAdmin }, async (request, reply) => {
     const { id } = parseOrThrow(ConnectionParams, request.params);
-    const input = parseOrThrow(PacsConnectionInputSchema, request.body);
+    // Another tenant's id names nothing (404) whatever the body says.
     const existing = await connectionOf(request.principal!.tenantId, id);
+    const input = parseOrThrow(PacsConnectionInputSchema, request.body);
     let stored = null;
     try {
       stored = openCredentials(unlockedKeyOf(db), existing);
@@ -178,23 +180,28 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
 
   app.get('/api/:tenant/pacs/connections/:id/studies', async (request, reply) => {
     const { id } = parseOrThrow(ConnectionParams, request.params);
+    const connection = await connectionOf(request.principal!.tenantId, id);
     const query = parseOrThrow(PacsStudyQuerySchema, request.query);
     reply.header('cache-control', 'no-store');
-    return clientOf(await connectionOf(request.principal!.tenantId, id)).searchStudies(query);
+    return clientOf(connection).searchStudies(query);
   });
 
   app.get('/api/:tenant/pacs/connections/:id/studies/:study/series', async (request, reply): Promise<PacsSeriesList> => {
-    const { id, study } = parseOrThrow(StudyParams, request.params);
+    const { id } = parseOrThrow(ConnectionParams, request.params);
     const tenantId = request.principal!.tenantId;
-    const series = await clientOf(await connectionOf(tenantId, id)).listSeries(study);
+    const connection = await connectionOf(tenantId, id);
+    const { study } = parseOrThrow(StudyParams, request.params);
+    const series = await clientOf(connection).listSeries(study);
     const imported = new Set(await importedSeries(db, tenantId, series.map((s) => s.seriesInstanceUid)));
     reply.header('cache-control', 'no-store');
     return { series: series.map((s) => ({ ...s, imported: imported.has(s.seriesInstanceUid) })) };
   });
 
   app.get('/api/:tenant/pacs/connections/:id/studies/:study/series/:series/thumbnail', async (request, reply) => {
-    const { id, study, series } = parseOrThrow(SeriesParams, request.params);
-    const picture = await clientOf(await connectionOf(request.principal!.tenantId, id)).thumbnail(study, series);
+    const { id } = parseOrThrow(ConnectionParams, request.params);
+    const connection = await connectionOf(request.principal!.tenantId, id);
+    const { study, series } = parseOrThrow(SeriesParams, request.params);
+    const picture = await clientOf(connection).thumbnail(study, series);
     if (!picture) throw new NotFoundError('The PACS cannot render a preview of this series.');
     return reply.type(picture.type).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').send(Buffer.from(picture.bytes));
   });
@@ -202,9 +209,9 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
   // The chosen series are retrieved into one upload directory, then imported as an upload of those files.
   app.post('/api/:tenant/pacs/connections/:id/pull', async (request, reply) => {
     const { id } = parseOrThrow(ConnectionParams, request.params);
-    const pull = parseOrThrow(PacsPullRequestSchema, request.body);
     const principal = request.principal!;
     const connection = await connectionOf(principal.tenantId, id);
+    const pull = parseOrThrow(PacsPullRequestSchema, request.body);
     const client = clientOf(connection);
     const fields = { patientId: pull.patientId, patientName: pull.patientName, birthDate: pull.birthDate, sex: pull.sex, confirmPatientIdentity: pull.confirmPatientIdentity ? 'true' : undefined };
     const form = parseImportForm(Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined)));
@@ -228,8 +235,9 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
 
   app.post('/api/:tenant/records/:recordId/pacs-send', async (request, reply) => {
     const { recordId } = parseOrThrow(RecordParams, request.params);
-    const { connectionId } = parseOrThrow(z.object({ connectionId: z.string().max(100) }), request.body);
     const principal = request.principal!;
+    if (!(await findRecord(db, principal.tenantId, recordId))) throw new NotFoundError(`No record "${recordId}".`);
+    const { connectionId } = parseOrThrow(z.object({ connectionId: z.string().max(100) }), request.body);
     const connection = await connectionOf(principal.tenantId, connectionId);
     reply.header('cache-control', 'no-store');
     return sendRecordToPacs(deps, principal, recordId, connection, clientOf(connection), reply);

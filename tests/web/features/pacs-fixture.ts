@@ -63,7 +63,7 @@ export function pacsServer({
   patients = [] as PatientSummary[],
 } = {}) {
   let override: Handler | null = null;
-  const { client, fetchMock } = fakeApi((url, init) => {
+  const { client, requests } = fakeApi((url, init) => {
     const path = url.pathname.replace(/^\/api\/demo\//, '');
     const method = init?.method ?? 'GET';
     const answered = override?.(url, init, path);
@@ -78,13 +78,6 @@ export function pacsServer({
     if (path === 'patients') return Response.json({ items: patients, total: patients.length, page: 1, pageSize: 10 });
     return Response.json({ error: 'not_found', message: `No route ${method} ${path}` }, { status: 404 });
   });
-
-  /** The requests sent so far, as "METHOD path?query" with their JSON bodies. */
-  const requests = () =>
-    fetchMock.mock.calls.map(([input, init]) => {
-      const url = new URL(String(input), 'http://demo.localhost');
-      return { call: `${init?.method ?? 'GET'} ${url.pathname}${url.search}`, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-    });
 
   return {
     client,

@@ -39,7 +39,7 @@ export function usersServer({ users = [ADMIN, CLINICIAN], audit = [] as AuditEnt
     expiresAt: '2026-03-06T10:30:00Z',
   });
 
-  const { client, fetchMock } = fakeApi((url, init) => {
+  const { client, requests } = fakeApi((url, init) => {
     const overridden = override?.(url, init);
     if (overridden) return overridden;
     const method = init?.method ?? 'GET';
@@ -83,13 +83,6 @@ export function usersServer({ users = [ADMIN, CLINICIAN], audit = [] as AuditEnt
     }
     return Response.json({ error: 'not_found', message: `No route ${method} ${path}` }, { status: 404 });
   });
-
-  /** The requests sent so far, as "METHOD path?query" with their JSON bodies. */
-  const requests = () =>
-    fetchMock.mock.calls.map(([input, init]) => {
-      const url = new URL(String(input), 'http://demo.localhost');
-      return { call: `${init?.method ?? 'GET'} ${url.pathname}${url.search}`, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-    });
 
   return {
     client,

@@ -1,8 +1,9 @@
 import type { KeyboardEvent } from 'react';
-import { Box, Skeleton, Table, VisuallyHidden, chakra } from '@chakra-ui/react';
+import { Box, Table, VisuallyHidden, chakra } from '@chakra-ui/react';
 import type { PatientListQuery, PatientSortField, PatientSummary } from '../../../domain/patients.ts';
 import { formatDate } from '../../../domain/reports/format-date.ts';
 import { SortAscendingIcon, SortDescendingIcon, SortNoneIcon } from '../../ui/icons.tsx';
+import { SkeletonRows } from '../../ui/skeleton-rows.tsx';
 
 const COLUMNS: readonly { field: PatientSortField; label: string; numeric?: boolean }[] = [
   { field: 'patientId', label: 'Patient ID' },
@@ -12,6 +13,7 @@ const COLUMNS: readonly { field: PatientSortField; label: string; numeric?: bool
   { field: 'recordCount', label: 'Records', numeric: true },
   { field: 'latestRecordDate', label: 'Latest record' },
 ];
+const FIELDS = COLUMNS.map(({ field }) => field);
 
 const SEX_LABELS: Record<PatientSummary['sex'], string> = { F: 'Female', M: 'Male', O: 'Other', U: 'Unknown' };
 
@@ -95,15 +97,7 @@ export function PatientsTable({ patients, sort, order, skeletonRows, busy, onSor
                   <Table.Cell>{patient.latestRecordDate ? formatDate(patient.latestRecordDate) : '—'}</Table.Cell>
                 </Table.Row>
               ))
-            : Array.from({ length: skeletonRows }, (_, row) => (
-                <Table.Row key={row} data-testid="patient-skeleton-row">
-                  {COLUMNS.map(({ field }) => (
-                    <Table.Cell key={field}>
-                      <Skeleton height="4" />
-                    </Table.Cell>
-                  ))}
-                </Table.Row>
-              ))}
+            : <SkeletonRows rows={skeletonRows} columns={FIELDS} testId="patient-skeleton-row" />}
         </Table.Body>
       </Table.Root>
     </Box>

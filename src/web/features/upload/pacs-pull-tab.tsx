@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Field, HStack, NativeSelect, Spinner, Stack, Text } from '@chakra-ui/react';
+import { HStack, Spinner, Stack, Text } from '@chakra-ui/react';
 import type { PacsStudy, PacsStudyQuery } from '../../../domain/pacs.ts';
+import { LabelledSelect } from '../../ui/labelled-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
 import { IdentityMismatch } from './identity-mismatch.tsx';
 import type { ImportsApi } from './imports-api.ts';
@@ -12,7 +13,7 @@ import { PatientChooser } from './patient-chooser.tsx';
 import { rejectionSentences } from './upload-request.ts';
 import type { usePull } from './use-pull.ts';
 import { plural } from './use-upload.ts';
-import { useRemote } from './use-remote.ts';
+import { useRemote } from '../../api/use-remote.ts';
 
 export interface PacsPullTabProps {
   pacs: PacsBrowseApi;
@@ -90,19 +91,13 @@ export function PacsPullTab({ pacs, imports, pull, patientSearchDebounceMs }: Pa
   const refusal = state.phase === 'rejected' ? rejectionSentences(state.rejection) : null;
   return (
     <Stack gap="6">
-      <Field.Root maxWidth="24rem">
-        <Field.Label>PACS</Field.Label>
-        <NativeSelect.Root>
-          <NativeSelect.Field value={connection.id} onChange={(event) => chooseConnection(event.currentTarget.value)}>
-            {list.map(({ id, name }) => (
-              <option key={id} value={id}>
-                {name}
-              </option>
-            ))}
-          </NativeSelect.Field>
-          <NativeSelect.Indicator />
-        </NativeSelect.Root>
-      </Field.Root>
+      <LabelledSelect
+        label="PACS"
+        maxWidth="24rem"
+        value={connection.id}
+        options={list.map(({ id, name }) => ({ value: id, label: name }))}
+        onChange={chooseConnection}
+      />
       <PacsSearchForm
         searching={studies.loading}
         onSearch={(query) => {

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Box, Button, Field, Input, NativeSelect, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Box, Button, Field, Input, SimpleGrid, Stack } from '@chakra-ui/react';
 import type { PacsStudyQuery } from '../../../domain/pacs.ts';
 import { SearchIcon } from '../../ui/icons.tsx';
+import { LabelledSelect } from '../../ui/labelled-select.tsx';
 
 const MODALITIES = [
   { value: '', label: 'Any' },
@@ -78,19 +79,7 @@ export function PacsSearchForm({ onSearch, searching, disabled = false }: PacsSe
             <Field.Label>Study date to</Field.Label>
             <Input type="date" value={draft.to} onChange={(event) => set('to')(event.currentTarget.value)} />
           </Field.Root>
-          <Field.Root>
-            <Field.Label>Modality</Field.Label>
-            <NativeSelect.Root>
-              <NativeSelect.Field value={draft.modality} onChange={(event) => set('modality')(event.currentTarget.value)}>
-                {MODALITIES.map(({ value, label }) => (
-                  <option key={label} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-          </Field.Root>
+          <LabelledSelect label="Modality" value={draft.modality} options={MODALITIES} onChange={set('modality')} />
         </SimpleGrid>
         <Box>
           <Button type="submit" colorPalette="teal" loading={searching} loadingText="Searching…" disabled={disabled}>

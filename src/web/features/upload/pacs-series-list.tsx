@@ -1,16 +1,20 @@
 import { useState } from 'react';
-import { Badge, Box, Button, Heading, HStack, Skeleton, Stack, Table, Text, VisuallyHidden, chakra } from '@chakra-ui/react';
+import { Badge, Box, Button, Heading, HStack, Stack, Table, Text, chakra } from '@chakra-ui/react';
 import type { PacsConnection, PacsSeries, PacsStudy } from '../../../domain/pacs.ts';
 import { formatDate } from '../../../domain/reports/format-date.ts';
+import { SkeletonRows } from '../../ui/skeleton-rows.tsx';
 import { EmptyState, ErrorState } from '../../ui/states.tsx';
+import { TableHead } from '../../ui/table-head.tsx';
 import type { PacsBrowseApi } from './pacs-api.ts';
 import { PacsThumbnail } from './pacs-thumbnail.tsx';
 import { COUNT_FORMAT } from './upload-format.ts';
 import { seriesLabel } from './use-pull.ts';
 import { plural } from './use-upload.ts';
-import { useRemote } from './use-remote.ts';
+import { useRemote } from '../../api/use-remote.ts';
 
 const COLUMNS = ['Import', 'Preview', 'Modality', 'Description', 'Series', 'Frames', 'Instances', 'Status'] as const;
+const NUMERIC = ['Series', 'Frames', 'Instances'];
+const THUMBNAIL_SKELETON = { height: '16', width: '16' };
 /** What the app imports: IVUS pullbacks (IVUS, or US multi-frame) and angiography runs; these start checked. */
 const IMPORTABLE = new Set(['IVUS', 'US', 'XA']);
 
@@ -56,18 +60,7 @@ export function PacsSeriesList({ pacs, connection, study, pulling, refresh, onIm
     body = (
       <Box overflowX="auto" borderWidth="1px" rounded="l2">
         <Table.Root data-testid="pacs-series" aria-busy={list.loading} size="sm">
-          <Table.Caption>
-            <VisuallyHidden>Series of the study; check those to import.</VisuallyHidden>
-          </Table.Caption>
-          <Table.Header>
-            <Table.Row bg="bg.subtle">
-              {COLUMNS.map((label) => (
-                <Table.ColumnHeader key={label} scope="col" textAlign={label === 'Frames' || label === 'Instances' || label === 'Series' ? 'end' : 'start'}>
-                  {label}
-                </Table.ColumnHeader>
-              ))}
-            </Table.Row>
-          </Table.Header>
+          <TableHead caption="Series of the study; check those to import." columns={COLUMNS} endAligned={NUMERIC} />
           <Table.Body>
             {series
               ? series.map((item) => {
@@ -113,15 +106,7 @@ export function PacsSeriesList({ pacs, connection, study, pulling, refresh, onIm
                     </Table.Row>
                   );
                 })
-              : Array.from({ length: 2 }, (_, row) => (
-                  <Table.Row key={row} data-testid="pacs-series-skeleton">
-                    {COLUMNS.map((label) => (
-                      <Table.Cell key={label}>
-                        <Skeleton height={label === 'Preview' ? '16' : '4'} width={label === 'Preview' ? '16' : undefined} />
-                      </Table.Cell>
-                    ))}
-                  </Table.Row>
-                ))}
+              : <SkeletonRows rows={2} columns={COLUMNS} testId="pacs-series-skeleton" skeleton={(label) => (label === 'Preview' ? THUMBNAIL_SKELETON : undefined)} />}
           </Table.Body>
         </Table.Root>
       </Box>

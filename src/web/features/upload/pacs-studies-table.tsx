@@ -1,6 +1,8 @@
-import { Box, Button, HStack, Skeleton, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Box, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import type { PacsStudy } from '../../../domain/pacs.ts';
 import { formatDate } from '../../../domain/reports/format-date.ts';
+import { SkeletonRows } from '../../ui/skeleton-rows.tsx';
+import { TableHead } from '../../ui/table-head.tsx';
 
 const COLUMNS = ['Patient', 'Birth date', 'Study date', 'Description', 'Modalities', 'Series', 'Action'] as const;
 
@@ -19,18 +21,7 @@ export function PacsStudiesTable({ studies, busy, chosen, onChoose }: PacsStudie
   return (
     <Box overflowX="auto" borderWidth="1px" rounded="l2">
       <Table.Root data-testid="pacs-studies" aria-busy={busy} size="sm">
-        <Table.Caption>
-          <VisuallyHidden>Studies found in the PACS; choose one to see its series.</VisuallyHidden>
-        </Table.Caption>
-        <Table.Header>
-          <Table.Row bg="bg.subtle">
-            {COLUMNS.map((label) => (
-              <Table.ColumnHeader key={label} scope="col" textAlign={label === 'Series' ? 'end' : 'start'}>
-                {label === 'Action' ? <VisuallyHidden>{label}</VisuallyHidden> : label}
-              </Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
+        <TableHead caption="Studies found in the PACS; choose one to see its series." columns={COLUMNS} endAligned={['Series']} hiddenLabels={['Action']} />
         <Table.Body opacity={busy && studies ? 0.6 : 1} transition="opacity">
           {studies
             ? studies.map((study) => {
@@ -60,15 +51,7 @@ export function PacsStudiesTable({ studies, busy, chosen, onChoose }: PacsStudie
                   </Table.Row>
                 );
               })
-            : Array.from({ length: 3 }, (_, row) => (
-                <Table.Row key={row} data-testid="pacs-study-skeleton">
-                  {COLUMNS.map((label) => (
-                    <Table.Cell key={label}>
-                      <Skeleton height="4" />
-                    </Table.Cell>
-                  ))}
-                </Table.Row>
-              ))}
+            : <SkeletonRows rows={3} columns={COLUMNS} testId="pacs-study-skeleton" />}
         </Table.Body>
       </Table.Root>
     </Box>

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Box, Button, Flex, Skeleton, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Box, Button, Flex, Table, Text } from '@chakra-ui/react';
 import { DEFAULT_AUDIT_PAGE_SIZE } from '../../../domain/users.ts';
+import { SkeletonRows } from '../../ui/skeleton-rows.tsx';
 import { EmptyState, ErrorState } from '../../ui/states.tsx';
-import { useRemote } from './use-remote.ts';
+import { TableHead } from '../../ui/table-head.tsx';
+import { useRemote } from '../../api/use-remote.ts';
 import { auditActionLabel, auditDetails, auditTarget, formatDateTime } from './user-format.ts';
 import type { UsersApi } from './users-api.ts';
 
@@ -31,18 +33,7 @@ export function AuditTab({ users, pageSize = DEFAULT_AUDIT_PAGE_SIZE }: { users:
     <>
       <Box overflowX="auto" borderWidth="1px" rounded="l2">
         <Table.Root data-testid="audit-table" aria-busy={page.loading} size="sm" stickyHeader>
-          <Table.Caption>
-            <VisuallyHidden>Audit trail, newest first.</VisuallyHidden>
-          </Table.Caption>
-          <Table.Header>
-            <Table.Row bg="bg.subtle">
-              {COLUMNS.map((label) => (
-                <Table.ColumnHeader key={label} scope="col">
-                  {label}
-                </Table.ColumnHeader>
-              ))}
-            </Table.Row>
-          </Table.Header>
+          <TableHead caption="Audit trail, newest first." columns={COLUMNS} />
           <Table.Body opacity={page.loading && data ? 0.6 : 1} transition="opacity">
             {data
               ? data.items.map((entry) => (
@@ -54,15 +45,7 @@ export function AuditTab({ users, pageSize = DEFAULT_AUDIT_PAGE_SIZE }: { users:
                     <Table.Cell color="fg.muted">{auditDetails(entry)}</Table.Cell>
                   </Table.Row>
                 ))
-              : Array.from({ length: 5 }, (_, row) => (
-                  <Table.Row key={row}>
-                    {COLUMNS.map((label) => (
-                      <Table.Cell key={label}>
-                        <Skeleton height="4" />
-                      </Table.Cell>
-                    ))}
-                  </Table.Row>
-                ))}
+              : <SkeletonRows rows={5} columns={COLUMNS} />}
           </Table.Body>
         </Table.Root>
       </Box>

@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Dialog, Field, Input, Portal, Stack } from '@chakra-ui/react';
+import { Field, Input } from '@chakra-ui/react';
 import { CreateUserBodySchema, type UserChangeResult } from '../../../domain/users.ts';
 import { ApiError } from '../../api/api-client.ts';
-import { OneTimeLink } from './one-time-link.tsx';
+import { DialogForm } from '../../ui/dialog-form.tsx';
+import { FailureAlert } from '../../ui/failure-alert.tsx';
+import { ModalDialog } from '../../ui/modal-dialog.tsx';
+import { OneTimeLinkStep } from './one-time-link.tsx';
 import { PasswordChoice, type PasswordMode } from './password-choice.tsx';
 import type { UsersApi } from './users-api.ts';
 
@@ -60,66 +63,29 @@ export function CreateUserDialog({ users, onClose, onCreated }: CreateUserDialog
   };
 
   return (
-    <Dialog.Root open onOpenChange={(details) => !details.open && !saving && onClose()} size="md" placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            {created?.setPasswordLink ? (
-              <>
-                <Dialog.Header>
-                  <Dialog.Title>Account created</Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body>
-                  <OneTimeLink link={created.setPasswordLink} email={created.user.email} />
-                </Dialog.Body>
-                <Dialog.Footer>
-                  <Button onClick={onClose}>Done</Button>
-                </Dialog.Footer>
-              </>
-            ) : (
-              <form onSubmit={onSubmit} noValidate aria-label="Create user">
-                <Dialog.Header>
-                  <Dialog.Title>Create user</Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body>
-                  <Stack gap="4">
-                    {failure ? (
-                      <Alert.Root status="error">
-                        <Alert.Indicator />
-                        <Alert.Title>{failure}</Alert.Title>
-                      </Alert.Root>
-                    ) : null}
-                    <Field.Root required invalid={Boolean(errors.email)}>
-                      <Field.Label>
-                        Email <Field.RequiredIndicator />
-                      </Field.Label>
-                      <Input type="email" autoComplete="off" value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
-                      <Field.ErrorText>{errors.email}</Field.ErrorText>
-                    </Field.Root>
-                    <Field.Root required invalid={Boolean(errors.name)}>
-                      <Field.Label>
-                        Name <Field.RequiredIndicator />
-                      </Field.Label>
-                      <Input autoComplete="off" value={name} onChange={(event) => setName(event.currentTarget.value)} />
-                      <Field.ErrorText>{errors.name}</Field.ErrorText>
-                    </Field.Root>
-                    <PasswordChoice mode={mode} onModeChange={setMode} password={password} onPasswordChange={setPassword} error={errors.password} />
-                  </Stack>
-                </Dialog.Body>
-                <Dialog.Footer>
-                  <Button variant="outline" onClick={onClose} disabled={saving}>
-                    Cancel
-                  </Button>
-                  <Button type="submit" loading={saving} loadingText="Creating…">
-                    Create user
-                  </Button>
-                </Dialog.Footer>
-              </form>
-            )}
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ModalDialog busy={saving} onClose={onClose}>
+      {created?.setPasswordLink ? (
+        <OneTimeLinkStep title="Account created" link={created.setPasswordLink} email={created.user.email} onDone={onClose} />
+      ) : (
+        <DialogForm title="Create user" onSubmit={onSubmit} busy={saving} onCancel={onClose} submitLabel="Create user" busyLabel="Creating…">
+          <FailureAlert message={failure} />
+          <Field.Root required invalid={Boolean(errors.email)}>
+            <Field.Label>
+              Email <Field.RequiredIndicator />
+            </Field.Label>
+            <Input type="email" autoComplete="off" value={email} onChange={(event) => setEmail(event.currentTarget.value)} />
+            <Field.ErrorText>{errors.email}</Field.ErrorText>
+          </Field.Root>
+          <Field.Root required invalid={Boolean(errors.name)}>
+            <Field.Label>
+              Name <Field.RequiredIndicator />
+            </Field.Label>
+            <Input autoComplete="off" value={name} onChange={(event) => setName(event.currentTarget.value)} />
+            <Field.ErrorText>{errors.name}</Field.ErrorText>
+          </Field.Root>
+          <PasswordChoice mode={mode} onModeChange={setMode} password={password} onPasswordChange={setPassword} error={errors.password} />
+        </DialogForm>
+      )}
+    </ModalDialog>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Field, HStack, Input, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Dialog, Field, HStack, Input, Stack, Text } from '@chakra-ui/react';
 import type { SetPasswordLink } from '../../../domain/users.ts';
 import { formatDateTime } from './user-format.ts';
 
@@ -52,5 +52,22 @@ export function OneTimeLink({ link, email }: { link: SetPasswordLink; email: str
         {copy === 'copied' ? 'The link is on the clipboard.' : copy === 'failed' ? 'Copying was not allowed: the link is selected, copy it by hand.' : ''}
       </Text>
     </Stack>
+  );
+}
+
+/** A dialog's last step once a link is made: the link, shown once, and Done. */
+export function OneTimeLinkStep({ title, link, email, onDone }: { title: string; link: SetPasswordLink; email: string; onDone: () => void }) {
+  return (
+    <>
+      <Dialog.Header>
+        <Dialog.Title>{title}</Dialog.Title>
+      </Dialog.Header>
+      <Dialog.Body>
+        <OneTimeLink link={link} email={email} />
+      </Dialog.Body>
+      <Dialog.Footer>
+        <Button onClick={onDone}>Done</Button>
+      </Dialog.Footer>
+    </>
   );
 }

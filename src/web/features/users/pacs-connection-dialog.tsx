@@ -1,7 +1,10 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Box, Button, Dialog, Field, HStack, Input, Portal, RadioGroup, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Field, HStack, Input, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import { PACS_AUTH_KINDS, type PacsAuthKind, type PacsConnection, type PacsConnectionInput } from '../../../domain/pacs.ts';
 import { ApiError } from '../../api/api-client.ts';
+import { DialogForm } from '../../ui/dialog-form.tsx';
+import { FailureAlert } from '../../ui/failure-alert.tsx';
+import { ModalDialog } from '../../ui/modal-dialog.tsx';
 import type { PacsAdminApi } from './pacs-api.ts';
 import {
   AUTH_KIND_LABELS,
@@ -126,117 +129,97 @@ export function PacsConnectionDialog({ pacs, connection, onClose, onSaved }: Pac
 
   const secretHint = keeps ? KEEP_HINT : undefined;
   return (
-    <Dialog.Root open onOpenChange={(details) => !details.open && !saving && onClose()} size="lg" placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <form onSubmit={onSubmit} noValidate aria-label={title}>
-              <Dialog.Header>
-                <Dialog.Title>{title}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Stack gap="4">
-                  {failure ? (
-                    <Alert.Root status="error" role="alert">
-                      <Alert.Indicator />
-                      <Alert.Title>{failure}</Alert.Title>
-                    </Alert.Root>
-                  ) : null}
-                  <TextField label="Name" required value={draft.name} onChange={set('name')} error={errors.name} hint="As users see it, e.g. Hospital PACS." />
-                  <TextField
-                    label="QIDO-RS base URL"
-                    required
-                    type="url"
-                    value={draft.qidoUrl}
-                    onChange={set('qidoUrl')}
-                    error={errors.qidoUrl}
-                    hint="e.g. https://pacs.example.org/dicom-web; also used for WADO-RS and STOW-RS unless given below."
-                  />
-                  <Box>
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      aria-expanded={draft.separate}
-                      aria-controls={separateId}
-                      onClick={() => setDraft((current) => ({ ...current, separate: !current.separate }))}
-                    >
-                      {draft.separate ? '▾' : '▸'} Separate WADO-RS / STOW-RS addresses
-                    </Button>
-                    {draft.separate ? (
-                      <Stack id={separateId} gap="4" mt="2" ps="4" borderStartWidth="2px">
-                        <TextField label="WADO-RS base URL" type="url" value={draft.wadoUrl} onChange={set('wadoUrl')} error={errors.wadoUrl} hint="Empty: the QIDO-RS address." />
-                        <TextField label="STOW-RS base URL" type="url" value={draft.stowUrl} onChange={set('stowUrl')} error={errors.stowUrl} hint="Empty: the QIDO-RS address." />
-                      </Stack>
-                    ) : null}
-                  </Box>
-                  <Stack gap="2">
-                    <Text fontWeight="medium" textStyle="sm" id={`${separateId}-auth`}>
-                      Authentication
-                    </Text>
-                    <RadioGroup.Root
-                      value={draft.authKind}
-                      onValueChange={(details) => set('authKind')(PACS_AUTH_KINDS.find((kind) => kind === details.value) ?? 'none')}
-                      aria-labelledby={`${separateId}-auth`}
-                      colorPalette="teal"
-                    >
-                      <HStack gap="4" wrap="wrap">
-                        {PACS_AUTH_KINDS.map((kind: PacsAuthKind) => (
-                          <RadioGroup.Item key={kind} value={kind}>
-                            <RadioGroup.ItemHiddenInput />
-                            <RadioGroup.ItemIndicator />
-                            <RadioGroup.ItemText>{AUTH_KIND_LABELS[kind]}</RadioGroup.ItemText>
-                          </RadioGroup.Item>
-                        ))}
-                      </HStack>
-                    </RadioGroup.Root>
-                  </Stack>
-                  {draft.authKind === 'basic' ? (
-                    <>
-                      <TextField
-                        label="User name"
-                        required
-                        value={draft.username}
-                        onChange={set('username')}
-                        error={errors.username}
-                        // The user name is stored encrypted with the password and, like it, never sent back.
-                        hint={connection?.authKind === 'basic' ? 'Stored with the password and not shown: enter it again.' : undefined}
-                      />
-                      <TextField label="Password" required={!keeps} type="password" value={draft.password} onChange={set('password')} error={errors.password} hint={secretHint} />
-                    </>
-                  ) : null}
-                  {draft.authKind === 'bearer' ? (
-                    <TextField label="Token" required={!keeps} type="password" value={draft.token} onChange={set('token')} error={errors.token} hint={secretHint} />
-                  ) : null}
-                  <Stack gap="1" data-testid="pacs-dialog-test">
-                    <PacsTestOutcome state={test} testId="pacs-test-result" />
-                    {test.status !== 'idle' && testedSaved ? (
-                      <Text textStyle="xs" color="fg.muted">
-                        Tested the saved connection with its stored credentials
-                        {testedSaved.addressesChanged ? ': the changed addresses are used once saved (or enter the secret again to test them now).' : '.'}
-                      </Text>
-                    ) : null}
-                  </Stack>
-                </Stack>
-              </Dialog.Body>
-              <Dialog.Footer justifyContent="space-between">
-                <Button variant="outline" onClick={() => void onTest()} loading={test.status === 'testing'} loadingText="Testing…" disabled={saving}>
-                  Test connection
-                </Button>
-                <HStack gap="3">
-                  <Button variant="outline" onClick={onClose} disabled={saving}>
-                    Cancel
-                  </Button>
-                  <Button type="submit" loading={saving} loadingText="Saving…">
-                    {connection ? 'Save changes' : 'Add connection'}
-                  </Button>
-                </HStack>
-              </Dialog.Footer>
-            </form>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ModalDialog size="lg" busy={saving} onClose={onClose}>
+      <DialogForm
+        title={title}
+        onSubmit={onSubmit}
+        busy={saving}
+        onCancel={onClose}
+        submitLabel={connection ? 'Save changes' : 'Add connection'}
+        busyLabel="Saving…"
+        extraAction={
+          <Button variant="outline" onClick={() => void onTest()} loading={test.status === 'testing'} loadingText="Testing…" disabled={saving}>
+            Test connection
+          </Button>
+        }
+      >
+        <FailureAlert message={failure} />
+        <TextField label="Name" required value={draft.name} onChange={set('name')} error={errors.name} hint="As users see it, e.g. Hospital PACS." />
+        <TextField
+          label="QIDO-RS base URL"
+          required
+          type="url"
+          value={draft.qidoUrl}
+          onChange={set('qidoUrl')}
+          error={errors.qidoUrl}
+          hint="e.g. https://pacs.example.org/dicom-web; also used for WADO-RS and STOW-RS unless given below."
+        />
+        <Box>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-expanded={draft.separate}
+            aria-controls={separateId}
+            onClick={() => setDraft((current) => ({ ...current, separate: !current.separate }))}
+          >
+            {draft.separate ? '▾' : '▸'} Separate WADO-RS / STOW-RS addresses
+          </Button>
+          {draft.separate ? (
+            <Stack id={separateId} gap="4" mt="2" ps="4" borderStartWidth="2px">
+              <TextField label="WADO-RS base URL" type="url" value={draft.wadoUrl} onChange={set('wadoUrl')} error={errors.wadoUrl} hint="Empty: the QIDO-RS address." />
+              <TextField label="STOW-RS base URL" type="url" value={draft.stowUrl} onChange={set('stowUrl')} error={errors.stowUrl} hint="Empty: the QIDO-RS address." />
+            </Stack>
+          ) : null}
+        </Box>
+        <Stack gap="2">
+          <Text fontWeight="medium" textStyle="sm" id={`${separateId}-auth`}>
+            Authentication
+          </Text>
+          <RadioGroup.Root
+            value={draft.authKind}
+            onValueChange={(details) => set('authKind')(PACS_AUTH_KINDS.find((kind) => kind === details.value) ?? 'none')}
+            aria-labelledby={`${separateId}-auth`}
+            colorPalette="teal"
+          >
+            <HStack gap="4" wrap="wrap">
+              {PACS_AUTH_KINDS.map((kind: PacsAuthKind) => (
+                <RadioGroup.Item key={kind} value={kind}>
+                  <RadioGroup.ItemHiddenInput />
+                  <RadioGroup.ItemIndicator />
+                  <RadioGroup.ItemText>{AUTH_KIND_LABELS[kind]}</RadioGroup.ItemText>
+                </RadioGroup.Item>
+              ))}
+            </HStack>
+          </RadioGroup.Root>
+        </Stack>
+        {draft.authKind === 'basic' ? (
+          <>
+            <TextField
+              label="User name"
+              required
+              value={draft.username}
+              onChange={set('username')}
+              error={errors.username}
+              // The user name is stored encrypted with the password and, like it, never sent back.
+              hint={connection?.authKind === 'basic' ? 'Stored with the password and not shown: enter it again.' : undefined}
+            />
+            <TextField label="Password" required={!keeps} type="password" value={draft.password} onChange={set('password')} error={errors.password} hint={secretHint} />
+          </>
+        ) : null}
+        {draft.authKind === 'bearer' ? (
+          <TextField label="Token" required={!keeps} type="password" value={draft.token} onChange={set('token')} error={errors.token} hint={secretHint} />
+        ) : null}
+        <Stack gap="1" data-testid="pacs-dialog-test">
+          <PacsTestOutcome state={test} testId="pacs-test-result" />
+          {test.status !== 'idle' && testedSaved ? (
+            <Text textStyle="xs" color="fg.muted">
+              Tested the saved connection with its stored credentials
+              {testedSaved.addressesChanged ? ': the changed addresses are used once saved (or enter the secret again to test them now).' : '.'}
+            </Text>
+          ) : null}
+        </Stack>
+      </DialogForm>
+    </ModalDialog>
   );
 }
 

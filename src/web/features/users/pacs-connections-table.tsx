@@ -1,5 +1,7 @@
-import { Badge, Box, Button, HStack, Skeleton, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Badge, Box, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import type { PacsConnection } from '../../../domain/pacs.ts';
+import { SkeletonRows } from '../../ui/skeleton-rows.tsx';
+import { TableHead } from '../../ui/table-head.tsx';
 import { AUTH_KIND_LABELS } from './pacs-connection-form.ts';
 import { PacsTestOutcome, type PacsTestState } from './pacs-test-outcome.tsx';
 
@@ -32,18 +34,7 @@ export function PacsConnectionsTable({ connections, busy, tests, onAction }: Pac
   return (
     <Box overflowX="auto" borderWidth="1px" rounded="l2">
       <Table.Root data-testid="pacs-table" aria-busy={busy} size="md">
-        <Table.Caption>
-          <VisuallyHidden>DICOMweb connections of this organisation, with their addresses and authentication.</VisuallyHidden>
-        </Table.Caption>
-        <Table.Header>
-          <Table.Row bg="bg.subtle">
-            {COLUMNS.map((label) => (
-              <Table.ColumnHeader key={label} scope="col" textAlign={label === 'Actions' ? 'end' : 'start'}>
-                {label}
-              </Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
+        <TableHead caption="DICOMweb connections of this organisation, with their addresses and authentication." columns={COLUMNS} endAligned={['Actions']} />
         <Table.Body opacity={busy && connections ? 0.6 : 1} transition="opacity">
           {connections
             ? connections.map((connection) => {
@@ -89,15 +80,7 @@ export function PacsConnectionsTable({ connections, busy, tests, onAction }: Pac
                   </Table.Row>
                 );
               })
-            : Array.from({ length: 2 }, (_, row) => (
-                <Table.Row key={row} data-testid="pacs-skeleton-row">
-                  {COLUMNS.map((label) => (
-                    <Table.Cell key={label}>
-                      <Skeleton height="4" />
-                    </Table.Cell>
-                  ))}
-                </Table.Row>
-              ))}
+            : <SkeletonRows rows={2} columns={COLUMNS} testId="pacs-skeleton-row" />}
         </Table.Body>
       </Table.Root>
     </Box>

@@ -10,7 +10,7 @@ import { PacsConnectionDialog } from './pacs-connection-dialog.tsx';
 import { PacsConnectionsTable, type PacsConnectionAction } from './pacs-connections-table.tsx';
 import { testFailure, type PacsTestState } from './pacs-test-outcome.tsx';
 import { SUCCESS_TOAST_LIFE_MS } from './use-user-actions.ts';
-import { useRemote } from './use-remote.ts';
+import { useRemote } from '../../api/use-remote.ts';
 
 /**
  * The tenant's DICOMweb connections: users import studies from them (Upload → From PACS) and send

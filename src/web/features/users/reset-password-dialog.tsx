@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
+import { Text } from '@chakra-ui/react';
 import { PasswordSchema, type SetPasswordLink, type UserChangeResult, type UserSummary } from '../../../domain/users.ts';
 import { ApiError } from '../../api/api-client.ts';
-import { OneTimeLink } from './one-time-link.tsx';
+import { DialogForm } from '../../ui/dialog-form.tsx';
+import { FailureAlert } from '../../ui/failure-alert.tsx';
+import { ModalDialog } from '../../ui/modal-dialog.tsx';
+import { OneTimeLinkStep } from './one-time-link.tsx';
 import { PasswordChoice, type PasswordMode } from './password-choice.tsx';
 import type { UsersApi } from './users-api.ts';
 
@@ -50,55 +53,25 @@ export function ResetPasswordDialog({ users, user, onClose, onReset }: ResetPass
   };
 
   return (
-    <Dialog.Root open onOpenChange={(details) => !details.open && !saving && onClose()} size="md" placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            {link ? (
-              <>
-                <Dialog.Header>
-                  <Dialog.Title>New set-password link</Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body>
-                  <OneTimeLink link={link} email={user.email} />
-                </Dialog.Body>
-                <Dialog.Footer>
-                  <Button onClick={onClose}>Done</Button>
-                </Dialog.Footer>
-              </>
-            ) : (
-              <form onSubmit={onSubmit} noValidate aria-label="Reset password">
-                <Dialog.Header>
-                  <Dialog.Title>Reset password</Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body>
-                  <Stack gap="4">
-                    <Text>
-                      For <strong>{user.email}</strong>. Links handed out before stop working.
-                    </Text>
-                    {failure ? (
-                      <Alert.Root status="error">
-                        <Alert.Indicator />
-                        <Alert.Title>{failure}</Alert.Title>
-                      </Alert.Root>
-                    ) : null}
-                    <PasswordChoice mode={mode} onModeChange={setMode} password={password} onPasswordChange={setPassword} error={passwordError} />
-                  </Stack>
-                </Dialog.Body>
-                <Dialog.Footer>
-                  <Button variant="outline" onClick={onClose} disabled={saving}>
-                    Cancel
-                  </Button>
-                  <Button type="submit" loading={saving} loadingText="Resetting…">
-                    {mode === 'link' ? 'Create link' : 'Set password'}
-                  </Button>
-                </Dialog.Footer>
-              </form>
-            )}
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ModalDialog busy={saving} onClose={onClose}>
+      {link ? (
+        <OneTimeLinkStep title="New set-password link" link={link} email={user.email} onDone={onClose} />
+      ) : (
+        <DialogForm
+          title="Reset password"
+          onSubmit={onSubmit}
+          busy={saving}
+          onCancel={onClose}
+          submitLabel={mode === 'link' ? 'Create link' : 'Set password'}
+          busyLabel="Resetting…"
+        >
+          <Text>
+            For <strong>{user.email}</strong>. Links handed out before stop working.
+          </Text>
+          <FailureAlert message={failure} />
+          <PasswordChoice mode={mode} onModeChange={setMode} password={password} onPasswordChange={setPassword} error={passwordError} />
+        </DialogForm>
+      )}
+    </ModalDialog>
   );
 }

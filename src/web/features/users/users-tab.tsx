@@ -7,7 +7,7 @@ import { SearchIcon } from '../../ui/icons.tsx';
 import { CreateUserDialog } from './create-user-dialog.tsx';
 import { ResetPasswordDialog } from './reset-password-dialog.tsx';
 import { SUCCESS_TOAST_LIFE_MS, useUserActions } from './use-user-actions.ts';
-import { useRemote } from './use-remote.ts';
+import { useRemote } from '../../api/use-remote.ts';
 import type { UsersApi } from './users-api.ts';
 import { UsersTable } from './users-table.tsx';
 

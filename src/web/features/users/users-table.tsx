@@ -1,5 +1,7 @@
-import { Badge, Box, Button, HStack, Skeleton, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Badge, Box, Button, HStack, Table, Text } from '@chakra-ui/react';
 import type { UserSummary } from '../../../domain/users.ts';
+import { SkeletonRows } from '../../ui/skeleton-rows.tsx';
+import { TableHead } from '../../ui/table-head.tsx';
 import { formatDateTime } from './user-format.ts';
 
 export type UserAction = 'grant-admin' | 'revoke-admin' | 'disable' | 'enable' | 'reset-password';
@@ -50,18 +52,7 @@ export function UsersTable({ users, currentEmail, busy, skeletonRows, onAction }
   return (
     <Box overflowX="auto" borderWidth="1px" rounded="l2">
       <Table.Root data-testid="users-table" aria-busy={busy} size="md" stickyHeader>
-        <Table.Caption>
-          <VisuallyHidden>Users of this organisation, with their groups, status and last sign-in.</VisuallyHidden>
-        </Table.Caption>
-        <Table.Header>
-          <Table.Row bg="bg.subtle">
-            {COLUMNS.map((label) => (
-              <Table.ColumnHeader key={label} scope="col" textAlign={label === 'Actions' ? 'end' : 'start'}>
-                {label}
-              </Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
+        <TableHead caption="Users of this organisation, with their groups, status and last sign-in." columns={COLUMNS} endAligned={['Actions']} />
         <Table.Body opacity={busy && users ? 0.6 : 1} transition="opacity">
           {users
             ? users.map((user) => {
@@ -101,15 +92,7 @@ export function UsersTable({ users, currentEmail, busy, skeletonRows, onAction }
                   </Table.Row>
                 );
               })
-            : Array.from({ length: skeletonRows }, (_, row) => (
-                <Table.Row key={row} data-testid="user-skeleton-row">
-                  {COLUMNS.map((label) => (
-                    <Table.Cell key={label}>
-                      <Skeleton height="4" />
-                    </Table.Cell>
-                  ))}
-                </Table.Row>
-              ))}
+            : <SkeletonRows rows={skeletonRows} columns={COLUMNS} testId="user-skeleton-row" />}
         </Table.Body>
       </Table.Root>
     </Box>

@@ -7,7 +7,7 @@ import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
-import { PullbackPlot } from './pullback-plot.tsx';
+import { ANALYSIS_BLOCK_MIN_PX, PullbackPlot } from './pullback-plot.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile } from './report-pdf.ts';
@@ -89,7 +89,12 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
           </Box>
         ) : null}
       </HStack>
-      {open && result && width > 0 ? <PullbackPlot result={result} images={images} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} /> : null}
+      {open && result && width > 0 ? (
+        <PullbackPlot result={result} images={images} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
+      ) : open && state.status !== 'error' ? (
+        // The plot's room, kept while the borders are on their way (see ANALYSIS_BLOCK_MIN_PX).
+        <Box borderTopWidth="1px" bg="bg.subtle" height={`${ANALYSIS_BLOCK_MIN_PX}px`} data-testid="pullback-analysis-pending" />
+      ) : null}
     </Box>
   );
 }

@@ -7,6 +7,12 @@ import { sliceRuns } from '../../../domain/contours/slices-to-check.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
 
 const HEIGHT_PX = 120;
+/**
+ * Height the open analysis keeps from the start, whether its plot is there yet or not: the panels
+ * above must not shrink under the clinician's pointer when the borders arrive (mid-drawing, that
+ * moved the image and drew the outline somewhere else).
+ */
+export const ANALYSIS_BLOCK_MIN_PX = 200;
 /** The right margin holds the plaque burden axis. */
 const MARGIN = { left: 44, right: 40, top: 10, bottom: 22 };
 const MLA_COLOR = '#FF461F';
@@ -115,7 +121,7 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
   );
 
   return (
-    <Box borderTopWidth="1px" bg="bg.subtle" px="2" pt="1" data-testid="pullback-analysis">
+    <Box borderTopWidth="1px" bg="bg.subtle" px="2" pt="1" minHeight={`${ANALYSIS_BLOCK_MIN_PX}px`} data-testid="pullback-analysis">
       <HStack gap="4" textStyle="xs" wrap="wrap">
         <Text fontWeight="semibold">Lumen area and plaque burden along the pullback</Text>
         {mla ? (

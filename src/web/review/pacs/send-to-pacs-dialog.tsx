@@ -1,8 +1,11 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { Alert, Button, Dialog, Field, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
+import { Alert, Button, Dialog, Stack, Text } from '@chakra-ui/react';
 import { PacsConnectionListSchema, PacsSendResultSchema, type PacsConnection, type PacsSendRequest } from '../../../domain/pacs.ts';
 import { ApiError } from '../../api/api-client.ts';
 import { useApi } from '../../api/api-context.tsx';
+import { FailureAlert } from '../../ui/failure-alert.tsx';
+import { LabelledSelect } from '../../ui/labelled-select.tsx';
+import { ModalDialog } from '../../ui/modal-dialog.tsx';
 import { LoadingState } from '../../ui/states.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { hasUnsavedChanges, type AnnotationStore } from '../annotations/annotation-store.ts';
@@ -92,19 +95,13 @@ export function SendToPacsDialog({ recordId, annotations, onClose }: SendToPacsD
   } else {
     body = (
       <Stack gap="4">
-        <Field.Root>
-          <Field.Label>PACS</Field.Label>
-          <NativeSelect.Root disabled={sending}>
-            <NativeSelect.Field value={chosen.id} onChange={(event) => setChosenId(event.currentTarget.value)}>
-              {list.map(({ id, name }) => (
-                <option key={id} value={id}>
-                  {name}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
+        <LabelledSelect
+          label="PACS"
+          value={chosen.id}
+          options={list.map(({ id, name }) => ({ value: id, label: name }))}
+          onChange={setChosenId}
+          disabled={sending}
+        />
         <Text textStyle="sm" color="fg.muted">
           A measurement report (DICOM SR) and the PDF report are stored in the record's study. They hold the lumen and vessel analysis and the saved
           annotations{version > 0 ? ` (version ${version})` : ': none are saved yet'}.
@@ -115,39 +112,27 @@ export function SendToPacsDialog({ recordId, annotations, onClose }: SendToPacsD
             <Alert.Title>{SAVE_FIRST}</Alert.Title>
           </Alert.Root>
         ) : null}
-        {failure ? (
-          <Alert.Root status="error" role="alert">
-            <Alert.Indicator />
-            <Alert.Title>{failure}</Alert.Title>
-          </Alert.Root>
-        ) : null}
+        <FailureAlert message={failure} />
       </Stack>
     );
   }
 
   return (
-    <Dialog.Root open onOpenChange={(details) => !details.open && !sending && onClose()} size="md" placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Send to PACS</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>{body}</Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose} disabled={sending}>
-                {chosen ? 'Cancel' : 'Close'}
-              </Button>
-              {chosen ? (
-                <Button colorPalette="teal" onClick={() => void send()} disabled={dirty} loading={sending} loadingText="Sending…">
-                  Send
-                </Button>
-              ) : null}
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ModalDialog busy={sending} onClose={onClose}>
+      <Dialog.Header>
+        <Dialog.Title>Send to PACS</Dialog.Title>
+      </Dialog.Header>
+      <Dialog.Body>{body}</Dialog.Body>
+      <Dialog.Footer>
+        <Button variant="outline" onClick={onClose} disabled={sending}>
+          {chosen ? 'Cancel' : 'Close'}
+        </Button>
+        {chosen ? (
+          <Button colorPalette="teal" onClick={() => void send()} disabled={dirty} loading={sending} loadingText="Sending…">
+            Send
+          </Button>
+        ) : null}
+      </Dialog.Footer>
+    </ModalDialog>
   );
 }

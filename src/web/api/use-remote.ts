@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../../api/api-client.ts';
+import { ApiError } from './api-client.ts';
 
 export interface RemoteState<T> {
   /** The last answer; kept while the next one loads so the table does not jump. */
@@ -19,8 +19,8 @@ interface Result<T> {
 
 /**
  * One GET whose answer depends on `key` (the JSON of its parameters). A newer request aborts
- * the older one, so a late answer never replaces a newer one. (The users feature has the same
- * hook: features share no code, and web/api holds no React state.) A null key loads nothing.
+ * the older one, so a late answer never replaces a newer one. A null key loads nothing. Shared by
+ * the features (users, upload), which never import each other.
  */
 export function useRemote<T>(key: string | null, load: (signal: AbortSignal) => Promise<T>, failure: string): RemoteState<T> {
   const [attempt, setAttempt] = useState(0);
