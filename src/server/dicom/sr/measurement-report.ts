@@ -1,6 +1,6 @@
 /**
- * The review's measurements as a DICOM Comprehensive SR (1.2.840.10008.5.1.4.1.1.88.33; 2D SCOORDs
- * need no 3D SR) following TID 1500 "Measurement Report", for "Send to PACS" (issue 17):
+ * The review's measurements as a DICOM Comprehensive 3D SR (1.2.840.10008.5.1.4.1.1.88.34, the class TID 1500
+ * reports are usually written in; our SCOORDs are 2D) following TID 1500 "Measurement Report", for "Send to PACS" (issue 17):
  *
  *   CONTAINER (126000, DCM, "Imaging Measurement Report")                 root, TID 1500
  *     HAS CONCEPT MOD  CODE (121049, DCM) Language = (en, RFC5646, "English")
@@ -78,7 +78,8 @@ import {
 
 export type { BuiltDicomObject, ReportSubject } from './document.ts';
 
-export const COMPREHENSIVE_SR = '1.2.840.10008.5.1.4.1.1.88.33';
+/** Comprehensive 3D SR: the SOP class TID 1500 measurement reports are usually written in (its 2D SCOORDs are what we draw). */
+export const COMPREHENSIVE_3D_SR = '1.2.840.10008.5.1.4.1.1.88.34';
 /** Series numbers of what "Send to PACS" adds to the study, far above the acquisition's own series. */
 export const MEASUREMENT_REPORT_SERIES_NUMBER = 9901;
 
@@ -207,7 +208,7 @@ export function buildMeasurementReport(subject: ReportSubject, content: Measurem
   const { pullback } = subject;
   const dataset: Naturalized = {
     ...documentAttributes(subject, {
-      sopClassUid: COMPREHENSIVE_SR,
+      sopClassUid: COMPREHENSIVE_3D_SR,
       sopInstanceUid,
       seriesInstanceUid,
       modality: 'SR',

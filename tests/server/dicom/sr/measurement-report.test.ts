@@ -1,5 +1,5 @@
 /**
- * The measurement report "Send to PACS" stores: a Comprehensive SR that dcmtk reads without a
+ * The measurement report "Send to PACS" stores: a Comprehensive 3D SR that dcmtk reads without a
  * complaint, whose numbers are the ones the review and the PDF show, and whose every coordinate sits
  * on the right frame of the pullback. Read back from the DICOM content alone, also after the
  * re-encoding a PACS may apply (implicit VR).
@@ -61,11 +61,11 @@ const srFile = files.file('report.dcm', built.bytes);
 const read = readMeasurementReport(built.bytes);
 
 describe.skipIf(!hasDcmtk)('the report as dcmtk reads it', () => {
-  it('is a Comprehensive SR that dsrdump reads without an error or a warning, following TID 1500', async () => {
+  it('is a Comprehensive 3D SR that dsrdump reads without an error or a warning, following TID 1500', async () => {
     const dump = await run('dsrdump', ['+Pt', '+Pc', '+Pu', srFile]);
     expect(dump.stderr).toBe('');
     expect(dump.code).toBe(0);
-    expect(dump.stdout).toContain('Comprehensive SR Document');
+    expect(dump.stdout).toContain('Comprehensive 3D SR Document');
     expect(dump.stdout).toContain('<CONTAINER:(126000,DCM,"Imaging Measurement Report")=SEPARATE>  # TID 1500 (DCMR)');
     expect(dump.stdout).toContain('<has obs context PNAME:(121008,DCM,"Person Observer Name")="Okafor^Ada">');
     expect(dump.stdout).toContain('<contains CONTAINER:(126010,DCM,"Imaging Measurements")=SEPARATE>');
@@ -76,7 +76,7 @@ describe.skipIf(!hasDcmtk)('the report as dcmtk reads it', () => {
 
     const header = await run('dcmdump', [srFile]);
     expect(header.code).toBe(0);
-    expect(header.stdout).toMatch(/\(0008,0016\) UI =ComprehensiveSRStorage/);
+    expect(header.stdout).toMatch(/\(0008,0016\) UI =Comprehensive3DSRStorage/);
     expect(header.stdout).toMatch(/\(0008,0060\) CS \[SR\]/);
     expect(header.stdout).toContain('(0010,0010) PN [Brown^Tomasz]');
     expect(header.stdout).toContain('(0010,0030) DA [19610409]');
