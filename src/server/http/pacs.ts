@@ -4,7 +4,6 @@
  * and sends a record's report back. Everything is looked up within the caller's tenant; credentials
  * are opened only to call the PACS.
  */
-import fs from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
@@ -36,14 +35,12 @@ import {
 } from '../db/pacs-connections.ts';
 import { findRecord } from '../db/records.ts';
 import { unlockedKeyOf } from '../db/secrets.ts';
-import { ImportRejection } from '../import/errors.ts';
 import type { ImportService } from '../import/import-service.ts';
-import { parseImportForm } from '../import/patient-choice.ts';
 import { assertAllowedPacsUrl, ForbiddenAddressError } from '../pacs/address-policy.ts';
 import { PacsClient, PacsError } from '../pacs/dicomweb.ts';
-import { rejectionBody } from './imports.ts';
 import { requireAdmin } from './require-admin.ts';
 import { BadRequestError, NotFoundError, parseOrThrow } from './validation.ts';
+import { answerPull, pacsProblemStatus } from './pacs-pull.ts';
 import { sendRecordToPacs, type SendDeps } from './pacs-send.ts';
 
 const ConnectionParams = z.object({ tenant: z.string(), id: z.string().max(100) });
@@ -55,9 +52,8 @@ const RecordParams = z.object({ tenant: z.string(), recordId: z.uuid({ error: 'r
 type Deps = SendDeps & { imports: ImportService };
 
 export function sendProblem(reply: FastifyReply, error: PacsError): FastifyReply {
-  const status = error.code === 'pacs_not_found' || error.code === 'pacs_series_not_found' || error.code === 'pacs_connection_not_found' ? 404 : 502;
   const body: PacsProblem = { error: error.code, message: error.message };
-  return reply.code(status).header('cache-control', 'no-store').send(body);
+  return reply.code(pacsProblemStatus(error)).header('cache-control', 'no-store').send(body);
 }
 
 const problem = (code: PacsProblemCode, detail: string) => new PacsError(code, `${PACS_PROBLEMS[code]}: ${detail}`);
@@ -206,31 +202,12 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
     return reply.type(picture.type).header('cache-control', 'private, max-age=300').header('x-content-type-options', 'nosniff').send(Buffer.from(picture.bytes));
   });
 
-  // The chosen series are retrieved into one upload directory, then imported as an upload of those files.
   app.post('/api/:tenant/pacs/connections/:id/pull', async (request, reply) => {
     const { id } = parseOrThrow(ConnectionParams, request.params);
     const principal = request.principal!;
     const connection = await connectionOf(principal.tenantId, id);
     const pull = parseOrThrow(PacsPullRequestSchema, request.body);
-    const client = clientOf(connection);
-    const fields = { patientId: pull.patientId, patientName: pull.patientName, birthDate: pull.birthDate, sex: pull.sex, confirmPatientIdentity: pull.confirmPatientIdentity ? 'true' : undefined };
-    const form = parseImportForm(Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined)));
-    const { uploadId, dir, release } = deps.imports.newUpload();
-    try {
-      await fs.mkdir(dir, { recursive: true });
-      const files = [];
-      for (const series of new Set(pull.seriesInstanceUids)) files.push(...(await client.retrieveSeries(pull.studyInstanceUid, series, dir)));
-      const actor = { tenantId: principal.tenantId, userId: principal.userId, email: principal.email, source: 'pacs' as const, sourceName: connection.name };
-      const batch = await deps.imports.start(actor, { uploadId, dir }, files, form);
-      return reply.code(202).header('location', `/api/${principal.tenantId}/imports/${batch.imports[0]!.importId}`).send(batch);
-    } catch (error) {
-      // Nothing half-imported: what was retrieved goes, and no import was registered.
-      await fs.rm(dir, { recursive: true, force: true });
-      if (error instanceof ImportRejection) return reply.code(error.statusCode).send(rejectionBody(error));
-      throw error;
-    } finally {
-      release();
-    }
+    return answerPull(request, reply, { principal, connection, client: clientOf(connection), imports: deps.imports, log: request.log }, pull);
   });
 
   app.post('/api/:tenant/records/:recordId/pacs-send', async (request, reply) => {

@@ -31,6 +31,17 @@ export type PacsEndpoint = { qidoUrl: string; wadoUrl: string; stowUrl: string; 
 
 type DicomJson = Record<string, { vr?: string; Value?: unknown[] } | undefined>;
 
+/** What a pull retrieves, instance by instance. */
+export type RetrievePlan = Array<{ studyInstanceUid: string; seriesInstanceUid: string; sopInstanceUid: string }>;
+
+/** The body's chunks as they come, each counted. */
+async function* counted(body: AsyncIterable<Uint8Array>, onBytes: ((bytes: number) => void) | undefined): AsyncIterable<Uint8Array> {
+  for await (const chunk of body) {
+    onBytes?.(chunk.byteLength);
+    yield chunk;
+  }
+}
+
 /** Frames a pull may bring per instance (budgets of the import check the rest). */
 const MAX_INSTANCE_BYTES = 16 * 1024 ** 3;
 const MAX_INSTANCES_PER_SERIES = 2000;
@@ -190,31 +201,47 @@ export class PacsClient {
   }
 
   /**
-   * Retrieves every instance of a series into `dir` (one file each, streamed), as the PACS stores
-   * them (`transfer-syntax=*`: no transcoding, the import decodes every accepted syntax).
+   * The instances a pull of these series retrieves, checked before anything is retrieved: a series
+   * the PACS does not have, or one too large for an import, refuses the whole pull.
    */
-  async retrieveSeries(studyInstanceUid: string, seriesInstanceUid: string, dir: string): Promise<Array<{ fileName: string; path: string; size: number }>> {
-    const instances = await this.listInstances(studyInstanceUid, seriesInstanceUid);
-    if (instances.length === 0) throw new PacsError('pacs_series_not_found', `The PACS does not have the series ${seriesInstanceUid}.`);
-    if (instances.length > MAX_INSTANCES_PER_SERIES) throw new PacsError('pacs_bad_answer', `The series has ${instances.length} instances, more than the ${MAX_INSTANCES_PER_SERIES} an import takes.`);
-    const files: Array<{ fileName: string; path: string; size: number }> = [];
-    for (const instance of instances) {
-      const url = `${this.endpoint.wadoUrl}/studies/${studyInstanceUid}/series/${seriesInstanceUid}/instances/${instance.sopInstanceUid}`;
-      const target = path.join(dir, `${instance.sopInstanceUid}.dcm`);
-      files.push({ fileName: `${instance.sopInstanceUid}.dcm`, path: target, size: await this.retrieveTo(url, target) });
+  async planRetrieve(studyInstanceUid: string, seriesInstanceUids: readonly string[]): Promise<RetrievePlan> {
+    const plan: RetrievePlan = [];
+    for (const series of seriesInstanceUids) {
+      const instances = await this.listInstances(studyInstanceUid, series);
+      if (instances.length === 0) throw new PacsError('pacs_series_not_found', `The PACS does not have the series ${series}.`);
+      if (instances.length > MAX_INSTANCES_PER_SERIES) throw new PacsError('pacs_bad_answer', `The series has ${instances.length} instances, more than the ${MAX_INSTANCES_PER_SERIES} an import takes.`);
+      plan.push(...instances.map((instance) => ({ studyInstanceUid, seriesInstanceUid: series, sopInstanceUid: instance.sopInstanceUid })));
     }
-    return files;
+    return plan;
   }
 
-  private async retrieveTo(url: string, target: string): Promise<number> {
+  /**
+   * Retrieves one instance into `dir`, streamed, as the PACS stores it (`transfer-syntax=*`: no
+   * transcoding, the import decodes every accepted syntax). `onBytes` hears of every chunk.
+   */
+  async retrieveInstance(
+    instance: RetrievePlan[number],
+    dir: string,
+    options: { onBytes?: (bytes: number) => void; signal?: AbortSignal } = {},
+  ): Promise<{ fileName: string; path: string; size: number }> {
+    const { studyInstanceUid, seriesInstanceUid, sopInstanceUid } = instance;
+    const url = `${this.endpoint.wadoUrl}/studies/${studyInstanceUid}/series/${seriesInstanceUid}/instances/${sopInstanceUid}`;
+    const fileName = `${sopInstanceUid}.dcm`;
+    const target = path.join(dir, fileName);
+    return { fileName, path: target, size: await this.retrieveTo(url, target, options) };
+  }
+
+  private async retrieveTo(url: string, target: string, options: { onBytes?: (bytes: number) => void; signal?: AbortSignal }): Promise<number> {
     const what = 'retrieving an instance';
     let response: Response;
+    // Headers within the usual time; the body may take as long as the request may.
+    const timeout = AbortSignal.timeout(PACS_REQUEST_TIMEOUT_MS * 60);
+    const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
     try {
       await assertAllowedPacsUrl(url);
       response = await fetch(url, {
         headers: { ...this.headers, Accept: 'multipart/related; type="application/dicom"; transfer-syntax=*' },
-        // Headers within the usual time; the body may take as long as the request may.
-        signal: AbortSignal.timeout(PACS_REQUEST_TIMEOUT_MS * 60),
+        signal,
       });
     } catch {
       throw problemOf(0, what);
@@ -227,7 +254,7 @@ export class PacsClient {
     if (!boundary || !response.body) throw new PacsError('pacs_bad_answer', 'The PACS answered a retrieve without a multipart/related body.');
     const partPath = (index: number) => (index === 0 ? target : `${target}.${index}`);
     try {
-      const parts = await saveMultipartParts(response.body, boundary, partPath, { maxPartBytes: MAX_INSTANCE_BYTES, maxParts: 1 });
+      const parts = await saveMultipartParts(counted(response.body, options.onBytes), boundary, partPath, { maxPartBytes: MAX_INSTANCE_BYTES, maxParts: 1 });
       if (parts.length !== 1) throw new PacsError('pacs_bad_answer', 'The PACS answered a retrieve without the instance.');
       return parts[0]!.size;
     } catch (error) {

@@ -205,6 +205,38 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     expect(await waitForImport(session, named.json().imports[0].importId)).toMatchObject({ status: 'done', patientId: 'PACS-NAMED-1', source: 'pacs' });
   });
 
+  it('streams the retrieval as progress lines, then the answer, when the page asks for NDJSON', async () => {
+    const other = makeDicom({ frames: 30, rows: 128, columns: 128, patientId: `${study.patientId}-B`, studyUid: newUid() });
+    await orthanc.upload(other.bytes);
+    const streamed = await session.server.app.inject({
+      method: 'POST',
+      url: `/api/demo/pacs/connections/${connection.id}/pull`,
+      headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      payload: JSON.stringify({ studyInstanceUid: other.studyUid, seriesInstanceUids: [other.seriesUid] }),
+    });
+    expect(streamed.statusCode).toBe(200);
+    expect(streamed.headers['content-type']).toMatch(/^application\/x-ndjson/);
+    const lines = streamed.body.trim().split('\n').map((line) => JSON.parse(line));
+    const progress = lines.filter((line) => line.type === 'progress');
+    expect(progress[0]).toEqual({ type: 'progress', instancesDone: 0, instancesTotal: 1, bytes: 0 });
+    expect(progress.at(-1)).toMatchObject({ instancesDone: 1, instancesTotal: 1 });
+    expect(progress.at(-1).bytes).toBeGreaterThanOrEqual(other.bytes.length);
+    const result = lines.at(-1);
+    expect(result).toMatchObject({ type: 'result', status: 202 });
+    expect(await waitForImport(session, result.body.imports[0].importId)).toMatchObject({ status: 'done', framesTotal: 30, source: 'pacs' });
+
+    // A refusal found before anything is retrieved is the result line too.
+    const missing = await session.server.app.inject({
+      method: 'POST',
+      url: `/api/demo/pacs/connections/${connection.id}/pull`,
+      headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': 'application/json', accept: 'application/x-ndjson' },
+      payload: JSON.stringify({ studyInstanceUid: other.studyUid, seriesInstanceUids: [newUid()] }),
+    });
+    expect(missing.body.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { type: 'result', status: 404, body: { error: 'pacs_series_not_found', message: expect.stringMatching(/does not have the series/) } },
+    ]);
+  });
+
   it('says a demo record has no study, and a refused store is named', async () => {
     const demo = await session.server.database.db.execute(sql`select id from records where tenant_id = 'demo' and imaging_source = 'demo' limit 1`);
     const demoId = (demo as unknown as { rows: { id: string }[] }).rows[0]!.id;
