@@ -21,6 +21,8 @@ import { createHostPolicy } from './http/host-policy.ts';
 import { installRequestLimits, serverTimeouts } from './http/request-limits.ts';
 import { spaRoutes } from './http/spa.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
+import { databaseRateLimitStore } from './idp/rate-limit-store.ts';
+import { deleteExpiredCounters } from './db/rate-limits.ts';
 import { IDP_MOUNT_PATH, ProviderRegistry } from './idp/provider.ts';
 import { startDemoPregeneration, type DemoPregeneration } from './imaging/demo-pregeneration.ts';
 import { createFrameWorkerPool } from './imaging/frame-worker-pool.ts';
@@ -92,12 +94,14 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     await api.register(pacsRoutes, { db, imports: importing.service, contours });
   });
   // Limiters only where a route asks for one (idp/sign-in-throttle.ts), not on every request.
-  await app.register(rateLimit, { global: false });
+  // Counted in the database, so every replica sees the same failures.
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(db) });
   await app.register(identityProviderRoutes, { db, tenants, providers });
   await spaRoutes(app, { webRoot: config.webRoot });
 
   const sweeper = setInterval(() => {
     deleteExpiredProviderRows(db).catch((err: unknown) => app.log.warn({ err }, 'expired sign-in rows not removed'));
+    deleteExpiredCounters(db).catch((err: unknown) => app.log.warn({ err }, 'expired sign-in counters not removed'));
   }, 10 * 60_000);
   sweeper.unref();
   // Only once the server listens, so it never delays start-up (and never runs under `inject` tests).

@@ -4,7 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../src/server/db/schema.ts';
 import { ACCOUNT_TIERS, ADDRESS_TIERS, createSignInThrottle } from '../../src/server/idp/sign-in-throttle.ts';
-import { createTestServer, postgresUnavailable, signInThroughProvider, type TestServer } from './test-server.ts';
+import { appOnDatabase, createTestServer, postgresUnavailable, signInThroughProvider, type TestServer } from './test-server.ts';
 
 describe('sign-in throttle', () => {
   type Attempt = { tenantId: string; email: string };
@@ -81,5 +81,29 @@ describe.skipIf(postgresUnavailable)('sign-in through the provider under a passw
     // Other accounts, and the same kind of account in another organisation, sign in as usual.
     expect((await signInThroughProvider(server, 'demo', 'admin@demo.test', 'demo-admin-password')).ok).toBe(true);
     expect((await signInThroughProvider(server, 'acme', 'clinician@acme.test', 'acme-clinician-password')).ok).toBe(true);
+  });
+});
+
+describe.skipIf(postgresUnavailable)('the throttle across replicas', () => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    first = await createTestServer();
+    // A second replica: another app on the same database, as another process behind the balancer would be.
+    second = await appOnDatabase(first.config, first.database);
+  });
+  afterAll(async () => {
+    await second.app.close();
+    await first.close();
+  });
+
+  it('counts failures made on either replica: the guesses spread over two replicas lock the account on both', async () => {
+    const failures = ACCOUNT_TIERS[0]!.failures;
+    for (let i = 1; i < failures; i++) {
+      const replica = i % 2 === 0 ? first : second;
+      expect(await signInThroughProvider(replica, 'demo', 'admin@demo.test', `wrong-${i}`)).toMatchObject({ ok: false, status: 401 });
+    }
+    expect(await signInThroughProvider(first, 'demo', 'admin@demo.test', 'wrong-last')).toMatchObject({ ok: false, status: 429 });
+    expect(await signInThroughProvider(second, 'demo', 'admin@demo.test', 'demo-admin-password')).toMatchObject({ ok: false, status: 429 });
   });
 });

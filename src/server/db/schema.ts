@@ -329,3 +329,19 @@ export const pacsConnections = pgTable(
   },
   (t) => [uniqueIndex('pacs_connections_tenant_name_idx').on(t.tenantId, t.name)],
 );
+
+/**
+ * Counters of @fastify/rate-limit (the sign-in throttle) kept in the database, so every replica
+ * counts the same failures (idp/rate-limit-store.ts). A row's window ends at `window_start` plus
+ * `window_ms`; expired rows are removed by the periodic sweep.
+ */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    windowMs: integer('window_ms').notNull(),
+  },
+  (t) => [index('rate_limit_counters_window_idx').on(t.windowStart)],
+);

@@ -7,8 +7,7 @@
  * so a correct guess made during the lock does not sign anybody in. Keys include the tenant, so an
  * attack on one account or organisation never locks another.
  *
- * The counters live in the process's memory: with several replicas each counts on its own (issue 18
- * gives them a shared store).
+ * The counters are kept in the database (idp/rate-limit-store.ts), so replicas share them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
