@@ -9,6 +9,8 @@
  * - `GET  .../connections/{id}/studies/{study}/series`: PacsSeriesList; `.../series/{series}/thumbnail`: an image, or 404.
  * - `POST .../connections/{id}/pull` (PacsPullRequest): the chosen series are retrieved and imported as an
  *   upload is: 202 ImportBatch, or the upload's ImportRejected answers (422 patient_id_required, 409 patient_identity_mismatch...).
+ *   With `Accept: application/x-ndjson` it answers 200 and one JSON object per line: `{type: 'progress', instancesDone,
+ *   instancesTotal, bytes}` while instances are retrieved, then `{type: 'result', status, body}` with the answer above.
  * - `POST /api/{tenant}/records/{recordId}/pacs-send` (PacsSendRequest): the saved measurements as a DICOM SR
  *   and the report as Encapsulated PDF, stored in the record's study: PacsSendResult.
  * Every PACS failure answers a PacsProblem naming what went wrong.

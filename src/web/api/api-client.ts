@@ -43,8 +43,30 @@ export interface ApiRequest<T> {
   signal?: AbortSignal;
 }
 
+/** A request whose answer is NDJSON (`application/x-ndjson`): one JSON value a line, each checked against `schema`. */
+export interface ApiLinesRequest<T> {
+  resource: string;
+  pathParams?: readonly (string | number)[];
+  query?: QueryParams;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  /** Sent as JSON. */
+  body?: unknown;
+  /** The schema of every line. */
+  schema: z.ZodType<T>;
+  signal?: AbortSignal;
+}
+
+export const NDJSON_TYPE = 'application/x-ndjson';
+
 export interface ApiClient {
   request<T>(request: ApiRequest<T>): Promise<T>;
+  /**
+   * The lines of an NDJSON answer as they arrive, with the authorization and error answers of
+   * `request`: a non-2xx answer (a plain JSON error) throws its ApiError before any line; a
+   * connection lost while reading throws a network_error (status 0); a line that cannot be read
+   * throws invalid_response. Leaving the loop early cancels the rest of the answer.
+   */
+  requestLines<T>(request: ApiLinesRequest<T>): AsyncGenerator<T, void, undefined>;
   get<T>(schema: z.ZodType<T>, resource: string, options?: Omit<ApiRequest<T>, 'schema' | 'resource' | 'method'>): Promise<T>;
   /** Binary content (preview images) fetched with the same authorization. */
   getBlob(resource: string, options?: { signal?: AbortSignal }): Promise<Blob>;
@@ -87,6 +109,13 @@ export function authorizationHeader(credentials: ApiCredentials): string {
   return `${credentials.tokenType || DEFAULT_TOKEN_TYPE} ${credentials.idToken}`;
 }
 
+/** The ApiError of a failed answer from its status and JSON body (null when it had none), as `request` throws it. */
+export function apiErrorOf(status: number, body: unknown): ApiError {
+  const parsed = ApiErrorSchema.safeParse(body);
+  if (parsed.success) return new ApiError(status, parsed.data.error, parsed.data.message, body);
+  return new ApiError(status, 'http_error', `The server answered with HTTP ${status}.`, body);
+}
+
 async function errorFromResponse(response: Response): Promise<ApiError> {
   let body: unknown = null;
   try {
@@ -94,10 +123,11 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
   } catch {
     // Not every failure has a JSON body (a proxy's 502 page, for instance).
   }
-  const parsed = ApiErrorSchema.safeParse(body);
-  if (parsed.success) return new ApiError(response.status, parsed.data.error, parsed.data.message, body);
-  return new ApiError(response.status, 'http_error', `The server answered with HTTP ${response.status}.`, body);
+  return apiErrorOf(response.status, body);
 }
+
+const unreadable = (status: number) => new ApiError(status, 'invalid_response', 'The server sent an answer that could not be read.');
+const NETWORK_MESSAGE = 'The server could not be reached. Check the connection and try again.';
 
 export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch: fetchImpl }: ApiClientOptions): ApiClient {
   const doFetch = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
@@ -126,7 +156,7 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      throw new ApiError(0, 'network_error', 'The server could not be reached. Check the connection and try again.');
+      throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
     }
     if (response.status === 401) onUnauthorized();
     if (!response.ok) throw await errorFromResponse(response);
@@ -139,18 +169,63 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     try {
       json = response.status === 204 ? null : await response.json();
     } catch {
-      throw new ApiError(response.status, 'invalid_response', 'The server sent an answer that could not be read.');
+      throw unreadable(response.status);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       console.error(`Unexpected answer from ${method} ${resource}`, parsed.error.issues);
-      throw new ApiError(response.status, 'invalid_response', 'The server sent an answer that could not be read.');
+      throw unreadable(response.status);
     }
     return parsed.data;
   }
 
+  async function* requestLines<T>({ resource, pathParams, query, method = 'POST', body, schema, signal }: ApiLinesRequest<T>): AsyncGenerator<T, void, undefined> {
+    const response = await send(method, resource, NDJSON_TYPE, { pathParams, query, body, signal });
+    if (!response.body) return;
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    const parseLine = (line: string): T => {
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        throw unreadable(response.status);
+      }
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) {
+        console.error(`Unexpected line from ${method} ${resource}`, parsed.error.issues);
+        throw unreadable(response.status);
+      }
+      return parsed.data;
+    };
+    /** What came after the last line break: the start of a line the next chunk ends. */
+    let pending = '';
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+        }
+        pending += chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
+        const lines = pending.split('\n');
+        pending = chunk.done ? '' : (lines.pop() ?? '');
+        for (const line of lines) {
+          if (line.trim() !== '') yield parseLine(line);
+        }
+        if (chunk.done) return;
+      }
+    } finally {
+      // Left early (the caller has what it needs, or a line could not be read): the rest is not wanted.
+      reader.cancel().catch(() => undefined);
+    }
+  }
+
   return {
     request,
+    requestLines,
     get: (schema, resource, options = {}) => request({ ...options, schema, resource, method: 'GET' }),
     async getBlob(resource, options = {}) {
       const response = await send('GET', resource, 'image/*, application/json', options);

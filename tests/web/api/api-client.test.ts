@@ -81,3 +81,95 @@ describe('API client', () => {
     expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: 'Bearer id.token.sig' });
   });
 });
+
+/** An NDJSON answer that arrives in these chunks, one per read; `thenFail` errors the stream after them. */
+function ndjsonAnswer(chunks: readonly (string | Uint8Array)[], { thenFail = false, status = 200 } = {}) {
+  const encoder = new TextEncoder();
+  let next = 0;
+  const cancelled = vi.fn();
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = chunks[next++];
+      if (chunk !== undefined) controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
+      else if (thenFail) controller.error(new TypeError('network error'));
+      else controller.close();
+    },
+    cancel: cancelled,
+  });
+  return { response: new Response(stream, { status, headers: { 'Content-Type': 'application/x-ndjson' } }), cancelled };
+}
+
+const LineSchema = z.object({ n: z.number(), text: z.string().optional() });
+
+async function allLines<T>(lines: AsyncIterable<T>): Promise<T[]> {
+  const read: T[] = [];
+  for await (const line of lines) read.push(line);
+  return read;
+}
+
+describe('API client, NDJSON answers', () => {
+  const post = (client: ReturnType<typeof clientWith>['client']) =>
+    client.requestLines({ resource: 'pacs/connections/c1', pathParams: ['pull'], method: 'POST', body: { series: ['1.2'] }, schema: LineSchema });
+
+  it('posts JSON with the same authorization, asks for NDJSON and reads lines split across chunks', async () => {
+    // 'é' is two bytes in UTF-8, split between two chunks.
+    const bytes = new TextEncoder().encode('{"n":3,"text":"é"}\n');
+    const split = bytes.indexOf(0xc3) + 1;
+    const { response } = ndjsonAnswer(['{"n":1}\n{"n"', ':2}\n\n', bytes.slice(0, split), bytes.slice(split), '{"n":4}']);
+    const { client, fetchMock } = clientWith(response);
+    expect(await allLines(post(client))).toEqual([{ n: 1 }, { n: 2 }, { n: 3, text: 'é' }, { n: 4 }]);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(url).toBe('/api/demo/pacs/connections/c1/pull');
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe('{"series":["1.2"]}');
+    expect(init?.headers).toEqual({ Accept: 'application/x-ndjson', Authorization: 'Bearer id.token.sig', 'Content-Type': 'application/json' });
+  });
+
+  it('hands each line over as soon as it has arrived', async () => {
+    const { response } = ndjsonAnswer(['{"n":1}\n{"n":', '2}\n']);
+    const { client } = clientWith(response);
+    const lines = post(client);
+    expect(await lines.next()).toEqual({ done: false, value: { n: 1 } });
+    expect(await lines.next()).toEqual({ done: false, value: { n: 2 } });
+    expect(await lines.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('turns an error answer into an ApiError before any line, and ends the session on 401', async () => {
+    const refused = clientWith(Response.json({ error: 'bad_request', message: 'choose at least one series' }, { status: 400 }));
+    await expect(allLines(post(refused.client))).rejects.toMatchObject({ status: 400, code: 'bad_request', message: 'choose at least one series' });
+    const signedOut = clientWith(Response.json({ error: 'unauthorized', message: 'Sign in again.' }, { status: 401 }));
+    await expect(allLines(post(signedOut.client))).rejects.toBeInstanceOf(ApiError);
+    expect(signedOut.onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('says the server could not be reached when the answer is cut', async () => {
+    const { response } = ndjsonAnswer(['{"n":1}\n{"n"'], { thenFail: true });
+    const { client } = clientWith(response);
+    const read: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const line of post(client)) read.push(line);
+      })(),
+    ).rejects.toMatchObject({ status: 0, code: 'network_error' });
+    expect(read).toEqual([{ n: 1 }]);
+  });
+
+  it('refuses a line that is not JSON or does not match the schema, and reads no further', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const broken = ndjsonAnswer(['{"n":1}\nnot json\n', '{"n":2}\n']);
+    await expect(allLines(post(clientWith(broken.response).client))).rejects.toMatchObject({ status: 200, code: 'invalid_response' });
+    expect(broken.cancelled).toHaveBeenCalled();
+    const wrong = ndjsonAnswer(['{"n":"one"}\n']);
+    await expect(allLines(post(clientWith(wrong.response).client))).rejects.toMatchObject({ code: 'invalid_response' });
+  });
+
+  it('cancels the rest of the answer when the reader stops early', async () => {
+    const { response, cancelled } = ndjsonAnswer(['{"n":1}\n', '{"n":2}\n']);
+    const { client } = clientWith(response);
+    for await (const line of post(client)) {
+      expect(line).toEqual({ n: 1 });
+      break;
+    }
+    expect(cancelled).toHaveBeenCalled();
+  });
+});

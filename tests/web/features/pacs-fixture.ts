@@ -63,7 +63,7 @@ export function pacsServer({
   patients = [] as PatientSummary[],
 } = {}) {
   let override: Handler | null = null;
-  const { client, requests } = fakeApi((url, init) => {
+  const { client, fetchMock, requests } = fakeApi((url, init) => {
     const path = url.pathname.replace(/^\/api\/demo\//, '');
     const method = init?.method ?? 'GET';
     const answered = override?.(url, init, path);
@@ -81,6 +81,7 @@ export function pacsServer({
 
   return {
     client,
+    fetchMock,
     requests,
     /** The requests whose method is not GET. */
     changes: () => requests().filter(({ call }) => !call.startsWith('GET')),
@@ -91,3 +92,54 @@ export function pacsServer({
 }
 
 export const problem = (error: string, message: string, status = 502) => Response.json({ error, message }, { status });
+
+/** A progress line of a streamed pull (`Accept: application/x-ndjson`). */
+export const progressLine = (instancesDone: number, instancesTotal: number, bytes: number) => ({ type: 'progress', instancesDone, instancesTotal, bytes });
+/** The result line of a streamed pull: the status and body the pull answers without streaming. */
+export const resultLine = (status: number, body: unknown) => ({ type: 'result', status, body });
+
+/**
+ * A pull's NDJSON answer whose lines the test sends when it wants, each one cut in two chunks
+ * (as the network may cut them); `end` closes the answer, `cut` breaks it (a lost connection).
+ */
+export function pullStream() {
+  const encoder = new TextEncoder();
+  let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  let open = true;
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+    cancel: () => {
+      open = false;
+    },
+  });
+  const response = new Response(stream, { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } });
+  return {
+    response,
+    send(...lines: object[]) {
+      for (const line of lines) {
+        const text = `${JSON.stringify(line)}\n`;
+        const half = Math.floor(text.length / 2);
+        controller?.enqueue(encoder.encode(text.slice(0, half)));
+        controller?.enqueue(encoder.encode(text.slice(half)));
+      }
+    },
+    end: () => {
+      if (open) controller?.close();
+      open = false;
+    },
+    cut: () => {
+      if (open) controller?.error(new TypeError('network error'));
+      open = false;
+    },
+  };
+}
+
+/** A whole streamed pull answer at once: these lines (in chunks that split them), then its end. */
+export function pullAnswer(...lines: object[]): Response {
+  const stream = pullStream();
+  stream.send(...lines);
+  stream.end();
+  return stream.response;
+}

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { HStack, Spinner, Stack, Text } from '@chakra-ui/react';
+import { Stack, Text } from '@chakra-ui/react';
 import type { PacsStudy, PacsStudyQuery } from '../../../domain/pacs.ts';
 import { LabelledSelect } from '../../ui/labelled-select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states.tsx';
 import { IdentityMismatch } from './identity-mismatch.tsx';
 import type { ImportsApi } from './imports-api.ts';
 import type { PacsBrowseApi } from './pacs-api.ts';
+import { PacsPullProgress } from './pacs-pull-progress.tsx';
 import { PacsSearchForm } from './pacs-search-form.tsx';
 import { PacsSeriesList } from './pacs-series-list.tsx';
 import { PacsStudiesTable } from './pacs-studies-table.tsx';
@@ -122,15 +123,7 @@ export function PacsPullTab({ pacs, imports, pull, patientSearchDebounceMs }: Pa
           onImport={(series) => void pull.send({ connection, study, series })}
         />
       ) : null}
-      {state.phase === 'pulling' ? (
-        <HStack gap="2" color="fg.muted" textStyle="sm" role="status" data-testid="pacs-pull-status">
-          <Spinner size="xs" />
-          <Text>
-            Retrieving {plural(state.order.series.length, 'series', 'series')} from {state.order.connection.name}: the PACS sends every image before the
-            import starts, which takes a while for a long pullback.
-          </Text>
-        </HStack>
-      ) : null}
+      <PacsPullProgress pull={state.phase === 'pulling' ? state : null} />
       {state.phase === 'needs-patient' ? (
         <PatientChooser
           imports={imports}

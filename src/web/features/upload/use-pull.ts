@@ -3,15 +3,18 @@ import type { ImportRejected } from '../../../domain/imports.ts';
 import type { PacsConnection, PacsSeries, PacsStudy } from '../../../domain/pacs.ts';
 import type { ToastService } from '../../ui/toast.tsx';
 import type { PatientIdentity } from './identity-mismatch.tsx';
-import type { PacsBrowseApi } from './pacs-api.ts';
+import type { PacsBrowseApi, PullProgress } from './pacs-api.ts';
 import type { UploadFields } from './upload-request.ts';
 import type { RecentImports } from './use-recent-imports.ts';
 import { plural, type UploadBatch } from './use-upload.ts';
 
 export type PullState =
   | { phase: 'idle' }
-  /** The server retrieves the series from the PACS, then checks them as it checks an upload. */
-  | { phase: 'pulling'; order: PullOrder }
+  /**
+   * The server retrieves the series from the PACS (`progress`: how far, null until it first says),
+   * then checks them as it checks an upload.
+   */
+  | { phase: 'pulling'; order: PullOrder; progress: PullProgress | null }
   /** A 4xx of the import: nothing was kept. */
   | { phase: 'rejected'; rejection: ImportRejected }
   /** 422 patient_id_required: the user chooses the patient, then the same series are pulled again. */
@@ -55,12 +58,16 @@ export function usePull({ pacs, recent, toast, onBatch }: { pacs: PacsBrowseApi;
     if (busy.current || order.series.length === 0) return false;
     busy.current = true;
     last.current = { order, fields };
-    setState({ phase: 'pulling', order });
-    const outcome = await pacs.pull(order.connection.id, {
-      studyInstanceUid: order.study.studyInstanceUid,
-      seriesInstanceUids: order.series.map(({ seriesInstanceUid }) => seriesInstanceUid),
-      ...fields,
-    });
+    setState({ phase: 'pulling', order, progress: null });
+    const outcome = await pacs.pull(
+      order.connection.id,
+      {
+        studyInstanceUid: order.study.studyInstanceUid,
+        seriesInstanceUids: order.series.map(({ seriesInstanceUid }) => seriesInstanceUid),
+        ...fields,
+      },
+      (progress) => setState((current) => (current.phase === 'pulling' && current.order === order ? { ...current, progress } : current)),
+    );
     busy.current = false;
     switch (outcome.kind) {
       case 'accepted': {

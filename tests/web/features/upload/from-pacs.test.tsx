@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { IMPORT_ERROR_CODES } from '../../../../src/domain/imports.ts';
 import { UploadPage } from '../../../../src/web/features/upload/upload-page.tsx';
 import { renderApp } from '../../render.tsx';
-import { ORTHANC, pacsServer, problem } from '../pacs-fixture.ts';
+import { ORTHANC, pacsServer, problem, progressLine, pullAnswer, pullStream, resultLine } from '../pacs-fixture.ts';
 import { ID_1, ID_2, batchOf, summary } from './upload-fixture.tsx';
 
 type Server = ReturnType<typeof pacsServer>;
@@ -140,12 +140,14 @@ describe('Upload → From PACS', () => {
   it('pulls the checked series, asks for the patient when they have no Patient ID, and pulls them again with the patient', async () => {
     const done = summary({ importId: ID_1, status: 'done', framesDone: 2400, framesTotal: 2400, fileNames: ['1.2.840.9.dcm'], patientId: 'NEW-1', recordId: 'r-1', source: 'pacs', sourceName: 'Orthanc' });
     const server = pacsServer({ progress: { [ID_1]: done } });
+    // The answers stream the retrieval's progress, then end with the status and body of the pull.
     const answers = [
-      Response.json(
-        { error: 'patient_id_required', message: IMPORT_ERROR_CODES.patient_id_required, fileName: null, filesWithoutPatientId: ['1.2.840.9.dcm'] },
-        { status: 422 },
+      pullAnswer(
+        progressLine(0, 2, 0),
+        progressLine(2, 2, 4096),
+        resultLine(422, { error: 'patient_id_required', message: IMPORT_ERROR_CODES.patient_id_required, fileName: null, filesWithoutPatientId: ['1.2.840.9.dcm'] }),
       ),
-      Response.json(batchOf(summary({ importId: ID_1, fileNames: ['1.2.840.9.dcm'], framesTotal: 2400, source: 'pacs', sourceName: 'Orthanc' })), { status: 202 }),
+      pullAnswer(resultLine(202, batchOf(summary({ importId: ID_1, fileNames: ['1.2.840.9.dcm'], framesTotal: 2400, source: 'pacs', sourceName: 'Orthanc' })))),
     ];
     server.override((_url, _init, path) => (path.endsWith('/pull') ? answers.shift() : undefined));
     const { user } = await openFromPacs(server);
@@ -191,8 +193,8 @@ describe('Upload → From PACS', () => {
   it('shows the PACS problem of a pull with Retry, which pulls the same series again', async () => {
     const server = pacsServer();
     const answers = [
-      problem('pacs_series_not_found', 'The PACS does not have this series: 1.2.840.1.1', 404),
-      Response.json(batchOf(summary({ importId: ID_2, source: 'pacs', sourceName: 'Orthanc' })), { status: 202 }),
+      pullAnswer(resultLine(404, { error: 'pacs_series_not_found', message: 'The PACS does not have this series: 1.2.840.1.1' })),
+      pullAnswer(resultLine(202, batchOf(summary({ importId: ID_2, source: 'pacs', sourceName: 'Orthanc' })))),
     ];
     server.override((_url, _init, path) => (path.endsWith('/pull') ? answers.shift() : undefined));
     const { user } = await openFromPacs(server);
@@ -212,8 +214,8 @@ describe('Upload → From PACS', () => {
     const failed = summary({ importId: ID_1, status: 'failed', error: { code: 'decode_failed', message: 'Frame 12 could not be decoded.' }, source: 'pacs', sourceName: 'Orthanc' });
     const server = pacsServer({ progress: { [ID_1]: failed } });
     const answers = [
-      Response.json(batchOf(summary({ importId: ID_1, source: 'pacs', sourceName: 'Orthanc' })), { status: 202 }),
-      Response.json(batchOf(summary({ importId: ID_2, source: 'pacs', sourceName: 'Orthanc' })), { status: 202 }),
+      pullAnswer(resultLine(202, batchOf(summary({ importId: ID_1, source: 'pacs', sourceName: 'Orthanc' })))),
+      pullAnswer(resultLine(202, batchOf(summary({ importId: ID_2, source: 'pacs', sourceName: 'Orthanc' })))),
     ];
     server.override((_url, _init, path) => (path.endsWith('/pull') ? answers.shift() : undefined));
     const { user } = await openFromPacs(server);
@@ -225,6 +227,80 @@ describe('Upload → From PACS', () => {
     await user.click(within(error).getByRole('button', { name: 'Retrieve these series again' }));
     await waitFor(() => expect(pulls(server)).toHaveLength(2));
     expect(pulls(server)[1]!.body).toEqual({ studyInstanceUid: '1.2.840.1', seriesInstanceUids: ['1.2.840.1.1'] });
+  });
+
+  it('shows how far the retrieval from the PACS is, then the batch', async () => {
+    const server = pacsServer();
+    const stream = pullStream();
+    server.override((_url, _init, path) => (path.endsWith('/pull') ? stream.response : undefined));
+    const { user } = await openFromPacs(server);
+    await showSeries(user);
+    await user.click(screen.getByRole('button', { name: 'Import selected series' }));
+
+    const text = () => screen.getByTestId('pacs-pull-progress').textContent;
+    await waitFor(() => expect(text()).toMatch(/^Retrieving 1 series from Orthanc: the PACS sends every image/));
+    expect(pulls(server)[0]!.call).toBe(`POST /api/demo/pacs/connections/${ORTHANC.id}/pull`);
+    expect(server.fetchMock.mock.calls.at(-1)?.[1]?.headers).toMatchObject({ Accept: 'application/x-ndjson' });
+    // The button stays disabled while the series are retrieved.
+    expect((screen.getByRole('button', { name: /Retrieving from the PACS/ }) as HTMLButtonElement).disabled).toBe(true);
+
+    stream.send(progressLine(0, 3, 0), progressLine(2, 3, 145 * 1024 * 1024));
+    await waitFor(() => expect(text()).toBe('Retrieving from Orthanc: 2 of 3 instances, 145 MiB'));
+    const bar = screen.getByRole('progressbar', { name: 'Retrieval from Orthanc' });
+    expect(bar.getAttribute('aria-valuenow')).toBe('67');
+    expect(bar.getAttribute('aria-valuetext')).toBe('Retrieving from Orthanc: 2 of 3 instances, 145 MiB');
+    // Announced as the upload's progress is: politely.
+    expect(screen.getByTestId('pacs-pull-progress').closest('[aria-live="polite"]')).not.toBeNull();
+
+    stream.send(progressLine(3, 3, 150.5 * 1024 * 1024));
+    await waitFor(() => expect(text()).toBe('Retrieved 3 instances from Orthanc (150.5 MiB): the server is checking them…'));
+    expect(bar.getAttribute('aria-valuenow')).toBe('100');
+
+    stream.send(resultLine(202, batchOf(summary({ importId: ID_1, source: 'pacs', sourceName: 'Orthanc' }))));
+    expect(await screen.findByText('1 series retrieved from Orthanc')).toBeTruthy();
+    expect(screen.queryByTestId('pacs-pull-progress')).toBeNull();
+    expect(screen.queryByRole('progressbar', { name: 'Retrieval from Orthanc' })).toBeNull();
+    expect(within(screen.getByTestId('batch-result')).getByText('From PACS Orthanc')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Import selected series' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('says the request did not reach the server when the answer is cut before its result', async () => {
+    const server = pacsServer();
+    const streams = [pullStream(), pullStream()];
+    const answers = [...streams];
+    server.override((_url, _init, path) => (path.endsWith('/pull') ? answers.shift()?.response : undefined));
+    const { user } = await openFromPacs(server);
+    await showSeries(user);
+    await user.click(screen.getByRole('button', { name: 'Import selected series' }));
+
+    // The connection is lost in the middle of the retrieval…
+    streams[0]!.send(progressLine(1, 2, 2048));
+    await waitFor(() => expect(screen.getByTestId('pacs-pull-progress').textContent).toBe('Retrieving from Orthanc: 1 of 2 instances, 2 KiB'));
+    streams[0]!.cut();
+    let alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The request did not reach the server');
+    expect(alert.textContent).toContain('Check the connection and try again.');
+    expect(screen.queryByTestId('pacs-pull-progress')).toBeNull();
+
+    // …or the answer ends without saying how the pull ended.
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(pulls(server)).toHaveLength(2));
+    streams[1]!.send(progressLine(2, 2, 4096));
+    streams[1]!.end();
+    alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The request did not reach the server');
+    expect(screen.queryByText(/retrieved from Orthanc/)).toBeNull();
+  });
+
+  it('shows an error answered before the retrieval starts, as a plain JSON answer', async () => {
+    const server = pacsServer();
+    server.override((_url, _init, path) => (path.endsWith('/pull') ? problem('bad_request', 'seriesInstanceUids: choose at least one series', 400) : undefined));
+    const { user } = await openFromPacs(server);
+    await showSeries(user);
+    await user.click(screen.getByRole('button', { name: 'Import selected series' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The import from the PACS failed');
+    expect(alert.textContent).toContain('seriesInstanceUids: choose at least one series');
   });
 
   it('names where each recent import came from', async () => {
