@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -5,56 +6,40 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../src/server/storage/blob-store.ts';
 import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
-import { S3Store } from '../../src/server/storage/s3-store.ts';
+import { S3Store, type S3Options } from '../../src/server/storage/s3-store.ts';
+import { checkSignatureV4, startS3Server, type S3ServerHandle } from '../support/s3-server.ts';
 
-/**
- * A minimal S3-compatible server (path-style GET, PUT, DELETE and ListObjectsV2) that
- * refuses unsigned requests, standing in for S3 or MinIO.
- */
-function fakeS3() {
-  const objects = new Map<string, Buffer>();
-  const server = http.createServer((request, response) => {
-    if (!String(request.headers.authorization ?? '').startsWith('AWS4-HMAC-SHA256 Credential=test-key/')) {
-      return void response.writeHead(403).end('<Error><Code>AccessDenied</Code></Error>');
-    }
-    const url = new URL(request.url!, 'http://s3');
-    const [, bucket, ...rest] = url.pathname.split('/');
-    const key = rest.map(decodeURIComponent).join('/');
-    if (bucket !== 'frames') return void response.writeHead(404).end('<Error><Code>NoSuchBucket</Code></Error>');
-    if (request.method === 'GET' && !key && url.searchParams.get('list-type') === '2') {
-      const prefix = url.searchParams.get('prefix') ?? '';
-      const keys = [...objects.keys()].filter((k) => k.startsWith(prefix));
-      return void response.end(`<ListBucketResult>${keys.map((k) => `<Contents><Key>${k}</Key></Contents>`).join('')}<IsTruncated>false</IsTruncated></ListBucketResult>`);
-    }
-    const chunks: Buffer[] = [];
-    request.on('data', (c: Buffer) => chunks.push(c));
-    request.on('end', () => {
-      if (request.method === 'PUT') objects.set(key, Buffer.concat(chunks));
-      else if (request.method === 'DELETE') objects.delete(key);
-      else if (!objects.has(key)) return void response.writeHead(404).end('<Error><Code>NoSuchKey</Code></Error>');
-      else return void response.end(objects.get(key));
-      response.end();
-    });
-  });
-  return { server, objects };
+/** A real S3-compatible server (s3rver) behind a Signature V4 check: see tests/support/s3-server.ts. */
+let s3: S3ServerHandle;
+const directories: string[] = [];
+beforeAll(async () => {
+  s3 = await startS3Server();
+});
+afterAll(async () => {
+  await s3?.stop();
+  for (const directory of directories) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+function s3Options(overrides: Partial<S3Options> = {}): S3Options {
+  return { endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, ...overrides };
 }
 
-const s3 = fakeS3();
-let endpoint = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => s3.server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(s3.server.address() as { port: number }).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => s3.server.close(() => resolve())));
-
-const stores: [string, () => BlobStore][] = [
-  ['local directory', () => new LocalDirectoryStore(fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-blob-')))],
-  ['S3-compatible bucket', () => new S3Store({ endpoint, bucket: 'frames', region: 'us-east-1', accessKeyId: 'test-key', secretAccessKey: 'test-secret' })],
+/** Each test gets an empty store: a new directory, or a new bucket on the S3 server. */
+const stores: [string, () => Promise<BlobStore>][] = [
+  [
+    'local directory',
+    async () => {
+      const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-blob-'));
+      directories.push(directory);
+      return new LocalDirectoryStore(directory);
+    },
+  ],
+  ['S3-compatible bucket (s3rver)', async () => new S3Store(s3Options({ bucket: await s3.createBucket() }))],
 ];
 
 describe.each(stores)('blob store: %s', (_name, open) => {
   it('keeps bytes under a key and answers null for a key it does not have', async () => {
-    const store = open();
+    const store = await open();
     expect(await store.get('demo/r1/v1/bmode/00000.u8.gz')).toBeNull();
     await store.put('demo/r1/v1/bmode/00000.u8.gz', Uint8Array.from([1, 2, 3]));
     expect([...(await store.get('demo/r1/v1/bmode/00000.u8.gz'))!]).toEqual([1, 2, 3]);
@@ -62,8 +47,19 @@ describe.each(stores)('blob store: %s', (_name, open) => {
     expect([...(await store.get('demo/r1/v1/bmode/00000.u8.gz'))!]).toEqual([4]);
   });
 
+  it('keeps an empty object and a large one byte for byte', async () => {
+    const store = await open();
+    await store.put('demo/r1/v1/empty', new Uint8Array(0));
+    expect((await store.get('demo/r1/v1/empty'))?.length).toBe(0);
+    const large = randomBytes(8 * 1024 * 1024 + 3);
+    await store.put('demo/r1/v1/upload/original.dcm', large);
+    const back = await store.get('demo/r1/v1/upload/original.dcm');
+    expect(back?.length).toBe(large.length);
+    expect(back!.equals(large)).toBe(true);
+  });
+
   it('deletes everything under a prefix and nothing else', async () => {
-    const store = open();
+    const store = await open();
     await store.put('demo/r1/v1/a', Uint8Array.from([1]));
     await store.put('demo/r1/v1/b/c', Uint8Array.from([2]));
     await store.put('demo/r10/v1/a', Uint8Array.from([3]));
@@ -71,10 +67,14 @@ describe.each(stores)('blob store: %s', (_name, open) => {
     expect(await store.get('demo/r1/v1/a')).toBeNull();
     expect(await store.get('demo/r1/v1/b/c')).toBeNull();
     expect(await store.get('demo/r10/v1/a')).not.toBeNull();
+    // A prefix with nothing under it, with or without its trailing slash, is no error.
+    await store.deletePrefix('demo/r1/');
+    await store.deletePrefix('demo/r2');
+    expect(await store.get('demo/r10/v1/a')).not.toBeNull();
   });
 
   it('refuses keys that could escape the store', async () => {
-    const store = open();
+    const store = await open();
     await expect(store.get('../etc/passwd')).rejects.toThrow(/unsafe storage key/);
     await expect(store.put('demo/../../x', Uint8Array.from([1]))).rejects.toThrow(/unsafe storage key/);
   });
@@ -82,34 +82,165 @@ describe.each(stores)('blob store: %s', (_name, open) => {
 
 describe('S3 store errors', () => {
   it('reports a refused request instead of treating it as missing', async () => {
-    const store = new S3Store({ endpoint, bucket: 'frames', region: 'us-east-1', accessKeyId: 'wrong-key', secretAccessKey: 'x' });
-    await expect(store.get('demo/r1/v1/a')).rejects.toThrow(/HTTP 403/);
+    const store = new S3Store(s3Options({ accessKeyId: 'wrong-key', secretAccessKey: 'x' }));
+    await expect(store.get('demo/r1/v1/a')).rejects.toThrow(/HTTP 403 .*InvalidAccessKeyId/s);
   });
 
-  it('gives up on a store that stops answering, headers or body, instead of waiting forever', async () => {
-    // One server that never answers, one that sends its headers and then stalls in the body.
-    const stalled = http.createServer((request, response) => {
-      if (request.method === 'GET' && request.url?.includes('half')) {
+  it('refuses every call signed with a wrong secret key, with a clear error, and writes nothing', async () => {
+    const right = new S3Store(s3Options());
+    await right.put('demo/r4/v1/a', Uint8Array.from([1]));
+    const wrong = new S3Store(s3Options({ secretAccessKey: `${s3.secretAccessKey}x` }));
+    await expect(wrong.get('demo/r4/v1/a')).rejects.toThrow(/object storage GET demo\/r4\/v1\/a failed: HTTP 403 .*SignatureDoesNotMatch/s);
+    await expect(wrong.put('demo/r4/v1/b', Uint8Array.from([2]))).rejects.toThrow(/object storage PUT demo\/r4\/v1\/b failed: HTTP 403 .*SignatureDoesNotMatch/s);
+    await expect(wrong.deletePrefix('demo/r4')).rejects.toThrow(/object storage LIST demo\/r4 failed: HTTP 403 .*SignatureDoesNotMatch/s);
+    expect(await right.get('demo/r4/v1/b')).toBeNull();
+    expect([...(await right.get('demo/r4/v1/a'))!]).toEqual([1]);
+  });
+
+  it('reports a bucket that does not exist instead of answering that every key is missing', async () => {
+    const store = new S3Store(s3Options({ bucket: 'no-such-bucket' }));
+    await expect(store.get('demo/r1/v1/a')).rejects.toThrow(/GET demo\/r1\/v1\/a failed: HTTP 404 .*NoSuchBucket/s);
+    await expect(store.put('demo/r1/v1/a', Uint8Array.from([1]))).rejects.toThrow(/PUT demo\/r1\/v1\/a failed: HTTP 404 .*NoSuchBucket/s);
+  });
+});
+
+/**
+ * What s3rver cannot be made to do is played by a small purpose-made server, the key saying which:
+ * stall, fail with a 5xx, cut a body short, and list in more than one page (s3rver 3.7.1 makes its
+ * ListObjectsV2 continuation token with DES, which Node 17+'s OpenSSL 3 refuses: a listing of more
+ * than 1,000 keys there answers 500 InternalError).
+ */
+describe('S3 store against a misbehaving server', () => {
+  let server: http.Server;
+  let endpoint = '';
+  const flakyFailed = new Set<string>();
+  /** A continuation token with characters that need encoding in a query. */
+  const NEXT_PAGE = '1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=+a';
+  const listingTokens: (string | null)[] = [];
+  const deletedKeys: string[] = [];
+  beforeAll(async () => {
+    server = http.createServer((request, response) => {
+      const url = request.url ?? '';
+      if (url.includes('flaky') && !flakyFailed.has(url)) {
+        flakyFailed.add(url);
+        return void response.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code></Error>');
+      }
+      if (url.includes('flaky')) return void response.end('flaky bytes');
+      if (url.includes('unavailable')) {
+        return void response.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+      }
+      if (url.includes('paged')) {
+        // A listing in two pages (S3 pages at 1,000 keys), then 204 for each DELETE, as S3 answers.
+        const { pathname, searchParams } = new URL(url, 'http://stand-in');
+        if (request.method === 'DELETE') {
+          deletedKeys.push(decodeURIComponent(pathname));
+          return void response.writeHead(204).end();
+        }
+        const token = searchParams.get('continuation-token');
+        listingTokens.push(token);
+        const keys = token === null ? ['demo/paged/v1/a', 'demo/paged/v1/b'] : token === NEXT_PAGE ? ['demo/paged/v1/c'] : [];
+        const more = token === null ? `<IsTruncated>true</IsTruncated><NextContinuationToken>${NEXT_PAGE}</NextContinuationToken>` : '<IsTruncated>false</IsTruncated>';
+        return void response
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(`<?xml version="1.0" encoding="UTF-8"?>\n<ListBucketResult><Name>frames</Name>${keys.map((key) => `<Contents><Key>${key}</Key></Contents>`).join('')}${more}</ListBucketResult>`);
+      }
+      if (request.method === 'GET' && url.includes('half')) {
+        // Headers, one byte of the body, then nothing.
         response.writeHead(200, { 'content-length': '1000' });
         response.write('x');
+      } else if (request.method === 'GET' && url.includes('truncated')) {
+        // Headers, ten bytes of a thousand, then the connection drops.
+        response.writeHead(200, { 'content-length': '1000' });
+        response.write('0123456789', () => response.destroy());
       }
+      // Anything else ("silent"): never answered.
     });
-    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
-    const store = new S3Store({
-      endpoint: `http://127.0.0.1:${(stalled.address() as { port: number }).port}`,
-      bucket: 'frames',
-      region: 'us-east-1',
-      accessKeyId: 'k',
-      secretAccessKey: 's',
-      timeoutMs: 300,
-    });
-    try {
-      await expect(store.get('demo/r1/v1/silent')).rejects.toThrow(/object storage GET demo\/r1\/v1\/silent timed out after 0.3 s/);
-      await expect(store.get('demo/r1/v1/half')).rejects.toThrow(/timed out after 0.3 s/);
-      await expect(store.put('demo/r1/v1/silent', new Uint8Array(4))).rejects.toThrow(/PUT .* timed out/);
-    } finally {
-      stalled.closeAllConnections();
-      await new Promise<void>((resolve) => stalled.close(() => resolve()));
-    }
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  const storeAt = (timeoutMs?: number) => new S3Store({ endpoint, bucket: 'frames', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', ...(timeoutMs ? { timeoutMs } : {}) });
+
+  it('gives up on a store that stops answering, headers or body, instead of waiting forever', async () => {
+    const store = storeAt(300);
+    await expect(store.get('demo/r1/v1/silent')).rejects.toThrow(/object storage GET demo\/r1\/v1\/silent timed out after 0.3 s/);
+    await expect(store.get('demo/r1/v1/half')).rejects.toThrow(/timed out after 0.3 s/);
+    await expect(store.put('demo/r1/v1/silent', new Uint8Array(4))).rejects.toThrow(/PUT .* timed out/);
+  });
+
+  it('reports a server error (5xx) on every call instead of treating it as missing', async () => {
+    const store = storeAt();
+    await expect(store.get('demo/unavailable/v1/a')).rejects.toThrow(/GET demo\/unavailable\/v1\/a failed: HTTP 503 .*SlowDown/s);
+    await expect(store.put('demo/unavailable/v1/a', Uint8Array.from([1]))).rejects.toThrow(/PUT demo\/unavailable\/v1\/a failed: HTTP 503/);
+    await expect(store.deletePrefix('demo/unavailable')).rejects.toThrow(/LIST demo\/unavailable failed: HTTP 503/);
+  });
+
+  it("tries again after a 5xx that passes (such as S3's 503 SlowDown)", async () => {
+    expect((await storeAt().get('demo/flaky/v1/a'))?.toString()).toBe('flaky bytes');
+  });
+
+  it('deletes a prefix whose listing takes more than one page, following the continuation token', async () => {
+    await storeAt().deletePrefix('demo/paged');
+    expect(listingTokens).toEqual([null, NEXT_PAGE]);
+    expect(deletedKeys).toEqual(['/frames/demo/paged/v1/a', '/frames/demo/paged/v1/b', '/frames/demo/paged/v1/c']);
+  });
+
+  it('fails on a body cut short instead of answering the part that came', async () => {
+    await expect(storeAt().get('demo/r1/v1/truncated')).rejects.toThrow();
+  });
+});
+
+describe('the test S3 server', () => {
+  // AWS's published Signature V4 examples for S3 ("Examples: Signature Calculations in AWS Signature
+  // Version 4"): the check must agree with them, not merely with the client under test.
+  const example = { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'us-east-1' };
+  const at = new Date('2013-05-24T00:00:00Z');
+  const emptyHash = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+  const scope = 'Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request';
+  const getObject = {
+    method: 'GET',
+    url: '/test.txt',
+    headers: {
+      host: 'examplebucket.s3.amazonaws.com',
+      range: 'bytes=0-9',
+      'x-amz-content-sha256': emptyHash,
+      'x-amz-date': '20130524T000000Z',
+      authorization: `AWS4-HMAC-SHA256 ${scope},SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41`,
+    },
+    body: new Uint8Array(0),
+  };
+  const listObjects = {
+    method: 'GET',
+    url: '/?max-keys=2&prefix=J',
+    headers: {
+      host: 'examplebucket.s3.amazonaws.com',
+      'x-amz-content-sha256': emptyHash,
+      'x-amz-date': '20130524T000000Z',
+      authorization: `AWS4-HMAC-SHA256 ${scope},SignedHeaders=host;x-amz-content-sha256;x-amz-date,Signature=34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7`,
+    },
+    body: new Uint8Array(0),
+  };
+
+  it("checks signatures as AWS's published examples say", () => {
+    expect(checkSignatureV4(getObject, example, at)).toBeNull();
+    expect(checkSignatureV4(listObjects, example, at)).toBeNull();
+    expect(checkSignatureV4({ ...listObjects, url: '/?prefix=J&max-keys=2' }, example, at)).toBeNull();
+    expect(checkSignatureV4(getObject, { ...example, secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEZ' }, at)?.code).toBe('SignatureDoesNotMatch');
+    expect(checkSignatureV4({ ...listObjects, url: '/?max-keys=3&prefix=J' }, example, at)?.code).toBe('SignatureDoesNotMatch');
+    expect(checkSignatureV4({ ...getObject, headers: { ...getObject.headers, range: 'bytes=0-10' } }, example, at)?.code).toBe('SignatureDoesNotMatch');
+    expect(checkSignatureV4({ ...getObject, body: Uint8Array.from([1]) }, example, at)?.code).toBe('XAmzContentSHA256Mismatch');
+    expect(checkSignatureV4(getObject, example, new Date('2013-05-24T00:20:00Z'))?.code).toBe('RequestTimeTooSkewed');
+    expect(checkSignatureV4(getObject, { ...example, region: 'eu-west-1' }, at)?.code).toBe('AuthorizationHeaderMalformed');
+  });
+
+  it('refuses unsigned requests, as a private bucket does', async () => {
+    await new S3Store(s3Options()).put('demo/r5/v1/a', Uint8Array.from([1]));
+    const response = await fetch(`${s3.endpoint}/${s3.bucket}/demo/r5/v1/a`);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toMatch(/<Code>AccessDenied<\/Code>/);
   });
 });

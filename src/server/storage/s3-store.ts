@@ -14,6 +14,16 @@ export type S3Options = {
 export const DEFAULT_S3_TIMEOUT_MS = 30_000;
 
 /**
+ * How often a 5xx or 429 answer is retried (aws4fetch waits a random 0-50 ms, then 0-100, then 0-200).
+ * aws4fetch's default, 10, waits up to 51 s in all: a failing store then held each call until the
+ * timeout and was reported as "timed out" instead of by its own error.
+ */
+const S3_RETRIES = 3;
+
+/** Statuses whose response has no body: `new Response(body, { status })` refuses a body for them. */
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+/**
  * A BlobStore in S3-compatible object storage (AWS S3, MinIO, Ceph...), for running several
  * stateless replicas. Path-style requests signed with AWS Signature V4; an object PUT is atomic.
  */
@@ -23,7 +33,7 @@ export class S3Store implements BlobStore {
   private readonly timeoutMs: number;
 
   constructor(options: S3Options) {
-    this.client = new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, region: options.region, service: 's3' });
+    this.client = new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, region: options.region, service: 's3', retries: S3_RETRIES });
     this.base = `${options.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(options.bucket)}`;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS;
   }
@@ -32,7 +42,9 @@ export class S3Store implements BlobStore {
   private async send(what: string, url: string, init: RequestInit = {}): Promise<Response> {
     try {
       const response = await this.client.fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
-      return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
+      const body = await response.arrayBuffer();
+      // S3 answers a DELETE with 204 No Content.
+      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, { status: response.status, headers: response.headers });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'TimeoutError') throw new Error(`object storage ${what} timed out after ${this.timeoutMs / 1000} s`, { cause: error });
       throw error;
@@ -51,7 +63,8 @@ export class S3Store implements BlobStore {
 
   async get(key: string): Promise<Buffer | null> {
     const response = await this.send(`GET ${key}`, this.url(key));
-    if (response.status === 404) return null;
+    // 404 is also S3's answer for a bucket that does not exist (NoSuchBucket): that is an error, not a missing key.
+    if (response.status === 404 && !(await response.clone().text()).includes('<Code>NoSuchBucket</Code>')) return null;
     await this.check(response, `GET ${key}`);
     return Buffer.from(await response.arrayBuffer());
   }
