@@ -48,7 +48,17 @@ test('Play then Pause; playback wraps around after the last slice', async ({ pag
   await expect(slice(page)).not.toContainText('Slice 1 / 300');
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
-  const paused = await slice(page).textContent();
+  // The indicator is drawn on animation frames, which a busy machine delays: it may still catch up
+  // with the slice playback stopped at, then it must stay there (still playing, it never would).
+  let paused = await slice(page).textContent();
+  await expect
+    .poll(async () => {
+      const before = paused;
+      await page.waitForTimeout(200);
+      paused = await slice(page).textContent();
+      return paused === before;
+    }, { timeout: 5_000 })
+    .toBe(true);
   await page.waitForTimeout(300);
   expect(await slice(page).textContent()).toBe(paused);
 
