@@ -25,6 +25,7 @@ import { DEMO_TENANTS } from '../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../src/server/storage/local-directory-store.ts';
 import { makeDicom, type FixtureOptions } from '../tests/support/dicom-fixtures.ts';
+import { writeUncompressedPullback } from './large-dicom.ts';
 import { mintIdToken } from '../tests/support/mint-token.ts';
 import { hasTool, htj2kEncoder, transcode } from '../tests/support/real-encoders.ts';
 
@@ -38,20 +39,8 @@ const SINGLE_THREAD_FRAMES = 160;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-import-'));
 
-/** The uncompressed file is written frame by frame: the header from dcmjs, then the pixel data. */
 function writeUncompressed(file: string): void {
-  const header = makeDicom({ frames: FRAMES, rows: SIZE, columns: SIZE, noPixelData: true, patientId: 'BENCH-RAW' }).bytes;
-  const frames = makeDicom({ frames: DISTINCT, rows: SIZE, columns: SIZE, regionDeltaXcm: null, pullbackRate: null }).gray;
-  const fd = fs.openSync(file, 'w');
-  fs.writeSync(fd, header);
-  const element = Buffer.alloc(12);
-  element.writeUInt16LE(0x7fe0, 0);
-  element.writeUInt16LE(0x0010, 2);
-  element.write('OB', 4, 'latin1');
-  element.writeUInt32LE(FRAMES * SIZE * SIZE, 8);
-  fs.writeSync(fd, element);
-  for (let f = 0; f < FRAMES; f++) fs.writeSync(fd, frames[f % DISTINCT]!);
-  fs.closeSync(fd);
+  writeUncompressedPullback(file, { frames: FRAMES, size: SIZE, distinct: DISTINCT, patientId: 'BENCH-RAW' });
 }
 
 function writeJpeg(file: string): void {

@@ -30,6 +30,7 @@ import { LocalDirectoryStore } from '../src/server/storage/local-directory-store
 import { makeDicom } from '../tests/support/dicom-fixtures.ts';
 import { mintIdToken } from '../tests/support/mint-token.ts';
 import { startOrthanc, type OrthancHandle } from '../tests/support/orthanc.ts';
+import { writeUncompressedPullback } from './large-dicom.ts';
 
 /** The server listens on a random port, and requests name the tenant's host without one (`Host: demo.localhost`). */
 const BENCH_URL_TEMPLATE = 'http://{tenant}.localhost';
@@ -49,24 +50,11 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-pacs-'));
 
 type Series = { label: string; file: string; studyUid: string; seriesUid: string };
 
-/** The uncompressed file is written frame by frame: the header from dcmjs, then the pixel data. */
 function writeUncompressed(file: string): Series {
-  const fixture = makeDicom({ frames: FRAMES, rows: SIZE, columns: SIZE, noPixelData: true, patientId: 'BENCH-PACS-RAW' });
-  const frames = makeDicom({ frames: DISTINCT, rows: SIZE, columns: SIZE, regionDeltaXcm: null, pullbackRate: null }).gray;
-  const fd = fs.openSync(file, 'w');
-  fs.writeSync(fd, fixture.bytes);
-  const element = Buffer.alloc(12);
-  element.writeUInt16LE(0x7fe0, 0);
-  element.writeUInt16LE(0x0010, 2);
-  element.write('OB', 4, 'latin1');
-  element.writeUInt32LE(FRAMES * SIZE * SIZE, 8);
-  fs.writeSync(fd, element);
-  for (let f = 0; f < FRAMES; f++) fs.writeSync(fd, frames[f % DISTINCT]!);
-  fs.closeSync(fd);
+  const fixture = writeUncompressedPullback(file, { frames: FRAMES, size: SIZE, distinct: DISTINCT, patientId: 'BENCH-PACS-RAW' });
   return { label: 'uncompressed', file, studyUid: fixture.studyUid, seriesUid: fixture.seriesUid };
 }
 
-/** Another patient (and so another study) than the uncompressed one. */
 function writeJpeg(file: string): Series {
   const fixture = makeDicom({ syntax: 'jpeg', frames: FRAMES, rows: SIZE, columns: SIZE, distinctFrames: DISTINCT, patientId: 'BENCH-PACS-JPEG' });
   fs.writeFileSync(file, fixture.bytes);
