@@ -80,6 +80,11 @@ async function main(): Promise<void> {
       }
     }
   }
+  if (config.dicomReceiver) {
+    const { host, port, aeTitles } = config.dicomReceiver;
+    const titles = [...aeTitles].map(([title, tenant]) => `${title} (${tenant})`).join(', ');
+    lines.push('', `  DICOM receiver (C-STORE) on ${host}:${port}, AE titles ${titles}`);
+  }
   lines.push('', '  Press Ctrl-C to stop.', '');
   process.stdout.write(lines.join('\n'));
 }

@@ -65,7 +65,6 @@ export function installDicomReceiver(app: FastifyInstance, deps: Deps): void {
       log: app.log,
       onAssociation: (received) => importAssociation(deps, received, app.log),
     });
-    app.log.info({ port: running.port, aeTitles: [...deps.receiver.aeTitles.keys()] }, 'DICOM receiver listening');
   });
   app.addHook('onClose', async () => {
     await running?.close();
