@@ -3,7 +3,8 @@
  * administrator adds the connection and tests it, a study is found and its series imported from
  * /upload, and the record's report is sent back and lands in Orthanc's study as an SR and a PDF.
  */
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { makeDicom, newUid } from '../tests/support/dicom-fixtures.ts';
 import { orthancAvailable, startOrthanc, type OrthancHandle } from '../tests/support/orthanc.ts';
 import { administrator, signIn } from './sign-in.ts';
@@ -24,6 +25,12 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await orthanc?.stop();
 });
+
+/** Serious or critical accessibility problems axe finds in the page's main content. */
+async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  return axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+}
 
 /** The study's instances in Orthanc, by modality. */
 async function modalitiesInOrthanc(): Promise<string[]> {
@@ -53,6 +60,9 @@ test('an administrator connects the PACS; a study is pulled from it, reviewed, a
   await dialog.getByRole('button', { name: 'Add connection' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('row', { name: /Cath lab PACS/ })).toBeVisible();
+  // Once the dialog's backdrop has faded out, which otherwise dims the page under it.
+  await expect(page.locator('[data-scope="dialog"][data-part="backdrop"]')).toHaveCount(0);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await expect(page.locator('body')).not.toContainText('pacs-e2e-password');
 
   // Upload → From PACS: search by patient, open the study, import its series.
@@ -69,6 +79,7 @@ test('an administrator connects the PACS; a study is pulled from it, reviewed, a
   const thumbnail = series.getByTestId('pacs-thumbnail').first();
   await expect(thumbnail).toBeVisible({ timeout: 30_000 });
   expect(await thumbnail.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await series.getByRole('button', { name: 'Import selected series' }).click();
   const item = page.getByTestId('import-item').filter({ hasText: 'From PACS Cath lab PACS' }).first();
   await expect(item.getByTestId('import-status')).toHaveText('Done', { timeout: 90_000 });
