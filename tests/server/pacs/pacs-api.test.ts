@@ -5,7 +5,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { annotationId, emptyManifest, type AnnotationManifest } from '../../../src/domain/annotations/manifest.ts';
+import { setManualContour } from '../../../src/domain/annotations/contour-edits.ts';
+import { newAngle, newArea, newRuler, newText } from '../../../src/domain/annotations/drag.ts';
+import { addAnnotation, allAnnotations } from '../../../src/domain/annotations/edits.ts';
+import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
+import { RecordContoursSchema } from '../../../src/domain/contours/api.ts';
+import { correctedAnalysis } from '../../../src/domain/contours/corrected-analysis.ts';
 import { measureAnnotation } from '../../../src/domain/annotations/kinds/index.ts';
 import type { PacsConnection, PacsSeriesList, PacsStudyList } from '../../../src/domain/pacs.ts';
 import { saveAnnotationVersion } from '../../../src/server/db/annotations.ts';
@@ -151,8 +156,13 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     const recordId = done.recordId!;
     pulledRecordId = recordId;
     const clinician = (await findUserByEmail(session.server.database.db, 'demo', 'clinician@demo.test'))!;
-    const ruler = { id: annotationId(3, 'ruler', 'A', 'red'), slice: 3, color: 'red', label: 'A', hideLabel: false, startX: 10, startY: 12, endX: 40, endY: 52 };
-    const manifest = { ...emptyManifest(), ruler: [ruler] } as AnnotationManifest;
+    // A ruler, an area, an angle and a note on different slices, and a lumen corrected by hand.
+    let manifest = emptyManifest();
+    manifest = addAnnotation(manifest, newRuler(manifest, 3, { x: 10, y: 12 }, { x: 40, y: 52 }));
+    manifest = addAnnotation(manifest, newArea(manifest, 5, Array.from({ length: 24 }, (_, i) => ({ x: 128 + 40 * Math.cos(i / 3.82), y: 120 + 30 * Math.sin(i / 3.82) }))));
+    manifest = addAnnotation(manifest, newAngle(manifest, 7, { x: 128, y: 128 }, 50));
+    manifest = addAnnotation(manifest, { ...newText(manifest, 9, { x: 30, y: 40 }), text: 'Calcium arc at 3 o\'clock' });
+    manifest = setManualContour(manifest, 6, Array.from({ length: 8 }, (_, i) => ({ x: 128 + 35 * Math.cos((i * Math.PI) / 4), y: 128 + 35 * Math.sin((i * Math.PI) / 4) })));
     await saveAnnotationVersion(session.server.database.db, {
       tenantId: 'demo', recordId, patientId: study.patientId, baseVersion: 0, baseStatus: 'new', manifest, userId: clinician.id, email: clinician.email,
     });
@@ -174,12 +184,30 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     const retrieved = await fetch(`${orthanc.httpUrl}/instances/${await orthancIdOf(orthanc, sr)}/file`, { headers: { authorization: orthanc.authorization! } });
     const report = readMeasurementReport(new Uint8Array(await retrieved.arrayBuffer()));
     expect(seriesUid).toBeTruthy();
-    const read = report.annotations.find((a) => a.label === 'A')!;
-    expect(read).toMatchObject({ kind: 'ruler', slice: 3, unit: 'mm' });
-    expect(read.value).toBeCloseTo(Number(measureAnnotation({ ...ruler, type: 'ruler' } as never, PULLBACK_SPACING_MM)!.value), 6);
-    expect(read.image).toMatchObject({ sopInstanceUid: pullback.sopInstanceUid, frame: 3 });
-    expect(report.borders.some((b) => b.border === 'lumen')).toBe(true);
-    expect(report.mla).not.toBeNull();
+    // Every annotation comes back with the value the review shows, on its own frame of the pullback.
+    const saved = allAnnotations(manifest);
+    expect(report.annotations).toHaveLength(saved.length);
+    for (const annotation of saved) {
+      const read = report.annotations.find((a) => a.id === annotation.id)!;
+      expect(read, annotation.id).toMatchObject({ kind: annotation.type, label: annotation.label, slice: annotation.slice });
+      expect(read.image).toMatchObject({ sopInstanceUid: pullback.sopInstanceUid, frame: annotation.slice });
+      if (annotation.type === 'text') expect(read.text).toBe(annotation.text);
+      else expect(read.value).toBeCloseTo(Number(measureAnnotation(annotation, PULLBACK_SPACING_MM)!.value), 6);
+    }
+    // The borders and the analysis are the server's own, as the review computes them from the same contours.
+    const contours = RecordContoursSchema.parse((await call('GET', `/api/demo/records/${recordId}/contours`, session.authorization)).json());
+    const analysis = correctedAnalysis(contours, manifest, { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
+    for (const slice of analysis.slices) {
+      const lumen = report.borders.find((b) => b.border === 'lumen' && b.slice === slice.slice)!;
+      expect(lumen.areaMm2, `slice ${slice.slice}`).toBeCloseTo(slice.areaMm2, 9);
+      expect(lumen.image.frame).toBe(slice.slice);
+    }
+    expect(report.borders.find((b) => b.border === 'lumen' && b.slice === 6)!.source).toBe('manual');
+    expect(report.mla).toEqual({ areaMm2: expect.closeTo(analysis.analysis.mla!.areaMm2, 9), slice: analysis.analysis.mla!.index + 1 });
+    expect(report.references.distal?.slice ?? null).toBe(analysis.analysis.references.distal ? analysis.analysis.references.distal.index + 1 : null);
+    expect(report.references.proximal?.slice ?? null).toBe(analysis.analysis.references.proximal ? analysis.analysis.references.proximal.index + 1 : null);
+    if (analysis.analysis.stenosisPercent === null) expect(report.stenosisPercent).toBeNull();
+    else expect(report.stenosisPercent).toBeCloseTo(analysis.analysis.stenosisPercent, 9);
 
     // The PDF report beside it: an Encapsulated PDF whose document is the report.
     const pdfUid = result.stored.find((s: { kind: string }) => s.kind === 'pdf').sopInstanceUid;
