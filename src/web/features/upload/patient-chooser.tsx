@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { Box, Button, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
 import { ExistingPatientSearch } from './existing-patient-search.tsx';
 import type { ImportsApi } from './imports-api.ts';
@@ -59,7 +59,9 @@ function fileList(files: readonly string[]): string {
 export function PatientChooser({ imports, files, onChoose, onCancel, searchDebounceMs, subject = 'files' }: PatientChooserProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const words = wording(subject, files);
-  useEffect(() => heading.current?.focus(), []);
+  // A layout effect: focus lands in the commit that shows the question, so a key pressed at once
+  // never goes to the page behind it.
+  useLayoutEffect(() => heading.current?.focus(), []);
   return (
     <Stack
       as="section"
