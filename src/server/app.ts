@@ -29,6 +29,8 @@ import { createFrameWorkerPool } from './imaging/frame-worker-pool.ts';
 import { RecordImaging } from './imaging/record-imaging.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { identityProviderRoutes } from './idp/routes.ts';
+import { startJobQueue } from './jobs/job-queue.ts';
+import { registerJobWorkers } from './jobs/job-workers.ts';
 
 export type AppOptions = { config: Config; database: Database; store: BlobStore };
 
@@ -50,13 +52,17 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   const { db } = database;
   const tenants = new TenantDirectory(db, config);
   const providers = new ProviderRegistry(db, config, app.log);
+  // Generation, detection and import decoding are durable jobs in the database (jobs/job-queue.ts).
+  const jobs = await startJobQueue(database, config.jobs, app.log);
   const pool = config.imagingWorkers > 0 ? createFrameWorkerPool(config.imagingWorkers) : null;
-  const imaging = new RecordImaging(store, pool, app.log);
+  const imaging = new RecordImaging(store, pool, app.log, { jobs });
   // `imagingWorkers` detection threads (0: on the main thread, as in tests).
-  const contours = new RecordContourService(store, imaging, config.imagingWorkers, app.log);
-  app.addHook('onClose', () => contours.close());
-  const importing = createImportService({ db, databaseKind: database.kind, store, config }, app.log);
-  importing.lifecycle(app);
+  const contours = new RecordContourService({ store, imaging, workers: config.imagingWorkers, log: app.log, jobs });
+  const importing = createImportService({ db, databaseKind: database.kind, store, config, jobs }, app.log);
+  app.addHook('onReady', async () => {
+    await importing.start();
+    await registerJobWorkers(jobs, { db, imaging, contours, imports: importing.service, log: app.log });
+  });
   if (config.dicomReceiver) installDicomReceiver(app, { config, receiver: config.dicomReceiver, db, imports: importing.service });
 
   installErrorHandler(app);
@@ -108,15 +114,22 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   let pregeneration: DemoPregeneration | null = null;
   if (config.pregenerateDemo) {
     app.addHook('onListen', async () => {
-      pregeneration = startDemoPregeneration(db, imaging, app.log);
+      pregeneration = startDemoPregeneration(db, { generateAll: (record, priority) => imaging.schedule(record, priority) }, app.log);
     });
   }
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     // Stopped first, so that the chunks dropped below end it quietly rather than as failures.
     const stopping = pregeneration?.stop();
+    // Running jobs stop at their next step and are retried later, here or on another replica; the
+    // queue waits for them to end before the workers and the database go.
+    importing.service.close();
     imaging.close();
+    const detecting = contours.close();
+    await jobs.stop();
+    await detecting;
     await pool?.close();
+    await importing.stop();
     await stopping;
   });
 

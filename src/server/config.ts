@@ -109,6 +109,13 @@ const EnvSchema = z.object({
     .optional(),
   /** Bytes one DICOM association may bring (16 GiB by default, as an upload). */
   DICOM_RECEIVER_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(16 * 1024 ** 3),
+  /**
+   * A running job (decoding, detection, generation) beats this often; one silent for this long has
+   * lost its server, and another takes it. pg-boss's floor is 10 s.
+   */
+  JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(3600).default(30),
+  /** How often the queue looks for jobs whose server went silent (and does its housekeeping). */
+  JOB_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
 });
 
 export type Config = {
@@ -138,6 +145,8 @@ export type Config = {
   importMaxFileBytes: number;
   /** Bytes of decoded frames one imported file may make (src/server/dicom/budgets.ts). */
   importMemoryBudgetBytes: number;
+  /** The durable job queue's timing (src/server/jobs/job-queue.ts). */
+  jobs: { heartbeatSeconds: number; superviseSeconds: number };
   /** The DICOM C-STORE receiver, or null when off (the default). */
   dicomReceiver: { port: number; host: string; aeTitles: ReadonlyMap<string, string>; maxAssociationBytes: number } | null;
 };
@@ -190,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webRoot: path.resolve('dist/web'),
     importMaxFileBytes: e.IMPORT_MAX_FILE_BYTES,
     importMemoryBudgetBytes: e.IMPORT_MEMORY_BUDGET_BYTES,
+    jobs: { heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, superviseSeconds: e.JOB_SUPERVISE_SECONDS },
     dicomReceiver: e.DICOM_RECEIVER_PORT
       ? {
           port: e.DICOM_RECEIVER_PORT,

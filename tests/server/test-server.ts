@@ -31,7 +31,7 @@ export const postgresUnavailable = (() => {
   }
 })();
 
-async function testDatabase(): Promise<Database> {
+export async function testDatabase(): Promise<Database> {
   let adminUrl: string | null | undefined;
   try {
     adminUrl = inject('postgresAdminUrl');

@@ -1,8 +1,8 @@
 /**
- * A record's automatic lumen and vessel contours: detected once in the background from the record's stored
- * B-mode chunks (made first if a demo record has not got them yet), then kept in the blob store as
- * gzip JSON beside the frames, under the record's imaging version and the detector's version. Later
- * requests read the stored result.
+ * A record's automatic lumen and vessel contours: detected once, by a durable job (any server's), from the
+ * record's stored B-mode chunks (made first if a demo record has not got them yet), then kept in the blob
+ * store as gzip JSON beside the frames, under the record's imaging version and the detector's version,
+ * with a small progress file beside it while the detection runs. Later requests read the stored result.
  *
  * The frames are split into one contiguous run per worker; each run is detected chunk by chunk in
  * frame order, each frame continuing from the previous frame's borders and pixels (the first frame
@@ -16,6 +16,7 @@ import type { BorderCarry, BorderSequenceDetection } from '../../domain/contours
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
 import { imagingKey, type RecordImaging } from '../imaging/record-imaging.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { createContourWorkerPool, type ContourWorkerPool } from './contour-worker-pool.ts';
 import { detectChunk } from './detect-chunk.ts';
@@ -33,11 +34,17 @@ export function contoursKey(record: RecordRow): string {
 
 export type ContoursState = { ready: true; gz: Buffer } | { ready: false; done: number; total: number };
 
-interface Job {
-  done: number;
-  readonly total: number;
-  error: Error | null;
-  readonly finished: Promise<void>;
+/** What the detecting server writes beside the result while it works, so that any replica can answer a poll. */
+type Progress = { done: number; total: number; at: string } | { failed: { unavailable: boolean; message: string }; at: string };
+
+/** A progress file older than this belongs to a detection whose server is gone (the queue retries it, or a poll asks again). */
+const PROGRESS_STALE_MS = 2 * 60_000;
+const PROGRESS_WRITE_MS = 500;
+
+export type ContoursJobData = { tenantId: string; recordId: string; imagingVersion: string };
+
+function progressKey(record: RecordRow): string {
+  return imagingKey(record, `contours/${CONTOUR_ALGORITHM_VERSION}.progress.json`);
 }
 
 class ContourJobCancelled extends Error {}
@@ -45,89 +52,129 @@ class ContourJobCancelled extends Error {}
 /** The record's frames cannot have automatic borders (too small a field of view): a 422, not a failure of ours. */
 export class ContoursUnavailableError extends Error {}
 
+/**
+ * Detection runs as a durable job (contours-detect) on whichever server takes it; the state of
+ * a record's contours is read from the store, so any server answers the same.
+ */
 export class RecordContourService {
   private readonly store: BlobStore;
   private readonly imaging: RecordImaging;
   private readonly workers: number;
   private readonly log: FastifyBaseLogger;
-  private readonly jobs = new Map<string, Job>();
+  private readonly jobs: Pick<JobQueue, 'send'>;
+  private readonly running = new Set<Promise<unknown>>();
   private pool: ContourWorkerPool | null = null;
   private closed = false;
 
   /** `workers` threads detect (made on first use); 0 detects on the main thread. */
-  constructor(store: BlobStore, imaging: RecordImaging, workers: number, log: FastifyBaseLogger) {
-    this.store = store;
-    this.imaging = imaging;
-    this.workers = workers;
-    this.log = log;
+  constructor(deps: { store: BlobStore; imaging: RecordImaging; workers: number; log: FastifyBaseLogger; jobs: Pick<JobQueue, 'send'> }) {
+    this.store = deps.store;
+    this.imaging = deps.imaging;
+    this.workers = deps.workers;
+    this.log = deps.log;
+    this.jobs = deps.jobs;
   }
 
   /**
    * The stored contours (gzip JSON of RecordContours), or the progress of their detection, which
-   * this call starts if nothing is stored or running. A failed detection is reported (thrown) once,
-   * and the next call tries again.
+   * this call queues (ahead of background work: a clinician is waiting) if nothing is stored or
+   * running. A failed detection is reported (thrown) once, and the next call tries again.
    */
   async state(record: RecordRow): Promise<ContoursState> {
-    const key = contoursKey(record);
-    const stored = await this.store.get(key);
+    const stored = await this.store.get(contoursKey(record));
     if (stored) return { ready: true, gz: stored };
-    let job = this.jobs.get(key);
-    if (job?.error) {
-      this.jobs.delete(key);
-      throw job.error;
+    const progress = await this.readProgress(record);
+    if (progress && 'failed' in progress) {
+      await this.store.deletePrefix(progressKey(record));
+      if (progress.failed.unavailable) throw new ContoursUnavailableError(progress.failed.message);
+      throw new Error(progress.failed.message);
     }
-    job ??= this.start(record, key);
-    return { ready: false, done: job.done, total: job.total };
+    const data: ContoursJobData = { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion };
+    await this.jobs.send('contours-detect', data, { key: contoursKey(record), priority: 'urgent' });
+    return { ready: false, done: progress?.done ?? 0, total: record.bmodeFrameCount };
   }
 
-  /** Stops running detections (at their next chunk) and the workers. */
+  /**
+   * The contours-detect job: detects and stores the record's contours, writing progress on the way.
+   * Run again after a crash it starts over and stores the same result. A record without usable
+   * borders, or a failure with no retry left, is written down for the next poll to report.
+   */
+  async detect(record: RecordRow, lastAttempt: boolean): Promise<void> {
+    const key = contoursKey(record);
+    if (await this.store.get(key)) return;
+    const work = this.detectAndStore(record, key);
+    this.running.add(work);
+    try {
+      await work;
+    } catch (err) {
+      // Closing stops the workers under a running job: the job is retried later, here or elsewhere.
+      if (err instanceof ContourJobCancelled || this.closed) throw new ContourJobCancelled('detection stopped with its server');
+      const message = err instanceof Error ? err.message : String(err);
+      // The detector's verdict on the geometry survives the worker thread only as its message.
+      if (/field of view is too small/.test(message)) {
+        const acrossMm = (Math.min(record.frameWidth, record.frameHeight) * record.pixelSpacingMm).toFixed(1);
+        await this.writeProgress(record, { failed: { unavailable: true, message: `The frames cover ${acrossMm} mm across: too little for automatic lumen and vessel borders.` }, at: new Date().toISOString() });
+        return;
+      }
+      this.log.error({ err, recordId: record.id, tenant: record.tenantId, lastAttempt }, 'lumen and vessel contour detection failed');
+      if (!lastAttempt) throw err;
+      await this.writeProgress(record, { failed: { unavailable: false, message }, at: new Date().toISOString() });
+    } finally {
+      this.running.delete(work);
+    }
+  }
+
+  /** Stops running detections (at their next chunk; their jobs are retried later) and the workers. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.jobs.values()].map((job) => job.finished));
+    await Promise.allSettled([...this.running]);
     await this.pool?.close();
   }
 
-  private start(record: RecordRow, key: string): Job {
+  private async detectAndStore(record: RecordRow, key: string): Promise<void> {
     const total = record.bmodeFrameCount;
-    const job: Job = {
-      done: 0,
-      total,
-      error: null,
-      finished: Promise.resolve()
-        .then(() => this.detectRecord(record, job))
-        .then(async (detections) => {
-          const body = buildRecordContours({
-            version: record.imagingVersion,
-            pixelSpacingMm: record.pixelSpacingMm,
-            framesPerMm: record.frameRateHz / record.pullbackSpeedMmPerS,
-            detections,
-          });
-          await this.store.put(key, await gzip(JSON.stringify(body), { level: 6 }));
-          this.jobs.delete(key);
-          this.log.info({ recordId: record.id, frames: total }, 'lumen and vessel contours detected');
-        })
-        .catch((err: unknown) => {
-          // Closing stops the workers under a running job: that is a cancellation, not a failure.
-          if (err instanceof ContourJobCancelled || this.closed) {
-            this.jobs.delete(key);
-            return;
-          }
-          const message = err instanceof Error ? err.message : String(err);
-          // The detector's verdict on the geometry survives the worker thread only as its message.
-          if (/field of view is too small/.test(message)) {
-            const acrossMm = (Math.min(record.frameWidth, record.frameHeight) * record.pixelSpacingMm).toFixed(1);
-            job.error = new ContoursUnavailableError(`The frames cover ${acrossMm} mm across: too little for automatic lumen and vessel borders.`);
-            return;
-          }
-          this.log.error({ err, recordId: record.id, tenant: record.tenantId }, 'lumen and vessel contour detection failed');
-          job.error = err instanceof Error ? err : new Error(String(err));
-        }),
+    let lastWrite = 0;
+    const onProgress = async (done: number) => {
+      if (performance.now() - lastWrite < PROGRESS_WRITE_MS && done < total) return;
+      lastWrite = performance.now();
+      await this.writeProgress(record, { done, total, at: new Date().toISOString() });
     };
-    this.jobs.set(key, job);
-    return job;
+    await onProgress(0);
+    const detections = await this.detectRecord(record, onProgress);
+    const body = buildRecordContours({
+      version: record.imagingVersion,
+      pixelSpacingMm: record.pixelSpacingMm,
+      framesPerMm: record.frameRateHz / record.pullbackSpeedMmPerS,
+      detections,
+    });
+    await this.store.put(key, await gzip(JSON.stringify(body), { level: 6 }));
+    await this.store.deletePrefix(progressKey(record));
+    this.log.info({ recordId: record.id, frames: total }, 'lumen and vessel contours detected');
   }
 
-  private async detectRecord(record: RecordRow, job: Job): Promise<SliceDetection[]> {
+  private async readProgress(record: RecordRow): Promise<Progress | null> {
+    const bytes = await this.store.get(progressKey(record));
+    if (!bytes) return null;
+    try {
+      const progress = JSON.parse(bytes.toString('utf8')) as Progress;
+      // A failure is reported however old; a count that stopped moving is a detection that died.
+      if (!('failed' in progress) && Date.now() - Date.parse(progress.at) > PROGRESS_STALE_MS) return null;
+      return progress;
+    } catch {
+      return null;
+    }
+  }
+
+  private writeProgress(record: RecordRow, progress: Progress): Promise<void> {
+    return this.store.put(progressKey(record), Buffer.from(JSON.stringify(progress)));
+  }
+
+  private async detectRecord(record: RecordRow, onProgress: (done: number) => Promise<void>): Promise<SliceDetection[]> {
+    let done = 0;
+    const counted = async (count: number) => {
+      done += count;
+      await onProgress(done);
+    };
     const chunks = chunkCount(record.bmodeFrameCount);
     const detections = new Array<SliceDetection>(record.bmodeFrameCount);
     const pool = this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null;
@@ -136,14 +183,14 @@ export class RecordContourService {
       first: Math.floor((lane * chunks) / lanes),
       end: Math.floor(((lane + 1) * chunks) / lanes),
     }));
-    await Promise.all(runs.map((run) => this.detectRun(record, job, pool, run.first, run.end, detections)));
+    await Promise.all(runs.map((run) => this.detectRun(record, counted, pool, run.first, run.end, detections)));
     return detections;
   }
 
   /** Chunks first..end-1 in order; the next chunk is fetched while the current one is detected. */
   private async detectRun(
     record: RecordRow,
-    job: Job,
+    counted: (count: number) => Promise<void>,
     pool: ContourWorkerPool | null,
     first: number,
     end: number,
@@ -172,7 +219,7 @@ export class RecordContourService {
       if (result.detections.length !== count) throw new Error(`chunk ${index} held ${result.detections.length} frames, expected ${count}`);
       result.detections.forEach((detection, k) => (detections[firstFrame + k] = detection));
       carry = result.carry;
-      job.done += count;
+      await counted(count);
     }
   }
 }

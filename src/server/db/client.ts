@@ -15,6 +15,8 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** What the job queue (pg-boss) connects through: its own pool on PostgreSQL, the one embedded connection on PGlite. */
+  jobConnection: { kind: 'postgres'; url: string } | { kind: 'pglite'; client: PGlite };
   close: () => Promise<void>;
 };
 
@@ -47,7 +49,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await pool.end();
       throw error;
     }
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    return { db: db as unknown as Db, kind: 'postgres', jobConnection: { kind: 'postgres', url: options.url }, close: () => pool.end() };
   }
 
   const release = options.dataDir ? acquireDataDirLock(options.dataDir) : () => {};
@@ -58,6 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db: db as unknown as Db,
       kind: 'pglite',
+      jobConnection: { kind: 'pglite', client },
       close: async () => {
         try {
           await client.close();

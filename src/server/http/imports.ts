@@ -13,6 +13,7 @@ import { createHeaderReader } from '../import/header-reader.ts';
 import { ImportService } from '../import/import-service.ts';
 import { parseImportForm } from '../import/patient-choice.ts';
 import { receiveUpload } from '../import/upload.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
 
@@ -22,7 +23,7 @@ const ImportParamsSchema = z.object({
   importId: z.string().max(100, 'importId is too long'),
 });
 
-type Deps = { db: Db; databaseKind: 'pglite' | 'postgres'; store: BlobStore; config: Config };
+type Deps = { db: Db; databaseKind: 'pglite' | 'postgres'; store: BlobStore; config: Config; jobs: Pick<JobQueue, 'send' | 'pending'> };
 
 const RECOVERY_INTERVAL_MS = 60_000;
 
@@ -33,10 +34,11 @@ export function importTempRoot(config: Pick<Config, 'dataDir'>): string {
 
 /**
  * The one import pipeline of the process, shared by uploads, pulls from a PACS and DICOM pushes:
- * its decoders and header readers, and the recovery of imports a stopped process left unfinished.
- * Register `lifecycle` on the app so recovery runs when it is ready and everything stops with it.
+ * its decoders and header readers, and the recovery of imports nobody will finish. `start` when the
+ * app is ready (recovery, then every minute); `stop` after the job queue has stopped (the decoders
+ * go last, once no job uses them).
  */
-export function createImportService(deps: Deps, log: FastifyBaseLogger): { service: ImportService; lifecycle: (app: FastifyInstance) => void } {
+export function createImportService(deps: Deps, log: FastifyBaseLogger): { service: ImportService; start: () => Promise<void>; stop: () => Promise<void> } {
   const decoder = deps.config.imagingWorkers > 0 ? createDecodePool(deps.config.imagingWorkers) : createInlineDecoder();
   const headers = createHeaderReader(deps.config.imagingWorkers, budgetsWithMemory(deps.config.importMemoryBudgetBytes));
   const service = new ImportService({
@@ -47,25 +49,25 @@ export function createImportService(deps: Deps, log: FastifyBaseLogger): { servi
     headers,
     log,
     tempRoot: importTempRoot(deps.config),
+    jobs: deps.jobs,
   });
-  const lifecycle = (app: FastifyInstance) => {
-    let sweeper: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      // Imports left unfinished by a stopped server are rolled back before anyone can ask for them.
+  let sweeper: NodeJS.Timeout | undefined;
+  return {
+    service,
+    async start() {
+      // Imports nobody will finish are rolled back before anyone can ask for them.
       await service.recover(true);
       sweeper = setInterval(() => {
         service.recover(false).catch((err: unknown) => log.warn({ err }, 'import recovery failed'));
       }, RECOVERY_INTERVAL_MS);
       sweeper.unref();
-    });
-    app.addHook('onClose', async () => {
+    },
+    async stop() {
       clearInterval(sweeper);
-      await service.close();
       await decoder.close();
       await headers.close();
-    });
+    },
   };
-  return { service, lifecycle };
 }
 
 /** The answer to an import refused before anything was registered (uploads and pulls alike). */

@@ -1,7 +1,9 @@
 /**
- * Generates the demo records nobody has opened yet, at idle priority, once the server listens:
- * a newcomer's first open then finds its frames stored, as on a revisit. Idle work runs only when
- * no page and no opened record is waiting on the frame workers (generation-queue.ts).
+ * Has the demo records nobody has opened yet generated, at idle priority, once the server listens:
+ * a newcomer's first open then finds its frames stored, as on a revisit. The server passes
+ * RecordImaging.schedule, which queues one durable job per record not yet made (any replica may
+ * take it); idle work runs only when no page and no opened record is waiting on the frame workers
+ * (generation-queue.ts).
  */
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,7 +18,7 @@ export interface DemoPregeneration {
   stop(): Promise<void>;
 }
 
-export function startDemoPregeneration(db: Db, imaging: Pick<RecordImaging, 'generateAll'>, log: FastifyBaseLogger): DemoPregeneration {
+export function startDemoPregeneration(db: Db, imaging: { generateAll: RecordImaging['generateAll'] }, log: FastifyBaseLogger): DemoPregeneration {
   let stopped = false;
   const tenantIds: string[] = DEMO_TENANTS.map((tenant) => tenant.id);
   const run = (async () => {
@@ -31,7 +33,7 @@ export function startDemoPregeneration(db: Db, imaging: Pick<RecordImaging, 'gen
       if (stopped) return;
       await imaging.generateAll(record, 'idle');
     }
-    log.info({ records: rows.length }, 'demo imaging generated');
+    log.info({ records: rows.length }, 'demo imaging generated or queued');
   })().catch((err: unknown) => {
     if (!stopped && !(err instanceof GenerationQueueClosedError)) log.error({ err }, 'demo imaging pre-generation failed');
   });

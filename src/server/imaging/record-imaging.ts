@@ -9,6 +9,7 @@ import { chunkCount, chunkFrames, type ImageSeriesName } from '../../domain/imag
 import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
@@ -83,6 +84,17 @@ const higher = (a: GenerationPriority, b: GenerationPriority) => (GENERATION_PRI
 /** Stored once a record's imaging is all made, so idle generation after a restart skips it without reading its chunks. */
 const COMPLETE_MARKER = 'complete';
 
+/** The imaging-generate job of a record's imaging version: one at a time. */
+export function imagingJobKey(record: ImagingKeyParts): string {
+  return imagingKey(record, COMPLETE_MARKER);
+}
+
+export type ImagingJobData = { tenantId: string; recordId: string; imagingVersion: string; priority: GenerationPriority };
+
+export function imagingJobData(record: RecordRow, priority: GenerationPriority): ImagingJobData {
+  return { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion, priority };
+}
+
 /** Idle generation waits this long after the last other work (see GenerationQueueOptions). */
 const IDLE_QUIET_MS = 1000;
 
@@ -96,14 +108,20 @@ export class RecordImaging {
   private readonly pool: FrameWorkerPool | null;
   private readonly log: FastifyBaseLogger;
   private readonly queue: GenerationQueue;
+  private readonly jobs: Pick<JobQueue, 'send'> | null;
   private readonly inflight = new Map<string, Generation>();
   private readonly recordJobs = new Map<string, RecordJob>();
   private closed = false;
 
-  constructor(store: BlobStore, pool: FrameWorkerPool | null, log: FastifyBaseLogger, options: { idleQuietMs?: number } = {}) {
+  /**
+   * With `jobs`, a record's whole-pullback generation is a durable job (imaging-generate, run by
+   * generateAll on whichever server takes it); without, it runs here.
+   */
+  constructor(store: BlobStore, pool: FrameWorkerPool | null, log: FastifyBaseLogger, options: { idleQuietMs?: number; jobs?: Pick<JobQueue, 'send'> } = {}) {
     this.store = store;
     this.pool = pool;
     this.log = log;
+    this.jobs = options.jobs ?? null;
     this.queue = new GenerationQueue({ lanes: pool?.size ?? 1, idleQuietMs: options.idleQuietMs ?? IDLE_QUIET_MS });
   }
 
@@ -138,17 +156,24 @@ export class RecordImaging {
 
   /**
    * Starts making a record's imaging in the background: every B-mode chunk, then the angiography
-   * run. Chunks the page asks for meanwhile go first.
+   * run. Chunks the page asks for meanwhile go first (on the server that answers them).
    */
   prepare(record: RecordRow): void {
+    // The job logs its own failures; only the look at the store (and the queueing) is this one's.
+    this.schedule(record, 'background').catch((err: unknown) => this.log.error({ err, recordId: record.id }, 'background imaging failed'));
+  }
+
+  /**
+   * Has a demo record's whole imaging made at `priority` unless it is all stored: by a queued job
+   * when there is a queue (a job already waiting is raised), else here. Resolves once it is queued.
+   */
+  async schedule(record: RecordRow, priority: GenerationPriority): Promise<void> {
     if (record.imagingSource !== 'demo') return;
-    // The job logs its own failures; only the look at the store is this one's.
-    this.store.get(imagingKey(record, COMPLETE_MARKER)).then(
-      (complete) => {
-        if (!complete) this.recordJob(record, 'background');
-      },
-      (err: unknown) => this.log.error({ err, recordId: record.id }, 'background imaging failed'),
-    );
+    if (await this.store.get(imagingKey(record, COMPLETE_MARKER))) return;
+    if (!this.jobs) return void this.recordJob(record, priority);
+    // Running here already (at idle, say): raised at once; elsewhere or waiting: the queue raises it.
+    if (this.recordJobs.has(imagingKey(record, COMPLETE_MARKER))) this.recordJob(record, priority);
+    await this.jobs.send('imaging-generate', imagingJobData(record, priority), { key: imagingJobKey(record), priority });
   }
 
   /**

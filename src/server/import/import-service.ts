@@ -1,11 +1,13 @@
 /**
  * DICOM imports (issue 8). `start` reads the uploaded files' headers (header workers), plans the
  * upload (import-plan.ts) and registers its imports, one per record it makes or fills; each
- * import's frames are then decoded in the background (decode workers), stored as the record's gzip
- * chunks with its previews, and the patient, record and audit row appear in ONE
- * transaction that also marks the import 'done' (import-commit.ts). Any failure marks it 'failed'
- * and removes what it stored and its uploaded files; on start-up (and every minute) imports whose
- * process is gone are rolled back the same way.
+ * import's frames are then decoded by a durable job (import-decode, import-job.ts) on whichever
+ * server takes it (decode workers), stored as the record's gzip chunks with its previews, and the
+ * patient, record and audit row appear in ONE transaction that also marks the import 'done'
+ * (import-commit.ts). A server that stops mid-import leaves its job to be retried, here after a
+ * restart or on another replica; a decoding failure, or a failure with no retry left, marks it
+ * 'failed' and removes what it stored and its uploaded files. On start-up (and every minute)
+ * imports with neither a live server nor a job left are rolled back the same way.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -18,6 +20,7 @@ import { chunkCount, chunkFrames } from '../../domain/images.ts';
 import { importErrorMessage, type ImportBatch, type ImportErrorCode, type ImportSummary } from '../../domain/imports.ts';
 import type { Db } from '../db/client.ts';
 import {
+  type ImportRow,
   claimRollBack,
   createImports,
   findImport,
@@ -39,6 +42,8 @@ import { ImportRejection, rejectFile } from './errors.ts';
 import { FrameDecodeError } from './frame-decode.ts';
 import type { HeaderReader } from './header-reader.ts';
 import { commitImport, ImportAborted, type RunningPlan } from './import-commit.ts';
+import { importJobData, planOfJob, type ImportJobData } from './import-job.ts';
+import type { JobQueue, JobRun } from '../jobs/job-queue.ts';
 import { planUpload, type ReadFile } from './import-plan.ts';
 import type { ImportForm } from './patient-choice.ts';
 import type { ImportActor } from './record-plan.ts';
@@ -53,12 +58,15 @@ const PROGRESS_WRITE_MS = 500;
 /** Uploaded files nobody claims (an upload cut off by a crash) are removed after this. */
 const ORPHAN_UPLOAD_MS = 30 * 60_000;
 const LIST_LIMIT = 50;
-/** Imports of this process decoding at once (a whole study registers many); the others wait, their heartbeat kept. */
-const IMPORTS_AT_ONCE = 2;
+/** Imports one server decodes at once (a whole study registers many); the others wait in the queue. */
+export const IMPORTS_AT_ONCE = 2;
 /** Headers read at once (each is read by a header worker when there are any). */
 const HEADERS_AT_ONCE = 4;
 
-type Job = { aborted: boolean; done: Promise<void> };
+type Job = { aborted: boolean };
+
+/** Stopped with its server: the job is retried later (here after a restart, or on another replica). */
+class StoppedWithServer extends Error {}
 
 export type ImportServiceOptions = {
   db: Db;
@@ -70,6 +78,7 @@ export type ImportServiceOptions = {
   log: FastifyBaseLogger;
   /** Where uploads are streamed to (inside DATA_DIR). */
   tempRoot: string;
+  jobs: Pick<JobQueue, 'send' | 'pending'>;
 };
 
 export class ImportService {
@@ -80,10 +89,11 @@ export class ImportService {
   private readonly decoder: FrameDecoder;
   private readonly headers: HeaderReader;
   private readonly log: FastifyBaseLogger;
-  private readonly jobs = new Map<string, Job>();
+  /** Imports this process is decoding now. */
+  private readonly running = new Map<string, Job>();
+  private readonly queue: Pick<JobQueue, 'send' | 'pending'>;
   /** Upload directories still being written by this process. */
   private readonly uploading = new Set<string>();
-  private readonly slots = new Slots(IMPORTS_AT_ONCE);
   private closed = false;
 
   constructor(options: ImportServiceOptions) {
@@ -94,6 +104,7 @@ export class ImportService {
     this.headers = options.headers;
     this.log = options.log;
     this.tempRoot = options.tempRoot;
+    this.queue = options.jobs;
   }
 
   /**
@@ -139,12 +150,7 @@ export class ImportService {
         }
         throw new ImportRejection('conflicting_files', 'Another import is filling the same record of this study at the moment: wait for it to finish, then send the files again.');
       }
-      created.forEach((row, k) => {
-        const running: RunningPlan = { ...plans[k]!, row };
-        const job: Job = { aborted: false, done: Promise.resolve() };
-        job.done = this.run(running, job).finally(() => this.jobs.delete(row.id));
-        this.jobs.set(row.id, job);
-      });
+      await this.queueDecoding(created.map((row, k) => ({ ...plans[k]!, row })));
       return { imports: created.map(toImportSummary), skipped };
     } catch (error) {
       // The upload directory is the caller's to remove; the imports' own directories are ours.
@@ -152,6 +158,38 @@ export class ImportService {
       throw error;
     } finally {
       for (const id of ids) this.uploading.delete(id);
+    }
+  }
+
+  /**
+   * Queues each registered import's decoding. Should the queue refuse, the imports are rolled back
+   * (their files too) before the error goes on: nothing is left registered with nobody to decode it.
+   */
+  private async queueDecoding(plans: RunningPlan[]): Promise<void> {
+    try {
+      for (const plan of plans) await this.queue.send('import-decode', importJobData(plan), { key: plan.row.id, priority: 'demand' });
+    } catch (error) {
+      for (const plan of plans) {
+        await this.rollBack(plan.row.id, 'interrupted', importErrorMessage('interrupted')).catch((err: unknown) => this.log.error({ err, importId: plan.row.id }, 'import roll-back failed'));
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The import-decode job. An import no longer 'processing' (committed, or rolled back meanwhile)
+   * is left alone: a job that runs twice never imports twice. Throws only to have the job retried.
+   */
+  async decode(run: JobRun<ImportJobData>): Promise<void> {
+    const row = await findImportById(this.db, run.data.importId);
+    if (!row || row.status !== 'processing') return;
+    if (this.closed) throw new StoppedWithServer('the server is stopping');
+    const job: Job = { aborted: false };
+    this.running.set(row.id, job);
+    try {
+      await this.run(planOfJob(run.data, row), job, run.lastAttempt);
+    } finally {
+      this.running.delete(row.id);
     }
   }
 
@@ -175,11 +213,21 @@ export class ImportService {
     return read;
   }
 
-  /** Rolls back imports whose process is gone and removes unclaimed uploads (start-up, then every minute). */
+  /**
+   * Rolls back imports nobody will finish: no server decoding them (a stale heartbeat) and no job
+   * left to retry them (its retries spent, or lost). Then removes unclaimed uploads. At start-up,
+   * then every minute.
+   */
   async recover(atStartUp: boolean): Promise<number> {
-    // At start-up on PGlite nothing else can be running; otherwise only a stale heartbeat says so.
+    // At start-up on PGlite no other process can be decoding; otherwise only a stale heartbeat says so.
     const before = atStartUp && this.databaseKind === 'pglite' ? null : new Date(Date.now() - IMPORT_STALE_MS);
-    const orphans = (await unfinishedImports(this.db, before)).filter((row) => !this.jobs.has(row.id));
+    const orphans: ImportRow[] = [];
+    for (const row of await unfinishedImports(this.db, before)) {
+      if (this.running.has(row.id)) continue;
+      // A roll-back half done is finished; a 'processing' import with a job waiting is not an orphan.
+      if (row.status === 'processing' && (await this.queue.pending('import-decode', row.id))) continue;
+      orphans.push(row);
+    }
     for (const row of orphans) {
       await this.rollBack(row.id, 'interrupted', importErrorMessage('interrupted'));
       this.log.warn({ importId: row.id, tenant: row.tenantId }, 'unfinished import rolled back');
@@ -188,11 +236,13 @@ export class ImportService {
     return orphans.length;
   }
 
-  /** Stops running imports (each is rolled back) and waits for them. */
-  async close(): Promise<void> {
+  /**
+   * Stops the running imports at their next chunk. Nothing is rolled back: their jobs are retried,
+   * here after a restart or on another replica. (The queue waits for them to end.)
+   */
+  close(): void {
     this.closed = true;
-    for (const job of this.jobs.values()) job.aborted = true;
-    await Promise.allSettled([...this.jobs.values()].map((job) => job.done));
+    for (const job of this.running.values()) job.aborted = true;
   }
 
   private async removeUnclaimedUploads(all: boolean): Promise<void> {
@@ -205,7 +255,7 @@ export class ImportService {
     }
     const live = await processingImportIds(this.db, entries);
     for (const entry of entries) {
-      if (live.has(entry) || this.jobs.has(entry) || this.uploading.has(entry)) continue;
+      if (live.has(entry) || this.running.has(entry) || this.uploading.has(entry)) continue;
       const full = path.join(this.tempRoot, entry);
       // An upload still streaming in (on another replica sharing the disk) has no import row yet:
       // leave entries written to lately alone.
@@ -214,7 +264,7 @@ export class ImportService {
     }
   }
 
-  private async run(plan: RunningPlan, job: Job): Promise<void> {
+  private async run(plan: RunningPlan, job: Job, lastAttempt: boolean): Promise<void> {
     const importId = plan.row.id;
     let framesDone = 0;
     let lastWrite = 0;
@@ -229,9 +279,7 @@ export class ImportService {
       writeProgress(true).catch((err: unknown) => this.log.warn({ err, importId }, 'import heartbeat not written'));
     }, HEARTBEAT_MS);
     heartbeat.unref();
-    let release: (() => void) | undefined;
     try {
-      release = await this.slots.acquire();
       if (job.aborted || this.closed) throw new ImportAborted();
       if (plan.bmode) {
         const file = plan.bmode;
@@ -257,13 +305,16 @@ export class ImportService {
       this.log.info({ importId, tenant: plan.actor.tenantId, recordId: plan.target.id, frames: framesDone }, 'import done');
     } catch (error) {
       clearInterval(heartbeat);
-      const { code, message } = failureOf(error, stillOurs);
-      if (!(error instanceof ImportAborted) && !(error instanceof FrameDecodeError) && !(error instanceof ImportRejection)) {
-        this.log.error({ err: error, importId }, 'import failed');
+      // Stopped with this server while the import is still ours: its job is retried, nothing is undone.
+      if (this.closed && stillOurs && error instanceof ImportAborted) throw new StoppedWithServer(`import ${importId} stopped with its server`);
+      const verdict = error instanceof ImportAborted || error instanceof FrameDecodeError || error instanceof ImportRejection;
+      if (!verdict) {
+        this.log.error({ err: error, importId, lastAttempt }, 'import failed');
+        // Not a verdict on the files (a store or database that did not answer): tried again while retries remain.
+        if (!lastAttempt) throw error;
       }
+      const { code, message } = failureOf(error, stillOurs);
       await this.rollBack(importId, code, message).catch((err: unknown) => this.log.error({ err, importId }, 'import roll-back failed'));
-    } finally {
-      release?.();
     }
   }
 
@@ -354,27 +405,4 @@ function previewPng(frame: Uint8Array, file: DicomFile): Buffer {
   if (rows < 2 || columns < 2) return encodeGrayPng(columns, rows, frame);
   const small = downsampleByHalf(frame, columns, rows);
   return encodeGrayPng(small.width, small.height, small.pixels);
-}
-
-/** At most `size` holders at once; the others wait in turn. */
-class Slots {
-  private free: number;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(size: number) {
-    this.free = size;
-  }
-
-  async acquire(): Promise<() => void> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    };
-  }
 }

@@ -1,12 +1,13 @@
 /**
  * The kill fault during an import: a multi-frame DICOM file, the server SIGKILLed while the upload
- * streams in and while the import decodes, then started again on the same data directory; nothing
- * of the import may be left, and the same file imports whole when sent again.
+ * streams in (nothing of it may be left) and while the import decodes (its durable job is taken
+ * again after the restart: the import must end 'done', whole, once), then the same file sent again
+ * is refused as already imported.
  */
 import http from 'node:http';
 import path from 'node:path';
 import { chunkCount } from '../../../src/domain/images.ts';
-import { importErrorMessage, type ImportSummary } from '../../../src/domain/imports.ts';
+import type { ImportSummary } from '../../../src/domain/imports.ts';
 import { makeDicom, multipartBody } from '../dicom-fixtures.ts';
 import { describeError, filesUnder, restartAfterKill, ServerProcess, sleep, withDataDir, type PidReuse } from './child-server.ts';
 import { apiGet, apiGetJson, hostOf, json, send, signIn, type Answer } from './http.ts';
@@ -55,11 +56,11 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T 
 
 /**
  * Imports a multi-frame DICOM file and SIGKILLs the server twice: while the upload is still
- * streaming in (part of the file on disk, no import registered yet), and while the registered
- * import is decoding (some of its frame chunks already stored). After each restart nothing of it
- * may be left: no import or only one reported failed 'interrupted' with its message, no patient
- * or record, no stored file under DATA_DIR/files, no uploaded file. Then the same file is sent
- * again and must import whole.
+ * streaming in (part of the file on disk, no import registered yet: after the restart nothing of
+ * it may be left, no import, patient, record, stored or uploaded file), and while the registered
+ * import is decoding (some of its frame chunks already stored: after the restart its job runs
+ * again and the import must end 'done' with one record holding every frame once, and no uploaded
+ * file left). Then the same file sent again must be refused as a series already imported.
  */
 export async function killDuringImport(): Promise<KillFaultOutcome> {
   const outcome: KillFaultOutcome = { answer: '', answerProblems: [], dataProblems: [], steps: [] };
@@ -125,46 +126,36 @@ export async function killDuringImport(): Promise<KillFaultOutcome> {
       const summaryAtKill = json<ImportSummary>(await apiGet(server, token, `/api/demo/imports/${importId}`));
       if (summaryAtKill.status !== 'processing') throw new Error(`the import ended (${summaryAtKill.status}) before it could be killed: make the file bigger`);
       await restart(`during the import (status processing, ${summaryAtKill.framesDone} of ${IMPORT_FRAMES} frames reported, ${atKill.stored} chunks stored)`, 'none');
-      const interrupted = await apiGet(server, token, `/api/demo/imports/${importId}`);
-      const summary = interrupted.status === 200 ? json<ImportSummary>(interrupted) : null;
-      if (!summary) outcome.answerProblems.push(`after the kill during the import: GET the import answered ${interrupted.status}`);
-      else {
-        if (summary.status !== 'failed' || summary.error?.code !== 'interrupted' || summary.error.message !== importErrorMessage('interrupted')) {
-          outcome.answerProblems.push(`after the kill during the import: the import is ${summary.status} ${JSON.stringify(summary.error)}, not failed 'interrupted' with its message`);
-        }
-        if (summary.recordId !== null || summary.patientId !== null) outcome.dataProblems.push(`the interrupted import names record ${summary.recordId} of patient ${summary.patientId}`);
-        outcome.steps.push(`the import after the restart: ${summary.status}, ${summary.error?.code}: "${summary.error?.message}"`);
-      }
-      await checkNothingLeft('after the kill during the import');
-      answers.push('import interrupted');
-
-      // 3. The same file again imports whole.
-      const againStarted = performance.now();
-      const again = await uploadImport(server, token, upload);
-      if (again.status !== 202) {
-        outcome.dataProblems.push(`the same file sent again was refused: ${again.status} ${again.body.toString('utf8').slice(0, 300)}`);
-        return;
-      }
-      const againId = json<{ imports: ImportSummary[] }>(again).imports[0]!.importId;
-      const done = await waitFor('the import sent again to end', async () => {
-        const current = json<ImportSummary>(await apiGet(server, token, `/api/demo/imports/${againId}`));
+      const finished = await waitFor('the import to end after the restart', async () => {
+        const answer = await apiGet(server, token, `/api/demo/imports/${importId}`);
+        if (answer.status !== 200) throw new Error(`after the kill during the import: GET the import answered ${answer.status}`);
+        const current = json<ImportSummary>(answer);
         return current.status === 'processing' ? undefined : current;
       }, 100);
-      if (done.status !== 'done' || done.framesDone !== IMPORT_FRAMES || !done.recordId) {
-        outcome.dataProblems.push(`the same file sent again did not import whole: ${done.status}, ${done.framesDone} frames, ${JSON.stringify(done.error)}`);
+      outcome.steps.push(`the import after the restart: ${finished.status}, ${finished.framesDone} frames, ${JSON.stringify(finished.error)}`);
+      if (finished.status !== 'done' || finished.framesDone !== IMPORT_FRAMES || !finished.recordId) {
+        outcome.dataProblems.push(`the import killed mid-way did not finish whole after the restart: ${finished.status}, ${finished.framesDone} frames, ${JSON.stringify(finished.error)}`);
         return;
       }
       const { records } = await apiGetJson<{ records: { recordId: string; bmodeFrameCount: number }[] }>(server, token, `/api/demo/patients/${IMPORT_PATIENT}/records`);
-      if (records.length !== 1 || records[0]!.recordId !== done.recordId || records[0]!.bmodeFrameCount !== IMPORT_FRAMES) {
-        outcome.dataProblems.push(`after the import sent again, the patient has records ${JSON.stringify(records)}`);
+      if (records.length !== 1 || records[0]!.recordId !== finished.recordId || records[0]!.bmodeFrameCount !== IMPORT_FRAMES) {
+        outcome.dataProblems.push(`after the finished import, the patient has records ${JSON.stringify(records)}`);
       }
-      const chunks = filesUnder(path.join(filesRoot, 'demo', done.recordId)).filter((file) => file.endsWith('.gz')).length;
-      if (chunks !== chunkCount(IMPORT_FRAMES)) outcome.dataProblems.push(`the import sent again stored ${chunks} chunks, not ${chunkCount(IMPORT_FRAMES)}`);
-      const leftovers = filesUnder(filesRoot).filter((file) => !filesBefore.includes(file) && !file.startsWith(path.join('demo', done.recordId!)));
-      if (leftovers.length) outcome.dataProblems.push(`files outside the new record's imaging: ${leftovers.slice(0, 3).join(', ')}`);
-      if (filesUnder(tempRoot).length) outcome.dataProblems.push('uploaded files left after the import sent again was done');
-      outcome.steps.push(`sent again: ${done.status} in ${((performance.now() - againStarted) / 1000).toFixed(1)} s, ${done.framesDone} frames in record ${done.recordId} (${chunks} chunks)`);
-      answers.push('sent again: done');
+      const total = (await apiGetJson<{ total: number }>(server, token, '/api/demo/patients')).total;
+      if (total !== patientsBefore + 1) outcome.dataProblems.push(`${total} patients after the import, ${patientsBefore} before`);
+      const chunks = filesUnder(path.join(filesRoot, 'demo', finished.recordId)).filter((file) => file.endsWith('.gz')).length;
+      if (chunks !== chunkCount(IMPORT_FRAMES)) outcome.dataProblems.push(`the finished import stored ${chunks} chunks, not ${chunkCount(IMPORT_FRAMES)}`);
+      const leftovers = filesUnder(filesRoot).filter((file) => !filesBefore.includes(file) && !file.startsWith(path.join('demo', finished.recordId!)));
+      if (leftovers.length) outcome.dataProblems.push(`files outside the record's imaging: ${leftovers.slice(0, 3).join(', ')}`);
+      if (filesUnder(tempRoot).length) outcome.dataProblems.push('uploaded files left after the import was done');
+      answers.push('import finished after the restart');
+
+      // 3. The same file again is a series already imported: refused, nothing doubled.
+      const again = await uploadImport(server, token, upload);
+      if (again.status !== 409) outcome.answerProblems.push(`the same file sent again answered ${again.status}, not 409: ${again.body.toString('utf8').slice(0, 300)}`);
+      const recordsAfter = await apiGetJson<{ records: unknown[] }>(server, token, `/api/demo/patients/${IMPORT_PATIENT}/records`);
+      if (recordsAfter.records.length !== 1) outcome.dataProblems.push(`after sending the file again the patient has ${recordsAfter.records.length} records`);
+      answers.push('sent again: refused as imported');
     });
   } catch (error) {
     outcome.answerProblems.push(`the fault could not be run: ${describeError(error)}`);
