@@ -27,7 +27,8 @@ import { chunkKey } from '../src/server/imaging/record-imaging.ts';
 import { LARGE_TENANT } from '../src/server/seed/demo-accounts.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { mintIdToken } from '../tests/support/mint-token.ts';
-import { Cleanup, cpuSeconds, findBinary, get, postgresCpuSeconds, startBalancer, startJsonReady, startPostgres, startReplica, type Replica } from './load/cluster.ts';
+import { Cleanup, findBinary, get, startPostgres, startReplica, type Replica } from '../tests/support/cluster.ts';
+import { cpuSeconds, postgresCpuSeconds, startBalancer, startJsonReady } from './load/cluster.ts';
 import { percentile, runLoad, stopCurrentLoad, type CpuProbes, type LoadResult } from './load/run-load.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, warmup: { type: 'string', default: '2' } } });

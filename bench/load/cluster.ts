@@ -1,158 +1,14 @@
 /**
- * The processes bench/load.ts measures: a throw-away PostgreSQL cluster, real server processes
- * (`src/server/server.ts`) and an HAProxy in front of them, each started as a child process, plus
- * the clean-up that stops every one of them and removes their directories, also on Ctrl-C.
+ * What bench/load.ts adds to the shared cluster helpers (tests/support/cluster.ts, which start
+ * PostgreSQL, the replicas and HAProxy and clean up after them): its balancer layout, a helper
+ * process with a JSON ready line, and CPU probes.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import path from 'node:path';
 import readline from 'node:readline';
+import { startHaproxy, stopChild, type Cleanup } from '../../tests/support/cluster.ts';
 
 const CLOCK_TICKS_PER_S = 100;
-
-/** Stops and removes what the bench started, newest first; runs once, on the normal end, an error or a signal. */
-export class Cleanup {
-  private readonly steps: { label: string; run: () => void | Promise<void> }[] = [];
-  private running: Promise<void> | null = null;
-
-  add(label: string, run: () => void | Promise<void>): void {
-    this.steps.push({ label, run });
-  }
-
-  run(): Promise<void> {
-    this.running ??= (async () => {
-      for (const step of this.steps.reverse()) {
-        try {
-          await step.run();
-        } catch (error) {
-          console.error(`clean-up: ${step.label}: ${(error as Error).message}`);
-        }
-      }
-    })();
-    return this.running;
-  }
-
-  /** Ctrl-C (and SIGTERM) cleans up before exiting; `onSignal` stops the load run first. */
-  installSignalHandlers(onSignal: () => void): void {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        console.error(`\n${signal}: stopping and cleaning up...`);
-        onSignal();
-        void this.run().finally(() => process.exit(130));
-      });
-    }
-  }
-}
-
-export function findBinary(name: string, dirs: string[]): string | null {
-  for (const dir of dirs) {
-    const candidate = path.join(dir, name);
-    if (fs.existsSync(candidate)) return candidate;
-  }
-  const which = spawnSync('which', [name], { encoding: 'utf8' });
-  return which.status === 0 ? which.stdout.trim() : null;
-}
-
-const PG_DIRS = ['/usr/local/bin', '/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'];
-
-export type Postgres = { url: string; dataDir: string; postmasterPid: () => number | null };
-
-/**
- * A throw-away cluster, as tests/server/postgres-global-setup.ts starts it (as the `postgres`
- * user when run as root: PostgreSQL refuses root), with room for the replicas' pools.
- */
-export function startPostgres(root: string, port: number, cleanup: Cleanup): Postgres | null {
-  const initdb = findBinary('initdb', PG_DIRS);
-  const pgCtl = findBinary('pg_ctl', PG_DIRS);
-  if (!initdb || !pgCtl) return null;
-  const asRoot = process.getuid?.() === 0;
-  const run = (binary: string, args: string[]) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', binary, ...args], { stdio: 'pipe' }) : execFileSync(binary, args, { stdio: 'pipe' });
-  const dir = path.join(root, 'pg');
-  fs.mkdirSync(dir);
-  if (asRoot) execFileSync('chown', ['postgres:', dir]);
-  fs.chmodSync(dir, 0o700);
-  const dataDir = path.join(dir, 'data');
-  run(initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
-  cleanup.add('stop PostgreSQL', () => {
-    if (fs.existsSync(path.join(dataDir, 'postmaster.pid'))) run(pgCtl, ['-D', dataDir, '-m', 'immediate', 'stop']);
-  });
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=100`;
-  run(pgCtl, ['-D', dataDir, '-l', path.join(dir, 'server.log'), '-w', '-o', options, 'start']);
-  const postmasterPid = () => {
-    try {
-      return Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-    } catch {
-      return null;
-    }
-  };
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, dataDir, postmasterPid };
-}
-
-export type Replica = { name: string; port: number; child: ChildProcess; logFile: string };
-
-function logTail(file: string, lines = 30): string {
-  try {
-    return fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-  } catch {
-    return '(no log)';
-  }
-}
-
-export function get(port: number, pathName: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Buffer; headers: http.IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    const request = http.get({ host: '127.0.0.1', port, path: pathName, headers, agent: false }, (response) => {
-      const parts: Buffer[] = [];
-      response.on('data', (part: Buffer) => parts.push(part));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(parts), headers: response.headers }));
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.setTimeout(120_000, () => request.destroy(new Error(`GET ${pathName}: no answer in 120 s`)));
-  });
-}
-
-/** Polls /healthz until the process answers, or fails with the tail of its log when it exits first. */
-async function waitUntilHealthy(name: string, port: number, child: ChildProcess, logFile: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
-  while (Date.now() < deadline) {
-    if (exited !== undefined) throw new Error(`${name} exited with ${exited} before it was ready:\n${logTail(logFile)}`);
-    try {
-      if ((await get(port, '/healthz')).status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${name} was not ready within ${timeoutMs / 1000} s:\n${logTail(logFile)}`);
-}
-
-/** SIGTERM (the server's graceful shutdown), then SIGKILL if it is still there after `graceMs`. */
-function stopChild(child: ChildProcess, graceMs = 12_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const killer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    child.once('exit', () => {
-      clearTimeout(killer);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-/** One real server process (`node src/server/server.ts`), its output in `logFile`. */
-export async function startReplica(name: string, port: number, env: Record<string, string>, logFile: string, cleanup: Cleanup): Promise<Replica> {
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['src/server/server.ts'], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', log, log] });
-  fs.closeSync(log);
-  cleanup.add(`stop ${name}`, () => stopChild(child));
-  // The first start migrates and seeds 10,000 patients.
-  await waitUntilHealthy(name, port, child, logFile, 180_000);
-  return { name, port, child, logFile };
-}
 
 /** A helper process that prints one JSON line with its port when ready (bench/frames-server.ts static mode). */
 export function startJsonReady(args: string[], cleanup: Cleanup, label: string): Promise<{ child: ChildProcess; port: number }> {
@@ -179,8 +35,6 @@ export type Balancer = { child: ChildProcess; ports: { one: number; two: number 
  * two-replica figures both include the same balancer hop. Null when HAProxy is not installed.
  */
 export async function startBalancer(root: string, ports: { one: number; two: number }, replicaPorts: [number, number], cleanup: Cleanup): Promise<Balancer | null> {
-  const haproxy = findBinary('haproxy', ['/usr/sbin', '/usr/local/sbin']);
-  if (!haproxy) return null;
   const config = [
     'global',
     '  maxconn 4096',
@@ -205,16 +59,8 @@ export async function startBalancer(root: string, ports: { one: number; two: num
     `  server a 127.0.0.1:${replicaPorts[0]}`,
     '',
   ].join('\n');
-  const file = path.join(root, 'haproxy.cfg');
-  fs.writeFileSync(file, config);
-  const logFile = path.join(root, 'haproxy.log');
-  const log = fs.openSync(logFile, 'a');
-  // -db: stay in the foreground, so the child is HAProxy itself and stopping it stops the balancer.
-  const child = spawn(haproxy, ['-db', '-f', file], { stdio: ['ignore', log, log] });
-  fs.closeSync(log);
-  cleanup.add('stop HAProxy', () => stopChild(child, 3000));
-  await waitUntilHealthy('HAProxy', ports.two, child, logFile, 10_000);
-  return { child, ports };
+  const child = await startHaproxy(root, config, ports.two, cleanup);
+  return child ? { child, ports } : null;
 }
 
 /** CPU seconds a process has used (all its threads), plus those of its reaped children. */

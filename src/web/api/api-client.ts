@@ -129,6 +129,15 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
 const unreadable = (status: number) => new ApiError(status, 'invalid_response', 'The server sent an answer that could not be read.');
 const NETWORK_MESSAGE = 'The server could not be reached. Check the connection and try again.';
 
+/**
+ * A frame chunk is asked again after these pauses when its answer came from a proxy whose server
+ * was gone (502, 503, 504) or the connection broke: what a replica that dies under a balancer
+ * looks like, for a second or so, and the page never asks for a chunk it failed to load again.
+ * A GET of stored bytes is safe to repeat; nothing that changes data is ever retried here.
+ */
+export const BYTES_RETRY_DELAYS_MS: readonly number[] = [300, 1000];
+const isTransient = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status === 502 || error.status === 503 || error.status === 504);
+
 export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch: fetchImpl }: ApiClientOptions): ApiClient {
   const doFetch = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
 
@@ -232,9 +241,23 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
       return response.blob();
     },
     async getBytes(resource, options = {}) {
-      const response = await send('GET', resource, 'application/octet-stream, application/json', options);
-      if (response.status === 202) return null;
-      return new Uint8Array(await response.arrayBuffer());
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const response = await send('GET', resource, 'application/octet-stream, application/json', options);
+          if (response.status === 202) return null;
+          try {
+            return new Uint8Array(await response.arrayBuffer());
+          } catch (error) {
+            if (options.signal?.aborted) throw error;
+            throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+          }
+        } catch (error) {
+          const delay = BYTES_RETRY_DELAYS_MS[attempt];
+          // An abort is not an ApiError: it ends the loop at once.
+          if (!isTransient(error) || delay === undefined) throw error;
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
     },
     authorization() {
       const credentials = getCredentials();

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, buildApiUrl, createApiClient } from '../../../src/web/api/api-client.ts';
+import { ApiError, BYTES_RETRY_DELAYS_MS, buildApiUrl, createApiClient } from '../../../src/web/api/api-client.ts';
 
 describe('API addresses', () => {
   it('are /api/{tenant}/{resource}[/pathParams][?queryParams]', () => {
@@ -79,6 +79,64 @@ describe('API client', () => {
     expect(await blob.text()).toBe('png');
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/demo/records/r1/previews/bmode');
     expect(fetchMock.mock.calls[0]?.[1]?.headers).toMatchObject({ Authorization: 'Bearer id.token.sig' });
+  });
+});
+
+describe('API client, frame chunks while a replica dies behind the balancer', () => {
+  const bytes = () => new Response(new Uint8Array([1, 2, 3]), { headers: { 'Content-Type': 'application/octet-stream' } });
+  /** Answers these in turn (a status, 'cut' for a broken connection, 'ok' for the bytes), the last one for every later call. */
+  function answering(...answers: (number | 'cut' | 'ok')[]) {
+    let call = 0;
+    return clientWith(async () => {
+      const answer = answers[Math.min(call++, answers.length - 1)]!;
+      if (answer === 'cut') throw new TypeError('Failed to fetch');
+      return answer === 'ok' ? bytes() : new Response('<html>proxy error</html>', { status: answer });
+    });
+  }
+  async function settled<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+    const result = Promise.allSettled([promise]);
+    await vi.runAllTimersAsync();
+    return (await result)[0]!;
+  }
+
+  it('asks again after a proxy error or a cut connection, and answers the bytes', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, fetchMock } = answering(503, 'cut', 'ok');
+      const result = await settled(client.getBytes('records/r1/frames/bmode/3'));
+      expect(result).toEqual({ status: 'fulfilled', value: new Uint8Array([1, 2, 3]) });
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+      expect(fetchMock.mock.calls.every(([url, init]) => url === '/api/demo/records/r1/frames/bmode/3' && init?.method === 'GET')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('gives up after its retries with the last error', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, fetchMock } = answering(502);
+      const result = await settled(client.getBytes('records/r1/frames/bmode/3'));
+      expect(result).toMatchObject({ status: 'rejected', reason: { status: 502 } });
+      expect(fetchMock).toHaveBeenCalledTimes(BYTES_RETRY_DELAYS_MS.length + 1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not ask again for an answer of the server itself (404, 500) or once aborted', async () => {
+    for (const status of [404, 500]) {
+      const { client, fetchMock } = answering(status, 'ok');
+      await expect(client.getBytes('records/r1/frames/bmode/3')).rejects.toMatchObject({ status });
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    }
+    const controller = new AbortController();
+    const { client, fetchMock } = clientWith(async () => {
+      controller.abort();
+      throw new DOMException('aborted', 'AbortError');
+    });
+    await expect(client.getBytes('records/r1/frames/bmode/3', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });
 
