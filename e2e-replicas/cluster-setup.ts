@@ -1,7 +1,7 @@
 /**
  * Global setup of the replicas run (playwright.replicas.config.ts): a throw-away PostgreSQL, a real
- * S3-compatible server (s3rver), two replicas of `src/server/server.ts` sharing both and one
- * DATA_DIR, and HAProxy in front of them on the balancer port the tests' baseURL names. It runs in
+ * S3-compatible server (s3rver), two replicas of `src/server/server.ts` sharing both (each with a
+ * DATA_DIR of its own, as on separate machines), and HAProxy in front of them on the balancer port the tests' baseURL names. It runs in
  * the Playwright runner's process, which keeps the replicas as its children for the whole run and
  * serves the tests a loopback endpoint to kill and restart them (e2e-replicas/control.ts).
  * Answers the teardown, which stops everything and removes the run's directory.
@@ -154,8 +154,6 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
       TRUST_PROXY: 'true',
       DATABASE_URL: postgres.url,
       KEY_ENCRYPTION_KEY: KeyEncryptionKey.generate().encode(),
-      // Shared: an upload in transit (DATA_DIR/import-tmp) must be reachable by every replica.
-      DATA_DIR: path.join(root, 'data'),
       STORAGE: 's3',
       S3_ENDPOINT: s3.endpoint,
       S3_BUCKET: s3.bucket,
@@ -173,7 +171,9 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     };
     const ports: Record<ReplicaName, number> = { a: portA, b: portB };
     const start = async (name: ReplicaName, readyWithinMs?: number) => {
-      const replica = await startReplica(`replica ${name}`, ports[name], env, path.join(root, `replica-${name}.log`), cleanup, readyWithinMs);
+      // Nothing shared on disk: an upload in transit is staged in the bucket for whichever replica decodes it.
+      const replicaEnv = { ...env, DATA_DIR: path.join(root, `data-${name}`) };
+      const replica = await startReplica(`replica ${name}`, ports[name], replicaEnv, path.join(root, `replica-${name}.log`), cleanup, readyWithinMs);
       replicas.set(name, replica);
       return replica;
     };

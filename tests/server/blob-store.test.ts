@@ -73,6 +73,34 @@ describe.each(stores)('blob store: %s', (_name, open) => {
     expect(await store.get('demo/r10/v1/a')).not.toBeNull();
   });
 
+  it('deletes an object named by the prefix itself, as a path names a file', async () => {
+    const store = await open();
+    await store.put('demo/r1/v1/preview-bmode.png', Uint8Array.from([1]));
+    await store.put('demo/r1/v1/preview-bmode.png.other', Uint8Array.from([2]));
+    await store.deletePrefix('demo/r1/v1/preview-bmode.png');
+    expect(await store.get('demo/r1/v1/preview-bmode.png')).toBeNull();
+    expect(await store.get('demo/r1/v1/preview-bmode.png.other')).not.toBeNull();
+  });
+
+  it('streams a file up and back down byte for byte, and answers false for a file it does not have', async () => {
+    const store = await open();
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-blob-files-'));
+    directories.push(directory);
+    const original = path.join(directory, 'upload.dcm');
+    const bytes = randomBytes(12 * 1024 * 1024 + 5);
+    fs.writeFileSync(original, bytes);
+    await store.putFile('demo/import-staging/i1/bmode.dcm', original);
+    const copy = path.join(directory, 'elsewhere', 'bmode.dcm');
+    expect(await store.getFile('demo/import-staging/i1/bmode.dcm', copy)).toBe(true);
+    expect(fs.readFileSync(copy).equals(bytes)).toBe(true);
+    // Nothing half-written is left beside it.
+    expect(fs.readdirSync(path.dirname(copy))).toEqual(['bmode.dcm']);
+    expect(await store.getFile('demo/import-staging/i1/angio.dcm', path.join(directory, 'angio.dcm'))).toBe(false);
+    expect(fs.existsSync(path.join(directory, 'angio.dcm'))).toBe(false);
+    await store.deletePrefix('demo/import-staging/i1/');
+    expect(await store.getFile('demo/import-staging/i1/bmode.dcm', copy)).toBe(false);
+  });
+
   it('refuses keys that could escape the store', async () => {
     const store = await open();
     await expect(store.get('../etc/passwd')).rejects.toThrow(/unsafe storage key/);
@@ -186,7 +214,8 @@ describe('S3 store against a misbehaving server', () => {
   it('deletes a prefix whose listing takes more than one page, following the continuation token', async () => {
     await storeAt().deletePrefix('demo/paged');
     expect(listingTokens).toEqual([null, NEXT_PAGE]);
-    expect(deletedKeys).toEqual(['/frames/demo/paged/v1/a', '/frames/demo/paged/v1/b', '/frames/demo/paged/v1/c']);
+    // Then the prefix itself, as the name of one object.
+    expect(deletedKeys).toEqual(['/frames/demo/paged/v1/a', '/frames/demo/paged/v1/b', '/frames/demo/paged/v1/c', '/frames/demo/paged']);
   });
 
   it('fails on a body cut short instead of answering the part that came', async () => {

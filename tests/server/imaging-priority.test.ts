@@ -88,6 +88,8 @@ function memoryStore(): BlobStore & { puts: string[] } {
     deletePrefix: async (prefix) => {
       for (const key of [...blobs.keys()]) if (key.startsWith(prefix)) blobs.delete(key);
     },
+    putFile: () => Promise.reject(new Error('not used by imaging')),
+    getFile: () => Promise.reject(new Error('not used by imaging')),
   };
 }
 

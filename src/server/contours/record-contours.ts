@@ -77,8 +77,7 @@ export class RecordContourService {
 
   /**
    * The stored contours (gzip JSON of RecordContours), or the progress of their detection, which
-   * this call queues (ahead of background work: a clinician is waiting) if nothing is stored or
-   * running. A failed detection is reported (thrown) once, and the next call tries again.
+   * this call queues if nothing is stored or running (a clinician waits: the latest asked first). A failed detection is reported (thrown) once, and the next call tries again.
    */
   async state(record: RecordRow): Promise<ContoursState> {
     const stored = await this.store.get(contoursKey(record));
@@ -90,7 +89,8 @@ export class RecordContourService {
       throw new Error(progress.failed.message);
     }
     const data: ContoursJobData = { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion };
-    await this.jobs.send('contours-detect', data, { key: contoursKey(record), priority: 'urgent' });
+    // The record asked for last goes first; each poll of a page still open raises it again.
+    await this.jobs.send('contours-detect', data, { key: contoursKey(record), priority: { askedAt: new Date() } });
     return { ready: false, done: progress?.done ?? 0, total: record.bmodeFrameCount };
   }
 

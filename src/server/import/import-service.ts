@@ -15,7 +15,6 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
 import { importErrorMessage, type ImportBatch, type ImportErrorCode, type ImportSummary } from '../../domain/imports.ts';
 import type { Db } from '../db/client.ts';
@@ -33,20 +32,20 @@ import {
   updateImportProgress,
 } from '../db/imports.ts';
 import { chunkKey, imagingKey } from '../imaging/record-imaging.ts';
-import { encodeGrayPng } from '../imaging/png.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { FrameDecoder } from './decode-pool.ts';
 import type { DecodedFrames } from './decode-range.ts';
 import type { DicomFile } from './dicom-file.ts';
+import { lastWritten, previewPng } from './import-files.ts';
 import { ImportRejection, rejectFile } from './errors.ts';
 import { FrameDecodeError } from './frame-decode.ts';
 import type { HeaderReader } from './header-reader.ts';
 import { commitImport, ImportAborted, type RunningPlan } from './import-commit.ts';
-import { importJobData, planOfJob, type ImportJobData } from './import-job.ts';
+import { fetchStagedFiles, importJobData, planOfJob, stageUploadedFiles, type ImportJobData } from './import-job.ts';
 import type { JobQueue, JobRun } from '../jobs/job-queue.ts';
 import { planUpload, type ReadFile } from './import-plan.ts';
 import type { ImportForm } from './patient-choice.ts';
-import type { ImportActor } from './record-plan.ts';
+import { stagingPrefix, type ImportActor } from './record-plan.ts';
 import type { UploadedFile } from './upload.ts';
 
 const gzip = promisify(zlib.gzip);
@@ -161,12 +160,19 @@ export class ImportService {
     }
   }
 
+  /** With PostgreSQL another replica may decode the files: they are staged in the bucket first. */
+  private get stagesUploads(): boolean {
+    return this.databaseKind === 'postgres';
+  }
+
   /**
-   * Queues each registered import's decoding. Should the queue refuse, the imports are rolled back
-   * (their files too) before the error goes on: nothing is left registered with nobody to decode it.
+   * Stages each registered import's files (with PostgreSQL) and queues its decoding. Should either
+   * fail, the imports are rolled back (their files too) before the error goes on: nothing is left
+   * registered that nobody could decode.
    */
   private async queueDecoding(plans: RunningPlan[]): Promise<void> {
     try {
+      if (this.stagesUploads) for (const plan of plans) await stageUploadedFiles(this.store, plan);
       for (const plan of plans) await this.queue.send('import-decode', importJobData(plan), { key: plan.row.id, priority: 'demand' });
     } catch (error) {
       for (const plan of plans) {
@@ -187,7 +193,7 @@ export class ImportService {
     const job: Job = { aborted: false };
     this.running.set(row.id, job);
     try {
-      await this.run(planOfJob(run.data, row), job, run.lastAttempt);
+      await this.run(planOfJob(run.data, row, this.tempRoot), job, run.lastAttempt);
     } finally {
       this.running.delete(row.id);
     }
@@ -281,6 +287,7 @@ export class ImportService {
     heartbeat.unref();
     try {
       if (job.aborted || this.closed) throw new ImportAborted();
+      await fetchStagedFiles(this.store, plan, this.stagesUploads);
       if (plan.bmode) {
         const file = plan.bmode;
         const middle = await this.decodeSeries(plan, file, 'bmode', job, async (count) => {
@@ -302,6 +309,9 @@ export class ImportService {
       await fs.rm(plan.row.tempDir, { recursive: true, force: true });
       await commitImport(this.db, plan, framesDone);
       clearInterval(heartbeat);
+      if (this.stagesUploads) {
+        await this.store.deletePrefix(stagingPrefix(plan.actor.tenantId, importId)).catch((err: unknown) => this.log.warn({ err, importId }, 'staged upload not removed'));
+      }
       this.log.info({ importId, tenant: plan.actor.tenantId, recordId: plan.target.id, frames: framesDone }, 'import done');
     } catch (error) {
       clearInterval(heartbeat);
@@ -388,21 +398,4 @@ function failureOf(error: unknown, stillOurs: boolean): { code: ImportErrorCode;
   if (error instanceof FrameDecodeError) return { code: error.code, message: error.message };
   if (error instanceof ImportRejection) return { code: error.code, message: error.message };
   return { code: 'decode_failed', message: `The import failed on the server: ${error instanceof Error ? error.message : String(error)}` };
-}
-
-/** When anything in a directory (or the file itself) was last written, in ms since the epoch. */
-async function lastWritten(entry: string): Promise<number> {
-  const stat = await fs.stat(entry).catch(() => null);
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  const names = await fs.readdir(entry).catch(() => [] as string[]);
-  const times = await Promise.all(names.map((name) => fs.stat(path.join(entry, name)).then((s) => s.mtimeMs, () => 0)));
-  return Math.max(stat.mtimeMs, ...times);
-}
-
-function previewPng(frame: Uint8Array, file: DicomFile): Buffer {
-  const { rows, columns } = file.format;
-  if (rows < 2 || columns < 2) return encodeGrayPng(columns, rows, frame);
-  const small = downsampleByHalf(frame, columns, rows);
-  return encodeGrayPng(small.width, small.height, small.pixels);
 }

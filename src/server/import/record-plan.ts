@@ -76,6 +76,11 @@ function pullbackFigures(bmode: DicomFile | null) {
   return { frameRateHz, pixelSpacingMm, pullbackSpeedMmPerS, warnings, assumed };
 }
 
+/** Where an import's uploaded files wait in the bucket (import-job.ts): under a prefix its roll-back removes. */
+export function stagingPrefix(tenantId: string, importId: string): string {
+  return `${tenantId}/import-staging/${importId}/`;
+}
+
 export function planUnit(unit: ImportUnit, actor: ImportActor, importId: string, tempRoot: string, uploadDir: string): Plan {
   const { bmode, angio, joins, patient } = unit;
   const files = [bmode, angio].filter((f): f is DicomFile => f !== null).sort((a, b) => a.filePath.localeCompare(b.filePath));
@@ -87,12 +92,14 @@ export function planUnit(unit: ImportUnit, actor: ImportActor, importId: string,
     ? { tenantId: actor.tenantId, id: joins.id, imagingVersion: joins.imagingVersion }
     : { tenantId: actor.tenantId, id: randomUUID(), imagingVersion: IMAGING_VERSION };
   const joined = joins ? (bmode ? 'bmode' : 'angio') : null;
-  const storagePrefixes =
+  const imaging =
     joined === 'bmode'
       ? [imagingKey(target, 'bmode/'), imagingKey(target, 'preview-bmode.png')]
       : joined === 'angio'
         ? [imagingKey(target, 'angio/'), imagingKey(target, 'preview-angio.png')]
         : [`${target.tenantId}/${target.id}/`];
+  // The uploaded files' copies in the bucket (import-job.ts) go with a roll-back too.
+  const storagePrefixes = [...imaging, stagingPrefix(target.tenantId, importId)];
 
   const figures = pullbackFigures(bmode);
   const warnings = [...figures.warnings];

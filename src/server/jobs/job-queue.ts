@@ -25,6 +25,15 @@ export type JobName = (typeof JOB_NAMES)[number];
 /** pg-boss fetches the highest number first. */
 export const JOB_PRIORITY: Readonly<Record<GenerationPriority, number>> = { urgent: 30, demand: 20, background: 10, idle: 0 };
 
+/**
+ * A named priority, or `{ askedAt }`: within a queue whose every job someone waits for, the one
+ * asked for last goes first (its priority is the time of asking, in seconds), and asking again
+ * raises it. A page still open keeps asking; one left long ago no longer holds the others back.
+ */
+export type JobPriority = GenerationPriority | { askedAt: Date };
+
+const priorityNumber = (priority: JobPriority) => (typeof priority === 'string' ? JOB_PRIORITY[priority] : Math.floor(priority.askedAt.getTime() / 1000));
+
 /** Runs after the first failure: a crash, a restart, a store that did not answer. */
 const RETRY_LIMIT = 4;
 const RETRY_DELAY_SECONDS = 2;
@@ -56,7 +65,7 @@ export interface JobQueue {
    * Queues the work unless a job with this key waits or runs already: then a waiting one is raised
    * to this priority if that is higher, and the answer is null.
    */
-  send(name: JobName, data: object, options: { key: string; priority: GenerationPriority }): Promise<string | null>;
+  send(name: JobName, data: object, options: { key: string; priority: JobPriority }): Promise<string | null>;
   /** Takes this queue's jobs, `concurrency` at once in this process. */
   work<T>(name: JobName, concurrency: number, handler: JobHandler<T>): Promise<void>;
   /** Whether a job with this key waits, waits for a retry, or runs (on any server). */
@@ -107,7 +116,7 @@ export async function startJobQueue(database: Pick<Database, 'jobConnection'>, s
 
   return {
     async send(name, data, options) {
-      const priority = JOB_PRIORITY[options.priority];
+      const priority = priorityNumber(options.priority);
       const id = await boss.send(name, data, { singletonKey: options.key, priority });
       if (id !== null) return id;
       for (const waiting of await boss.findJobs(name, { key: options.key, queued: true })) {

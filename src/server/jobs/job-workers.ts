@@ -18,6 +18,9 @@ import type { JobQueue } from './job-queue.ts';
  */
 const GENERATIONS_AT_ONCE = 2;
 
+/** Two, so that a record opened now starts while a long detection runs (they share the worker threads). */
+const DETECTIONS_AT_ONCE = 2;
+
 type Deps = { db: Db; imaging: RecordImaging; contours: RecordContourService; imports: ImportService; log: FastifyBaseLogger };
 
 async function currentRecord(db: Db, data: { tenantId: string; recordId: string; imagingVersion: string }): Promise<RecordRow | null> {
@@ -28,7 +31,7 @@ async function currentRecord(db: Db, data: { tenantId: string; recordId: string;
 export async function registerJobWorkers(jobs: Pick<JobQueue, 'work'>, deps: Deps): Promise<void> {
   await jobs.work<ImportJobData>('import-decode', IMPORTS_AT_ONCE, (run) => deps.imports.decode(run));
 
-  await jobs.work<ContoursJobData>('contours-detect', 1, async (run) => {
+  await jobs.work<ContoursJobData>('contours-detect', DETECTIONS_AT_ONCE, async (run) => {
     const record = await currentRecord(deps.db, run.data);
     if (record) await deps.contours.detect(record, run.lastAttempt);
   });

@@ -9,6 +9,10 @@ export interface BlobStore {
   put(key: string, data: Uint8Array): Promise<void>;
   /** Removes every key that starts with `prefix`. */
   deletePrefix(prefix: string): Promise<void>;
+  /** Stores a file's bytes under `key`, streamed from disk (a whole DICOM file is never held in memory). */
+  putFile(key: string, filePath: string): Promise<void>;
+  /** Writes the bytes under `key` to `filePath` (written beside, then renamed), streamed; false when there are none. */
+  getFile(key: string, filePath: string): Promise<boolean>;
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;

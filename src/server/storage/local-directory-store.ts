@@ -42,4 +42,31 @@ export class LocalDirectoryStore implements BlobStore {
   async deletePrefix(prefix: string): Promise<void> {
     await fs.rm(this.pathOf(prefix.replace(/\/+$/, '')), { recursive: true, force: true });
   }
+
+  async putFile(key: string, filePath: string): Promise<void> {
+    await copyAtomically(filePath, this.pathOf(key));
+  }
+
+  async getFile(key: string, filePath: string): Promise<boolean> {
+    try {
+      await copyAtomically(this.pathOf(key), filePath);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  }
+}
+
+/** Copies beside the target, then renames: a reader never sees a part of it. */
+async function copyAtomically(from: string, to: string): Promise<void> {
+  await fs.mkdir(path.dirname(to), { recursive: true });
+  const temporary = `${to}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await fs.copyFile(from, temporary);
+    await fs.rename(temporary, to);
+  } catch (error) {
+    await fs.rm(temporary, { force: true });
+    throw error;
+  }
 }

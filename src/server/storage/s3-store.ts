@@ -1,3 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { AwsClient } from 'aws4fetch';
 import { assertSafeKey, type BlobStore } from './blob-store.ts';
 
@@ -19,6 +25,9 @@ export const DEFAULT_S3_TIMEOUT_MS = 30_000;
  * timeout and was reported as "timed out" instead of by its own error.
  */
 const S3_RETRIES = 3;
+
+/** A whole file's transfer may take its size at this pace, on top of the timeout of a call. */
+const FILE_BYTES_PER_SECOND = 5 * 1024 * 1024;
 
 /** Statuses whose response has no body: `new Response(body, { status })` refuses a body for them. */
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
@@ -73,6 +82,72 @@ export class S3Store implements BlobStore {
     await this.check(await this.send(`PUT ${key}`, this.url(key), { method: 'PUT', body: new Uint8Array(data) }), `PUT ${key}`);
   }
 
+  /**
+   * Streams the file up. Its SHA-256 is read first and signed (X-Amz-Content-Sha256), so the store
+   * refuses bytes that changed on the way; a streamed body cannot be sent twice, so a failure is the
+   * caller's to retry.
+   */
+  async putFile(key: string, filePath: string): Promise<void> {
+    const url = this.url(key);
+    const { size } = await fsp.stat(filePath);
+    const hash = createHash('sha256');
+    await pipeline(fs.createReadStream(filePath), hash);
+    const timer = this.transferTimer(`PUT ${key}`, size);
+    try {
+      const body = Readable.toWeb(fs.createReadStream(filePath)) as ReadableStream<Uint8Array>;
+      const init = { method: 'PUT', body, duplex: 'half', signal: timer.signal, headers: { 'content-length': String(size), 'x-amz-content-sha256': hash.digest('hex') } };
+      const response = await fetch(await this.client.sign(url, init as RequestInit));
+      await this.check(new Response(await response.arrayBuffer(), { status: response.status }), `PUT ${key}`);
+    } catch (error) {
+      throw timer.explain(error);
+    } finally {
+      timer.clear();
+    }
+  }
+
+  async getFile(key: string, filePath: string): Promise<boolean> {
+    const timer = this.transferTimer(`GET ${key}`, 0);
+    const temporary = `${filePath}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      const response = await fetch(await this.client.sign(this.url(key), { signal: timer.signal }));
+      if (!response.ok) {
+        const answer = new Response(await response.arrayBuffer(), { status: response.status });
+        if (response.status === 404 && !(await answer.clone().text()).includes('<Code>NoSuchBucket</Code>')) return false;
+        await this.check(answer, `GET ${key}`);
+      }
+      timer.extend(Number(response.headers.get('content-length') ?? 0));
+      await fsp.mkdir(path.dirname(filePath), { recursive: true });
+      await pipeline(Readable.fromWeb(response.body! as never), fs.createWriteStream(temporary));
+      await fsp.rename(temporary, filePath);
+      return true;
+    } catch (error) {
+      await fsp.rm(temporary, { force: true });
+      throw timer.explain(error);
+    } finally {
+      timer.clear();
+    }
+  }
+
+  /** A whole file's transfer: the timeout of a call, plus time for its bytes at FILE_BYTES_PER_SECOND. */
+  private transferTimer(what: string, bytes: number) {
+    const controller = new AbortController();
+    let timeout: NodeJS.Timeout;
+    let allowedMs = 0;
+    const arm = (ms: number) => {
+      clearTimeout(timeout);
+      allowedMs = ms;
+      timeout = setTimeout(() => controller.abort(), ms);
+    };
+    arm(this.timeoutMs + (bytes / FILE_BYTES_PER_SECOND) * 1000);
+    return {
+      signal: controller.signal,
+      extend: (more: number) => arm(this.timeoutMs + (more / FILE_BYTES_PER_SECOND) * 1000),
+      clear: () => clearTimeout(timeout),
+      explain: (error: unknown) =>
+        controller.signal.aborted ? new Error(`object storage ${what} timed out after ${(allowedMs / 1000).toFixed(0)} s`, { cause: error }) : error,
+    };
+  }
+
   async deletePrefix(prefix: string): Promise<void> {
     assertSafeKey(prefix.replace(/\/+$/, ''));
     let token: string | undefined;
@@ -84,6 +159,9 @@ export class S3Store implements BlobStore {
       for (const key of keys) await this.check(await this.send(`DELETE ${key}`, this.url(key), { method: 'DELETE' }), `DELETE ${key}`);
       token = /<IsTruncated>true<\/IsTruncated>/.test(listing) ? decodeXml(/<NextContinuationToken>([^<]+)</.exec(listing)?.[1] ?? '') : undefined;
     } while (token);
+    // A prefix without its slash may also name one object itself (a preview, a progress file), as a
+    // path names a file in the local store. S3 answers 204 for a key it does not have.
+    if (!prefix.endsWith('/')) await this.check(await this.send(`DELETE ${prefix}`, this.url(prefix), { method: 'DELETE' }), `DELETE ${prefix}`);
   }
 }
 

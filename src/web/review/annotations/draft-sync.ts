@@ -173,7 +173,11 @@ export class DraftSync {
     this.scheduled = { manifest: history.present, version };
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pendingWrite() === 'none') return;
+    const pending = this.pendingWrite();
+    if (pending === 'none') return;
+    // All saved: the draft goes at once, not after the pause. A reload right after Save (pagehide
+    // cannot wait for IndexedDB) would otherwise keep an older draft and offer it as unsaved work.
+    if (pending === 'delete') return this.write();
     this.timer = setTimeout(() => {
       this.timer = null;
       this.write();

@@ -102,6 +102,20 @@ describe('keeping unsaved annotations as a draft', () => {
     store.undo();
     await vi.waitFor(async () => expect(await stored()).toBeNull());
   });
+
+  it('deletes the draft the moment the edits are saved, without the pause: a reload right after Save finds none', async () => {
+    const { store, start, stored } = setUp({ delayMs: 60_000 });
+    await start();
+    await vi.waitFor(() => expect(store.getSnapshot().status).toBe('ready'));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the lookup of an earlier draft finds none
+    store.add(ruler(store.getSnapshot().manifest, 30));
+    window.dispatchEvent(new Event('pagehide')); // written (the pause is a minute here)
+    expect((await stored())?.manifest.ruler).toHaveLength(1);
+    // A second edit, still in its pause, then Save: nothing of either is left as a draft.
+    store.add(ruler(store.getSnapshot().manifest, 60, 5));
+    store.markSaved(store.getSnapshot().history.present, 3, 'dana@demo.test', '2026-11-15T09:31:00Z');
+    expect(await stored()).toBeNull();
+  });
 });
 
 describe('offering a draft back', () => {
