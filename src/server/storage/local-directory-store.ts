@@ -26,17 +26,7 @@ export class LocalDirectoryStore implements BlobStore {
   }
 
   async put(key: string, data: Uint8Array): Promise<void> {
-    const target = this.pathOf(key);
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    // Write beside, then rename: readers never see a half-written file, even after a crash.
-    const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      await fs.writeFile(temporary, data);
-      await fs.rename(temporary, target);
-    } catch (error) {
-      await fs.rm(temporary, { force: true });
-      throw error;
-    }
+    await writeAtomically(this.pathOf(key), (temporary) => fs.writeFile(temporary, data));
   }
 
   async deletePrefix(prefix: string): Promise<void> {
@@ -44,12 +34,12 @@ export class LocalDirectoryStore implements BlobStore {
   }
 
   async putFile(key: string, filePath: string): Promise<void> {
-    await copyAtomically(filePath, this.pathOf(key));
+    await writeAtomically(this.pathOf(key), (temporary) => fs.copyFile(filePath, temporary));
   }
 
   async getFile(key: string, filePath: string): Promise<boolean> {
     try {
-      await copyAtomically(this.pathOf(key), filePath);
+      await writeAtomically(filePath, (temporary) => fs.copyFile(this.pathOf(key), temporary));
       return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
@@ -58,13 +48,13 @@ export class LocalDirectoryStore implements BlobStore {
   }
 }
 
-/** Copies beside the target, then renames: a reader never sees a part of it. */
-async function copyAtomically(from: string, to: string): Promise<void> {
-  await fs.mkdir(path.dirname(to), { recursive: true });
-  const temporary = `${to}.${randomBytes(6).toString('hex')}.tmp`;
+/** Writes beside the target, then renames: readers never see a half-written file, even after a crash. */
+async function writeAtomically(target: string, write: (temporary: string) => Promise<void>): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await fs.copyFile(from, temporary);
-    await fs.rename(temporary, to);
+    await write(temporary);
+    await fs.rename(temporary, target);
   } catch (error) {
     await fs.rm(temporary, { force: true });
     throw error;
