@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { batchSummary } from '../../../../src/web/features/upload/batch-result.tsx';
 import { MAX_LISTED_FILES } from '../../../../src/web/features/upload/chosen-files.tsx';
 import type { EntryLike } from '../../../../src/web/features/upload/folder-entries.ts';
-import { FakeXhr, ID_1, ID_2, ID_3, dicom, fileInput, fileRows, importsServer, installFakeXhr, lastXhr, renderUpload, summary } from './upload-fixture.tsx';
+import { FakeXhr, ID_1, ID_2, ID_3, dicom, fileInput, fileRows, importsServer, installFakeXhr, lastXhr, nextFrame, renderUpload, summary } from './upload-fixture.tsx';
 
 installFakeXhr();
 
@@ -97,6 +97,7 @@ describe('folders', () => {
     expect(picker.webkitdirectory).toBe(true);
     let opened = 0;
     picker.addEventListener('click', () => (opened += 1));
+    await nextFrame();
     await user.tab(); // the tabs (Files, From PACS)
     await user.tab();
     await user.tab();

@@ -129,3 +129,10 @@ export function installFakeXhr(): void {
     globalThis.XMLHttpRequest = realXhr;
   });
 }
+
+/**
+ * Waits one animation frame: the tabs of the page (zag) settle in a frame after they render (the
+ * panel gives up its own tab stop once it holds focusable buttons). A person never presses Tab
+ * before that; a test that does would tab into a stop that is about to vanish.
+ */
+export const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));

@@ -17,6 +17,7 @@ import {
   importItems,
   importsServer,
   lastXhr,
+  nextFrame,
   renderUpload,
   summary,
   installFakeXhr,
@@ -79,6 +80,7 @@ describe('the upload screen', () => {
     let opened = 0;
     picker.addEventListener('click', () => (opened += 1));
     // The tabs come first (Files, From PACS: one stop), then the drop zone's buttons.
+    await nextFrame();
     await user.tab();
     expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Files' }));
     await user.tab();
