@@ -51,27 +51,16 @@ BEGIN
 END
 $$;--> statement-breakpoint
 -- Inserts and deletes come in bulk (seeding inserts a thousand records a statement): once per
--- statement, over the patients the statement touched.
-CREATE FUNCTION "records_recount_inserted"() RETURNS trigger
+-- statement, over the patients the statement touched. Both triggers name their transition table
+-- "changed" (the new rows of an insert, the old rows of a delete), so one function serves both.
+CREATE FUNCTION "records_recount_changed"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   tenant_ids text[];
   patient_ids text[];
 BEGIN
   SELECT array_agg(tenant_id), array_agg(patient_id) INTO tenant_ids, patient_ids
-  FROM (SELECT DISTINCT "tenant_id" AS tenant_id, "patient_id" AS patient_id FROM inserted) AS d;
-  IF tenant_ids IS NOT NULL THEN PERFORM "patients_recount_records"(tenant_ids, patient_ids); END IF;
-  RETURN NULL;
-END
-$$;--> statement-breakpoint
-CREATE FUNCTION "records_recount_deleted"() RETURNS trigger
-LANGUAGE plpgsql AS $$
-DECLARE
-  tenant_ids text[];
-  patient_ids text[];
-BEGIN
-  SELECT array_agg(tenant_id), array_agg(patient_id) INTO tenant_ids, patient_ids
-  FROM (SELECT DISTINCT "tenant_id" AS tenant_id, "patient_id" AS patient_id FROM deleted) AS d;
+  FROM (SELECT DISTINCT "tenant_id" AS tenant_id, "patient_id" AS patient_id FROM changed) AS d;
   IF tenant_ids IS NOT NULL THEN PERFORM "patients_recount_records"(tenant_ids, patient_ids); END IF;
   RETURN NULL;
 END
@@ -104,9 +93,9 @@ BEGIN
 END
 $$;--> statement-breakpoint
 CREATE TRIGGER "records_recount_inserted" AFTER INSERT ON "records"
-REFERENCING NEW TABLE AS inserted FOR EACH STATEMENT EXECUTE FUNCTION "records_recount_inserted"();--> statement-breakpoint
+REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION "records_recount_changed"();--> statement-breakpoint
 CREATE TRIGGER "records_recount_deleted" AFTER DELETE ON "records"
-REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION "records_recount_deleted"();--> statement-breakpoint
+REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION "records_recount_changed"();--> statement-breakpoint
 -- Per row, and only when a counted column changes: saving an annotation updates its record too.
 CREATE TRIGGER "records_recount_updated" AFTER UPDATE OF "tenant_id", "patient_id", "acquired_at" ON "records"
 FOR EACH ROW WHEN (OLD."tenant_id" IS DISTINCT FROM NEW."tenant_id" OR OLD."patient_id" IS DISTINCT FROM NEW."patient_id" OR OLD."acquired_at" IS DISTINCT FROM NEW."acquired_at")
