@@ -63,7 +63,6 @@ export const IMPORTS_AT_ONCE = 2;
 const HEADERS_AT_ONCE = 4;
 
 type Job = { aborted: boolean };
-
 /** Stopped with its server: the job is retried later (here after a restart, or on another replica). */
 class StoppedWithServer extends Error {}
 
@@ -263,8 +262,7 @@ export class ImportService {
     for (const entry of entries) {
       if (live.has(entry) || this.running.has(entry) || this.uploading.has(entry)) continue;
       const full = path.join(this.tempRoot, entry);
-      // An upload still streaming in (on another replica sharing the disk) has no import row yet:
-      // leave entries written to lately alone.
+      // An upload still streaming in has no import row yet: leave entries written to lately alone.
       if (!all && Date.now() - (await lastWritten(full)) < ORPHAN_UPLOAD_MS) continue;
       await fs.rm(full, { recursive: true, force: true });
     }
