@@ -154,6 +154,13 @@ describe('S3 store against a misbehaving server', () => {
         return void response.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code></Error>');
       }
       if (url.includes('flaky')) return void response.end('flaky bytes');
+      if (url.includes('hangup') && !flakyFailed.has(url)) {
+        // The connection closed without an answer, as a keep-alive socket the server just dropped.
+        flakyFailed.add(url);
+        return void request.socket.destroy();
+      }
+      if (url.includes('hangup')) return void response.end('after a hang-up');
+      if (url.includes('closed-always')) return void request.socket.destroy();
       if (url.includes('unavailable')) {
         return void response.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
       }
@@ -209,6 +216,11 @@ describe('S3 store against a misbehaving server', () => {
 
   it("tries again after a 5xx that passes (such as S3's 503 SlowDown)", async () => {
     expect((await storeAt().get('demo/flaky/v1/a'))?.toString()).toBe('flaky bytes');
+  });
+
+  it('tries once more on a new connection when the store closes one without answering, and then reports it', async () => {
+    expect((await storeAt().get('demo/hangup/v1/a'))?.toString()).toBe('after a hang-up');
+    await expect(storeAt().get('demo/closed-always/v1/a')).rejects.toThrow(/fetch failed/);
   });
 
   it('deletes a prefix whose listing takes more than one page, following the continuation token', async () => {

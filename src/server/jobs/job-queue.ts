@@ -82,7 +82,7 @@ export async function startJobQueue(database: Pick<Database, 'jobConnection'>, s
     superviseIntervalSeconds: settings.superviseSeconds,
     monitorIntervalSeconds: settings.superviseSeconds,
     useListenNotify: true,
-    // No telemetry leaves the process; pg-boss's spans are no-ops without an OpenTelemetry SDK.
+    // Nothing here runs on a timetable: no cron scheduling.
     schedule: false,
   };
   const boss =

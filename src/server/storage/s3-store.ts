@@ -26,6 +26,9 @@ export const DEFAULT_S3_TIMEOUT_MS = 30_000;
  */
 const S3_RETRIES = 3;
 
+/** Tries again of a call whose connection broke before an answer. */
+const NETWORK_RETRIES = 1;
+
 /** A whole file's transfer may take its size at this pace, on top of the timeout of a call. */
 const FILE_BYTES_PER_SECOND = 5 * 1024 * 1024;
 
@@ -47,16 +50,23 @@ export class S3Store implements BlobStore {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS;
   }
 
-  /** A signed request that gives up after timeoutMs, its response body included. */
+  /**
+   * A signed request that gives up after timeoutMs, its response body included. A connection the
+   * store closed as it was reused ("other side closed": a keep-alive race any S3 server can cause)
+   * is tried once more on a new one: every call here (GET, PUT of whole bytes, DELETE, LIST) may be repeated.
+   */
   private async send(what: string, url: string, init: RequestInit = {}): Promise<Response> {
-    try {
-      const response = await this.client.fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
-      const body = await response.arrayBuffer();
-      // S3 answers a DELETE with 204 No Content.
-      return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, { status: response.status, headers: response.headers });
-    } catch (error) {
-      if (error instanceof DOMException && error.name === 'TimeoutError') throw new Error(`object storage ${what} timed out after ${this.timeoutMs / 1000} s`, { cause: error });
-      throw error;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const response = await this.client.fetch(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+        const body = await response.arrayBuffer();
+        // S3 answers a DELETE with 204 No Content.
+        return new Response(NULL_BODY_STATUSES.has(response.status) ? null : body, { status: response.status, headers: response.headers });
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'TimeoutError') throw new Error(`object storage ${what} timed out after ${this.timeoutMs / 1000} s`, { cause: error });
+        // fetch's network failure is a TypeError; anything else is not the connection's.
+        if (attempt >= NETWORK_RETRIES || !(error instanceof TypeError)) throw error;
+      }
     }
   }
 
