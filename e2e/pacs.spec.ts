@@ -26,8 +26,12 @@ test.afterAll(async () => {
   await orthanc?.stop();
 });
 
-/** Serious or critical accessibility problems axe finds in the page's main content. */
+/**
+ * Serious or critical accessibility problems axe finds in the page's main content, once no animation
+ * runs: a colour caught mid-transition (a row's highlight, a fading dialog) is not the page's colour.
+ */
 async function seriousAxeViolations(page: Page): Promise<string[]> {
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
   const axe = await new AxeBuilder({ page }).include('main').analyze();
   return axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
 }
