@@ -6,35 +6,14 @@
 import net from 'node:net';
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK, type JWK } from 'jose';
+import { SignJWT, exportJWK, exportSPKI, generateKeyPair, importJWK } from 'jose';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import type { Database } from '../../src/server/db/client.ts';
+import type { Attack, AttackTarget } from './attack-types.ts';
+import { ROUND_TWO_ATTACKS } from './attacks/index.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 
-export interface AttackTarget {
-  app: FastifyInstance;
-  database: Database;
-  /** A listening port for attacks that need a real socket (a trickled body). */
-  port: number;
-  /** `demo.localhost:8080`-style host of a tenant, and its origin. */
-  hostOf(tenantId: string): string;
-  originOf(tenantId: string): string;
-  /** A valid ID token of the account (signed by its tenant's provider key). */
-  token(tenantId: string, email: string, options?: { expiresIn?: string | number; issuer?: string; audience?: string; key?: JWK }): Promise<string>;
-  /** The tenant's current public signing key. */
-  publicKey(tenantId: string): Promise<JWK>;
-  /** Signs in through the provider with a password; the HTTP status of the sign-in page's answer. */
-  signInStatus(tenantId: string, email: string, password: string): Promise<number>;
-}
-
-export interface Attack {
-  readonly category: string;
-  readonly name: string;
-  /** The status codes that count as refused correctly. */
-  readonly expected: readonly number[];
-  run(target: AttackTarget): Promise<number>;
-}
+export type { Attack, AttackTarget } from './attack-types.ts';
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -183,4 +162,6 @@ export const ATTACKS: readonly Attack[] = [
       return status;
     },
   },
+  // Issue 24: what got through when attacked from outside, one file per topic in ./attacks/.
+  ...ROUND_TWO_ATTACKS,
 ];

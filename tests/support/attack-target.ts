@@ -9,7 +9,7 @@ import { users } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { createUser } from '../../src/server/db/users.ts';
 import { createTestServer, hostOf, mintIdToken, originOf, signInThroughProvider } from '../server/test-server.ts';
-import type { AttackTarget } from './attack-catalogue.ts';
+import type { AttackTarget } from './attack-types.ts';
 
 export async function createAttackTarget(): Promise<AttackTarget & { close(): Promise<void> }> {
   // A short body timeout, so the trickled-body attack is answered within the suite's patience.

@@ -1,0 +1,7 @@
+/**
+ * The second round of attacks (issue 24), one file per topic; each topic adds its list here.
+ */
+import type { Attack } from '../attack-types.ts';
+
+export const ROUND_TWO_ATTACKS: readonly Attack[] = [
+];
