@@ -48,6 +48,8 @@ export default defineConfig({
       SEED_LARGE_TENANT: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // e2e/pacs.spec.ts's Orthanc listens on 127.0.0.1, which PACS connections may not reach by default.
+      PACS_ALLOW_LOOPBACK: 'true',
     },
   },
 });

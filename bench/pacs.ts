@@ -168,7 +168,7 @@ async function run(orthanc: OrthancHandle, sampler: RssSampler): Promise<void> {
   }
 
   const config = {
-    ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, KEY_ENCRYPTION_KEY: KeyEncryptionKey.generate().encode(), LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false', DATA_DIR: path.join(work, 'data') }),
+    ...loadConfig({ PORT: '0', PUBLIC_URL_TEMPLATE: BENCH_URL_TEMPLATE, KEY_ENCRYPTION_KEY: KeyEncryptionKey.generate().encode(), LOG_LEVEL: 'error', NODE_ENV: 'production', PREGENERATE_DEMO: 'false', PACS_ALLOW_LOOPBACK: 'true', DATA_DIR: path.join(work, 'data') }),
     webRoot: '/nonexistent',
   };
   const database = await openDatabase({ kind: 'pglite', dataDir: null });

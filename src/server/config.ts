@@ -107,6 +107,12 @@ const EnvSchema = z.object({
       return titles;
     })
     .optional(),
+  /**
+   * Let PACS connections point at the server's own loopback (127.0.0.0/8, ::1). Off by default: a
+   * tenant administrator must not reach services listening on the server's machine only. The test
+   * suites turn it on for their Orthanc on 127.0.0.1.
+   */
+  PACS_ALLOW_LOOPBACK: booleanFromEnv.default(false),
   /** Bytes one DICOM association may bring (16 GiB by default, as an upload). */
   DICOM_RECEIVER_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(16 * 1024 ** 3),
   /**
@@ -149,6 +155,8 @@ export type Config = {
   jobs: { heartbeatSeconds: number; superviseSeconds: number };
   /** The DICOM C-STORE receiver, or null when off (the default). */
   dicomReceiver: { port: number; host: string; aeTitles: ReadonlyMap<string, string>; maxAssociationBytes: number } | null;
+  /** PACS connections may point at the server's own loopback (src/server/pacs/address-policy.ts). */
+  pacsAllowLoopback: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -208,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           maxAssociationBytes: e.DICOM_RECEIVER_MAX_BYTES,
         }
       : null,
+    pacsAllowLoopback: e.PACS_ALLOW_LOOPBACK,
   };
 }
 

@@ -36,8 +36,10 @@ import {
 import { findRecord } from '../db/records.ts';
 import { unlockedKeyOf } from '../db/secrets.ts';
 import type { ImportService } from '../import/import-service.ts';
-import { assertAllowedPacsUrl, ForbiddenAddressError } from '../pacs/address-policy.ts';
-import { PacsClient, PacsError } from '../pacs/dicomweb.ts';
+import { assertAllowedPacsUrl, ForbiddenAddressError, type AddressPolicy } from '../pacs/address-policy.ts';
+import { probePacs } from '../pacs/connection-probe.ts';
+import { PacsClient, PacsError, type PacsEndpoint } from '../pacs/dicomweb.ts';
+import { PacsTransport } from '../pacs/pacs-transport.ts';
 import { requireAdmin } from './require-admin.ts';
 import { BadRequestError, NotFoundError, parseOrThrow } from './validation.ts';
 import { answerPull, pacsProblemStatus } from './pacs-pull.ts';
@@ -49,7 +51,8 @@ const StudyParams = ConnectionParams.extend({ study: UID });
 const SeriesParams = StudyParams.extend({ series: UID });
 const RecordParams = z.object({ tenant: z.string(), recordId: z.uuid({ error: 'recordId must be a record id' }) });
 
-type Deps = SendDeps & { imports: ImportService };
+/** `addressPolicy`: where PACS connections may point (PACS_ALLOW_LOOPBACK; see pacs/address-policy.ts). */
+type Deps = SendDeps & { imports: ImportService; addressPolicy: AddressPolicy };
 
 export function sendProblem(reply: FastifyReply, error: PacsError): FastifyReply {
   const body: PacsProblem = { error: error.code, message: error.message };
@@ -59,7 +62,10 @@ export function sendProblem(reply: FastifyReply, error: PacsError): FastifyReply
 const problem = (code: PacsProblemCode, detail: string) => new PacsError(code, `${PACS_PROBLEMS[code]}: ${detail}`);
 
 export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
-  const { db } = deps;
+  const { db, addressPolicy } = deps;
+  // Every call to a PACS goes through this one transport: it vets the address each connection is opened to.
+  const transport = new PacsTransport({ policy: addressPolicy });
+  app.addHook('onClose', () => transport.close());
 
   app.setErrorHandler(async (error, _request, reply) => {
     if (error instanceof PacsError) return sendProblem(reply, error);
@@ -75,20 +81,20 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
     if (!row) throw problem('pacs_connection_not_found', 'it may have been removed; reload the page.');
     return row;
   };
-  const clientOf = (row: PacsConnectionRow): PacsClient => {
+  const credentialsOfRow = (row: PacsConnectionRow) => {
     try {
-      return new PacsClient({ ...row, credentials: openCredentials(unlockedKeyOf(db), row) });
+      return openCredentials(unlockedKeyOf(db), row);
     } catch (error) {
-      if (error instanceof CredentialsUnreadableError) {
-        throw problem('pacs_credentials_unreadable', 'an administrator enters them again (were the keys rotated without a restart?).');
-      }
+      if (error instanceof CredentialsUnreadableError) throw problem('pacs_credentials_unreadable', 'an administrator enters them again (were the keys rotated without a restart?).');
       throw error;
     }
   };
-  const testWith = async (client: PacsClient): Promise<PacsTestResult> => {
+  const clientOf = (row: PacsConnectionRow): PacsClient => new PacsClient({ ...row, credentials: credentialsOfRow(row) }, transport);
+  /** A connection test: reachable (a DICOMweb service), refused, or not DICOMweb; see pacs/connection-probe.ts. */
+  const testWith = async (endpoint: Pick<PacsEndpoint, 'qidoUrl' | 'credentials'>): Promise<PacsTestResult> => {
     const started = performance.now();
-    const { studies } = await client.searchStudies({});
-    return { ok: true, studiesFound: studies.length, milliseconds: Math.round(performance.now() - started) };
+    const { studiesFound } = await probePacs(endpoint, transport);
+    return { ok: true, studiesFound, milliseconds: Math.round(performance.now() - started) };
   };
   const audit = (request: { principal?: { tenantId: string; userId: string; email: string } }, action: 'pacs-connection-added' | 'pacs-connection-changed' | 'pacs-connection-removed', row: PacsConnectionRow) =>
     appendAudit(db, {
@@ -101,12 +107,12 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
       // Addresses and the kind of authentication, never a credential.
       details: { name: row.name, qidoUrl: row.qidoUrl, wadoUrl: row.wadoUrl, stowUrl: row.stowUrl, authKind: row.authKind },
     });
-  /** The input's addresses, refused (400) where they are link-local: see pacs/address-policy.ts. */
+  /** The input's addresses, refused (400) where the address policy forbids them (link-local, loopback...): see pacs/address-policy.ts. */
   const allowedFields = async (input: PacsConnectionInput) => {
     const fields = fieldsOf(input);
     for (const name of ['qidoUrl', 'wadoUrl', 'stowUrl'] as const) {
       try {
-        await assertAllowedPacsUrl(fields[name]);
+        await assertAllowedPacsUrl(fields[name], addressPolicy);
       } catch (error) {
         if (error instanceof ForbiddenAddressError) throw new BadRequestError(`${name}: ${error.message}.`);
         throw error;
@@ -165,13 +171,14 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
     const credentials = credentialsOf(input, null);
     if (credentials === 'missing') return needCredentials(input)(reply);
     reply.header('cache-control', 'no-store');
-    return testWith(new PacsClient({ ...(await allowedFields(input)), credentials }));
+    return testWith({ qidoUrl: (await allowedFields(input)).qidoUrl, credentials });
   });
 
   app.post('/api/:tenant/pacs/connections/:id/test', { preHandler: requireAdmin }, async (request, reply) => {
     const { id } = parseOrThrow(ConnectionParams, request.params);
     reply.header('cache-control', 'no-store');
-    return testWith(clientOf(await connectionOf(request.principal!.tenantId, id)));
+    const row = await connectionOf(request.principal!.tenantId, id);
+    return testWith({ qidoUrl: row.qidoUrl, credentials: credentialsOfRow(row) });
   });
 
   app.get('/api/:tenant/pacs/connections/:id/studies', async (request, reply) => {

@@ -10,8 +10,8 @@ import fs from 'node:fs/promises';
 import { api } from 'dicomweb-client';
 import { MAX_PACS_STUDIES, type PacsProblemCode, type PacsSeries, type PacsStudy, type PacsStudyQuery } from '../../domain/pacs.ts';
 import type { PacsCredentials } from '../db/pacs-connections.ts';
-import { assertAllowedPacsUrl } from './address-policy.ts';
-import { installFetchXhr, PACS_REQUEST_TIMEOUT_MS } from './fetch-xhr.ts';
+import { installFetchXhr, PACS_REQUEST_TIMEOUT_MS, transportRefusal, type FetchXhr } from './fetch-xhr.ts';
+import type { PacsTransport } from './pacs-transport.ts';
 import { MultipartError, multipartBoundary, saveMultipartParts } from './multipart-to-files.ts';
 
 installFetchXhr();
@@ -77,9 +77,24 @@ export function problemOf(status: number, what: string, notFound: PacsProblemCod
   return new PacsError('pacs_bad_answer', `The PACS answered HTTP ${status} (${what}).`);
 }
 
+/** The transport's refusals (from dicomweb-client's error, or the transport's own), which a status 0 alone would report as a PACS that does not answer. */
+function refusalProblem(error: unknown, what: string): PacsError | null {
+  const refusal = (error as { request?: Partial<FetchXhr> } | null)?.request?.refusal ?? transportRefusal(error);
+  if (refusal === 'redirect') return new PacsError('pacs_bad_answer', `The PACS redirected elsewhere (${what}); redirects are not followed: enter the address it redirects to.`);
+  if (refusal === 'forbidden-address') return new PacsError('pacs_unreachable', `The PACS's address is not one the server may connect to (${what}): link-local, loopback and similar addresses are refused.`);
+  return null;
+}
+
+/** What a failed transport call means. */
+function transportProblem(error: unknown, what: string): PacsError {
+  return refusalProblem(error, what) ?? problemOf(0, what);
+}
+
 function rethrow(what: string, notFound?: PacsProblemCode): (error: unknown) => never {
   return (error: unknown) => {
     if (error instanceof PacsError) throw error;
+    const refused = refusalProblem(error, what);
+    if (refused) throw refused;
     const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : 0;
     throw problemOf(Number.isFinite(status) ? status : 0, what, notFound);
   };
@@ -99,11 +114,15 @@ export class PacsClient {
   private readonly stow: api.DICOMwebClient;
   private readonly headers: Record<string, string>;
   private readonly endpoint: PacsEndpoint;
+  private readonly transport: PacsTransport;
 
-  constructor(endpoint: PacsEndpoint) {
+  constructor(endpoint: PacsEndpoint, transport: PacsTransport) {
     this.endpoint = endpoint;
+    this.transport = transport;
     this.headers = authorizationHeader(endpoint.credentials);
-    const make = (url: string) => new api.DICOMwebClient({ url, headers: this.headers, singlepart: false, verbose: false } as never);
+    // dicomweb-client makes its own XMLHttpRequest; the hook (it must take two arguments) hands each one the vetted transport.
+    const useTransport = (request: FetchXhr, _metadata: unknown) => Object.assign(request, { transport });
+    const make = (url: string) => new api.DICOMwebClient({ url, headers: this.headers, singlepart: false, verbose: false, requestHooks: [useTransport] } as never);
     this.qido = make(endpoint.qidoUrl);
     this.wado = make(endpoint.wadoUrl);
     this.stow = make(endpoint.stowUrl);
@@ -193,6 +212,8 @@ export class PacsClient {
       const type = bytes[0] === 0x89 ? 'image/png' : bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : null;
       return type ? { bytes, type } : null;
     } catch (error) {
+      const refused = refusalProblem(error, 'rendering a thumbnail');
+      if (refused) throw refused;
       const status = (error as { status?: number }).status ?? 0;
       // A PACS without rendering (or a frame it cannot render) has no thumbnail; being down or refusing is still an error.
       if (status === 0 || status === 401 || status === 403) rethrow('rendering a thumbnail')(error);
@@ -233,18 +254,17 @@ export class PacsClient {
 
   private async retrieveTo(url: string, target: string, options: { onBytes?: (bytes: number) => void; signal?: AbortSignal }): Promise<number> {
     const what = 'retrieving an instance';
-    let response: Response;
+    let response: Awaited<ReturnType<PacsTransport['fetch']>>;
     // Headers within the usual time; the body may take as long as the request may.
     const timeout = AbortSignal.timeout(PACS_REQUEST_TIMEOUT_MS * 60);
     const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
     try {
-      await assertAllowedPacsUrl(url);
-      response = await fetch(url, {
+      response = await this.transport.fetch(url, {
         headers: { ...this.headers, Accept: 'multipart/related; type="application/dicom"; transfer-syntax=*' },
         signal,
       });
-    } catch {
-      throw problemOf(0, what);
+    } catch (error) {
+      throw transportProblem(error, what);
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);

@@ -4,9 +4,21 @@
  * registry's polyfills throw from their event handlers on an empty error body (a 401 with
  * responseType 'json'), which would take the server down. This one never throws: a network failure or
  * a timeout ends as readyState 4 with status 0, as in a browser, and dicomweb-client rejects.
+ *
+ * Every request goes through the PacsTransport its client hands it (PacsClient sets it in a request
+ * hook), which vets the address connected to and follows no redirect; an instance without one sends
+ * nothing.
  */
 
-import { assertAllowedPacsUrl } from './address-policy.ts';
+import { Headers, type Response } from 'undici';
+import { isForbiddenAddressFailure, RedirectRefusedError, type PacsTransport } from './pacs-transport.ts';
+
+/** Why a request ended without an answer, when the transport refused it rather than the network failing. */
+export type TransportRefusal = 'forbidden-address' | 'redirect' | null;
+
+export function transportRefusal(error: unknown): TransportRefusal {
+  return error instanceof RedirectRefusedError ? 'redirect' : isForbiddenAddressFailure(error) ? 'forbidden-address' : null;
+}
 
 type ResponseType = '' | 'text' | 'json' | 'arraybuffer';
 
@@ -26,6 +38,9 @@ export class FetchXhr {
   onloadstart: (() => void) | null = null;
   onloadend: (() => void) | null = null;
   onprogress: ((event: { loaded: number; total: number; lengthComputable: boolean }) => void) | null = null;
+  /** The vetted transport; null sends nothing (status 0). */
+  transport: PacsTransport | null = null;
+  refusal: TransportRefusal = null;
   private method = 'GET';
   private url = '';
   private readonly requestHeaders = new Headers();
@@ -56,12 +71,11 @@ export class FetchXhr {
 
   private async run(body: ArrayBuffer | Uint8Array | string | undefined): Promise<void> {
     try {
-      await assertAllowedPacsUrl(this.url);
-      const response = await fetch(this.url, {
+      if (!this.transport) throw new Error('no vetted transport');
+      const response = await this.transport.fetch(this.url, {
         method: this.method,
         headers: this.requestHeaders,
-        body: body as BodyInit | undefined,
-        redirect: 'follow',
+        body: body as ArrayBuffer | Uint8Array | string | undefined,
         signal: AbortSignal.timeout(PACS_REQUEST_TIMEOUT_MS),
       });
       this.responseHeaders = response.headers;
@@ -69,8 +83,9 @@ export class FetchXhr {
       this.statusText = response.statusText;
       const bytes = await readLimited(response, MAX_BUFFERED_RESPONSE_BYTES);
       this.response = this.decode(bytes);
-    } catch {
-      // Unreachable, refused, timed out, too large or a forbidden address: a browser's XHR reports status 0.
+    } catch (error) {
+      // Unreachable, refused, timed out, too large, redirected or a forbidden address: a browser's XHR reports status 0.
+      this.refusal = transportRefusal(error);
       this.status = 0;
       this.statusText = '';
       this.response = null;
@@ -96,7 +111,7 @@ export class FetchXhr {
 }
 
 /** The body, refusing one past `limit` bytes (the PACS is not trusted to be small). */
-async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
+export async function readLimited(response: Response, limit: number): Promise<Uint8Array> {
   if (!response.body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;

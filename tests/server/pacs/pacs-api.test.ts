@@ -53,7 +53,8 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
 
   beforeAll(async () => {
     orthanc = (await startOrthanc({ users: { alice: 'alice-secret' } }))!;
-    session = await openSession({ LOG_LEVEL: 'error' });
+    // Orthanc listens on 127.0.0.1: loopback PACS addresses are allowed here only.
+    session = await openSession({ LOG_LEVEL: 'error', PACS_ALLOW_LOOPBACK: 'true' });
     admin = await tokenOf('demo', 'admin@demo.test');
     acmeAdmin = await tokenOf('acme', 'admin@acme.test');
     await orthanc.upload(pullback.bytes);
