@@ -23,6 +23,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ STORAGE: 'ftp' })).toThrow(/STORAGE: must be local or s3/);
   });
 
+  it('keeps PACS connections off the server\'s loopback unless PACS_ALLOW_LOOPBACK says otherwise', () => {
+    expect(loadConfig({}).pacsAllowLoopback).toBe(false);
+    expect(loadConfig({ PACS_ALLOW_LOOPBACK: 'true' }).pacsAllowLoopback).toBe(true);
+    expect(() => loadConfig({ PACS_ALLOW_LOOPBACK: 'sometimes' })).toThrow(/PACS_ALLOW_LOOPBACK: must be true or false/);
+  });
+
   it('asks for every S3 setting when frames go to object storage', () => {
     expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'frames' })).toThrow(/S3_ENDPOINT: required when STORAGE=s3[\s\S]*S3_SECRET_ACCESS_KEY/);
     const config = loadConfig({ STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'frames', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
