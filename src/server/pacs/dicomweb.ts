@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import { api } from 'dicomweb-client';
 import { MAX_PACS_STUDIES, type PacsProblemCode, type PacsSeries, type PacsStudy, type PacsStudyQuery } from '../../domain/pacs.ts';
 import type { PacsCredentials } from '../db/pacs-connections.ts';
-import { installFetchXhr, PACS_REQUEST_TIMEOUT_MS, transportRefusal, type FetchXhr } from './fetch-xhr.ts';
+import { FetchXhr, installFetchXhr, PACS_REQUEST_TIMEOUT_MS, transportRefusal } from './fetch-xhr.ts';
 import type { PacsTransport } from './pacs-transport.ts';
 import { MultipartError, multipartBoundary, saveMultipartParts } from './multipart-to-files.ts';
 
@@ -121,7 +121,11 @@ export class PacsClient {
     this.transport = transport;
     this.headers = authorizationHeader(endpoint.credentials);
     // dicomweb-client makes its own XMLHttpRequest; the hook (it must take two arguments) hands each one the vetted transport.
-    const useTransport = (request: FetchXhr, _metadata: unknown) => Object.assign(request, { transport });
+    // Any other XMLHttpRequest (one installed by something else) would not vet addresses: the request is refused instead.
+    const useTransport = (request: unknown, _metadata: unknown) => {
+      if (!(request instanceof FetchXhr)) throw new Error('a PACS request without the vetted transport');
+      return Object.assign(request, { transport });
+    };
     const make = (url: string) => new api.DICOMwebClient({ url, headers: this.headers, singlepart: false, verbose: false, requestHooks: [useTransport] } as never);
     this.qido = make(endpoint.qidoUrl);
     this.wado = make(endpoint.wadoUrl);
