@@ -69,12 +69,16 @@ export function authorizationHeader(credentials: PacsCredentials | null): Record
   return { Authorization: `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}` };
 }
 
-/** What a failed call means for the clinician. */
+/**
+ * What a failed call means for the clinician. Never the HTTP status or what the answer said: an
+ * administrator can point a connection at any host of the hospital network, and the PACS pages
+ * must not read out what each one answers (only DICOM failure reasons of a store are named).
+ */
 export function problemOf(status: number, what: string, notFound: PacsProblemCode = 'pacs_not_found'): PacsError {
   if (status === 0) return new PacsError('pacs_unreachable', `The PACS did not answer (${what}): check its address and that it is running.`);
-  if (status === 401 || status === 403) return new PacsError('pacs_credentials_refused', `The PACS refused the credentials (HTTP ${status}, ${what}).`);
+  if (status === 401 || status === 403) return new PacsError('pacs_credentials_refused', `The PACS refused the credentials (${what}).`);
   if (status === 404) return new PacsError(notFound, `The PACS does not have it (${what}).`);
-  return new PacsError('pacs_bad_answer', `The PACS answered HTTP ${status} (${what}).`);
+  return new PacsError('pacs_bad_answer', `The PACS answered with an error, or not as DICOMweb (${what}).`);
 }
 
 /** The transport's refusals (from dicomweb-client's error, or the transport's own), which a status 0 alone would report as a PACS that does not answer. */
@@ -298,7 +302,7 @@ export class PacsClient {
     } catch (error) {
       const status = (error as { status?: number }).status ?? 0;
       if (status === 0 || status === 401 || status === 403) rethrow('storing the report')(error);
-      throw new PacsError('pacs_store_refused', `The PACS refused to store the report (HTTP ${status}${failureReasons((error as { response?: unknown }).response)}).`);
+      throw new PacsError('pacs_store_refused', `The PACS refused to store the report${failureReasons((error as { response?: unknown }).response)}.`);
     }
     const reasons = failureReasons(answer);
     if (reasons) throw new PacsError('pacs_store_refused', `The PACS refused to store part of the report${reasons}.`);

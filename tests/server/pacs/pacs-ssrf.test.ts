@@ -56,7 +56,7 @@ describe('PACS addresses a tenant administrator may not reach (the default: loop
     await server?.close();
   });
 
-  it.each(LOOPBACK_TRICKS(0).map((url, index) => [url.replace(':0/', ':PORT/'), index] as const))('refuses %s with 400 on test, add and change, and connects to nothing', async (_label, index) => {
+  it.each(LOOPBACK_TRICKS(0).map((url, index) => [url.replace(':0/', ':PORT/'), index] as const))('refuses %s with 400 on test and add (as any of its three addresses), and connects to nothing', async (_label, index) => {
     const qidoUrl = LOOPBACK_TRICKS(local.port)[index]!;
     const body = { name: 'Local', qidoUrl, auth: { kind: 'none' } };
     for (const [method, url] of [['POST', '/api/demo/pacs/connections/test'], ['POST', '/api/demo/pacs/connections']] as const) {
@@ -127,6 +127,25 @@ describe('PACS connection tests where loopback is allowed (PACS_ALLOW_LOOPBACK, 
       expect(target.connections()).toBe(0);
     } finally {
       await Promise.all([target.close(), redirector.close(), toMetadata.close()]);
+    }
+  });
+
+  it('does not read out an internal host through the other PACS calls either (no status, no body)', async () => {
+    const secret = 'db password=hunter2';
+    const host = await listener((_request, response) => response.writeHead(503, { 'content-type': 'text/plain' }).end(secret));
+    const saved = await call(server, admin, 'POST', '/api/demo/pacs/connections', { name: 'Internal', qidoUrl: `http://127.0.0.1:${host.port}/x`, auth: { kind: 'none' } });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const id = saved.json().id as string;
+    try {
+      for (const url of [`/api/demo/pacs/connections/${id}/studies?patientId=P1`, `/api/demo/pacs/connections/${id}/studies/1.2.3/series`]) {
+        const answer = await call(server, admin, 'GET', url);
+        expect(answer.statusCode).toBe(502);
+        expect(answer.json().error).toBe('pacs_bad_answer');
+        expect(answer.body).not.toMatch(/503|hunter2/);
+      }
+    } finally {
+      await host.close();
+      await server.database.db.execute(sql`delete from pacs_connections`);
     }
   });
 
