@@ -150,27 +150,27 @@ function parseHeader(fd: number, fileSize: number, fileName: string): { dataSet:
  * its pixel data would not fit the budgets: checked before any pixel data is read (or inflated).
  */
 function checkHeader(dataSet: DataSet, transferSyntaxUid: string, fileName: string, budgets: ImportBudgets) {
-    checkElementBudget(dataSet, budgets, fileName);
-    const sopClassUid = str(dataSet, 'x00080016') || str(dataSet, 'x00020002');
-    const modality = str(dataSet, 'x00080060').toUpperCase();
-    const sopClass = SOP_CLASSES[sopClassUid];
-    if (!sopClass || (sopClass.kind === 'bmode' && modality !== 'IVUS' && modality !== 'US')) {
-      throw rejectFile(
-        'unsupported_object',
-        fileName,
-        `it is ${sopClass ? `an ${sopClass.name} of modality ${modality || '(none)'}` : otherObjectName(sopClassUid)}` +
-          ', not an IVUS/ultrasound multi-frame image nor an X-ray angiography run.',
-      );
-    }
-    const frameCountText = str(dataSet, 'x00280008');
-    const frameCount = frameCountText === '' ? 1 : Number(frameCountText);
-    if (!Number.isInteger(frameCount) || frameCount < 0) throw rejectFile('inconsistent_frames', fileName, `its Number of Frames (${frameCountText}) is not a number.`);
-    if (frameCount === 0) throw rejectFile('zero_frames', fileName, 'its Number of Frames is 0.');
-    if (frameCount > MAX_FRAMES) throw rejectFile('unsupported_object', fileName, `it has ${frameCount} frames (at most ${MAX_FRAMES} are accepted).`);
-    const format = pixelFormat(dataSet, ACCEPTED_TRANSFER_SYNTAXES[transferSyntaxUid]!.encoding, fileName);
-    // Before anything of the pixel data is read: what the header announces must fit the budget.
-    checkPixelBudget(format, frameCount, budgets, fileName);
-    return { sopClass, sopClassUid, modality, frameCount, format };
+  checkElementBudget(dataSet, budgets, fileName);
+  const sopClassUid = str(dataSet, 'x00080016') || str(dataSet, 'x00020002');
+  const modality = str(dataSet, 'x00080060').toUpperCase();
+  const sopClass = SOP_CLASSES[sopClassUid];
+  if (!sopClass || (sopClass.kind === 'bmode' && modality !== 'IVUS' && modality !== 'US')) {
+    throw rejectFile(
+      'unsupported_object',
+      fileName,
+      `it is ${sopClass ? `an ${sopClass.name} of modality ${modality || '(none)'}` : otherObjectName(sopClassUid)}` +
+        ', not an IVUS/ultrasound multi-frame image nor an X-ray angiography run.',
+    );
+  }
+  const frameCountText = str(dataSet, 'x00280008');
+  const frameCount = frameCountText === '' ? 1 : Number(frameCountText);
+  if (!Number.isInteger(frameCount) || frameCount < 0) throw rejectFile('inconsistent_frames', fileName, `its Number of Frames (${frameCountText}) is not a number.`);
+  if (frameCount === 0) throw rejectFile('zero_frames', fileName, 'its Number of Frames is 0.');
+  if (frameCount > MAX_FRAMES) throw rejectFile('unsupported_object', fileName, `it has ${frameCount} frames (at most ${MAX_FRAMES} are accepted).`);
+  const format = pixelFormat(dataSet, ACCEPTED_TRANSFER_SYNTAXES[transferSyntaxUid]!.encoding, fileName);
+  // Before anything of the pixel data is read: what the header announces must fit the budget.
+  checkPixelBudget(format, frameCount, budgets, fileName);
+  return { sopClass, sopClassUid, modality, frameCount, format };
 }
 
 /**
