@@ -136,7 +136,10 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
   // The CSV: a header and one row per slice; the corrected slice names both sources, with the areas shown.
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
-  const csv = fs.readFileSync(await (await download).path(), 'utf8').trim().split(/\r?\n/);
+  const csvText = fs.readFileSync(await (await download).path(), 'utf8');
+  // UTF-8 behind a byte order mark, so spreadsheet programs read names and units as written.
+  expect(csvText.startsWith('\uFEFF')).toBe(true);
+  const csv = csvText.slice(1).trim().split(/\r?\n/);
   expect(csv[0]).toBe(
     'slice,position_mm,lumen_area_mm2,min_diameter_mm,max_diameter_mm,eccentricity,vessel_area_mm2,plaque_area_mm2,plaque_burden_percent,confidence,lumen_source,vessel_source,flag',
   );
@@ -151,6 +154,14 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
   expect(csv.slice(1).filter((line) => flags(line).includes('MLA'))).toHaveLength(1);
   expect(csv.slice(1).filter((line) => flags(line).includes('max plaque burden'))).toHaveLength(1);
   expect(csv.slice(1).filter((line) => flags(line).includes('low confidence'))).toHaveLength(toCheck);
+
+  // The PDF report: its Unicode font is a static asset fetched (under the CSP) when a report is made.
+  const pdfDownload = page.waitForEvent('download');
+  const fontFetched = page.waitForResponse((response) => new URL(response.url()).pathname.endsWith('.ttf'));
+  await page.getByRole('button', { name: 'PDF report' }).click();
+  expect((await fontFetched).status()).toBe(200);
+  const pdf = fs.readFileSync(await (await pdfDownload).path());
+  expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
   // Re-detect drops each correction on its own.
   await page.getByRole('button', { name: 'Re-detect lumen' }).click();

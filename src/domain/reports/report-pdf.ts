@@ -2,6 +2,11 @@
  * The one-page pullback report as a PDF, made with pdf-lib: pure JavaScript, no DOM and no Node, so
  * the browser's download and the server's Encapsulated PDF for "Send to PACS" are the same report
  * from the same code (the server makes its own rather than trusting one a browser sends).
+ *
+ * Names and notes are set in an embedded Unicode font (DejaVu Sans: Latin, Greek, Cyrillic and
+ * common symbols) whose bytes the caller supplies: the server reads the file the product ships, the
+ * browser fetches it as a static asset when a report is made, so neither pays for it otherwise.
+ * The fixed headings stay in the standard Helvetica Bold.
  */
 import { allAnnotations } from '../annotations/edits.ts';
 import type { AnnotationManifest } from '../annotations/manifest.ts';
@@ -9,6 +14,7 @@ import { measureAnnotation } from '../annotations/kinds/index.ts';
 import type { CorrectedAnalysis } from '../contours/corrected-analysis.ts';
 import type { AcquisitionFact } from '../records.ts';
 import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from './acquisition-format.ts';
+import { drawableText } from './report-text.ts';
 
 export interface ReportInput {
   patient: { name: string; patientId: string };
@@ -77,17 +83,21 @@ export function analysisLines(result: CorrectedAnalysis): string[] {
  * lumen-area and plaque-burden plot, and the annotation list with measurements. pdf-lib is loaded only when a report
  * is made: the review does not pay for it otherwise, nor does a server that never sends to a PACS.
  */
-export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
-  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
+export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array): Promise<Uint8Array> {
+  const [{ PDFDocument, StandardFonts, rgb }, { default: fontkit }] = await Promise.all([import('pdf-lib'), import('@pdf-lib/fontkit')]);
   const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
   pdf.setTitle(`IVUS pullback report ${input.patient.patientId}`);
   pdf.setCreator('IVUS Review');
   const page = pdf.addPage([A4.width, A4.height]);
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  // Subset: the PDF carries only the glyphs it uses, not the whole font.
+  const font = await pdf.embedFont(unicodeFont, { subset: true });
+  const covered = new Set(font.getCharacterSet());
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const drawable = (text: string) => drawableText(text, covered);
   let y = A4.height - MARGIN;
   const line = (text: string, size = 10, useBold = false) => {
-    page.drawText(text, { x: MARGIN, y, size, font: useBold ? bold : font });
+    page.drawText(useBold ? text : drawable(text), { x: MARGIN, y, size, font: useBold ? bold : font });
     y -= size + 5;
   };
 
@@ -146,6 +156,6 @@ export async function buildReportPdf(input: ReportInput): Promise<Uint8Array> {
     const value = annotation.type === 'text' ? `"${annotation.text.slice(0, 80)}"` : `${measured?.value} ${measured?.unit}`;
     line(`Slice ${annotation.slice}  ${annotation.label}  ${KIND[annotation.type]}  ${value}`, 9);
   }
-  page.drawText(`Made ${input.madeAt.toLocaleString('en-US')} with IVUS Review`, { x: MARGIN, y: MARGIN / 2, size: 7, font, color: rgb(0.4, 0.4, 0.4) });
+  page.drawText(drawable(`Made ${input.madeAt.toLocaleString('en-US')} with IVUS Review`), { x: MARGIN, y: MARGIN / 2, size: 7, font, color: rgb(0.4, 0.4, 0.4) });
   return pdf.save();
 }

@@ -22,6 +22,7 @@ import type { PacsConnectionRow } from '../db/pacs-connections.ts';
 import { findPatient } from '../db/patients.ts';
 import { findRecord } from '../db/records.ts';
 import { buildEncapsulatedPdf } from '../dicom/encapsulated-pdf.ts';
+import { reportFont } from '../dicom/report-font.ts';
 import { buildMeasurementReport, type ReportSubject } from '../dicom/sr/measurement-report.ts';
 import type { PacsClient } from '../pacs/dicomweb.ts';
 import { contoursOr422 } from './contours.ts';
@@ -80,7 +81,7 @@ export async function sendRecordToPacs(
     manifest,
     figures,
     madeAt,
-  });
+  }, await reportFont());
   const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
   const document = buildEncapsulatedPdf(subject, pdf);
   await client.store(record.studyInstanceUid, [report.bytes, document.bytes]);

@@ -12,7 +12,7 @@ import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive
 import { checkElementBudget, checkPixelBudget, DEFAULT_IMPORT_BUDGETS, type ImportBudgets } from '../dicom/budgets.ts';
 import { inflateDeflatedFile } from '../dicom/deflated.ts';
 import { pixelFormat } from '../dicom/image-pixel-module.ts';
-import { ACCEPTED_SYNTAXES_TEXT, ACCEPTED_TRANSFER_SYNTAXES, DEFLATED_EXPLICIT_LITTLE_ENDIAN, OTHER_TRANSFER_SYNTAXES } from '../dicom/transfer-syntaxes.ts';
+import { ACCEPTED_SYNTAXES_TEXT, ACCEPTED_TRANSFER_SYNTAXES, DEFLATED_EXPLICIT_LITTLE_ENDIAN, EXPLICIT_LITTLE_ENDIAN, OTHER_TRANSFER_SYNTAXES } from '../dicom/transfer-syntaxes.ts';
 import { rejectFile } from './errors.ts';
 import type { FrameLocation, PixelFormat } from './pixel-format.ts';
 import { locateFrames, readExactly } from './pixel-data-location.ts';
@@ -89,28 +89,11 @@ function errorText(error: unknown): string {
 const RAN_OUT = /past end|overread|overrun|cannot be greater than|buffer/i;
 
 
-/** Runs `action` on a file opened for reading, with its size. */
-function withFile<T>(filePath: string, action: (fd: number, fileSize: number) => T): T {
-  const fd = fs.openSync(filePath, 'r');
-  try {
-    return action(fd, fs.fstatSync(fd).size);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
+/** Thrown by the synchronous reader for a deflated file, which readDicomUpload inflates first. */
+class DeflatedFile extends Error {}
 
-/**
- * The header region parsed up to (and including) the pixel data element's own header. A deflated
- * file is first inflated beside the upload (`inflatedPath`, which the import's clean-up removes):
- * its header, and later its frames, are read from there.
- */
-function parseHeader(
-  filePath: string,
-  fd: number,
-  fileSize: number,
-  fileName: string,
-  budgets: ImportBudgets,
-): { dataSet: DataSet; transferSyntaxUid: string; inflatedPath: string | null } {
+/** The header region parsed up to (and including) the pixel data element's own header. */
+function parseHeader(fd: number, fileSize: number, fileName: string): { dataSet: DataSet; transferSyntaxUid: string } {
   if (fileSize < 132) throw rejectFile('not_dicom', fileName, 'the file is too short to be a DICOM file.');
   for (let window = Math.min(fileSize, FIRST_WINDOW); ; window = Math.min(fileSize, window * 2)) {
     const whole = window === fileSize;
@@ -136,12 +119,8 @@ function parseHeader(
           `accepted: ${ACCEPTED_SYNTAXES_TEXT}.`,
       );
     }
-    if (transferSyntaxUid === DEFLATED_EXPLICIT_LITTLE_ENDIAN) {
-      const inflatedPath = `${filePath}.inflated.dcm`;
-      inflateDeflatedFile(filePath, inflatedPath, budgets.memoryBytes, fileName);
-      const { dataSet } = withFile(inflatedPath, (inflatedFd, inflatedSize) => parseHeader(inflatedPath, inflatedFd, inflatedSize, fileName, budgets));
-      return { dataSet, transferSyntaxUid, inflatedPath };
-    }
+    // Inflated (streaming, within the budgets) by readDicomUpload before the header is read.
+    if (transferSyntaxUid === DEFLATED_EXPLICIT_LITTLE_ENDIAN) throw new DeflatedFile();
     let dataSet: DataSet;
     try {
       dataSet = dicomParser.parseDicom(bytes, { untilTag: PIXEL_DATA });
@@ -162,42 +141,57 @@ function parseHeader(
       const overrun = Object.values(dataSet.elements).some((e) => e.length !== 0xffffffff && e.dataOffset + e.length > fileSize);
       if (overrun) throw rejectFile('truncated', fileName, 'the file ends inside its DICOM header.');
     }
-    return { dataSet, transferSyntaxUid, inflatedPath: null };
+    return { dataSet, transferSyntaxUid };
   }
 }
 
-/** Reads and checks one uploaded file (see the module comment). */
-export function readDicomFile(filePath: string, fileName: string, budgets: ImportBudgets = DEFAULT_IMPORT_BUDGETS): DicomFile {
+/**
+ * What the header says the file is, refused at once when it is not an image this product reads or
+ * its pixel data would not fit the budgets: checked before any pixel data is read (or inflated).
+ */
+function checkHeader(dataSet: DataSet, transferSyntaxUid: string, fileName: string, budgets: ImportBudgets) {
+  checkElementBudget(dataSet, budgets, fileName);
+  const sopClassUid = str(dataSet, 'x00080016') || str(dataSet, 'x00020002');
+  const modality = str(dataSet, 'x00080060').toUpperCase();
+  const sopClass = SOP_CLASSES[sopClassUid];
+  if (!sopClass || (sopClass.kind === 'bmode' && modality !== 'IVUS' && modality !== 'US')) {
+    throw rejectFile(
+      'unsupported_object',
+      fileName,
+      `it is ${sopClass ? `an ${sopClass.name} of modality ${modality || '(none)'}` : otherObjectName(sopClassUid)}` +
+        ', not an IVUS/ultrasound multi-frame image nor an X-ray angiography run.',
+    );
+  }
+  const frameCountText = str(dataSet, 'x00280008');
+  const frameCount = frameCountText === '' ? 1 : Number(frameCountText);
+  if (!Number.isInteger(frameCount) || frameCount < 0) throw rejectFile('inconsistent_frames', fileName, `its Number of Frames (${frameCountText}) is not a number.`);
+  if (frameCount === 0) throw rejectFile('zero_frames', fileName, 'its Number of Frames is 0.');
+  if (frameCount > MAX_FRAMES) throw rejectFile('unsupported_object', fileName, `it has ${frameCount} frames (at most ${MAX_FRAMES} are accepted).`);
+  const format = pixelFormat(dataSet, ACCEPTED_TRANSFER_SYNTAXES[transferSyntaxUid]!.encoding, fileName);
+  // Before anything of the pixel data is read: what the header announces must fit the budget.
+  checkPixelBudget(format, frameCount, budgets, fileName);
+  return { sopClass, sopClassUid, modality, frameCount, format };
+}
+
+/**
+ * Reads and checks one file; throws DeflatedFile for a deflated one. `inflatedFrom` names the
+ * deflated upload this file was inflated from: its transfer syntax and size are the ones reported.
+ */
+function readChecked(
+  filePath: string,
+  fileName: string,
+  budgets: ImportBudgets,
+  inflatedFrom: { transferSyntaxUid: string; fileSize: number } | null,
+): DicomFile {
   const fd = fs.openSync(filePath, 'r');
   try {
     const fileSize = fs.fstatSync(fd).size;
-    const { dataSet, transferSyntaxUid, inflatedPath } = parseHeader(filePath, fd, fileSize, fileName, budgets);
-    checkElementBudget(dataSet, budgets, fileName);
+    const { dataSet, transferSyntaxUid } = parseHeader(fd, fileSize, fileName);
+    const { sopClass, sopClassUid, modality, frameCount, format } = checkHeader(dataSet, transferSyntaxUid, fileName, budgets);
     const decoder = textDecoderOf(dataSet);
-    const sopClassUid = str(dataSet, 'x00080016') || str(dataSet, 'x00020002');
-    const modality = str(dataSet, 'x00080060').toUpperCase();
-    const sopClass = SOP_CLASSES[sopClassUid];
-    if (!sopClass || (sopClass.kind === 'bmode' && modality !== 'IVUS' && modality !== 'US')) {
-      throw rejectFile(
-        'unsupported_object',
-        fileName,
-        `it is ${sopClass ? `an ${sopClass.name} of modality ${modality || '(none)'}` : otherObjectName(sopClassUid)}` +
-          ', not an IVUS/ultrasound multi-frame image nor an X-ray angiography run.',
-      );
-    }
-    const frameCountText = str(dataSet, 'x00280008');
-    const frameCount = frameCountText === '' ? 1 : Number(frameCountText);
-    if (!Number.isInteger(frameCount) || frameCount < 0) throw rejectFile('inconsistent_frames', fileName, `its Number of Frames (${frameCountText}) is not a number.`);
-    if (frameCount === 0) throw rejectFile('zero_frames', fileName, 'its Number of Frames is 0.');
-    if (frameCount > MAX_FRAMES) throw rejectFile('unsupported_object', fileName, `it has ${frameCount} frames (at most ${MAX_FRAMES} are accepted).`);
-    const format = pixelFormat(dataSet, ACCEPTED_TRANSFER_SYNTAXES[transferSyntaxUid]!.encoding, fileName);
-    // Before anything of the pixel data is read: what the header announces must fit the budget.
-    checkPixelBudget(format, frameCount, budgets, fileName);
     const pixelData = dataSet.elements[PIXEL_DATA];
     if (!pixelData) throw rejectFile('zero_frames', fileName, 'it holds no pixel data.');
-    const frames = inflatedPath
-      ? withFile(inflatedPath, (inflatedFd, inflatedSize) => locateFrames(inflatedFd, inflatedSize, pixelData, format, frameCount, budgets.maxFragments, fileName))
-      : locateFrames(fd, fileSize, pixelData, format, frameCount, budgets.maxFragments, fileName);
+    const frames = locateFrames(fd, fileSize, pixelData, format, frameCount, budgets.maxFragments, fileName);
 
     // A missing or unusable Patient ID is not a refusal: the uploader names the patient (import-plan.ts).
     const rawPatientId = textOf(dataSet, 'x00100020', decoder);
@@ -212,13 +206,13 @@ export function readDicomFile(filePath: string, fileName: string, budgets: Impor
     return {
       fileName,
       // Frames are read from the inflated copy of a deflated file.
-      filePath: inflatedPath ?? filePath,
-      fileSize,
+      filePath,
+      fileSize: inflatedFrom?.fileSize ?? fileSize,
       kind: sopClass.kind,
       sopClassUid,
       sopInstanceUid: str(dataSet, 'x00080018'),
       modality,
-      transferSyntaxUid,
+      transferSyntaxUid: inflatedFrom?.transferSyntaxUid ?? transferSyntaxUid,
       studyInstanceUid,
       seriesInstanceUid,
       patient: {
@@ -239,5 +233,54 @@ export function readDicomFile(filePath: string, fileName: string, budgets: Impor
     };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/** Reads and checks one file that is not deflated (see the module comment; readDicomUpload reads any). */
+export function readDicomFile(filePath: string, fileName: string, budgets: ImportBudgets = DEFAULT_IMPORT_BUDGETS): DicomFile {
+  try {
+    return readChecked(filePath, fileName, budgets, null);
+  } catch (error) {
+    if (error instanceof DeflatedFile) throw rejectFile('unsupported_transfer_syntax', fileName, 'a deflated file must be inflated before it is read (readDicomUpload).');
+    throw error;
+  }
+}
+
+/**
+ * Reads and checks one uploaded file. A deflated one is first inflated beside the upload
+ * (`<upload>.inflated.dcm`, which the import's clean-up removes), streaming and within the budgets,
+ * its header checked before its pixel data is inflated; its frames are read from there.
+ */
+export async function readDicomUpload(filePath: string, fileName: string, budgets: ImportBudgets = DEFAULT_IMPORT_BUDGETS): Promise<DicomFile> {
+  try {
+    return readChecked(filePath, fileName, budgets, null);
+  } catch (error) {
+    if (!(error instanceof DeflatedFile)) throw error;
+  }
+  const inflatedPath = `${filePath}.inflated.dcm`;
+  await inflateDeflatedFile(
+    filePath,
+    inflatedPath,
+    {
+      maxInflatedBytes: budgets.memoryBytes,
+      maxHeaderBytes: Math.min(MAX_HEADER_BYTES, budgets.memoryBytes),
+      checkHeader: (head) => {
+        const dataSet = completeHeader(head);
+        if (dataSet) checkHeader(dataSet, EXPLICIT_LITTLE_ENDIAN, fileName, budgets);
+        return dataSet !== null;
+      },
+    },
+    fileName,
+  );
+  return readChecked(inflatedPath, fileName, budgets, { transferSyntaxUid: DEFLATED_EXPLICIT_LITTLE_ENDIAN, fileSize: fs.statSync(filePath).size });
+}
+
+/** The header of an inflated file's first bytes once they reach its pixel data element, else null. */
+function completeHeader(head: Buffer): DataSet | null {
+  try {
+    const dataSet = dicomParser.parseDicom(head, { untilTag: PIXEL_DATA });
+    return dataSet.elements[PIXEL_DATA] ? dataSet : null;
+  } catch {
+    return null;
   }
 }

@@ -6,7 +6,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ImportBudgets } from '../dicom/budgets.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
-import { readDicomFile, type DicomFile } from './dicom-file.ts';
+import { readDicomUpload, type DicomFile } from './dicom-file.ts';
 import { ImportRejection } from './errors.ts';
 import type { HeaderRequest, HeaderResponse } from './header-worker.ts';
 
@@ -22,7 +22,7 @@ export function createHeaderReader(workers: number, budgets: ImportBudgets): Hea
     return {
       async read(filePath, fileName) {
         await yieldToEventLoop();
-        return readDicomFile(filePath, fileName, budgets);
+        return readDicomUpload(filePath, fileName, budgets);
       },
       async close() {},
     };

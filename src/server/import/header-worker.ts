@@ -4,7 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ImportBudgets } from '../dicom/budgets.ts';
-import { readDicomFile, type DicomFile } from './dicom-file.ts';
+import { readDicomUpload, type DicomFile } from './dicom-file.ts';
 import { ImportRejection } from './errors.ts';
 import type { ImportErrorCode } from '../../domain/imports.ts';
 
@@ -14,9 +14,10 @@ export type HeaderResponse =
   | { readonly id: number; readonly rejection: { readonly code: ImportErrorCode; readonly message: string; readonly fileName: string | null } }
   | { readonly id: number; readonly failure: string };
 
-parentPort?.on('message', ({ id, filePath, fileName, budgets }: HeaderRequest) => {
+parentPort?.on('message', async ({ id, filePath, fileName, budgets }: HeaderRequest) => {
   try {
-    parentPort?.postMessage({ id, file: readDicomFile(filePath, fileName, budgets) } satisfies HeaderResponse);
+    // A deflated file is inflated by streaming, so one worker may hold several files at once.
+    parentPort?.postMessage({ id, file: await readDicomUpload(filePath, fileName, budgets) } satisfies HeaderResponse);
   } catch (error) {
     if (error instanceof ImportRejection) {
       parentPort?.postMessage({ id, rejection: { code: error.code, message: error.message, fileName: error.fileName } } satisfies HeaderResponse);

@@ -2,6 +2,8 @@
  * The one-page pullback report, built in the domain so that the browser's download and the server's
  * Encapsulated PDF are one report: pdf-lib loads and runs in Node as in the browser.
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { newRuler } from '../../../src/domain/annotations/drag.ts';
@@ -11,6 +13,9 @@ import { correctedAnalysis } from '../../../src/domain/contours/corrected-analys
 import { analysisLines, buildReportPdf, reportHeaderLines } from '../../../src/domain/reports/report-pdf.ts';
 import { setManualContour } from '../../../src/domain/annotations/contour-edits.ts';
 import { circle, detectedContours } from '../../web/review/contours/contours-fixture.ts';
+
+/** The font the product ships for the report (the server reads it so, the browser fetches it as an asset). */
+const UNICODE_FONT = new Uint8Array(fs.readFileSync(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')));
 
 describe('pullback report', () => {
   it('is a one-page PDF titled with the patient', async () => {
@@ -23,7 +28,7 @@ describe('pullback report', () => {
       manifest,
       figures: { pixelSpacingMm: 0.01, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 },
       madeAt: new Date('2026-11-22T06:00:00Z'),
-    });
+    }, UNICODE_FONT);
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(1);
     expect(pdf.getTitle()).toBe('IVUS pullback report DEM-001');

@@ -2,8 +2,10 @@
  * The second round of attacks (issue 24), one file per topic; each topic adds its list here.
  */
 import type { Attack } from '../attack-types.ts';
+import { FILE_ATTACKS } from './files.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
 
 export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...SSRF_ATTACKS,
+  ...FILE_ATTACKS,
 ];

@@ -80,6 +80,14 @@ function redecode(text: string): string {
   return UTF8.decode(bytes);
 }
 
+const PERSON_NAME_GROUPS = new Set(['Alphabetic', 'Ideographic', 'Phonetic']);
+
+/** A naturalized sequence: items (objects) that are not person name values. */
+function isSequence(value: unknown): boolean {
+  if (!Array.isArray(value) || typeof value[0] !== 'object' || value[0] === null || value[0] instanceof ArrayBuffer) return false;
+  return !Object.keys(value[0] as object).every((key) => PERSON_NAME_GROUPS.has(key));
+}
+
 function repairItems(value: unknown): unknown {
   if (typeof value === 'string') return redecode(value);
   if (Array.isArray(value)) return value.map(repairItems);
@@ -98,6 +106,6 @@ export function readPart10(bytes: Uint8Array): Naturalized {
   // dcmjs rewrites SpecificCharacterSet to ISO_IR 192 whatever it was; the raw value is the file's.
   const declared = (file.dict['00080005'] as { _rawValue?: unknown[] } | undefined)?._rawValue?.[0];
   if (typeof declared !== 'string' || declared.trim() !== 'ISO_IR 192') return dataset;
-  // Top-level values were decoded right; sequences hold the items to repair.
-  return Object.fromEntries(Object.entries(dataset).map(([key, value]) => [key, Array.isArray(value) && typeof value[0] === 'object' ? repairItems(value) : value]));
+  // Top-level values were decoded right, person names ({ Alphabetic }) included; sequences hold the items to repair.
+  return Object.fromEntries(Object.entries(dataset).map(([key, value]) => [key, isSequence(value) ? repairItems(value) : value]));
 }

@@ -28,18 +28,24 @@ export const MANUFACTURER = 'IVUS Review';
  * A name as DICOM PN. Our names are "Family, Given Middle" (import/attributes.ts personName writes
  * them so); that form goes back to "Family^Given Middle", any other form is kept whole as the
  * family name component rather than guessed apart. `^`, `=` and `\` would split components,
- * groups and values, so they become spaces; a group holds at most 64 characters.
+ * groups and values, so they become spaces; a group holds at most 64 characters (code points, so
+ * a name in a script outside the BMP is never cut inside a character).
  */
 export function dicomPersonName(name: string): string {
   const clean = name.replace(/[\\^=]/g, ' ').replace(/\s+/g, ' ').trim();
   const comma = clean.indexOf(',');
   const pn = comma > 0 ? `${clean.slice(0, comma).trim()}^${clean.slice(comma + 1).trim()}` : clean;
-  return pn.slice(0, 64);
+  return firstCharacters(pn, 64);
 }
 
 /** An LO value: no backslash (the value separator), at most 64 characters. */
 export function longString(value: string): string {
-  return value.replace(/\\/g, '/').slice(0, 64);
+  return firstCharacters(value.replace(/\\/g, '/'), 64);
+}
+
+/** The first `count` characters of `text`, counted in code points (a surrogate pair is one). */
+function firstCharacters(text: string, count: number): string {
+  return Array.from(text).slice(0, count).join('');
 }
 
 /** YYYY-MM-DD as a DA value; '' (type 2: present, empty) when unknown or unreadable. */

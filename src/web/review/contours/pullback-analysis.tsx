@@ -4,13 +4,14 @@ import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type Pullba
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { ImageStore } from '../imaging/image-store.ts';
 import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
+import { csvFileText } from '../../../domain/reports/csv-file.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { ANALYSIS_BLOCK_MIN_PX, PullbackPlot } from './pullback-plot.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
-import { downloadFile } from './report-pdf.ts';
+import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
 
 /** The detected contours with the clinician's corrections, measured; null until detection is done. */
@@ -54,11 +55,17 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
   const fileDate = report && (isAssumed(report.record, 'acquiredAt') ? 'undated' : report.record.acquiredAt.slice(0, 10));
   const fileStem = report ? `ivus-${report.patient.patientId}-${fileDate}` : 'ivus-pullback';
   const exportCsv = () =>
-    result && downloadFile(report ? withAssumedColumn(measurementsCsv(result), report.record) : measurementsCsv(result), `${fileStem}-measurements.csv`, 'text/csv');
+    result &&
+    downloadFile(
+      csvFileText(report ? withAssumedColumn(measurementsCsv(result), report.record) : measurementsCsv(result)),
+      `${fileStem}-measurements.csv`,
+      'text/csv;charset=utf-8',
+    );
   const assumedNote = report ? analysisAssumedNote(report.record, report.figures) : null;
   const exportPdf = () => {
     if (!result || !report) return;
-    buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date() })
+    reportFont()
+      .then((font) => buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date() }, font))
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
       .catch((error: unknown) => toast.show({ severity: 'error', summary: 'The report could not be made', detail: error instanceof Error ? error.message : String(error) }));
   };

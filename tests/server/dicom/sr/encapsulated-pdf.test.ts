@@ -8,6 +8,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReportPdf } from '../../../../src/domain/reports/report-pdf.ts';
 import { buildEncapsulatedPdf } from '../../../../src/server/dicom/encapsulated-pdf.ts';
+import { reportFont } from '../../../../src/server/dicom/report-font.ts';
 import { readPart10 } from '../../../../src/server/dicom/sr/dcmjs.ts';
 import { buildMeasurementReport } from '../../../../src/server/dicom/sr/measurement-report.ts';
 import { requireTools, run, scratch } from './dcmtk.ts';
@@ -25,7 +26,7 @@ const pdf = await buildReportPdf({
   manifest: made.manifest,
   figures: { pixelSpacingMm: made.pixelSpacingMm, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 },
   madeAt: subject().madeAt,
-});
+}, await reportFont());
 /** The same report one byte longer (a newline after %%EOF, still a PDF): one of the two has odd length and needs padding. */
 const longer = new Uint8Array([...pdf, 0x0a]);
 
