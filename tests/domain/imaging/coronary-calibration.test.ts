@@ -130,3 +130,19 @@ describe('low-signal arcs of the coronary cases', () => {
     }
   });
 });
+
+describe('calibrated levels as an option', () => {
+  it('leave the anatomy and the other features of a seed as they were', () => {
+    const options = { seed: 7, frameCount: 900, frameSizePx: 500, pixelSpacingMm: 0.02, look: '20mhz-coronary' as const };
+    const plain = createPullbackModel({ ...options, hardCases: { sideBranch: true, echolucentPlaque: true } });
+    const levelled = createPullbackModel({ ...options, hardCases: { sideBranch: true, echolucentPlaque: true, tissueLevels: 'bright-adventitia' } });
+    expect(levelled.anatomy).toEqual(plain.anatomy);
+    expect({ ...levelled.hardCases, tissueLevels: undefined }).toEqual({ ...plain.hardCases, tissueLevels: undefined });
+    expect(plain.hardCases?.tissueLevels).toBeUndefined();
+    // Only the arcs widen under wideArcs: the branch's sector, to at most a third of the circle.
+    const wide = createPullbackModel({ ...options, hardCases: { sideBranch: true, echolucentPlaque: true, wideArcs: true } });
+    expect(wide.hardCases?.branch?.centreMm).toBe(plain.hardCases?.branch?.centreMm);
+    expect(wide.hardCases!.branch!.maxHalfArcRad).toBeGreaterThan(plain.hardCases!.branch!.maxHalfArcRad);
+    expect(wide.hardCases!.wideArcHalfRad!).toBeLessThanOrEqual(Math.PI / 3);
+  });
+});
