@@ -43,12 +43,26 @@ export function emptyRow(withVessel: boolean): RowScores {
   return { lumen: emptyBorderScores(), vessel: withVessel ? emptyBorderScores() : null, detectSeconds: 0, renderSeconds: 0 };
 }
 
-function scoreBorder(scores: BorderScores, controlPoints: readonly Point[], truth: readonly ImagePoint[], sizePx: number, spacingMm: number): void {
+/** One detected border against the truth, as the product measures it. */
+export interface BorderAgreement {
+  readonly dice: number;
+  /** |detected - true| area over the true area, %. */
+  readonly areaErrorPercent: number;
+  readonly hausdorffMm: number;
+}
+
+export function borderAgreement(controlPoints: readonly Point[], truth: readonly ImagePoint[], sizePx: number, spacingMm: number): BorderAgreement {
   const outline = measuredOutline(controlPoints);
-  const dice = diceCoefficient(outline, truth, sizePx);
   const trueArea = polygonAreaMm2(truth, spacingMm);
-  const areaError = (100 * Math.abs(lumenAreaMm2(controlPoints, spacingMm) - trueArea)) / trueArea;
-  const hausdorff = hausdorffDistance(outline, truth) * spacingMm;
+  return {
+    dice: diceCoefficient(outline, truth, sizePx),
+    areaErrorPercent: (100 * Math.abs(lumenAreaMm2(controlPoints, spacingMm) - trueArea)) / trueArea,
+    hausdorffMm: hausdorffDistance(outline, truth) * spacingMm,
+  };
+}
+
+export function addAgreement(scores: BorderScores, agreement: BorderAgreement): void {
+  const { dice, areaErrorPercent: areaError, hausdorffMm: hausdorff } = agreement;
   scores.frames++;
   scores.dice += dice;
   scores.worstDice = Math.min(scores.worstDice, dice);
@@ -57,6 +71,10 @@ function scoreBorder(scores: BorderScores, controlPoints: readonly Point[], trut
   scores.hausdorffMm += hausdorff;
   scores.maxHausdorffMm = Math.max(scores.maxHausdorffMm, hausdorff);
   if (dice < 0.8) scores.below080++;
+}
+
+function scoreBorder(scores: BorderScores, controlPoints: readonly Point[], truth: readonly ImagePoint[], sizePx: number, spacingMm: number): void {
+  addAgreement(scores, borderAgreement(controlPoints, truth, sizePx, spacingMm));
 }
 
 export function addBorderScores(into: BorderScores, from: BorderScores): void {

@@ -302,7 +302,8 @@ function calciumArcAt(model: PullbackModel, zMm: number, plaqueAngle: number): C
   const window = 0.5 * (1 + Math.cos(Math.PI * u));
   return {
     centreAngleRad: plaqueAngle + calcium.angleOffsetRad,
-    halfArcRad: calcium.maxHalfArcRad * Math.sqrt(window),
+    // Wide arcs (issue 23's low-signal arcs): the same calcium, its arc up to a third of the circle.
+    halfArcRad: (model.hardCases?.wideArcHalfRad ?? calcium.maxHalfArcRad) * Math.sqrt(window),
     depthMm: calcium.depthMm,
     thicknessMm: calcium.thicknessMm,
   };

@@ -5,7 +5,7 @@
  */
 import { angleDifferenceRad, calciumCoverage, type CrossSection } from './cross-section.ts';
 import { branchOpening, echolucentCoverage, strutCover, STRUT_REVERB_MM, STRUT_SHADOW, STRUT_SPECULAR } from './echo-features.ts';
-import { IMAGING_LOOKS } from './imaging-look.ts';
+import { IMAGING_LOOKS, type TissueLevels } from './imaging-look.ts';
 import { CATHETER_RADIUS_MM } from './pullback-model.ts';
 import { PLAQUE_ROWS, TEXTURE_ROWS } from './tissue-texture.ts';
 
@@ -15,6 +15,8 @@ export interface EchoSettings {
   readonly bloodEcho: number;
   /** Amplitude attenuation in tissue (beyond the lumen border), per mm. */
   readonly attenuationPerMm: number;
+  /** The layers' echoes relative to the defaults (a calibrated look, times the frame's own levels); absent: the defaults. */
+  readonly tissueLevels?: TissueLevels;
 }
 
 /** The demo look's settings. */
@@ -107,6 +109,11 @@ export function echoLine(
   const lumenMm = section.lumenRadiusMm(angleRad);
   const vesselMm = section.vesselRadiusMm(angleRad);
   const bloodEcho = settings.bloodEcho;
+  const levels = settings.tissueLevels;
+  const plaqueEcho = levels === undefined ? PLAQUE_ECHO : PLAQUE_ECHO * levels.plaque;
+  const mediaEcho = levels === undefined ? MEDIA_ECHO : MEDIA_ECHO * levels.media;
+  const adventitiaEcho = levels === undefined ? ADVENTITIA_ECHO : ADVENTITIA_ECHO * levels.adventitia;
+  const perivascularEcho = levels === undefined ? PERIVASCULAR_ECHO : PERIVASCULAR_ECHO * levels.perivascular;
   const wallMm = vesselMm - lumenMm;
   // The media thins where plaque is thick.
   const mediaMm = MEDIA_THICK_MM - (MEDIA_THICK_MM - MEDIA_THIN_MM) * Math.min(1, wallMm);
@@ -139,7 +146,7 @@ export function echoLine(
   const tissueStartMm = branch === null ? lumenMm : branch.tissueStartMm;
   const lucent = echolucentCoverage(section.echolucent, angleRad);
   const lucentEcho = lucent > 0 ? bloodEcho * section.echolucent!.echoRatio : 0;
-  const intimaSpecular = INTIMA_SPECULAR * (lucent > 0 ? 1 - lucent * (1 - section.echolucent!.capSpecular) : 1) * (branch === null ? 1 : 1 - branch.open);
+  const intimaSpecular = (levels === undefined ? INTIMA_SPECULAR : INTIMA_SPECULAR * levels.intimaSpecular) * (lucent > 0 ? 1 - lucent * (1 - section.echolucent!.capSpecular) : 1) * (branch === null ? 1 : 1 - branch.open);
   const strut = strutCover(section.struts, angleRad, lumenMm);
   const strutFrontMm = lumenMm - 0.5 * (section.struts?.thicknessMm ?? 0);
   const strutBackMm = strutFrontMm + (section.struts?.thicknessMm ?? 0);
@@ -168,11 +175,11 @@ export function echoLine(
     const gain = row > lastRow && farTexture !== undefined ? deepGain(texture, farTexture, row - lastRow) : rowGain(texture, row);
 
     const capWeight = r > lumenMm ? Math.max(0, 1 - (r - lumenMm) / CAP_MM) : 1;
-    let echo = PLAQUE_ECHO * (1 + CAP_BOOST * capWeight);
-    echo += (MEDIA_ECHO - echo) * step((r - mediaStartMm) / LAYER_EDGE_MM);
-    echo += (ADVENTITIA_ECHO - echo) * step((r - vesselMm) / LAYER_EDGE_MM);
+    let echo = plaqueEcho * (1 + CAP_BOOST * capWeight);
+    echo += (mediaEcho - echo) * step((r - mediaStartMm) / LAYER_EDGE_MM);
+    echo += (adventitiaEcho - echo) * step((r - vesselMm) / LAYER_EDGE_MM);
     // Perivascular tissue is patchier than the wall (fat next to fibrous strands): twice the contrast in dB.
-    echo += (PERIVASCULAR_ECHO * gain - echo) * step((r - vesselMm - ADVENTITIA_MM) / (4 * LAYER_EDGE_MM));
+    echo += (perivascularEcho * gain - echo) * step((r - vesselMm - ADVENTITIA_MM) / (4 * LAYER_EDGE_MM));
     echo *= gain;
     if (lucent > 0) echo += (lucentEcho - echo) * lucent * (1 - step((r - mediaStartMm) / LAYER_EDGE_MM));
     if (branch !== null) echo += (BRANCH_WALL_ECHO * gain - echo) * branch.open * bump((r - tissueStartMm - BRANCH_WALL_MM) / BRANCH_WALL_MM);

@@ -10,6 +10,12 @@
  *
  * 'baseline' is the demo generator exactly as the demo records use it (512 px at 0.01 mm/px, the
  * demo look), the data the legacy lumen detector was made on.
+ *
+ * The 'coronary-20mhz', 'bright-adventitia' and 'low-signal-arc' cases (issue 23) use the look
+ * calibrated on real 20 MHz coronary frames, at the real set's geometry (500 px at 0.02 mm/px):
+ * typical grey levels; a very bright adventitia against which the plaque looks dark; a calcium
+ * shadow or a side branch's ostium over up to a third of the circumference, the true EEM going on
+ * smoothly across it.
  */
 import { seededRandom } from '../random.ts';
 import { createBmodeRenderer, type BmodeRenderer } from './bmode-frame.ts';
@@ -18,7 +24,7 @@ import type { HardCaseOptions } from './hard-cases.ts';
 import { deriveSeed } from './hash.ts';
 import type { ImagePoint } from './image-point.ts';
 import type { ImagingLookName } from './imaging-look.ts';
-import { createPullbackModel, type PullbackModel } from './pullback-model.ts';
+import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from './pullback-model.ts';
 
 export const EVALUATION_CASE_TYPES = [
   'baseline',
@@ -32,6 +38,9 @@ export const EVALUATION_CASE_TYPES = [
   'cardiac-motion',
   'mixed-20mhz',
   'mixed-60mhz',
+  'coronary-20mhz',
+  'bright-adventitia',
+  'low-signal-arc',
 ] as const;
 
 export type EvaluationCaseType = (typeof EVALUATION_CASE_TYPES)[number];
@@ -57,6 +66,8 @@ export interface EvaluationCase {
   readonly seed: number;
   readonly look: ImagingLookName;
   readonly model: PullbackModel;
+  /** What the model was built from: the same with another seed is another pullback of this kind (a second run). */
+  readonly modelOptions: PullbackModelOptions;
   readonly frameWidth: number;
   readonly frameHeight: number;
   readonly pixelSpacingMm: number;
@@ -77,8 +88,13 @@ interface CaseRecipe {
   readonly look: ImagingLookName | 'either';
   readonly features: HardCaseOptions;
   /** Where to put the run: around a feature's middle, or anywhere (a random point clear of the ends). */
-  readonly around: 'anywhere' | 'echolucent' | 'branch' | 'stent' | 'one-of-them';
+  readonly around: 'anywhere' | 'echolucent' | 'branch' | 'stent' | 'one-of-them' | 'calcium-or-branch';
+  /** The real set's geometry instead of a drawn one. */
+  readonly geometry?: { readonly sizePx: number; readonly spacingMm: number };
 }
+
+/** The real 20 MHz set of issue 23: 500 x 500 px at 0.02 mm/px. */
+const REAL_SET_GEOMETRY = { sizePx: 500, spacingMm: 0.02 } as const;
 
 const RECIPES: { readonly [type in EvaluationCaseType]: CaseRecipe } = {
   baseline: { look: 'demo', features: {}, around: 'anywhere' },
@@ -92,6 +108,14 @@ const RECIPES: { readonly [type in EvaluationCaseType]: CaseRecipe } = {
   'cardiac-motion': { look: 'either', features: { cardiacMotion: 1 }, around: 'anywhere' },
   'mixed-20mhz': { look: '20mhz', features: allFeatures(), around: 'one-of-them' },
   'mixed-60mhz': { look: '60mhz', features: allFeatures(), around: 'one-of-them' },
+  'coronary-20mhz': { look: '20mhz-coronary', features: { tissueLevels: 'typical' }, around: 'anywhere', geometry: REAL_SET_GEOMETRY },
+  'bright-adventitia': { look: '20mhz-coronary', features: { tissueLevels: 'bright-adventitia' }, around: 'anywhere', geometry: REAL_SET_GEOMETRY },
+  'low-signal-arc': {
+    look: '20mhz-coronary',
+    features: { tissueLevels: 'typical', wideArcs: true, sideBranch: true },
+    around: 'calcium-or-branch',
+    geometry: REAL_SET_GEOMETRY,
+  },
 };
 
 function allFeatures(): HardCaseOptions {
@@ -106,16 +130,18 @@ export function evaluationCase(type: EvaluationCaseType, seed: number): Evaluati
   const random = seededRandom(deriveSeed(seed ^ CASE_STREAM, typeIndex));
   const modelSeed = Math.floor(random() * 0x7fffffff);
   const look: ImagingLookName = recipe.look === 'either' ? (random() < 0.5 ? '20mhz' : '60mhz') : recipe.look;
-  const sizePx = FRAME_SIZES_PX[Math.floor(random() * FRAME_SIZES_PX.length)]!;
-  const spacingMm = Math.round((0.02 + 0.015 * random()) * 10_000) / 10_000;
+  const drawnSizePx = FRAME_SIZES_PX[Math.floor(random() * FRAME_SIZES_PX.length)]!;
+  const drawnSpacingMm = Math.round((0.02 + 0.015 * random()) * 10_000) / 10_000;
+  const sizePx = recipe.geometry?.sizePx ?? drawnSizePx;
+  const spacingMm = recipe.geometry?.spacingMm ?? drawnSpacingMm;
   const panned = type.startsWith('mixed');
   const offset = { x: Math.round(24 * random() - 12), y: Math.round(24 * random() - 12) };
   const picks = { target: random(), within: random(), anywhere: random() };
 
-  const model =
+  const modelOptions: PullbackModelOptions =
     type === 'baseline'
-      ? createPullbackModel({ seed: modelSeed, frameCount: FRAME_COUNT, frameRateHz: FRAME_RATE_HZ, pullbackSpeedMmPerS: PULLBACK_SPEED_MM_PER_S })
-      : createPullbackModel({
+      ? { seed: modelSeed, frameCount: FRAME_COUNT, frameRateHz: FRAME_RATE_HZ, pullbackSpeedMmPerS: PULLBACK_SPEED_MM_PER_S }
+      : {
           seed: modelSeed,
           frameCount: FRAME_COUNT,
           frameSizePx: sizePx,
@@ -124,7 +150,8 @@ export function evaluationCase(type: EvaluationCaseType, seed: number): Evaluati
           pullbackSpeedMmPerS: PULLBACK_SPEED_MM_PER_S,
           look,
           hardCases: panned ? { ...recipe.features, imageOffsetPx: offset } : recipe.features,
-        });
+        };
+  const model = createPullbackModel(modelOptions);
 
   const middleMm = runMiddleMm(model, recipe.around, picks);
   const middleFrame = Math.round((middleMm / PULLBACK_SPEED_MM_PER_S) * FRAME_RATE_HZ);
@@ -140,6 +167,7 @@ export function evaluationCase(type: EvaluationCaseType, seed: number): Evaluati
     seed,
     look: model.look ?? 'demo',
     model,
+    modelOptions,
     frameWidth: model.frameSizePx,
     frameHeight: model.frameSizePx,
     pixelSpacingMm: model.pixelSpacingMm,
@@ -158,8 +186,18 @@ function runMiddleMm(model: PullbackModel, around: CaseRecipe['around'], picks: 
   const hard = model.hardCases;
   const anywhere = model.lengthMm * (0.1 + 0.8 * picks.anywhere);
   const aroundPick = picks.within;
-  const target = around === 'one-of-them' ? (['echolucent', 'branch', 'stent'] as const)[Math.floor(picks.target * 3)]! : around;
+  const target =
+    around === 'one-of-them'
+      ? (['echolucent', 'branch', 'stent'] as const)[Math.floor(picks.target * 3)]!
+      : around === 'calcium-or-branch'
+        ? (['calcium', 'branch'] as const)[Math.floor(picks.target * 2)]!
+        : around;
   switch (target) {
+    case 'calcium': {
+      // Near the calcium's middle, where its arc (and shadow) is widest.
+      const calcium = model.anatomy.calcium;
+      return calcium.centreMm + (aroundPick - 0.5) * 0.3 * calcium.halfLengthMm;
+    }
     case 'echolucent':
       // Within the middle third of its stretch, where the sector is wide.
       return hard?.echolucent ? hard.echolucent.centreMm + (aroundPick - 0.5) * 0.6 * hard.echolucent.halfLengthMm : anywhere;

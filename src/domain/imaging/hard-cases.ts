@@ -13,6 +13,7 @@
  */
 import { seededRandom } from '../random.ts';
 import { deriveSeed } from './hash.ts';
+import { drawTissueLevels, type TissueLevelKind, type TissueLevelParameters } from './tissue-levels.ts';
 
 export interface HardCaseOptions {
   /** A lipid-rich plaque sector as dark as blood, near the lesion. */
@@ -31,6 +32,10 @@ export interface HardCaseOptions {
   readonly cardiacMotion?: number;
   /** Catheter centre in the image relative to the frame's middle, in pixels (a panned or cropped export). */
   readonly imageOffsetPx?: { readonly x: number; readonly y: number };
+  /** Per-pullback plaque and adventitia brightness, as real frames vary (tissue-levels.ts). */
+  readonly tissueLevels?: TissueLevelKind;
+  /** Low-signal arcs (the calcium's shadow, a side branch's ostium) up to a third of the circumference. */
+  readonly wideArcs?: boolean;
 }
 
 /** Something that grows over a stretch of pullback and spans an angular sector. */
@@ -101,9 +106,14 @@ export interface HardCaseParameters {
   readonly nurd: NurdParameters | null;
   readonly cardiac: CardiacParameters | null;
   readonly imageOffsetPx: { readonly x: number; readonly y: number };
+  /** Present only when asked for, so the parameters of the other cases stay as they were. */
+  readonly tissueLevels?: TissueLevelParameters;
+  /** The widest half arc of the calcium and of the branch under `wideArcs` (up to π/3: a third of the circle). */
+  readonly wideArcHalfRad?: number;
 }
 
 const HARD_CASE_STREAM = 0x4a2d;
+const WIDE_ARC_STREAM = 0x3a7c;
 
 /**
  * Draws the features' parameters. Every draw happens whether or not the feature is on, so one
@@ -174,15 +184,19 @@ export function drawHardCases(seed: number, lengthMm: number, stenosisCentreMm: 
     angleStartRad: between(0, 2 * Math.PI),
     angleRadPerMm: sideSign() * between(0.05, 0.15),
   };
+  // Drawn on a stream of their own: the draws above stay what they always were.
+  const wideArcHalfRad = options.wideArcs === true ? 0.85 + 0.2 * seededRandom(deriveSeed(seed, WIDE_ARC_STREAM))() : undefined;
   return {
     echolucent: options.echolucentPlaque === true ? echolucent : null,
     bloodEchoGain: options.bloodEchoGain ?? 1,
     eccentric: eccentric.fraction > 0 ? eccentric : null,
-    branch: options.sideBranch === true ? branch : null,
+    branch: options.sideBranch === true ? (wideArcHalfRad === undefined ? branch : { ...branch, maxHalfArcRad: wideArcHalfRad }) : null,
     stent: options.stent === true ? stent : null,
     nurd: nurd.amplitudeRad > 0 ? nurd : null,
     cardiac: motion > 0 ? cardiac : null,
     imageOffsetPx: options.imageOffsetPx ?? { x: 0, y: 0 },
+    ...(options.tissueLevels === undefined ? {} : { tissueLevels: drawTissueLevels(seed, options.tissueLevels) }),
+    ...(wideArcHalfRad === undefined ? {} : { wideArcHalfRad }),
   };
 }
 

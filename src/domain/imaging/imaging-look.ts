@@ -12,7 +12,20 @@
  * - 60 MHz (high-definition rotational): finer speckle, bright blood speckle that comes close to
  *   the wall's echo, less penetration.
  */
-export type ImagingLookName = 'demo' | '20mhz' | '60mhz';
+export type ImagingLookName = 'demo' | '20mhz' | '60mhz' | '20mhz-coronary';
+
+/**
+ * Echo strengths of the wall's layers as multiples of the generator's defaults (echo-line.ts), for a
+ * look calibrated on real frames; a look without them uses the defaults exactly.
+ */
+export interface TissueLevels {
+  readonly plaque: number;
+  readonly media: number;
+  readonly adventitia: number;
+  readonly perivascular: number;
+  /** The coherent echo of the lumen-intima interface. */
+  readonly intimaSpecular: number;
+}
 
 export interface ImagingLook {
   readonly name: ImagingLookName;
@@ -28,6 +41,11 @@ export interface ImagingLook {
   readonly attenuationPerMm: number;
   /** Deepest the scanner records, in mm from the catheter (black beyond); null: the whole field of view. */
   readonly maxDepthMm: number | null;
+  /** Layer echoes relative to the defaults; absent: the defaults. */
+  readonly tissueLevels?: TissueLevels;
+  /** Display mapping: this many dB below the tissue reference map to black, and this many dB span 0-255 (polar-frame.ts's defaults when absent). */
+  readonly displayFloorDb?: number;
+  readonly displayRangeDb?: number;
 }
 
 function gaussianTaps(sigmaSamples: number, halfWidth: number): number[] {
@@ -66,6 +84,21 @@ export const IMAGING_LOOKS: { readonly [name in ImagingLookName]: ImagingLook } 
     attenuationPerMm: 1.6,
     // Nothing comes back from deeper at 60 MHz; not computing it saves a third of a large frame.
     maxDepthMm: 6,
+  },
+  '20mhz-coronary': {
+    name: '20mhz-coronary',
+    // The 20 MHz pulse and beam, with grey levels calibrated on real 20 MHz coronary frames
+    // (issue 23; tests/domain/imaging/coronary-calibration.test.ts): nearly black blood, plaque
+    // well below the adventitia, a wider display range (real consoles show about 60 dB).
+    sampleSpacingMm: 0.015,
+    axialTaps: gaussianTaps(2.2, 5),
+    lateralTaps: gaussianTaps(1.9, 4),
+    bloodEcho: 0.0095,
+    attenuationPerMm: 0.35,
+    maxDepthMm: null,
+    tissueLevels: { plaque: 0.25, media: 1, adventitia: 1, perivascular: 1, intimaSpecular: 0.5 },
+    displayFloorDb: -38,
+    displayRangeDb: 60,
   },
 };
 

@@ -11,6 +11,7 @@ import { deriveSeed, hash32 } from './hash.ts';
 import { CATHETER_RADIUS_MM, type PullbackModel } from './pullback-model.ts';
 import { echoLine, type EchoSettings } from './echo-line.ts';
 import { imagingLook, type ImagingLook } from './imaging-look.ts';
+import { tissueLevelGainsAt } from './tissue-levels.ts';
 import { fillTextureGrid, textureColumn, TEXTURE_ANGLES, TEXTURE_ROWS } from './tissue-texture.ts';
 
 /** A-lines per frame, as on a mechanically rotating 40-60 MHz catheter. */
@@ -117,7 +118,11 @@ export function createPolarWorkspace(model: PullbackModel): PolarWorkspace {
   return {
     grid,
     look,
-    echo: { bloodEcho: look.bloodEcho * (model.hardCases?.bloodEchoGain ?? 1), attenuationPerMm: look.attenuationPerMm },
+    echo: {
+      bloodEcho: look.bloodEcho * (model.hardCases?.bloodEchoGain ?? 1),
+      attenuationPerMm: look.attenuationPerMm,
+      ...(look.tissueLevels === undefined ? {} : { tissueLevels: look.tissueLevels }),
+    },
     psfPower: psfPower(look),
     coherentScale: coherentScale(look),
     re: new Float32Array(size),
@@ -178,6 +183,7 @@ export function renderPolarFrame(model: PullbackModel, frameIndex: number, works
   const seedBlood = deriveSeed(model.seed ^ BLOOD_STREAM, frameIndex);
 
   const coherentScale = workspace.coherentScale;
+  const echo = frameEchoSettings(model, workspace, section.zMm);
   for (let i = 0; i < lineCount; i++) {
     // The line drawn at angle 2πi/lineCount looked along the scene angle (they differ under NURD),
     // and the wall's texture turns with the anatomy (cardiac motion).
@@ -188,7 +194,7 @@ export function renderPolarFrame(model: PullbackModel, frameIndex: number, works
       textureColumn(workspace.textureGrid, angle - section.anatomyRotationRad + FAR_TEXTURE_TURN_RAD, workspace.farTextureColumn);
       farTexture = workspace.farTextureColumn;
     }
-    echoLine(section, angle, grid.sampleSpacingMm, workspace.textureColumn, tissue, blood, specular, workspace.echo, farTexture);
+    echoLine(section, angle, grid.sampleSpacingMm, workspace.textureColumn, tissue, blood, specular, echo, farTexture);
     const ringGain = workspace.ringDownLineGain[i]!;
     const base = i * sampleCount;
     for (let j = 0; j < sampleCount; j++) {
@@ -219,6 +225,23 @@ export function renderPolarFrame(model: PullbackModel, frameIndex: number, works
     }
   }
   blurAndCompress(workspace, out);
+}
+
+/** The look's echo settings, times the pullback's own plaque and adventitia levels at z when it has them. */
+function frameEchoSettings(model: PullbackModel, workspace: PolarWorkspace, zMm: number): EchoSettings {
+  const levels = model.hardCases?.tissueLevels;
+  if (levels === undefined) return workspace.echo;
+  const base = workspace.echo.tissueLevels ?? { plaque: 1, media: 1, adventitia: 1, perivascular: 1, intimaSpecular: 1 };
+  const gains = tissueLevelGainsAt(levels, zMm);
+  return {
+    ...workspace.echo,
+    tissueLevels: {
+      ...base,
+      plaque: base.plaque * gains.plaque,
+      adventitia: base.adventitia * gains.adventitia,
+      perivascular: base.perivascular * gains.adventitia,
+    },
+  };
 }
 
 /**
@@ -256,8 +279,9 @@ function blurAndCompress(workspace: PolarWorkspace, out: Uint8Array): void {
     }
   }
   // 10 log10(power) mapped linearly onto 0..255.
-  const gain = ((10 / Math.LN10) * 255) / DISPLAY_RANGE_DB;
-  const offset = (-DISPLAY_FLOOR_DB * 255) / DISPLAY_RANGE_DB - gain * Math.log(workspace.psfPower);
+  const rangeDb = look.displayRangeDb ?? DISPLAY_RANGE_DB;
+  const gain = ((10 / Math.LN10) * 255) / rangeDb;
+  const offset = (-(look.displayFloorDb ?? DISPLAY_FLOOR_DB) * 255) / rangeDb - gain * Math.log(workspace.psfPower);
   const lateral = look.lateralTaps;
   const lateralHalf = (lateral.length - 1) / 2;
   const l0 = lateral[lateralHalf]!;

@@ -36,6 +36,13 @@ function featurePresent(evaluation: EvaluationCase, frameIndex: number): boolean
     case 'mixed-20mhz':
     case 'mixed-60mhz':
       return hard!.nurd !== null && hard!.cardiac !== null && (section.echolucent !== null || section.branch !== null || section.struts !== null);
+    case 'coronary-20mhz':
+      return evaluation.look === '20mhz-coronary' && hard!.tissueLevels?.kind === 'typical';
+    case 'bright-adventitia':
+      return evaluation.look === '20mhz-coronary' && hard!.tissueLevels?.kind === 'bright-adventitia';
+    case 'low-signal-arc':
+      // A calcium shadow or a branch ostium over at least a fifth of the circumference (2π/5 = 1.26 rad).
+      return Math.max(section.calcium?.halfArcRad ?? 0, section.branch?.halfArcRad ?? 0) > 0.63;
   }
 }
 
