@@ -40,7 +40,7 @@ describe('return path after sign-in', () => {
     ['no leading slash', 'patients'],
     ['an empty string', ''],
     ['non-ASCII', '/pacjenci/Łukasz'],
-    ['an object', { toString: () => '/patients' }],
+    ['an object', { toString: (): string => '/patients' }],
   ])('replaces %s with the landing page', (_label, value) => {
     expect(safeReturnTo(value)).toBeNull();
   });
