@@ -22,6 +22,7 @@ import { installRequestLimits, serverTimeouts } from './http/request-limits.ts';
 import { capConnectionsPerAddress } from './http/connection-limits.ts';
 import { fastifyTrustProxy } from './http/proxy-trust.ts';
 import { spaRoutes } from './http/spa.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
 import { databaseRateLimitStore } from './idp/rate-limit-store.ts';
 import { deleteExpiredCounters } from './db/rate-limits.ts';
@@ -68,6 +69,8 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   if (config.dicomReceiver) installDicomReceiver(app, { config, receiver: config.dicomReceiver, db, imports: importing.service });
 
   installErrorHandler(app);
+  // The same headers on every answer, the provider's own pages and the static files included.
+  installSecurityHeaders(app);
   // Every body, whoever reads it (Fastify, the multipart reader, oidc-provider), keeps a minimum pace.
   installRequestLimits(app, config.bodyLimits);
   capConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
