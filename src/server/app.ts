@@ -11,6 +11,7 @@ import { pacsRoutes } from './http/pacs.ts';
 import { installDicomReceiver } from './pacs/receiver-imports.ts';
 import { authInfoRoutes } from './http/auth-info.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { installTextCheck } from './http/validation.ts';
 import { patientRoutes } from './http/patients.ts';
 import { recordRoutes } from './http/records.ts';
 import { userRoutes } from './http/users.ts';
@@ -71,6 +72,8 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   installErrorHandler(app);
   // The same headers on every answer, the provider's own pages and the static files included.
   installSecurityHeaders(app);
+  // NUL and broken Unicode are refused with 400 on every route, before PostgreSQL would refuse them with a 500.
+  installTextCheck(app);
   // Every body, whoever reads it (Fastify, the multipart reader, oidc-provider), keeps a minimum pace.
   installRequestLimits(app, config.bodyLimits);
   capConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
