@@ -10,6 +10,7 @@ import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pacsConnections, users } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
+import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { unstorableTextAt } from '../../src/server/http/validation.ts';
 import { readDicomFile } from '../../src/server/import/dicom-file.ts';
 import { makeDicom } from '../support/dicom-fixtures.ts';
@@ -92,6 +93,27 @@ describe.skipIf(postgresUnavailable)('NUL and broken Unicode through the API', (
       const result = await signInThroughProvider(server, 'demo', email, 'whatever');
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.status, result.body).toBe(400);
+    }
+  });
+});
+
+describe.skipIf(postgresUnavailable)("NUL in the provider's token endpoint", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('a code or a refresh token with a NUL is an invalid grant (400), not a 500', async () => {
+    for (const grant of ['grant_type=authorization_code&code=a%00b&redirect_uri=http%3A%2F%2Fdemo.localhost%3A8080%2Fcallback&code_verifier=x', 'grant_type=refresh_token&refresh_token=a%00b']) {
+      const response = await server.app.inject({
+        method: 'POST',
+        url: '/idp/token',
+        headers: { host: hostOf('demo'), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `${grant}&client_id=${embeddedClientId('demo')}`,
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json().error).toBe('invalid_grant');
     }
   });
 });
