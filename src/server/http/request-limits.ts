@@ -63,6 +63,7 @@ class BodyWatch {
   private readonly raw: IncomingMessage;
   private readonly response: ServerResponse;
   private readonly limits: BodyLimits;
+  private readonly onSocketClose = () => this.stop();
 
   constructor(raw: IncomingMessage, response: ServerResponse, limits: BodyLimits) {
     this.raw = raw;
@@ -75,7 +76,8 @@ class BodyWatch {
     // Until the body is in, or the connection has gone: a body left unread after an early answer
     // (401) is still drained by Node, and still watched.
     raw.once('end', () => this.stop());
-    raw.socket.once('close', () => this.stop());
+    // Removed again once the body is in: a keep-alive socket carries many requests.
+    raw.socket.once('close', this.onSocketClose);
   }
 
   /** The request is signed in: from now on the body need only keep up the minimum rate. */
@@ -105,6 +107,7 @@ class BodyWatch {
   private stop(): void {
     clearTimeout(this.timer);
     clearInterval(this.timer);
+    this.raw.socket.off('close', this.onSocketClose);
   }
 }
 
