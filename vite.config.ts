@@ -10,7 +10,9 @@ export default defineConfig({
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
-    sourcemap: true,
+    // Not built: source maps would hand the public the app's whole source (issue 24); the server
+    // refuses to serve a .map file should one be there.
+    sourcemap: false,
     chunkSizeWarningLimit: 2000,
     rollupOptions: {
       // The service worker is its own entry, served from the root so that its scope is the whole app.

@@ -130,6 +130,8 @@ async function main() {
     SEED_DEMO: 'false',
     SEED_LARGE_TENANT: 'true',
     PREGENERATE_DEMO: 'false',
+    // Every load connection comes from 127.0.0.1 (directly or through HAProxy): no per-address cap.
+    MAX_CONNECTIONS_PER_ADDRESS: '0',
   };
   let started = performance.now();
   // One after the other: the first migrates and seeds, the second finds everything done.

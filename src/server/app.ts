@@ -11,6 +11,7 @@ import { pacsRoutes } from './http/pacs.ts';
 import { installDicomReceiver } from './pacs/receiver-imports.ts';
 import { authInfoRoutes } from './http/auth-info.ts';
 import { installErrorHandler } from './http/errors.ts';
+import { installTextCheck } from './http/validation.ts';
 import { patientRoutes } from './http/patients.ts';
 import { recordRoutes } from './http/records.ts';
 import { userRoutes } from './http/users.ts';
@@ -19,11 +20,14 @@ import { contourRoutes } from './http/contours.ts';
 import { RecordContourService } from './contours/record-contours.ts';
 import { createHostPolicy } from './http/host-policy.ts';
 import { installRequestLimits, serverTimeouts } from './http/request-limits.ts';
+import { capConnectionsPerAddress } from './http/connection-limits.ts';
+import { fastifyTrustProxy } from './http/proxy-trust.ts';
 import { spaRoutes } from './http/spa.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
 import { deleteExpiredProviderRows } from './idp/adapter.ts';
 import { databaseRateLimitStore } from './idp/rate-limit-store.ts';
 import { deleteExpiredCounters } from './db/rate-limits.ts';
-import { IDP_MOUNT_PATH, ProviderRegistry } from './idp/provider.ts';
+import { ProviderRegistry } from './idp/provider.ts';
 import { startDemoPregeneration, type DemoPregeneration } from './imaging/demo-pregeneration.ts';
 import { createFrameWorkerPool } from './imaging/frame-worker-pool.ts';
 import { RecordImaging } from './imaging/record-imaging.ts';
@@ -44,7 +48,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
         req: (req) => ({ method: req.method, url: req.url.split('?')[0], host: req.host, remoteAddress: req.ip }),
       },
     },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.proxyTrust),
     ...serverTimeouts(config.requestTimeoutSeconds),
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
@@ -66,8 +70,13 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   if (config.dicomReceiver) installDicomReceiver(app, { config, receiver: config.dicomReceiver, db, imports: importing.service });
 
   installErrorHandler(app);
-  // oidc-provider reads its protocol endpoints' bodies itself; our sign-in pages under /interaction/ are parsed by Fastify.
-  installRequestLimits(app, config.bodyTimeoutSeconds, (url) => url.startsWith(`${IDP_MOUNT_PATH}/`) && !url.startsWith(`${IDP_MOUNT_PATH}/interaction/`));
+  // The same headers on every answer, the provider's own pages and the static files included.
+  installSecurityHeaders(app);
+  // NUL and broken Unicode are refused with 400 on every route, before PostgreSQL would refuse them with a 500.
+  installTextCheck(app);
+  // Every body, whoever reads it (Fastify, the multipart reader, oidc-provider), keeps a minimum pace.
+  installRequestLimits(app, config.bodyLimits);
+  capConnectionsPerAddress(app.server, config.maxConnectionsPerAddress);
 
   // Only the tenants' public addresses are served (http/host-policy.ts); the health check answers any
   // host (load balancers probe by address), and a bare loopback address is sent to the default tenant.

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEFAULT_IMPORT_MAX_FILE_BYTES } from '../domain/imports.ts';
 import { DEFAULT_IMPORT_MEMORY_BUDGET_BYTES } from './dicom/budgets.ts';
 import { KeyEncryptionKey } from './crypto/key-encryption-key.ts';
+import { parseProxyTrust, type ProxyTrust } from './http/proxy-trust.ts';
 
 /**
  * Every setting of the server, read once from the environment and validated. A bad value
@@ -60,12 +61,26 @@ const EnvSchema = z.object({
   TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
   /** Lifetime of the provider's sign-in session, in seconds. */
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(12 * 3600),
-  /** A request body other than an upload must arrive within this many seconds (else 408). */
+  /** A signed-in request's body, uploads included, must deliver BODY_MIN_BYTES_PER_SECOND in every window of this many seconds (else 408). */
   BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** The least a signed-in body must deliver per second, averaged over each BODY_TIMEOUT_SECONDS. */
+  BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).max(1024 * 1024 * 1024).default(1024),
+  /** A body of a request that is not signed in (sign-in forms, the provider's token endpoint) must be complete within this many seconds. */
+  UNAUTHENTICATED_BODY_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** Connections one client address may hold open at once; 0: no cap. Default 128, or 0 behind TRUST_PROXY (the proxy limits its clients). */
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).max(1_000_000).optional(),
   /** A whole request, uploads included, must arrive within this many seconds. */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(3600),
-  /** Trust X-Forwarded-* headers (set when running behind a TLS-terminating proxy). */
-  TRUST_PROXY: booleanFromEnv.default(false),
+  /** The proxies whose X-Forwarded-* headers are believed: false, true (one hop), a number of hops, or addresses/CIDRs (http/proxy-trust.ts). */
+  TRUST_PROXY: z
+    .string()
+    .transform((value, ctx): ProxyTrust => {
+      const parsed = parseProxyTrust(value);
+      if (parsed.ok) return parsed.trust;
+      ctx.addIssue({ code: 'custom', message: parsed.message });
+      return z.NEVER;
+    })
+    .default(false),
   /** Generate the demo records' imaging in the background after start-up, when the workers are idle (off by default under NODE_ENV=test). */
   PREGENERATE_DEMO: booleanFromEnv.optional(),
   /** Worker threads generating demo imaging; 0 generates on the main thread (tests). */
@@ -138,8 +153,14 @@ export type Config = {
   seedLargeTenant: boolean;
   tokenTtlSeconds: number;
   sessionTtlSeconds: number;
+  /** Behind a proxy at all (the identity provider then reads X-Forwarded-Proto and -Host). */
   trustProxy: boolean;
-  bodyTimeoutSeconds: number;
+  /** Which proxies' X-Forwarded-For entries are believed (http/proxy-trust.ts). */
+  proxyTrust: ProxyTrust;
+  /** Every request body's minimum pace (http/request-limits.ts). */
+  bodyLimits: { windowSeconds: number; minBytesPerSecond: number; unauthenticatedSeconds: number };
+  /** Connections one client address may hold open at once; 0: no cap. */
+  maxConnectionsPerAddress: number;
   requestTimeoutSeconds: number;
   defaultTenant: string;
   imagingWorkers: number;
@@ -192,8 +213,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedLargeTenant: e.SEED_LARGE_TENANT,
     tokenTtlSeconds: e.TOKEN_TTL_SECONDS,
     sessionTtlSeconds: e.SESSION_TTL_SECONDS,
-    trustProxy: e.TRUST_PROXY,
-    bodyTimeoutSeconds: e.BODY_TIMEOUT_SECONDS,
+    trustProxy: e.TRUST_PROXY !== false && e.TRUST_PROXY !== 0,
+    proxyTrust: e.TRUST_PROXY,
+    bodyLimits: { windowSeconds: e.BODY_TIMEOUT_SECONDS, minBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND, unauthenticatedSeconds: e.UNAUTHENTICATED_BODY_TIMEOUT_SECONDS },
+    // Behind a proxy every connection comes from the proxy: a cap there would cap everyone at once.
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS ?? (e.TRUST_PROXY === false || e.TRUST_PROXY === 0 ? 128 : 0),
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     defaultTenant: e.DEFAULT_TENANT,
     // One core stays with the event loop, which serves the frames.

@@ -36,6 +36,29 @@ describe('configuration', () => {
   });
 });
 
+describe('proxy trust and connection limits (issue 24)', () => {
+  it('reads TRUST_PROXY as off, a number of hops, or proxy addresses; true is one hop, never every hop', () => {
+    expect(loadConfig({}).proxyTrust).toBe(false);
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).proxyTrust).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).proxyTrust).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,::1,fd00::/8,loopback' }).proxyTrust).toEqual(['10.0.0.0/8', '192.0.2.7', '::1', 'fd00::/8', 'loopback']);
+    for (const bad of ['maybe', '10.0.0.0/33', '10.0.0/8', 'proxy.example', '99']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: /);
+    }
+  });
+
+  it('caps connections per address by default, but not behind a proxy unless asked', () => {
+    expect(loadConfig({}).maxConnectionsPerAddress).toBe(128);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).maxConnectionsPerAddress).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'true', MAX_CONNECTIONS_PER_ADDRESS: '500' }).maxConnectionsPerAddress).toBe(500);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '-1' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS/);
+    expect(loadConfig({}).bodyLimits).toEqual({ windowSeconds: 30, minBytesPerSecond: 1024, unauthenticatedSeconds: 10 });
+    expect(() => loadConfig({ UNAUTHENTICATED_BODY_TIMEOUT_SECONDS: '0' })).toThrow(/UNAUTHENTICATED_BODY_TIMEOUT_SECONDS/);
+  });
+});
+
 describe('data directory lock', () => {
   it('lets one process hold the directory and refuses a second holder until released', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-lock-'));

@@ -12,8 +12,9 @@ import { createTestServer, hostOf, mintIdToken, originOf, signInThroughProvider 
 import type { AttackTarget } from './attack-types.ts';
 
 export async function createAttackTarget(): Promise<AttackTarget & { close(): Promise<void> }> {
-  // A short body timeout, so the trickled-body attack is answered within the suite's patience.
-  const server = await createTestServer({ BODY_TIMEOUT_SECONDS: '1' });
+  // Short body timeouts, so the trickled-body attacks are answered within the suite's patience, and a
+  // small per-address connection cap that an attack can reach.
+  const server = await createTestServer({ BODY_TIMEOUT_SECONDS: '1', UNAUTHENTICATED_BODY_TIMEOUT_SECONDS: '2', MAX_CONNECTIONS_PER_ADDRESS: '32' });
   const created = await createUser(server.database.db, { tenantId: 'demo', email: 'disabled@demo.test', name: 'Disabled Account', passwordHash: null, actor: { id: 'setup', email: 'setup' } });
   if (!created.ok) throw new Error('could not create the disabled account');
   await server.database.db.update(users).set({ disabled: true }).where(eq(users.id, created.user.id));

@@ -35,7 +35,10 @@ export function textOf(dataSet: DataSet, tag: string, decoder: TextDecoder): str
   const element = dataSet.elements[tag];
   if (!element || element.length === 0 || element.length === 0xffffffff) return '';
   const bytes = dataSet.byteArray.subarray(element.dataOffset, element.dataOffset + element.length);
-  return decoder.decode(bytes).replace(/[\0\s]+$/, '').trim();
+  // NUL is no character of any DICOM text VR (only a trailing pad some writers use): dropped wherever
+  // it is, as PostgreSQL cannot store it in text (issue 24). The decoder already turns bytes that are
+  // not text in the declared character set into U+FFFD, never into half a surrogate pair.
+  return decoder.decode(bytes).replace(/\0/g, '').trim();
 }
 
 export function str(dataSet: DataSet, tag: string): string {

@@ -18,7 +18,7 @@ import { findAnnotationVersion, listAnnotationVersions, saveAnnotationVersion } 
 import { appendAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { findRecord, type RecordRow } from '../db/records.ts';
-import { BadRequestError, NotFoundError, parseOrThrow } from './validation.ts';
+import { BadRequestError, NotFoundError, parseOrThrow, refuseUnstorableText, unstorableTextAt } from './validation.ts';
 
 class UnsupportedMediaTypeError extends Error {
   readonly statusCode = 415;
@@ -60,6 +60,7 @@ async function readSaveForm(request: FastifyRequest): Promise<{ fields: SaveAnno
     const sent = wrongFileName === undefined ? 'none was sent' : `the file sent is named "${wrongFileName}"`;
     throw new BadRequestError(`A file named ${MANIFEST_FILE_NAME} is required: ${sent}.`);
   }
+  refuseUnstorableText(fields, 'form');
   return { fields: parseOrThrow(SaveAnnotationsFieldsSchema, fields), file };
 }
 
@@ -74,7 +75,11 @@ function rejectManifest(reply: FastifyReply, problems: string[]) {
 
 function parseJson(bytes: Buffer): { ok: true; json: unknown } | { ok: false; problem: string } {
   try {
-    return { ok: true, json: JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, '')) };
+    const json: unknown = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+    // A note or a label with a NUL or half a surrogate pair: PostgreSQL would refuse it with a 500.
+    const broken = unstorableTextAt(json, MANIFEST_FILE_NAME);
+    if (broken) return { ok: false, problem: `${broken} must not contain a NUL character or an unpaired surrogate (broken Unicode text)` };
+    return { ok: true, json };
   } catch (error) {
     return { ok: false, problem: `${MANIFEST_FILE_NAME} is not valid JSON (${(error as Error).message})` };
   }

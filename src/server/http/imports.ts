@@ -15,7 +15,7 @@ import { parseImportForm } from '../import/patient-choice.ts';
 import { receiveUpload } from '../import/upload.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { NotFoundError, parseOrThrow } from './validation.ts';
+import { NotFoundError, parseOrThrow, refuseUnstorableText } from './validation.ts';
 
 const ImportParamsSchema = z.object({
   tenant: z.string(),
@@ -91,6 +91,7 @@ export async function importRoutes(app: FastifyInstance, deps: { service: Import
     const { uploadId, dir, release } = service.newUpload();
     try {
       const { files, fields } = await receiveUpload(request, dir, deps.config.importMaxFileBytes);
+      refuseUnstorableText(fields, 'form');
       const form = parseImportForm(fields);
       const actor = { tenantId: principal.tenantId, userId: principal.userId, email: principal.email };
       const batch: ImportBatch = await service.start(actor, { uploadId, dir }, files, form);

@@ -3,26 +3,12 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  // Chakra UI (emotion) writes its styles into <style> elements at run time.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' blob: data:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  // The silent-renew page runs in a same-origin iframe.
-  "frame-ancestors 'self'",
-  "form-action 'self'",
-  "base-uri 'self'",
-  "object-src 'none'",
-].join('; ');
-
 /**
  * Called directly on the root instance (not registered as a plugin): the not-found handler
  * it sets must cover every route. Serves the built single-page app: hashed assets cached forever, index.html never cached,
  * and index.html for every other GET that is not API or identity-provider traffic, so deep
- * links work. Without a build (server tests), only the API is served.
+ * links work. Without a build (server tests), only the API is served. The security headers (CSP and
+ * the rest) are on every answer, these included: http/security-headers.ts.
  */
 export async function spaRoutes(app: FastifyInstance, deps: { webRoot: string }): Promise<void> {
   const notFound = (method: string, pathname: string) => ({ error: 'not_found', message: `No such address: ${method} ${pathname}` });
@@ -36,6 +22,8 @@ export async function spaRoutes(app: FastifyInstance, deps: { webRoot: string })
     root: deps.webRoot,
     index: false,
     wildcard: true,
+    // Source maps are not built (vite.config.ts); should one be there, it is not served to the public.
+    allowedPath: (pathname) => !pathname.endsWith('.map'),
     setHeaders(res, filePath) {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) {
         res.header('cache-control', 'public, max-age=31536000, immutable');
@@ -50,9 +38,6 @@ export async function spaRoutes(app: FastifyInstance, deps: { webRoot: string })
     reply
       .header('content-type', 'text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
-      .header('content-security-policy', CONTENT_SECURITY_POLICY)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'same-origin')
       .send(indexHtml);
 
   app.get('/', (_request, reply) => sendIndex(reply));

@@ -4,6 +4,12 @@ import type { Db } from '../db/client.ts';
 import { oidcPayloads } from '../db/schema.ts';
 
 /**
+ * An id a client sent (a code, a refresh token) that PostgreSQL cannot even compare: a NUL character
+ * or an unpaired surrogate (issue 24). No stored row has one, so it finds nothing, rather than a 500.
+ */
+const unstorable = (text: string) => text.includes('\u0000') || !text.isWellFormed();
+
+/**
  * oidc-provider's storage in the database (sessions, grants, codes, refresh tokens,
  * interactions), so it survives restarts and is shared by every replica. One instance
  * per tenant and model.
@@ -49,26 +55,31 @@ export class DatabaseAdapter implements Adapter {
   }
 
   find(id: string): Promise<AdapterPayload | undefined> {
+    if (unstorable(id)) return Promise.resolve(undefined);
     return this.findWhere(this.key(id));
   }
 
   findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (unstorable(uid)) return Promise.resolve(undefined);
     return this.findWhere(
       and(eq(oidcPayloads.tenantId, this.tenantId), eq(oidcPayloads.model, this.model), eq(oidcPayloads.uid, uid)),
     );
   }
 
   findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    if (unstorable(userCode)) return Promise.resolve(undefined);
     return this.findWhere(
       and(eq(oidcPayloads.tenantId, this.tenantId), eq(oidcPayloads.model, this.model), eq(oidcPayloads.userCode, userCode)),
     );
   }
 
   async consume(id: string): Promise<void> {
+    if (unstorable(id)) return;
     await this.db.update(oidcPayloads).set({ consumedAt: new Date() }).where(this.key(id));
   }
 
   async destroy(id: string): Promise<void> {
+    if (unstorable(id)) return;
     await this.db.delete(oidcPayloads).where(this.key(id));
   }
 

@@ -18,6 +18,39 @@ describe('return path after sign-in', () => {
     }
   });
 
+  // Issue 24: `/login?returnTo=/%09/x` reaches safeReturnTo as '/\t/x', which the browser reads as `//x`.
+  it.each([
+    ['a tab after the slash', '/\t/x'],
+    ['a newline after the slash', '/\n/evil.example'],
+    ['a carriage return', '/\r/evil.example'],
+    ['a leading space', ' /patients'],
+    ['a NUL byte', '/patients\u0000'],
+    ['a backslash', '/\\evil.example'],
+    ['a backslash later on', '/patients\\..\\x'],
+    ['two slashes', '//evil.example'],
+    ['three slashes', '///evil.example'],
+    ['encoded slashes', '/%2F%2Fevil.example'],
+    ['an encoded second slash', '/%2fevil.example'],
+    ['an encoded backslash', '/%5Cevil.example'],
+    ['an encoded tab', '/%09/x'],
+    ['broken percent-encoding', '/patients/%E0%A4%A'],
+    ['an https URL', 'https://evil.example/'],
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['a data: URL', 'data:text/html,<script>alert(1)</script>'],
+    ['no leading slash', 'patients'],
+    ['an empty string', ''],
+    ['non-ASCII', '/pacjenci/Łukasz'],
+    ['an object', { toString: (): string => '/patients' }],
+  ])('replaces %s with the landing page', (_label, value) => {
+    expect(safeReturnTo(value)).toBeNull();
+  });
+
+  it('keeps plain paths with a query and a fragment, percent-encoded characters included', () => {
+    for (const value of ['/patients?q=Kowalski%2C%20%C5%81ukasz', '/patients/P%201/records#frame-3', '/users', '/audit?page=2&size=50']) {
+      expect(safeReturnTo(value)).toBe(value);
+    }
+  });
+
   it('comes back from the sign-in state', () => {
     expect(returnToFromSigninState({ returnTo: '/users' })).toBe('/users');
     expect(returnToFromSigninState('nonsense')).toBeNull();
