@@ -199,7 +199,7 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     const analysis = correctedAnalysis(contours, manifest, { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
     for (const slice of analysis.slices) {
       const lumen = report.borders.find((b) => b.border === 'lumen' && b.slice === slice.slice)!;
-      expect(lumen.areaMm2, `slice ${slice.slice}`).toBeCloseTo(slice.areaMm2, 9);
+      expect(lumen.areaMm2, `slice ${slice.slice}`).toBeCloseTo(slice.areaMm2!, 9);
       expect(lumen.image.frame).toBe(slice.slice);
     }
     expect(report.borders.find((b) => b.border === 'lumen' && b.slice === 6)!.source).toBe('manual');
