@@ -226,8 +226,8 @@ export function measurementsCsv({ slices, analysis, maxPlaqueBurden, lowConfiden
   if (analysis.references.distal) flag(analysis.references.distal.index + 1, 'distal reference');
   if (analysis.references.proximal) flag(analysis.references.proximal.index + 1, 'proximal reference');
   if (maxPlaqueBurden) flag(maxPlaqueBurden.index + 1, 'max plaque burden');
-  const noBorder = new Set(noBorderSlices);
-  for (const slice of lowConfidenceSlices) flag(slice, noBorder.has(slice) ? 'no border' : 'low confidence');
+  for (const slice of lowConfidenceSlices) flag(slice, 'low confidence');
+  for (const slice of noBorderSlices) flag(slice, 'no border');
   for (const s of slices) if (s.bordersCross) flag(s.slice, 'borders cross');
   const rows = slices.map((s) =>
     [

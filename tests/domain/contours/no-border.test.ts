@@ -160,15 +160,15 @@ describe('the corrected analysis of slices without a border', () => {
     expect(live.vessel?.areaMm2).toBeCloseTo(Math.PI * 1.5 ** 2, 1);
   });
 
-  it('writes empty cells, not 0, for their figures in the CSV, and flags them "no border"', () => {
+  it('writes empty cells, not 0, for their figures in the CSV, and flags them "no border" besides "low confidence"', () => {
     const lines = measurementsCsv(correctedAnalysis(contours(), emptyManifest(), geometry)).trim().split('\r\n');
-    expect(lines[3]).toBe('3,0.033,,,,,,,,0.05,,,no border');
+    expect(lines[3]).toBe('3,0.033,,,,,,,,0.05,,,low confidence; no border');
     expect(lines[4]!.split(',').slice(2, 9)).toEqual(['', '', '', '', '', '', '']);
     // A bordered slice is written as before.
     expect(lines[2]!.split(',')[10]).toBe('auto');
     // Drawn by hand, the lumen's figures come back and its source says so; the slice stays flagged.
     const drawn = measurementsCsv(correctedAnalysis(contours(), setManualContour(emptyManifest(), 3, circle(50)), geometry)).trim().split('\r\n')[3]!.split(',');
     expect(Number(drawn[2])).toBeCloseTo(Math.PI * 0.5 ** 2, 1);
-    expect(drawn.slice(6, 13)).toEqual(['', '', '', '0.05', 'manual', '', 'MLA; no border']);
+    expect(drawn.slice(6, 13)).toEqual(['', '', '', '0.05', 'manual', '', 'MLA; low confidence; no border']);
   });
 });
