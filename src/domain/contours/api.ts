@@ -7,13 +7,14 @@
  * - 200 RecordContours when they are ready.
  *
  * Slices are 1-based (slice n is frame n − 1), as everywhere in the review; control points are image
- * pixels; areas are mm² and diameters mm, rounded for the wire only (see roundTo).
+ * pixels; areas are mm² and diameters mm, rounded for the wire only (see roundTo). A frame the
+ * detector could not read is sent without a border (NoBorderSlice, issue 23) and takes no part in
+ * the analysis.
  */
 import { z } from 'zod';
 import { PointSchema } from '../annotations/point.ts';
 import { analysePullback, eccentricity, findMaxPlaqueBurden, plaqueOf, type SliceArea } from './measurements.ts';
-import { isUnreadable } from './border-detection.ts';
-import { lowConfidenceSlices } from './slices-to-check.ts';
+import { isUnreadable, LOW_CONFIDENCE } from './border-detection.ts';
 
 export const ContoursProcessingSchema = z.object({
   status: z.literal('processing'),
@@ -176,6 +177,7 @@ export function buildRecordContours(input: {
     references: { proximal: sliceOf(analysis.references.proximal), distal: sliceOf(analysis.references.distal) },
     stenosisPercent: analysis.stenosisPercent === null ? null : roundTo(analysis.stenosisPercent, 2),
     maxPlaqueBurden: maxBurden === null ? null : { slice: maxBurden.index + 1, plaqueBurden: maxBurden.plaqueBurden },
-    lowConfidenceSlices: lowConfidenceSlices(contours.map((contour) => contour.confidence)),
+    // A slice without a border is always one to check, whatever confidence came with it.
+    lowConfidenceSlices: contours.filter((contour) => !hasBorder(contour) || contour.confidence < LOW_CONFIDENCE).map((contour) => contour.slice),
   };
 }

@@ -34,7 +34,8 @@ export interface BorderDetection {
   readonly vessel: Border;
   /**
    * 0 to 1: how far the detector trusts this frame's borders (edge strength, rays lost in shadows,
-   * agreement with the neighbouring frames). Below LOW_CONFIDENCE the review flags the slice.
+   * agreement with the neighbouring frames). Below LOW_CONFIDENCE the review flags the slice; below
+   * UNREADABLE_CONFIDENCE the frame is taken as unread and its borders are not used at all.
    */
   readonly confidence: number;
 }

@@ -78,6 +78,8 @@ describe('the contours body with frames the detector could not read', () => {
   it('treats a detection without a usable border (under 3 points, or not finite) as no border whatever its confidence', () => {
     const body = build([detection(5), { ...detection(4), controlPoints: [] }, { ...detection(4), vessel: { controlPoints: square(Number.NaN, 0, 1), areaMm2: 1 } }]);
     expect(body.contours.map(hasBorder)).toEqual([true, false, false]);
+    // Slices to check, although their confidence was high.
+    expect(body.lowConfidenceSlices).toEqual([2, 3]);
     expect(body.mla).toEqual({ slice: 1, areaMm2: 5 });
   });
 
