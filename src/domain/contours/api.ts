@@ -7,12 +7,14 @@
  * - 200 RecordContours when they are ready.
  *
  * Slices are 1-based (slice n is frame n − 1), as everywhere in the review; control points are image
- * pixels; areas are mm² and diameters mm, rounded for the wire only (see roundTo).
+ * pixels; areas are mm² and diameters mm, rounded for the wire only (see roundTo). A frame the
+ * detector could not read is sent without a border (NoBorderSlice, issue 23) and takes no part in
+ * the analysis.
  */
 import { z } from 'zod';
 import { PointSchema } from '../annotations/point.ts';
 import { analysePullback, eccentricity, findMaxPlaqueBurden, plaqueOf, type SliceArea } from './measurements.ts';
-import { lowConfidenceSlices } from './slices-to-check.ts';
+import { isUnreadable, LOW_CONFIDENCE } from './border-detection.ts';
 
 export const ContoursProcessingSchema = z.object({
   status: z.literal('processing'),
@@ -30,9 +32,9 @@ export type SliceAreaResult = z.infer<typeof SliceAreaSchema>;
 
 /**
  * One slice's borders. The lumen's fields sit at the top level (as before the vessel border
- * existed); the vessel's under `vessel`.
+ * existed); the vessel's under `vessel`. Contours stored before issue 23 all have this shape.
  */
-export const DetectedContourSchema = z.object({
+export const BorderedContourSchema = z.object({
   slice: sliceNumber,
   /** The lumen border's control points. */
   controlPoints: z.array(PointSchema).min(3),
@@ -52,24 +54,44 @@ export const DetectedContourSchema = z.object({
   /** How far the detector trusts this slice's borders; below LOW_CONFIDENCE the slice is one to check. */
   confidence: fraction,
 });
+export type BorderedContour = z.infer<typeof BorderedContourSchema>;
+
+/**
+ * A slice the detector could not read (confidence below UNREADABLE_CONFIDENCE, border-detection.ts):
+ * it carries no border and no figures, so nothing downstream can measure, plot or report a border
+ * that was never found. The clinician may still draw one by hand (a manual contour then counts).
+ */
+export const NoBorderSliceSchema = z.object({
+  slice: sliceNumber,
+  noBorder: z.literal(true),
+  confidence: fraction,
+});
+export type NoBorderSlice = z.infer<typeof NoBorderSliceSchema>;
+
+export const DetectedContourSchema = z.union([NoBorderSliceSchema, BorderedContourSchema]);
 export type DetectedContour = z.infer<typeof DetectedContourSchema>;
+
+/** Whether the detector gave this slice its borders (false: it could not read the frame). */
+export function hasBorder(contour: DetectedContour): contour is BorderedContour {
+  return !('noBorder' in contour);
+}
 
 export const RecordContoursSchema = z.object({
   /** The imaging version the contours were detected on. */
   version: z.string(),
   frameCount: z.number().int().nonnegative(),
   pixelSpacingMm: z.number().positive(),
-  /** One contour per slice, in slice order. */
+  /** One entry per slice, in slice order: its borders, or `noBorder` where the detector could not read the frame. */
   contours: z.array(DetectedContourSchema),
-  /** The minimal lumen area slice; null only for a record without frames. */
+  /** The minimal lumen area slice, among slices with a border; null when no slice has one. */
   mla: SliceAreaSchema.nullable(),
   /** Largest lumen within 10 mm of the MLA on each side (null where that side has no slice). */
   references: z.object({ proximal: SliceAreaSchema.nullable(), distal: SliceAreaSchema.nullable() }),
   /** 100 · (mean reference area − MLA) / mean reference area; null without an MLA or a reference. */
   stenosisPercent: z.number().nullable(),
-  /** The slice of the largest plaque burden (the first if several tie); null only for a record without frames. */
+  /** The slice of the largest plaque burden (the first if several tie), among slices with a border; null when no slice has one. */
   maxPlaqueBurden: z.object({ slice: sliceNumber, plaqueBurden: fraction }).nullable(),
-  /** The slices whose confidence is below LOW_CONFIDENCE, ascending: the ones the clinician should check. */
+  /** The slices whose confidence is below LOW_CONFIDENCE, ascending: the ones the clinician should check (no-border slices among them). */
   lowConfidenceSlices: z.array(sliceNumber),
 });
 export type RecordContours = z.infer<typeof RecordContoursSchema>;
@@ -95,11 +117,43 @@ export interface SliceDetection {
 
 const roundPoints = (points: readonly PointLike[]) => points.map(({ x, y }) => ({ x: roundTo(x, 2), y: roundTo(y, 2) }));
 
+/** A border the detector really gave: at least 3 finite control points. */
+const isBorder = (points: readonly PointLike[]) => points.length >= 3 && points.every(({ x, y }) => Number.isFinite(x) && Number.isFinite(y));
+
+/** One frame's detection as it goes on the wire: rounded, or no border where the detector could not read the frame. */
+function toWire(detection: SliceDetection, slice: number): DetectedContour {
+  // A confidence that is not a number is no confidence at all; one outside 0..1 is clamped.
+  const confidence = roundTo(Number.isFinite(detection.confidence) ? Math.min(1, Math.max(0, detection.confidence)) : 0, 4);
+  // Here, where the wire shape is built, an unreadable frame loses the borders the detector guessed
+  // (the edge of the field of view, typically): the detector itself needs to know nothing of this.
+  if (isUnreadable(confidence) || !isBorder(detection.controlPoints) || !isBorder(detection.vessel.controlPoints)) {
+    return { slice, noBorder: true, confidence };
+  }
+  const areaMm2 = roundTo(detection.areaMm2, 4);
+  const minDiameterMm = roundTo(detection.minDiameterMm, 4);
+  const maxDiameterMm = roundTo(detection.maxDiameterMm, 4);
+  const vesselAreaMm2 = roundTo(detection.vessel.areaMm2, 4);
+  const plaque = plaqueOf(areaMm2, vesselAreaMm2);
+  return {
+    slice,
+    controlPoints: roundPoints(detection.controlPoints),
+    areaMm2,
+    minDiameterMm,
+    maxDiameterMm,
+    eccentricity: roundTo(eccentricity({ min: minDiameterMm, max: maxDiameterMm }), 4),
+    vessel: { controlPoints: roundPoints(detection.vessel.controlPoints), areaMm2: vesselAreaMm2 },
+    plaqueAreaMm2: roundTo(plaque.plaqueAreaMm2, 4),
+    plaqueBurden: roundTo(plaque.plaqueBurden, 4),
+    confidence,
+  };
+}
+
 /**
  * The 200 body from one detection per frame (frame i is slice i + 1): rounded for the wire, with the
  * plaque figures, the MLA, the reference slices within REFERENCE_WINDOW_MM, the area stenosis of
  * analysePullback, the maximal plaque burden and the low-confidence slices. Derived figures are
- * computed from the rounded ones, so the body agrees with itself to the last decimal.
+ * computed from the rounded ones, so the body agrees with itself to the last decimal. Slices without
+ * a border take no part in the MLA, the references or the plaque burden.
  */
 export function buildRecordContours(input: {
   readonly version: string;
@@ -107,33 +161,13 @@ export function buildRecordContours(input: {
   readonly framesPerMm: number;
   readonly detections: readonly SliceDetection[];
 }): RecordContours {
-  const contours: DetectedContour[] = input.detections.map((detection, index) => {
-    const areaMm2 = roundTo(detection.areaMm2, 4);
-    const minDiameterMm = roundTo(detection.minDiameterMm, 4);
-    const maxDiameterMm = roundTo(detection.maxDiameterMm, 4);
-    const vesselAreaMm2 = roundTo(detection.vessel.areaMm2, 4);
-    const plaque = plaqueOf(areaMm2, vesselAreaMm2);
-    // A confidence that is not a number is no confidence at all; one outside 0..1 is clamped.
-    const confidence = Number.isFinite(detection.confidence) ? Math.min(1, Math.max(0, detection.confidence)) : 0;
-    return {
-      slice: index + 1,
-      controlPoints: roundPoints(detection.controlPoints),
-      areaMm2,
-      minDiameterMm,
-      maxDiameterMm,
-      eccentricity: roundTo(eccentricity({ min: minDiameterMm, max: maxDiameterMm }), 4),
-      vessel: { controlPoints: roundPoints(detection.vessel.controlPoints), areaMm2: vesselAreaMm2 },
-      plaqueAreaMm2: roundTo(plaque.plaqueAreaMm2, 4),
-      plaqueBurden: roundTo(plaque.plaqueBurden, 4),
-      confidence: roundTo(confidence, 4),
-    };
-  });
+  const contours = input.detections.map((detection, index) => toWire(detection, index + 1));
   const analysis = analysePullback(
-    contours.map((contour) => contour.areaMm2),
+    contours.map((contour) => (hasBorder(contour) ? contour.areaMm2 : Number.NaN)),
     input.framesPerMm,
   );
   const sliceOf = (found: SliceArea | null) => (found === null ? null : { slice: found.index + 1, areaMm2: found.areaMm2 });
-  const maxBurden = findMaxPlaqueBurden(contours.map((contour) => contour.plaqueBurden));
+  const maxBurden = findMaxPlaqueBurden(contours.map((contour) => (hasBorder(contour) ? contour.plaqueBurden : Number.NaN)));
   return {
     version: input.version,
     frameCount: contours.length,
@@ -143,6 +177,7 @@ export function buildRecordContours(input: {
     references: { proximal: sliceOf(analysis.references.proximal), distal: sliceOf(analysis.references.distal) },
     stenosisPercent: analysis.stenosisPercent === null ? null : roundTo(analysis.stenosisPercent, 2),
     maxPlaqueBurden: maxBurden === null ? null : { slice: maxBurden.index + 1, plaqueBurden: maxBurden.plaqueBurden },
-    lowConfidenceSlices: lowConfidenceSlices(contours.map((contour) => contour.confidence)),
+    // A slice without a border is always one to check, whatever confidence came with it.
+    lowConfidenceSlices: contours.filter((contour) => !hasBorder(contour) || contour.confidence < LOW_CONFIDENCE).map((contour) => contour.slice),
   };
 }

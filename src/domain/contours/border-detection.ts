@@ -34,13 +34,29 @@ export interface BorderDetection {
   readonly vessel: Border;
   /**
    * 0 to 1: how far the detector trusts this frame's borders (edge strength, rays lost in shadows,
-   * agreement with the neighbouring frames). Below LOW_CONFIDENCE the review flags the slice.
+   * agreement with the neighbouring frames). Below LOW_CONFIDENCE the review flags the slice; below
+   * UNREADABLE_CONFIDENCE the frame is taken as unread and its borders are not used at all.
    */
   readonly confidence: number;
 }
 
 /** Slices with a confidence below this are flagged for the clinician to check. */
 export const LOW_CONFIDENCE = 0.5;
+
+/**
+ * Below this confidence the detector could not read the frame at all (issue 23: on frames it cannot
+ * read it used to put both borders at the edge of the field of view with confidence 0), and the
+ * frame gets NO border rather than a guessed one: a border the clinician sees is one the detector
+ * stands behind, and an edge-of-image "lumen" would otherwise become the largest reference area or
+ * an absurd MLA. 0.2 is the detector's own "cannot read" band (the detector is tuned so frames it
+ * cannot read score below it); between this and LOW_CONFIDENCE a border is shown and flagged for checking.
+ */
+export const UNREADABLE_CONFIDENCE = 0.2;
+
+/** Whether a frame detected with this confidence gets no border (NaN, a confidence that is no number, counts as unreadable). */
+export function isUnreadable(confidence: number): boolean {
+  return !(confidence >= UNREADABLE_CONFIDENCE);
+}
 
 export interface BorderDetector {
   /**

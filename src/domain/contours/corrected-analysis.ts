@@ -5,7 +5,7 @@
  */
 import type { AnnotationManifest } from '../annotations/manifest.ts';
 import type { Point } from '../annotations/point.ts';
-import type { DetectedContour, RecordContours } from './api.ts';
+import { hasBorder, type BorderedContour, type DetectedContour, type RecordContours } from './api.ts';
 import { borderOf, findContour, type ContourBorder, type ContourSource, type SliceContour } from './contour-set.ts';
 import {
   analysePullback,
@@ -25,39 +25,50 @@ export interface VesselMeasurement {
   readonly controlPoints: readonly Point[];
 }
 
-/** One slice after corrections. The lumen's figures sit at the top level, as in DetectedContour. */
+/**
+ * One slice after corrections. The lumen's figures sit at the top level, as in BorderedContour. A
+ * border the slice has not got (the detector could not read the frame, issue 23, and the clinician
+ * drew none) is null, and so is every figure made from it: nothing is measured on a border that was
+ * never found.
+ */
 export interface SliceMeasurement {
   readonly slice: number;
   /** Distance along the pullback from the first frame. */
   readonly positionMm: number;
-  /** Lumen area. */
-  readonly areaMm2: number;
-  readonly minDiameterMm: number;
-  readonly maxDiameterMm: number;
-  /** Lumen eccentricity, (max − min) / max diameter. */
-  readonly eccentricity: number;
-  /** Where the lumen border came from. */
-  readonly source: ContourSource;
-  /** The lumen border's control points. */
+  /** Lumen area; null without a lumen border. */
+  readonly areaMm2: number | null;
+  readonly minDiameterMm: number | null;
+  readonly maxDiameterMm: number | null;
+  /** Lumen eccentricity, (max − min) / max diameter; null without a lumen border. */
+  readonly eccentricity: number | null;
+  /** Where the lumen border came from; null without one. */
+  readonly source: ContourSource | null;
+  /** The lumen border's control points; empty without one. */
   readonly controlPoints: readonly Point[];
-  readonly vessel: VesselMeasurement;
-  /** Vessel − lumen area (0 when corrected borders cross). */
-  readonly plaqueAreaMm2: number;
-  /** (vessel − lumen) / vessel, a fraction. */
-  readonly plaqueBurden: number;
+  /** The vessel border; null without one. */
+  readonly vessel: VesselMeasurement | null;
+  /** Vessel − lumen area (0 when corrected borders cross); null unless the slice has both borders. */
+  readonly plaqueAreaMm2: number | null;
+  /** (vessel − lumen) / vessel, a fraction; null unless the slice has both borders. */
+  readonly plaqueBurden: number | null;
   /** The detector's confidence in its borders, 0..1. */
   readonly confidence: number;
   /** A corrected border crosses the other one: the vessel no longer encloses the lumen. */
   readonly bordersCross: boolean;
+  /** The detector could not read this frame and gave it no border (a border drawn by hand since still counts). */
+  readonly noBorder: boolean;
 }
 
 export interface CorrectedAnalysis {
   readonly slices: readonly SliceMeasurement[];
+  /** MLA, references and stenosis over the slices with a lumen border only. */
   readonly analysis: PullbackAnalysis;
-  /** The slice of the largest plaque burden after corrections (index 0-based), or null without slices. */
+  /** The slice of the largest plaque burden after corrections (index 0-based), or null without a slice that has both borders. */
   readonly maxPlaqueBurden: SliceBurden | null;
   /** The slices the detector was not confident about (1-based, ascending), as the server listed them. */
   readonly lowConfidenceSlices: readonly number[];
+  /** The slices the detector gave no border (1-based, ascending): a subset of lowConfidenceSlices. */
+  readonly noBorderSlices: readonly number[];
   /** Slices with at least one corrected border. */
   readonly manualCount: number;
 }
@@ -89,25 +100,27 @@ interface LumenFigures {
   readonly controlPoints: readonly Point[];
 }
 
-/** A slice's figures from its two borders (whichever source each has). */
-function combine(slice: number, positionMm: number, lumen: LumenFigures, vessel: VesselMeasurement, confidence: number): SliceMeasurement {
+/** A slice's figures from its two borders (whichever source each has, either possibly missing). */
+function combine(slice: number, positionMm: number, lumen: LumenFigures | null, vessel: VesselMeasurement | null, confidence: number, noBorder: boolean): SliceMeasurement {
   // The detector keeps the vessel outside the lumen on every ray; only a correction can make them cross.
-  const corrected = lumen.source === 'manual' || vessel.source === 'manual';
-  const bordersCross = corrected && !enclosesContour(vessel.controlPoints, lumen.controlPoints);
+  const corrected = lumen?.source === 'manual' || vessel?.source === 'manual';
+  const bordersCross = lumen !== null && vessel !== null && corrected && !enclosesContour(vessel.controlPoints, lumen.controlPoints);
+  // Crossing borders enclose no plaque that could be measured: 0, and the slice is flagged.
+  const plaque = lumen === null || vessel === null ? { plaqueAreaMm2: null, plaqueBurden: null } : bordersCross ? { plaqueAreaMm2: 0, plaqueBurden: 0 } : plaqueOf(lumen.areaMm2, vessel.areaMm2);
   return {
     slice,
     positionMm,
-    areaMm2: lumen.areaMm2,
-    minDiameterMm: lumen.minDiameterMm,
-    maxDiameterMm: lumen.maxDiameterMm,
-    source: lumen.source,
-    controlPoints: lumen.controlPoints,
-    eccentricity: eccentricity({ min: lumen.minDiameterMm, max: lumen.maxDiameterMm }),
+    areaMm2: lumen?.areaMm2 ?? null,
+    minDiameterMm: lumen?.minDiameterMm ?? null,
+    maxDiameterMm: lumen?.maxDiameterMm ?? null,
+    source: lumen?.source ?? null,
+    controlPoints: lumen?.controlPoints ?? [],
+    eccentricity: lumen ? eccentricity({ min: lumen.minDiameterMm, max: lumen.maxDiameterMm }) : null,
     vessel,
-    // Crossing borders enclose no plaque that could be measured: 0, and the slice is flagged.
-    ...(bordersCross ? { plaqueAreaMm2: 0, plaqueBurden: 0 } : plaqueOf(lumen.areaMm2, vessel.areaMm2)),
+    ...plaque,
     confidence,
     bordersCross,
+    noBorder,
   };
 }
 
@@ -122,17 +135,33 @@ const manualVessel = (controlPoints: readonly Point[], pixelSpacingMm: number): 
   controlPoints,
 });
 
-/** One slice's figures from its automatic borders and the corrections of either. */
+/** The automatic lumen of a slice the detector read. */
+const autoLumen = (auto: BorderedContour): LumenFigures => ({
+  areaMm2: auto.areaMm2,
+  minDiameterMm: auto.minDiameterMm,
+  maxDiameterMm: auto.maxDiameterMm,
+  source: 'auto',
+  controlPoints: auto.controlPoints,
+});
+
+/** One slice's figures from its automatic borders (if the detector gave any) and the corrections of either. */
 function measureSlice(auto: DetectedContour, lumen: SliceContour | undefined, vessel: SliceContour | undefined, pixelSpacingMm: number, geometry: PullbackGeometry): SliceMeasurement {
+  const bordered = hasBorder(auto) ? auto : null;
   return combine(
     auto.slice,
     slicePositionMm(auto.slice, geometry),
-    lumen
-      ? manualLumen(lumen.controlPoints, pixelSpacingMm)
-      : { areaMm2: auto.areaMm2, minDiameterMm: auto.minDiameterMm, maxDiameterMm: auto.maxDiameterMm, source: 'auto', controlPoints: auto.controlPoints },
-    vessel ? manualVessel(vessel.controlPoints, pixelSpacingMm) : { areaMm2: auto.vessel.areaMm2, source: 'auto', controlPoints: auto.vessel.controlPoints },
+    lumen ? manualLumen(lumen.controlPoints, pixelSpacingMm) : bordered && autoLumen(bordered),
+    vessel ? manualVessel(vessel.controlPoints, pixelSpacingMm) : bordered && { areaMm2: bordered.vessel.areaMm2, source: 'auto', controlPoints: bordered.vessel.controlPoints },
     auto.confidence,
+    bordered === null,
   );
+}
+
+/** The lumen figures a measured slice already has, or null without a lumen border. */
+function lumenOf(measured: SliceMeasurement): LumenFigures | null {
+  const { areaMm2, minDiameterMm, maxDiameterMm, source, controlPoints } = measured;
+  if (areaMm2 === null || minDiameterMm === null || maxDiameterMm === null || source === null) return null;
+  return { areaMm2, minDiameterMm, maxDiameterMm, source, controlPoints };
 }
 
 /**
@@ -140,26 +169,28 @@ function measureSlice(auto: DetectedContour, lumen: SliceContour | undefined, ve
  * a control point is dragged, before the correction is stored.
  */
 export function withCorrection(measured: SliceMeasurement, border: ContourBorder, controlPoints: readonly Point[], pixelSpacingMm: number): SliceMeasurement {
-  const lumen: LumenFigures = border === 'lumen' ? manualLumen(controlPoints, pixelSpacingMm) : measured;
+  const lumen = border === 'lumen' ? manualLumen(controlPoints, pixelSpacingMm) : lumenOf(measured);
   const vessel = border === 'vessel' ? manualVessel(controlPoints, pixelSpacingMm) : measured.vessel;
-  return combine(measured.slice, measured.positionMm, lumen, vessel, measured.confidence);
+  return combine(measured.slice, measured.positionMm, lumen, vessel, measured.confidence, measured.noBorder);
 }
 
 export function correctedAnalysis(detected: RecordContours, manifest: AnnotationManifest, geometry: PullbackGeometry): CorrectedAnalysis {
   const manual = { lumen: new Map<number, SliceContour>(), vessel: new Map<number, SliceContour>() };
   for (const contour of manifest.contours ?? []) manual[borderOf(contour)].set(contour.slice, contour);
   const slices = detected.contours.map((auto) => measureSlice(auto, manual.lumen.get(auto.slice), manual.vessel.get(auto.slice), detected.pixelSpacingMm, geometry));
+  // A slice without a lumen border is no candidate for the MLA or a reference (NaN is skipped there).
   const analysis = analysePullback(
-    slices.map((slice) => slice.areaMm2),
+    slices.map((slice) => slice.areaMm2 ?? Number.NaN),
     framesPerMm(geometry),
   );
   return {
     slices,
     analysis,
-    // Slices whose borders cross have no plaque figure to compete with.
-    maxPlaqueBurden: findMaxPlaqueBurden(slices.map((slice) => (slice.bordersCross ? Number.NaN : slice.plaqueBurden))),
+    // Slices whose borders cross, or that lack one, have no plaque figure to compete with.
+    maxPlaqueBurden: findMaxPlaqueBurden(slices.map((slice) => (slice.bordersCross ? Number.NaN : (slice.plaqueBurden ?? Number.NaN)))),
     lowConfidenceSlices: detected.lowConfidenceSlices,
-    manualCount: slices.filter((slice) => slice.source === 'manual' || slice.vessel.source === 'manual').length,
+    noBorderSlices: slices.filter((slice) => slice.noBorder).map((slice) => slice.slice),
+    manualCount: slices.filter((slice) => slice.source === 'manual' || slice.vessel?.source === 'manual').length,
   };
 }
 
@@ -179,12 +210,16 @@ export const CSV_HEADER = [
   'flag',
 ] as const;
 
+/** A figure to `digits` decimals, or an empty cell where there is none (never 0: a 0 would read as a measured closed lumen). */
+const cell = (value: number | null, digits: number, scale = 1) => (value === null ? '' : (scale * value).toFixed(digits));
+
 /**
  * One row per slice. The flag column names, joined by '; ', the MLA and reference slices, the slice
- * of the maximal plaque burden, low-confidence slices and slices whose corrected borders cross
+ * of the maximal plaque burden, low-confidence slices, slices the detector gave no border ('no
+ * border': their figures are empty unless drawn by hand) and slices whose corrected borders cross
  * (their plaque columns are left empty: there is no plaque figure to give).
  */
-export function measurementsCsv({ slices, analysis, maxPlaqueBurden, lowConfidenceSlices }: CorrectedAnalysis): string {
+export function measurementsCsv({ slices, analysis, maxPlaqueBurden, lowConfidenceSlices, noBorderSlices }: CorrectedAnalysis): string {
   const flags = new Map<number, string[]>();
   const flag = (slice: number, text: string) => flags.set(slice, [...(flags.get(slice) ?? []), text]);
   if (analysis.mla) flag(analysis.mla.index + 1, 'MLA');
@@ -192,21 +227,22 @@ export function measurementsCsv({ slices, analysis, maxPlaqueBurden, lowConfiden
   if (analysis.references.proximal) flag(analysis.references.proximal.index + 1, 'proximal reference');
   if (maxPlaqueBurden) flag(maxPlaqueBurden.index + 1, 'max plaque burden');
   for (const slice of lowConfidenceSlices) flag(slice, 'low confidence');
+  for (const slice of noBorderSlices) flag(slice, 'no border');
   for (const s of slices) if (s.bordersCross) flag(s.slice, 'borders cross');
   const rows = slices.map((s) =>
     [
       s.slice,
       s.positionMm.toFixed(3),
-      s.areaMm2.toFixed(2),
-      s.minDiameterMm.toFixed(2),
-      s.maxDiameterMm.toFixed(2),
-      s.eccentricity.toFixed(3),
-      s.vessel.areaMm2.toFixed(2),
-      s.bordersCross ? '' : s.plaqueAreaMm2.toFixed(2),
-      s.bordersCross ? '' : (100 * s.plaqueBurden).toFixed(1),
+      cell(s.areaMm2, 2),
+      cell(s.minDiameterMm, 2),
+      cell(s.maxDiameterMm, 2),
+      cell(s.eccentricity, 3),
+      cell(s.vessel?.areaMm2 ?? null, 2),
+      s.bordersCross ? '' : cell(s.plaqueAreaMm2, 2),
+      s.bordersCross ? '' : cell(s.plaqueBurden, 1, 100),
       s.confidence.toFixed(2),
-      s.source,
-      s.vessel.source,
+      s.source ?? '',
+      s.vessel?.source ?? '',
       (flags.get(s.slice) ?? []).join('; '),
     ].join(','),
   );

@@ -56,15 +56,21 @@ export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' 
  * as low confidence and how many were corrected. Exported for the tests: the PDF's text is compressed.
  */
 export function analysisLines(result: CorrectedAnalysis): string[] {
-  const { slices, analysis, maxPlaqueBurden, lowConfidenceSlices, manualCount } = result;
+  const { slices, analysis, maxPlaqueBurden, lowConfidenceSlices, noBorderSlices, manualCount } = result;
   const { mla, references, stenosisPercent } = analysis;
   const atMla = mla ? slices[mla.index] : undefined;
   const burden = (fraction: number) => `${(100 * fraction).toFixed(0)} %`;
   const low = lowConfidenceSlices.length;
+  // Slices the detector could not read have no border: they are counted, never measured (issue 23).
+  const noBorder = noBorderSlices.length;
+  const unmeasurable = slices.length > 0 && slices.every((slice) => slice.areaMm2 === null);
+  const atMlaPlaque = atMla?.bordersCross ? '- (corrected borders cross)' : atMla?.plaqueBurden == null ? '- (no vessel border)' : burden(atMla.plaqueBurden);
   return [
-    mla && atMla ? `Minimal lumen area: ${mla.areaMm2.toFixed(2)} mm² at slice ${mla.index + 1} (${atMla.positionMm.toFixed(1)} mm)` : 'Minimal lumen area: -',
+    mla && atMla
+      ? `Minimal lumen area: ${mla.areaMm2.toFixed(2)} mm² at slice ${mla.index + 1} (${atMla.positionMm.toFixed(1)} mm)`
+      : `Minimal lumen area: -${unmeasurable ? ' (no slice has a lumen border)' : ''}`,
     atMla
-      ? `At the MLA: vessel area ${atMla.vessel.areaMm2.toFixed(2)} mm², plaque burden ${atMla.bordersCross ? '- (corrected borders cross)' : burden(atMla.plaqueBurden)}`
+      ? `At the MLA: vessel area ${atMla.vessel ? `${atMla.vessel.areaMm2.toFixed(2)} mm²` : '- (no vessel border)'}, plaque burden ${atMlaPlaque}`
       : 'At the MLA: -',
     `Distal reference: ${references.distal ? `${references.distal.areaMm2.toFixed(2)} mm² at slice ${references.distal.index + 1}` : '-'}`,
     `Proximal reference: ${references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² at slice ${references.proximal.index + 1}` : '-'}`,
@@ -72,7 +78,7 @@ export function analysisLines(result: CorrectedAnalysis): string[] {
     maxPlaqueBurden
       ? `Maximal plaque burden: ${burden(maxPlaqueBurden.plaqueBurden)} at slice ${maxPlaqueBurden.index + 1} (${slices[maxPlaqueBurden.index]?.positionMm.toFixed(1)} mm)`
       : 'Maximal plaque burden: -',
-    `Low-confidence slices (automatic borders to check): ${low}`,
+    `Low-confidence slices (automatic borders to check): ${low}${noBorder > 0 ? `, ${noBorder} of them without a border (the detector could not read the frame)` : ''}`,
     `Contours: automatic lumen and vessel detection, ${manualCount} slice${manualCount === 1 ? '' : 's'} corrected by hand`,
   ];
 }
@@ -118,16 +124,19 @@ export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array
   // The plot: lumen area (left scale) and plaque burden (0-100 %) against slice, MLA in red, references in green.
   const plot = { x: MARGIN, y: y - 180, width: A4.width - 2 * MARGIN, height: 170 };
   page.drawRectangle({ ...plot, borderColor: rgb(0.7, 0.7, 0.7), borderWidth: 0.5 });
-  const maxArea = Math.max(1, ...slices.map((s) => s.areaMm2)) * 1.1;
+  const maxArea = Math.max(1, ...slices.map((s) => s.areaMm2 ?? 0)) * 1.1;
   const px = (slice: number) => plot.x + (slices.length > 1 ? ((slice - 1) / (slices.length - 1)) * plot.width : 0);
   const py = (area: number) => plot.y + (area / maxArea) * plot.height;
   const step = Math.max(1, Math.floor(slices.length / 600));
   for (let i = step; i < slices.length; i += step) {
     const a = slices[i - step]!;
     const b = slices[i]!;
-    page.drawLine({ start: { x: px(a.slice), y: py(a.areaMm2) }, end: { x: px(b.slice), y: py(b.areaMm2) }, thickness: 0.8, color: rgb(0.2, 0.5, 0.55) });
-    // Slices whose corrected borders cross have no plaque burden: the curve breaks there.
-    if (a.bordersCross || b.bordersCross) continue;
+    // A slice without a lumen border has no area: the curve breaks there rather than dropping to 0.
+    if (a.areaMm2 !== null && b.areaMm2 !== null) {
+      page.drawLine({ start: { x: px(a.slice), y: py(a.areaMm2) }, end: { x: px(b.slice), y: py(b.areaMm2) }, thickness: 0.8, color: rgb(0.2, 0.5, 0.55) });
+    }
+    // Slices whose corrected borders cross, or that lack a border, have no plaque burden: the curve breaks there.
+    if (a.bordersCross || b.bordersCross || a.plaqueBurden === null || b.plaqueBurden === null) continue;
     const pb = (fraction: number) => plot.y + fraction * plot.height;
     page.drawLine({ start: { x: px(a.slice), y: pb(a.plaqueBurden) }, end: { x: px(b.slice), y: pb(b.plaqueBurden) }, thickness: 0.8, color: rgb(0.85, 0.5, 0.2) });
   }

@@ -24,8 +24,12 @@ import { detectChunk } from './detect-chunk.ts';
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
-/** Names the detector's behaviour in the storage key: change it whenever detection changes. */
-export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-1';
+/**
+ * Names the detector's behaviour in the storage key and the ETag: change it whenever detection
+ * changes. 2 (issue 23): a frame the detector cannot read is stored without a border; contours
+ * stored under 1 carry edge-of-image borders there, so they are detected again rather than served.
+ */
+export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-2';
 
 /** Storage key of a record's contours: `{tenant}/{record}/{imaging version}/contours/{algorithm}.json.gz`. */
 export function contoursKey(record: RecordRow): string {

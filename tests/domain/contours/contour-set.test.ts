@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { diceCoefficient, hausdorffDistance, rasterizePolygon } from '../../../src/domain/contours/agreement.ts';
-import { buildRecordContours, RecordContoursSchema } from '../../../src/domain/contours/api.ts';
+import { buildRecordContours, hasBorder, RecordContoursSchema, type DetectedContour } from '../../../src/domain/contours/api.ts';
+
+/** A slice that must have its borders (these detections are all readable). */
+function bordered(contour: DetectedContour | undefined) {
+  if (!contour || !hasBorder(contour)) throw new Error('expected a slice with borders');
+  return contour;
+}
 import { borderOf, ContourSetSchema, findContour, mergeContours, type SliceContour } from '../../../src/domain/contours/contour-set.ts';
 
 const square = (x: number, y: number, side: number) => [
@@ -75,7 +81,7 @@ describe('buildRecordContours', () => {
     const detections = [6, 4, 2.123456, 5, 7].map((area) => detection(area, 12));
     const body = buildRecordContours({ version: 'v1', pixelSpacingMm: 0.01, framesPerMm: 60, detections });
     expect(RecordContoursSchema.parse(body)).toEqual(body);
-    expect(body.contours[0]!.controlPoints[0]).toEqual({ x: 1.23, y: 2 });
+    expect(bordered(body.contours[0]).controlPoints[0]).toEqual({ x: 1.23, y: 2 });
     expect(body.contours[2]).toMatchObject({ slice: 3, areaMm2: 2.1235, minDiameterMm: 1 });
     expect(body.mla).toEqual({ slice: 3, areaMm2: 2.1235 });
     expect(body.references).toEqual({ distal: { slice: 1, areaMm2: 6 }, proximal: { slice: 5, areaMm2: 7 } });
@@ -99,7 +105,7 @@ describe('buildRecordContours', () => {
       confidence: 0.9,
     });
     // (9 − 3) / 9 = 0.666…, sent to 4 decimals.
-    expect(body.contours[1]!.plaqueBurden).toBe(0.6667);
+    expect(bordered(body.contours[1]).plaqueBurden).toBe(0.6667);
     expect(body.maxPlaqueBurden).toEqual({ slice: 2, plaqueBurden: 0.6667 });
   });
 

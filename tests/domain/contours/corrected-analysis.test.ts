@@ -58,11 +58,11 @@ describe('corrected pullback analysis', () => {
     const manifest = setManualContour(emptyManifest(), 4, circle(50));
     const result = correctedAnalysis(detected(), manifest, geometry);
     expect(result.slices[3]!.source).toBe('manual');
-    expect(result.slices[3]!.vessel.source).toBe('auto');
+    expect(result.slices[3]!.vessel?.source).toBe('auto');
     expect(result.slices[3]!.areaMm2).toBeCloseTo(circleMm2(50), 1);
     expect(result.analysis.mla?.index).toBe(3);
     // The automatic vessel (12 mm²) around the corrected lumen: the largest plaque burden is there now.
-    expect(result.slices[3]!.plaqueBurden).toBeCloseTo((12 - result.slices[3]!.areaMm2) / 12, 9);
+    expect(result.slices[3]!.plaqueBurden).toBeCloseTo((12 - result.slices[3]!.areaMm2!) / 12, 9);
     expect(result.maxPlaqueBurden?.index).toBe(3);
     expect(removeManualContour(manifest, 4).contours).toEqual([]);
   });
@@ -74,6 +74,7 @@ describe('corrected pullback analysis', () => {
     const result = correctedAnalysis(detected(), manifest, geometry);
     const slice = result.slices[1]!;
     expect(slice).toMatchObject({ source: 'auto', areaMm2: 7, bordersCross: false });
+    if (!slice.vessel) throw new Error('expected a vessel border');
     expect(slice.vessel.source).toBe('manual');
     expect(slice.vessel.controlPoints).toEqual(circle(150));
     expect(slice.vessel.areaMm2).toBeCloseTo(circleMm2(150), 2);

@@ -137,24 +137,30 @@ function annotationGroup(annotation: TypedAnnotation, pixelSpacingMm: number, fr
 
 const sourceItem = (source: 'auto' | 'manual') => codeValue('CONTAINS', CODES.borderSource, source === 'manual' ? CODES.manual : CODES.automatic);
 
-/** The lumen and vessel groups of one slice (a border with under 3 control points is left out: it encloses nothing). */
+/**
+ * The lumen and vessel groups of one slice. A border the slice has not got (the detector could not
+ * read the frame and nobody drew one, issue 23) or with under 3 control points is left out: there is
+ * nothing to place or measure.
+ */
 function borderGroups(slice: SliceMeasurement, frame: FrameReference): Naturalized[] {
   const outline = (controlPoints: readonly Point[]) => scoord('INFERRED FROM', 'POLYLINE', closed(measuredOutline(controlPoints)), frame);
   const groups: Naturalized[] = [];
-  if (slice.controlPoints.length >= 3) {
+  if (slice.source !== null && slice.areaMm2 !== null && slice.controlPoints.length >= 3) {
     groups.push(
       trackedGroup(`Slice ${slice.slice} lumen border`, [sourceItem(slice.source), num('CONTAINS', CODES.lumenArea, slice.areaMm2, UNITS.mm2, [outline(slice.controlPoints)])]),
     );
   }
-  if (slice.vessel.controlPoints.length >= 3) {
-    // Crossing corrected borders enclose no plaque that could be measured (corrected-analysis.ts).
-    const plaque = slice.bordersCross
-      ? []
+  const { vessel } = slice;
+  if (vessel !== null && vessel.controlPoints.length >= 3) {
+    // Crossing corrected borders enclose no plaque that could be measured (corrected-analysis.ts), nor does a vessel without a lumen.
+    const plaque =
+      slice.bordersCross || slice.plaqueAreaMm2 === null || slice.plaqueBurden === null
+        ? []
       : [num('CONTAINS', CODES.plaqueArea, slice.plaqueAreaMm2, UNITS.mm2), num('CONTAINS', CODES.plaqueBurden, 100 * slice.plaqueBurden, UNITS.percent)];
     groups.push(
       trackedGroup(`Slice ${slice.slice} vessel border`, [
-        sourceItem(slice.vessel.source),
-        num('CONTAINS', CODES.vesselArea, slice.vessel.areaMm2, UNITS.mm2, [outline(slice.vessel.controlPoints)]),
+        sourceItem(vessel.source),
+        num('CONTAINS', CODES.vesselArea, vessel.areaMm2, UNITS.mm2, [outline(vessel.controlPoints)]),
         ...plaque,
       ]),
     );

@@ -244,6 +244,7 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
           onPointDown={onContourPointDown}
           transform={viewport.transform}
           pixelSpacingMm={pixelSpacingMm}
+          frameSize={viewport.imageSize}
         />
       ) : null}
       {viewport ? <LabelCards annotations={onSlice} store={annotations} transform={viewport.transform} pixelSpacingMm={pixelSpacingMm} selectedId={snapshot.selectedId} focusTextId={snapshot.focusTextId} onGripDown={onGripDown} /> : null}

@@ -6,9 +6,10 @@ import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts'
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
 import { withCorrection, type SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
+import { measuredOutline, polygonCentroid } from '../../../domain/contours/measurements.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 import type { annotationToolMachine } from '../annotations/annotation-tool.machine.ts';
-import { imageToScreen, type ViewTransform } from '../panels/view-transform.ts';
+import { imageToScreen, type Size, type ViewTransform } from '../panels/view-transform.ts';
 import { ContourCard } from './contour-card.tsx';
 
 const HANDLE_RADIUS_PX = 4;
@@ -36,6 +37,28 @@ export interface ContourLayerProps {
   onPointDown: (border: ContourBorder, controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => void;
   transform: ViewTransform;
   pixelSpacingMm: number;
+  /** The B-mode frame's size in image pixels: a border drawn on a slice without one starts at its centre. */
+  frameSize: Size;
+}
+
+/** A border placed by Draw starts as a circle of this many control points... */
+const STARTING_POINTS = 8;
+/** ...of about a coronary lumen's or vessel's radius (mm), for the clinician to drag into place. */
+const STARTING_RADIUS_MM: Record<ContourBorder, number> = { lumen: 1.5, vessel: 2.5 };
+
+/**
+ * The border Draw places on a slice without one: a circle round the other border's centroid if the
+ * slice has that one (the vessel goes round a drawn lumen), else round the frame's centre (the catheter).
+ */
+export function startingBorder(border: ContourBorder, measurement: SliceMeasurement | null, frameSize: Size, pixelSpacingMm: number): Point[] {
+  const other = border === 'lumen' ? measurement?.vessel?.controlPoints : measurement?.controlPoints;
+  const centre = other && other.length >= 3 ? polygonCentroid(measuredOutline(other)) : { x: frameSize.width / 2, y: frameSize.height / 2 };
+  // Never larger than the frame: a small field of view still gets a border inside it.
+  const radius = Math.min(STARTING_RADIUS_MM[border] / pixelSpacingMm, 0.4 * Math.min(frameSize.width, frameSize.height));
+  return Array.from({ length: STARTING_POINTS }, (_, i) => {
+    const angle = (2 * Math.PI * i) / STARTING_POINTS;
+    return { x: centre.x + radius * Math.cos(angle), y: centre.y + radius * Math.sin(angle) };
+  });
 }
 
 /**
@@ -44,12 +67,12 @@ export interface ContourLayerProps {
  * point makes that border of the slice a manual correction (one undo step, saved with the
  * annotations); the card's Re-detect drops a border's correction and the automatic one shows again.
  */
-export function ContourLayer({ measurement, pending, slice, store, tool, onPointDown, transform, pixelSpacingMm }: ContourLayerProps) {
+export function ContourLayer({ measurement, pending, slice, store, tool, onPointDown, transform, pixelSpacingMm, frameSize }: ContourLayerProps) {
   // A press within the drag threshold is a click: the contour shows as it is, and nothing is stored.
   const drag = useSelector(tool, (state) => (state.matches('contouring') ? state.context.contour : null));
   // While dragging, the borders and the card show the contour under the pointer.
   const live = measurement && drag ? withCorrection(measurement, drag.border, drag.points, pixelSpacingMm) : measurement;
-  const pointsOf = (border: ContourBorder): readonly Point[] => (live ? (border === 'lumen' ? live.controlPoints : live.vessel.controlPoints) : []);
+  const pointsOf = (border: ContourBorder): readonly Point[] => (live ? (border === 'lumen' ? live.controlPoints : (live.vessel?.controlPoints ?? [])) : []);
   const screenOf = (border: ContourBorder) => pointsOf(border).map((p) => imageToScreen(transform, p));
   const screen = { lumen: screenOf('lumen'), vessel: screenOf('vessel') };
 
@@ -64,7 +87,8 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
         data-testid="contour-layer"
         data-slice={slice}
         data-source={live?.source}
-        data-vessel-source={live?.vessel.source}
+        data-vessel-source={live?.vessel?.source}
+        data-no-border={live?.noBorder || undefined}
         width="100%"
         height="100%"
         style={{ position: 'absolute', inset: 0, pointerEvents: 'auto' }}
@@ -103,6 +127,7 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
         // In the panel's corner, like a console's readout: under the borders it hid the L-mode cut's
         // handle and ran off the panel's bottom edge on large vessels.
         at={CARD_CORNER}
+        startingBorder={(border) => startingBorder(border, live, frameSize, pixelSpacingMm)}
       />
     </>
   );

@@ -89,7 +89,7 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
             Lumen and vessel contours unavailable: {state.message}
           </Text>
         ) : null}
-        {result ? <SlicesToCheck slices={result.lowConfidenceSlices} source={images} /> : null}
+        {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={images} /> : null}
         {report ? (
           <Box marginInlineStart="auto">
             <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} />

@@ -19,6 +19,8 @@ const MLA_COLOR = '#FF461F';
 const REFERENCE_COLOR = '#45FF4F';
 /** The plaque burden curve is the vessel border's figure: it takes the vessel's colour. */
 const PLAQUE_BURDEN_COLOR = VESSEL_CONTOUR_COLOR;
+/** Slices the detector could not read (no border, a gap in both curves) are shaded in this colour. */
+const NO_BORDER_COLOR = '#FFA23F';
 
 export interface PullbackPlotProps {
   result: CorrectedAnalysis;
@@ -67,18 +69,20 @@ function Swatch({ color, label }: { color: string; label: string }) {
 export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
   const cursorRef = useRef<HTMLDivElement>(null);
   const count = result.slices.length;
-  const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2)) * 1.1, [result]);
+  const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2 ?? 0)) * 1.1, [result]);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
   const plotHeight = HEIGHT_PX - MARGIN.top - MARGIN.bottom;
   const x = (s: number) => MARGIN.left + (count > 1 ? ((s - 1) / (count - 1)) * plotWidth : 0);
   const y = (area: number) => MARGIN.top + plotHeight - (area / maxArea) * plotHeight;
   const yBurden = (fraction: number) => MARGIN.top + plotHeight - fraction * plotHeight;
   /* eslint-disable react-hooks/exhaustive-deps -- x, y and yBurden follow plotWidth, count and maxArea */
+  // A slice without a lumen border (the detector could not read it) has no area: the curve breaks there.
   const areaPath = useMemo(() => curvePath(result, (i) => result.slices[i]!.areaMm2, x, y), [result, plotWidth, maxArea]);
-  // Slices whose corrected borders cross have no plaque burden: the curve breaks there.
+  // Slices whose corrected borders cross, or that lack a border, have no plaque burden: the curve breaks there.
   const burdenPath = useMemo(() => curvePath(result, (i) => (result.slices[i]!.bordersCross ? null : result.slices[i]!.plaqueBurden), x, yBurden), [result, plotWidth]);
   // Consecutive low-confidence slices are one band: a few rectangles, not one per slice.
   const lowRuns = useMemo(() => sliceRuns(result.lowConfidenceSlices), [result]);
+  const noBorderRuns = useMemo(() => sliceRuns(result.noBorderSlices), [result]);
   /* eslint-enable react-hooks/exhaustive-deps */
   const { mla, references, stenosisPercent } = result.analysis;
   const maxBurden = result.maxPlaqueBurden;
@@ -127,7 +131,17 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
         {mla ? (
           <Text data-testid="mla-summary">
             MLA {mla.areaMm2.toFixed(2)} mm² at slice {mla.index + 1} ({result.slices[mla.index]?.positionMm.toFixed(1)} mm), plaque burden there{' '}
-            {result.slices[mla.index]?.bordersCross ? '—' : percent(result.slices[mla.index]?.plaqueBurden ?? 0)}
+            {result.slices[mla.index]?.bordersCross || result.slices[mla.index]?.plaqueBurden == null ? '—' : percent(result.slices[mla.index]!.plaqueBurden!)}
+          </Text>
+        ) : count > 0 ? (
+          // Every slice lacks a lumen border: there is no MLA to give, and the clinician is told why.
+          <Text data-testid="mla-summary" color="fg.warning">
+            MLA — no slice has a lumen border: the detector could not read these frames (draw one with the contour tool)
+          </Text>
+        ) : null}
+        {result.noBorderSlices.length > 0 ? (
+          <Text data-testid="no-border-count" color="fg.muted">
+            {result.noBorderSlices.length} slice{result.noBorderSlices.length > 1 ? 's' : ''} without a border
           </Text>
         ) : null}
         <Text>
@@ -159,6 +173,10 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
         <HStack gap="1">
           <Box width="10px" height="10px" bg="currentColor" opacity={0.25} />
           <Text>Low confidence</Text>
+        </HStack>
+        <HStack gap="1">
+          <Box width="10px" height="10px" bg={NO_BORDER_COLOR} opacity={0.4} />
+          <Text>No border (gap)</Text>
         </HStack>
       </HStack>
       <Box position="relative">
@@ -198,6 +216,23 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
                 fill="currentColor"
                 fillOpacity={0.18}
               />
+            ))}
+          </g>
+          <g data-testid="no-border-marks" data-count={result.noBorderSlices.length}>
+            {noBorderRuns.map((run) => (
+              <rect
+                key={run.first}
+                data-first={run.first}
+                data-last={run.last}
+                x={x(run.first) - halfStep}
+                y={MARGIN.top}
+                width={Math.max(1, x(run.last) - x(run.first) + 2 * halfStep)}
+                height={plotHeight}
+                fill={NO_BORDER_COLOR}
+                fillOpacity={0.3}
+              >
+                <title>{run.first === run.last ? `Slice ${run.first}: no border` : `Slices ${run.first}–${run.last}: no border`}</title>
+              </rect>
             ))}
           </g>
           <rect x={MARGIN.left} y={MARGIN.top} width={plotWidth} height={plotHeight} fill="transparent" stroke="currentColor" strokeOpacity={0.2} />

@@ -15,16 +15,17 @@ export interface CheckedSliceSource {
 
 /**
  * "12 slices to check" and Previous / Next buttons (N, Shift+N) that step through the slices whose
- * borders the detector did not trust. It renders again only when the neighbours or the position in
+ * borders the detector did not trust. Those it could not read at all (`noBorder`, a subset) are
+ * counted and named "no border". It renders again only when the neighbours or the position in
  * the list change, not on every slice change (a hundred a second while playing).
  */
-export function SlicesToCheck({ slices, source }: { slices: readonly number[]; source: CheckedSliceSource }) {
+export function SlicesToCheck({ slices, noBorder = [], source }: { slices: readonly number[]; noBorder?: readonly number[]; source: CheckedSliceSource }) {
   // One string stands for what is shown, so useSyncExternalStore compares by value.
   const state = useSyncExternalStore(source.subscribe, () => {
     const { slice } = source.getSnapshot();
-    return `${nextSliceToCheck(slices, slice, -1) ?? ''}|${nextSliceToCheck(slices, slice, 1) ?? ''}|${slices.indexOf(slice)}`;
+    return `${nextSliceToCheck(slices, slice, -1) ?? ''}|${nextSliceToCheck(slices, slice, 1) ?? ''}|${slices.indexOf(slice)}|${noBorder.includes(slice) ? 'none' : ''}`;
   });
-  const [previousText, nextText, positionText] = state.split('|');
+  const [previousText, nextText, positionText, noBorderText] = state.split('|');
   const previous = previousText ? Number(previousText) : null;
   const next = nextText ? Number(nextText) : null;
   const position = Number(positionText);
@@ -47,7 +48,8 @@ export function SlicesToCheck({ slices, source }: { slices: readonly number[]; s
     <HStack gap="1" data-testid="slices-to-check" data-count={slices.length}>
       <Text textStyle="xs" color="fg.warning" fontWeight="semibold">
         {slices.length.toLocaleString('en-US')} slice{slices.length === 1 ? '' : 's'} to check
-        {position >= 0 ? ` (${position + 1} of ${slices.length})` : ''}
+        {noBorder.length > 0 ? `, ${noBorder.length.toLocaleString('en-US')} with no border` : ''}
+        {position >= 0 ? ` (${position + 1} of ${slices.length}${noBorderText ? ': no border' : ''})` : ''}
       </Text>
       <Button
         size="2xs"

@@ -152,6 +152,8 @@ describe('the report read back', () => {
     for (const slice of made.analysis.slices) {
       const lumen = read.borders.find((b) => b.border === 'lumen' && b.slice === slice.slice);
       const vessel = read.borders.find((b) => b.border === 'vessel' && b.slice === slice.slice);
+      // Every slice of this fixture has both borders.
+      if (slice.areaMm2 === null || slice.vessel === null || slice.plaqueBurden === null) throw new Error(`slice ${slice.slice} has no border`);
       closeTo(lumen?.areaMm2, slice.areaMm2);
       closeTo(vessel?.areaMm2, slice.vessel.areaMm2);
       closeTo(vessel?.plaqueBurdenPercent ?? undefined, 100 * slice.plaqueBurden);

@@ -7,7 +7,7 @@ import { newAngle, newArea, newRuler, newText } from '../../../../src/domain/ann
 import { addAnnotation } from '../../../../src/domain/annotations/edits.ts';
 import { setManualContour } from '../../../../src/domain/annotations/contour-edits.ts';
 import { emptyManifest, type AnnotationManifest, type Point } from '../../../../src/domain/annotations/manifest.ts';
-import type { RecordContours } from '../../../../src/domain/contours/api.ts';
+import type { DetectedContour, RecordContours } from '../../../../src/domain/contours/api.ts';
 import { correctedAnalysis, type CorrectedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
 import { lumenAreaMm2, measureContour, plaqueOf } from '../../../../src/domain/contours/measurements.ts';
 import type { ReportSubject } from '../../../../src/server/dicom/sr/measurement-report.ts';
@@ -30,8 +30,10 @@ export function ring(radius: number, count = 16, wobble = 0): Point[] {
   });
 }
 
-function detected(sliceCount: number): RecordContours {
-  const contours = Array.from({ length: sliceCount }, (_, i) => {
+/** `unreadable` slices have no border, as the server sends a frame the detector could not read. */
+function detected(sliceCount: number, unreadable: readonly number[] = []): RecordContours {
+  const contours = Array.from({ length: sliceCount }, (_, i): DetectedContour => {
+    if (unreadable.includes(i + 1)) return { slice: i + 1, noBorder: true, confidence: 0.1 };
     const lumen = ring(150 - 40 * Math.exp(-(((i + 1 - 20) / 6) ** 2)), 16, 0.05);
     const vessel = ring(210, 16, 0.02);
     const measured = measureContour(lumen, PIXEL_SPACING_MM);
@@ -65,8 +67,11 @@ export interface Review {
   pixelSpacingMm: number;
 }
 
-/** The review; `note` is the text note's text (ASCII by default: dcmtk's VR checker warns on any UTF-8 dataset). */
-export function review(note = 'Calcified nodule at 9 o\'clock', sliceCount = SLICE_COUNT): Review {
+/**
+ * The review; `note` is the text note's text (ASCII by default: dcmtk's VR checker warns on any
+ * UTF-8 dataset); `unreadable` slices got no border from the detector.
+ */
+export function review(note = 'Calcified nodule at 9 o\'clock', sliceCount = SLICE_COUNT, unreadable: readonly number[] = []): Review {
   let manifest = emptyManifest();
   manifest = addAnnotation(manifest, newRuler(manifest, 3, { x: 100.5, y: 120.25 }, { x: 300.75, y: 180 }));
   manifest = addAnnotation(manifest, newArea(manifest, 7, ring(60, 48, 0.1).map((p) => ({ x: p.x + 20, y: p.y - 10 }))));
@@ -74,7 +79,7 @@ export function review(note = 'Calcified nodule at 9 o\'clock', sliceCount = SLI
   manifest = addAnnotation(manifest, { ...newText(manifest, 25, { x: 40.5, y: 60.5 }), text: note });
   // The clinician narrows the lumen on slice 18 by hand: it becomes the MLA.
   manifest = setManualContour(manifest, MLA_SLICE, ring(70, 12));
-  const analysis = correctedAnalysis(detected(sliceCount), manifest, { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
+  const analysis = correctedAnalysis(detected(sliceCount, unreadable), manifest, { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
   return { manifest, analysis, pixelSpacingMm: PIXEL_SPACING_MM };
 }
 

@@ -29,6 +29,7 @@ function renderLayer(manifest: AnnotationManifest, slice: number) {
       onPointDown={onPointDown}
       transform={{ scaleX: 1, scaleY: 1, x: 0, y: 0 }}
       pixelSpacingMm={0.01}
+      frameSize={{ width: 512, height: 512 }}
     />,
   );
   return { store, tool, onPointDown, measurement, view };

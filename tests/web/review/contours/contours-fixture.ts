@@ -1,5 +1,5 @@
 import type { Point } from '../../../../src/domain/annotations/manifest.ts';
-import type { RecordContours } from '../../../../src/domain/contours/api.ts';
+import type { DetectedContour, RecordContours } from '../../../../src/domain/contours/api.ts';
 
 /** A circle of `radius` px round (256, 256) as 16 control points. */
 export const circle = (radius: number): Point[] =>
@@ -7,10 +7,12 @@ export const circle = (radius: number): Point[] =>
 
 /**
  * Detected contours of `count` slices at 0.01 mm/px: lumen areas waving round 5 mm², a 12 mm²
- * vessel, and the confidences given per slice (0.9 where none is given).
+ * vessel, and the confidences given per slice (0.9 where none is given). The `unreadable` slices
+ * have no border (confidence 0.05), as the server sends a frame the detector could not read.
  */
-export function detectedContours(count: number, confidences: Record<number, number> = {}): RecordContours {
-  const contours = Array.from({ length: count }, (_, i) => {
+export function detectedContours(count: number, confidences: Record<number, number> = {}, unreadable: readonly number[] = []): RecordContours {
+  const contours = Array.from({ length: count }, (_, i): DetectedContour => {
+    if (unreadable.includes(i + 1)) return { slice: i + 1, noBorder: true, confidence: 0.05 };
     const areaMm2 = 5 + Math.sin(i / 5);
     return {
       slice: i + 1,
