@@ -3,6 +3,13 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import { oidcPayloads } from '../db/schema.ts';
 
+/** The `sid` the session hands each client (and writes into that client's ID tokens). */
+function sessionIdsOf(payload: AdapterPayload): string[] {
+  return Object.values(payload.authorizations ?? {})
+    .map((authorization) => authorization.sid)
+    .filter((sid): sid is string => typeof sid === 'string');
+}
+
 /**
  * oidc-provider's storage in the database (sessions, grants, codes, refresh tokens,
  * interactions), so it survives restarts and is shared by every replica. One instance
@@ -29,6 +36,7 @@ export class DatabaseAdapter implements Adapter {
       grantId: payload.grantId ?? null,
       userCode: payload.userCode ?? null,
       uid: payload.uid ?? null,
+      sessionIds: this.model === 'Session' ? sessionIdsOf(payload) : null,
       expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
     };
     await this.db
