@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oidcPayloads, users } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
+import { ACCOUNT_CHECK_CACHE_MS, AccountChecks } from '../../src/server/auth/account-check.ts';
+import { createProviderSession } from '../support/mint-token.ts';
 import {
   appOnDatabase,
   createTestServer,
@@ -182,5 +184,17 @@ describe.skipIf(postgresUnavailable)('the API refuses a token at once, on every 
     expect(page.body).toContain('Sign out?');
     expect(page.body).not.toContain('<script');
     expect(await patientsStatus(server, victim.tokens.id_token)).toBe(200);
+  });
+
+  it('a replica reuses its answer for ACCOUNT_CHECK_CACHE_MS at most: the bound on how long another replica may lag', async () => {
+    let now = 1_000_000;
+    const checks = new AccountChecks(server.database.db, () => now);
+    const sid = await createProviderSession(server.database.db, 'demo', clinicianId);
+    expect((await checks.check('demo', clinicianId, sid)).sessionLive).toBe(true);
+    await server.database.db.delete(oidcPayloads).where(sql`${oidcPayloads.sessionIds} @> array[${sid}]::text[]`);
+    now += ACCOUNT_CHECK_CACHE_MS - 1;
+    expect((await checks.check('demo', clinicianId, sid)).sessionLive).toBe(true);
+    now += 1;
+    expect((await checks.check('demo', clinicianId, sid)).sessionLive).toBe(false);
   });
 });
