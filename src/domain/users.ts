@@ -34,6 +34,12 @@ export const UserSummarySchema = z.object({
   /** ISO timestamp, or null for an account that never signed in. */
   lastSignInAt: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * The account's sign-in lock, when failed sign-ins have locked it (on the list only; absent on
+   * other answers). `until`: ISO time the last lock ends; `accountWide`: browsers that never signed in
+   * to it are locked out (its owner's own still work); `clients`: addresses or browsers locked out.
+   */
+  signInLock: z.object({ until: z.string(), accountWide: z.boolean(), clients: z.number().int().nonnegative() }).nullable().optional(),
 });
 export type UserSummary = z.infer<typeof UserSummarySchema>;
 

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { tenantOrigin } from './config.ts';
 import type { Database } from './db/client.ts';
+import { AccountChecks } from './auth/account-check.ts';
 import { authenticate } from './auth/authenticate.ts';
 import { TenantDirectory } from './auth/tenant-directory.ts';
 import { annotationRoutes } from './http/annotations.ts';
@@ -55,7 +56,9 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   });
   const { db } = database;
   const tenants = new TenantDirectory(db, config);
-  const providers = new ProviderRegistry(db, config, app.log);
+  // What each replica knows of accounts and sign-ins, briefly (auth/account-check.ts).
+  const accounts = new AccountChecks(db);
+  const providers = new ProviderRegistry(db, config, app.log, accounts);
   // Generation, detection and import decoding are durable jobs in the database (jobs/job-queue.ts).
   const jobs = await startJobQueue(database, config.jobs, app.log);
   const pool = config.imagingWorkers > 0 ? createFrameWorkerPool(config.imagingWorkers) : null;
@@ -98,10 +101,10 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   await app.register(authInfoRoutes, { tenants });
   await app.register(async (api) => {
     // Before any body is read: a request that is not signed in costs no parsing.
-    api.addHook('onRequest', authenticate(db, tenants));
+    api.addHook('onRequest', authenticate(accounts, tenants));
     await api.register(patientRoutes, { db });
     await api.register(recordRoutes, { db, imaging });
-    await api.register(userRoutes, { db });
+    await api.register(userRoutes, { db, accounts });
     await api.register(auditRoutes, { db });
     await api.register(contourRoutes, { db, contours });
     await api.register(annotationRoutes, { db });

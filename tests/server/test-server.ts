@@ -107,14 +107,23 @@ export type SignInResult =
  * The browser's whole sign-in through the embedded provider, driven with `inject`:
  * authorization request with PKCE, the sign-in form, consent, and the code exchange.
  */
-export async function signInThroughProvider(server: TestServer, tenantId: string, email: string, password: string): Promise<SignInResult> {
+export async function signInThroughProvider(
+  server: TestServer,
+  tenantId: string,
+  email: string,
+  password: string,
+  /** The browser's address, and cookies it already holds (`name=value; …`), e.g. a device cookie. */
+  browser: { remoteAddress?: string; cookie?: string } = {},
+): Promise<SignInResult> {
   const host = hostOf(tenantId);
   const jar: Cookies = new Map();
+  storeCookies(jar, browser.cookie?.split(';').filter((pair) => pair.includes('=')));
+  const remoteAddress = browser.remoteAddress ?? '127.0.0.1';
   const start = authorizationRequest(originOf(tenantId), tenantId);
   const { verifier, redirectUri } = start;
   let url = start.url;
   for (let step = 0; step < 12; step++) {
-    const response = await server.app.inject({ method: 'GET', url, headers: { host, cookie: cookieHeader(jar) } });
+    const response = await server.app.inject({ method: 'GET', url, remoteAddress, headers: { host, cookie: cookieHeader(jar) } });
     storeCookies(jar, response.headers['set-cookie']);
     const location = response.headers.location as string | undefined;
     if (location?.startsWith(redirectUri)) {
@@ -139,6 +148,7 @@ export async function signInThroughProvider(server: TestServer, tenantId: string
     const login = await server.app.inject({
       method: 'POST',
       url: form[1]!,
+      remoteAddress,
       headers: { host, cookie: cookieHeader(jar), 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ email, password }).toString(),
     });

@@ -208,21 +208,23 @@ describe.skipIf(postgresUnavailable)('user administration API', () => {
     const granted = await call('PATCH', `/api/demo/users/${user.id}`, admin, { admin: true });
     expect(granted.statusCode).toBe(200);
     expect(granted.json()).toMatchObject({ groups: ['Admins'], isAdmin: true });
-    // The same token, now honoured as an administrator's: the server reads the account, not the token's groups.
-    expect((await call('GET', '/api/demo/users', token)).statusCode).toBe(200);
+    // A rights change ends the sign-ins made before it: the old token answers 401, a new sign-in carries the rights.
+    expect((await call('GET', '/api/demo/patients', token)).statusCode).toBe(401);
     const signIn = await signInThroughProvider(server, 'demo', 'promoted@demo.test', 'promoted-password');
     if (!signIn.ok) throw new Error('sign-in failed');
     expect(JSON.parse(Buffer.from(signIn.tokens.id_token.split('.')[1]!, 'base64url').toString()).groups).toEqual(['Admins']);
+    const adminToken = `Bearer ${signIn.tokens.id_token}`;
+    expect((await call('GET', '/api/demo/users', adminToken)).statusCode).toBe(200);
 
     const revoked = await call('PATCH', `/api/demo/users/${user.id}`, admin, { admin: false });
     expect(revoked.json()).toMatchObject({ groups: [], isAdmin: false });
-    expect((await call('GET', '/api/demo/users', token)).statusCode).toBe(403);
+    expect((await call('GET', '/api/demo/users', adminToken)).statusCode).toBe(401);
 
     const audit = await auditActions(user.id);
     expect(audit.filter((row) => row.action === 'role-changed').map((row) => row.details.change)).toEqual(['granted', 'revoked']);
   });
 
-  it('disables an account: its token stops working at once and it cannot sign in; enabling restores both', async () => {
+  it('disables an account: its token stops working at once and it cannot sign in; enabling restores the sign-in', async () => {
     const { user } = (await create({ email: 'leaver@demo.test', name: 'Lee Ver', password: 'leaver-password-1' })).json();
     const token = await tokenOf('demo', 'leaver@demo.test');
     expect((await call('GET', '/api/demo/patients', token)).statusCode).toBe(200);
@@ -233,8 +235,9 @@ describe.skipIf(postgresUnavailable)('user administration API', () => {
     const refused = await signInThroughProvider(server, 'demo', 'leaver@demo.test', 'leaver-password-1');
     expect(refused).toMatchObject({ ok: false, status: 401 });
 
+    // Enabling again lets the account sign in; the token of before stays dead.
     await call('PATCH', `/api/demo/users/${user.id}`, admin, { disabled: false });
-    expect((await call('GET', '/api/demo/patients', token)).statusCode).toBe(200);
+    expect((await call('GET', '/api/demo/patients', token)).statusCode).toBe(401);
     expect((await signInThroughProvider(server, 'demo', 'leaver@demo.test', 'leaver-password-1')).ok).toBe(true);
     expect((await auditActions(user.id)).map((row) => row.action)).toEqual(
       expect.arrayContaining(['account-disabled', 'account-enabled']),

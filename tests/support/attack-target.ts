@@ -40,6 +40,10 @@ export async function createAttackTarget(): Promise<AttackTarget & { close(): Pr
       const result = await signInThroughProvider(server, tenantId, email, password);
       return result.ok ? 200 : result.status;
     },
+    async signIn(tenantId, email, password, browser) {
+      const result = await signInThroughProvider(server, tenantId, email, password, browser);
+      return result.ok ? { status: 200, idToken: result.tokens.id_token, cookie: result.cookie } : { status: result.status };
+    },
     close: () => server.close(),
   };
 }

@@ -20,6 +20,16 @@ export interface AttackTarget {
   publicKey(tenantId: string): Promise<JWK>;
   /** Signs in through the provider with a password; the HTTP status of the sign-in page's answer. */
   signInStatus(tenantId: string, email: string, password: string): Promise<number>;
+  /**
+   * The same from a browser at `remoteAddress` holding `cookie`: on success (200) also the ID token and
+   * the browser's cookies after it (the provider's session and the device cookie).
+   */
+  signIn(
+    tenantId: string,
+    email: string,
+    password: string,
+    browser?: { remoteAddress?: string; cookie?: string },
+  ): Promise<{ status: number; idToken?: string; cookie?: string }>;
 }
 
 export interface Attack {

@@ -45,6 +45,11 @@ export const users = pgTable(
     disabled: boolean('disabled').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    /**
+     * Raised by a password change, a disable and a rights change: the embedded provider writes it
+     * into every ID token (claim `cv`), and the API refuses a token whose value is not the current one.
+     */
+    credentialVersion: integer('credential_version').notNull().default(0),
   },
   (t) => [uniqueIndex('users_tenant_email_idx').on(t.tenantId, t.email)],
 );
@@ -152,9 +157,15 @@ export const oidcPayloads = pgTable(
     uid: text('uid'),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /**
+     * A Session row's per-client session ids (the `sid` of its ID tokens), so the API can tell on
+     * each request whether the sign-in a token came from still exists; null for other models.
+     */
+    sessionIds: text('session_ids').array(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.model, t.id] }),
+    index('oidc_payloads_session_ids_idx').using('gin', t.sessionIds),
     index('oidc_payloads_grant_idx').on(t.tenantId, t.grantId),
     index('oidc_payloads_uid_idx').on(t.tenantId, t.model, t.uid),
     index('oidc_payloads_expires_idx').on(t.expiresAt),
@@ -207,6 +218,7 @@ export const AUDIT_ACTIONS = [
   'sign-out',
   'sign-in-failed',
   'sign-in-throttled',
+  'sign-in-lock-cleared',
   'user-created',
   'user-updated',
   'role-changed',

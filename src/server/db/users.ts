@@ -30,6 +30,14 @@ export async function endProviderSessions(tx: Executor, tenantId: string, accoun
   return ended.length;
 }
 
+/** Every ID token issued to the account before stops working on the API (auth/account-check.ts). */
+async function raiseCredentialVersion(tx: Executor, tenantId: string, userId: string): Promise<void> {
+  await tx
+    .update(users)
+    .set({ credentialVersion: sql`${users.credentialVersion} + 1` })
+    .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
 /** Who made a change, for the audit trail. */
 export type Actor = { id: string; email: string };
 
@@ -184,9 +192,11 @@ export async function updateUser(db: Db, input: UpdateUserInput): Promise<Update
     const groups = isAdmin
       ? [...new Set([...target.groups, ADMIN_GROUP])]
       : target.groups.filter((group) => group !== ADMIN_GROUP);
+    // New rights or none at all end the tokens issued before (auth/account-check.ts).
+    const endsSignIns = isAdmin !== wasAdmin || (disabled && !target.disabled);
     const [row] = await tx
       .update(users)
-      .set({ groups, disabled })
+      .set({ groups, disabled, ...(endsSignIns ? { credentialVersion: sql`${users.credentialVersion} + 1` } : {}) })
       .where(and(eq(users.tenantId, tenantId), eq(users.id, userId)))
       .returning();
     if (!row) throw new Error('user update returned no row');
@@ -203,7 +213,7 @@ export async function updateUser(db: Db, input: UpdateUserInput): Promise<Update
       await appendAudit(tx, { ...audit, action: disabled ? 'account-disabled' : 'account-enabled', details: { email: row.email } });
     }
     // New rights or none at all take effect at the next sign-in, which this forces.
-    if (isAdmin !== wasAdmin || (disabled && !target.disabled)) await endProviderSessions(tx, tenantId, userId);
+    if (endsSignIns) await endProviderSessions(tx, tenantId, userId);
     return { ok: true as const, user: toUserSummary(row) };
   });
 }
@@ -236,6 +246,7 @@ export async function resetPassword(db: Db, input: ResetPasswordInput): Promise<
     } else {
       link = await issuePasswordToken(tx, tenantId, userId);
     }
+    await raiseCredentialVersion(tx, tenantId, userId);
     // Whoever holds a session made with the old password (perhaps the reason for the reset) is signed out.
     await endProviderSessions(tx, tenantId, userId);
     await appendAudit(tx, {
@@ -295,10 +306,12 @@ export async function consumePasswordToken(
     if (!spent) return undefined;
     const [row] = await tx
       .update(users)
-      .set({ passwordHash })
+      .set({ passwordHash, credentialVersion: sql`${users.credentialVersion} + 1` })
       .where(and(eq(users.tenantId, tenantId), eq(users.id, spent.userId)))
       .returning();
     if (!row) throw new Error('password token of a missing user');
+    // A new password signs out whoever was signed in with the old one.
+    await endProviderSessions(tx, tenantId, row.id);
     await appendAudit(tx, {
       tenantId,
       action: 'password-reset',

@@ -10,9 +10,13 @@ import {
   type UserPage,
   type UserSummary,
 } from '../../domain/users.ts';
+import type { AccountChecks } from '../auth/account-check.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { Db } from '../db/client.ts';
-import { createUser, listUsers, resetPassword, updateUser, type Actor, type IssuedToken } from '../db/users.ts';
+import { appendAudit } from '../db/audit.ts';
+import { findUserById } from '../db/tenants.ts';
+import { createUser, isUserId, listUsers, resetPassword, toUserSummary, updateUser, type Actor, type IssuedToken } from '../db/users.ts';
+import { clearSignInLocks, signInLocks } from '../auth/sign-in-locks.ts';
 import { requireAdmin } from './require-admin.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
 
@@ -46,7 +50,7 @@ function noStore(reply: FastifyReply): FastifyReply {
  * User administration (administrators only, checked here whatever the browser shows). Accounts
  * are those of the embedded provider; a tenant signing in elsewhere manages them there.
  */
-export async function userRoutes(app: FastifyInstance, deps: { db: Db }): Promise<void> {
+export async function userRoutes(app: FastifyInstance, deps: { db: Db; accounts: AccountChecks }): Promise<void> {
   app.addHook('preHandler', requireAdmin);
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'GET' && request.tenant && !request.tenant.embedded) {
@@ -59,7 +63,33 @@ export async function userRoutes(app: FastifyInstance, deps: { db: Db }): Promis
 
   app.get('/api/:tenant/users', async (request): Promise<UserPage> => {
     const query = parseOrThrow(UserListQuerySchema, request.query);
-    return listUsers(deps.db, request.principal!.tenantId, query);
+    const tenantId = request.principal!.tenantId;
+    const page = await listUsers(deps.db, tenantId, query);
+    const locks = await signInLocks(deps.db, tenantId, page.items.map((user) => user.email));
+    return { ...page, items: page.items.map((user) => ({ ...user, signInLock: locks.get(user.email) ?? null })) };
+  });
+
+  // Clears the account's sign-in locks (every address and browser, and the account-wide one), audited.
+  app.delete('/api/:tenant/users/:userId/sign-in-lock', async (request): Promise<UserSummary> => {
+    const { userId } = parseOrThrow(UserParamsSchema, request.params);
+    const tenantId = request.principal!.tenantId;
+    const user = isUserId(userId) ? await findUserById(deps.db, tenantId, userId) : undefined;
+    if (!user) throw new NotFoundError(`No user "${userId}".`);
+    const cleared = await deps.db.transaction(async (tx) => {
+      const count = await clearSignInLocks(tx, tenantId, user.email);
+      await appendAudit(tx, {
+        tenantId,
+        action: 'sign-in-lock-cleared',
+        actorId: request.principal!.userId,
+        actorEmail: request.principal!.email,
+        targetType: 'user',
+        targetId: user.id,
+        details: { email: user.email, counters: count },
+      });
+      return count;
+    });
+    request.log.info({ tenant: tenantId, counters: cleared }, 'sign-in lock cleared');
+    return { ...toUserSummary(user), signInLock: null };
   });
 
   app.post('/api/:tenant/users', async (request, reply): Promise<UserChangeResult> => {
@@ -81,6 +111,8 @@ export async function userRoutes(app: FastifyInstance, deps: { db: Db }): Promis
     const { userId } = parseOrThrow(UserParamsSchema, request.params);
     const body = parseOrThrow(UpdateUserBodySchema, request.body ?? {});
     const result = await updateUser(deps.db, { tenantId: request.principal!.tenantId, userId, ...body, actor: actorOf(request) });
+    // This replica answers for the account anew at once; the others within ACCOUNT_CHECK_CACHE_MS.
+    if (result.ok) deps.accounts.forgetAccount(request.principal!.tenantId, userId);
     if (result.ok) return result.user;
     switch (result.reason) {
       case 'not-found':
@@ -98,6 +130,7 @@ export async function userRoutes(app: FastifyInstance, deps: { db: Db }): Promis
     const passwordHash = body.password ? await hashPassword(body.password) : null;
     const result = await resetPassword(deps.db, { tenantId: request.principal!.tenantId, userId, passwordHash, actor: actorOf(request) });
     if (!result.ok) throw new NotFoundError(`No user "${userId}".`);
+    deps.accounts.forgetAccount(request.principal!.tenantId, userId);
     noStore(reply);
     return { user: result.user, setPasswordLink: linkOf(request, result.link) };
   });

@@ -3,6 +3,13 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
 import { oidcPayloads } from '../db/schema.ts';
 
+/** The `sid` the session hands each client (and writes into that client's ID tokens). */
+function sessionIdsOf(payload: AdapterPayload): string[] {
+  return Object.values(payload.authorizations ?? {})
+    .map((authorization) => authorization.sid)
+    .filter((sid): sid is string => typeof sid === 'string');
+}
+
 /**
  * An id a client sent (a code, a refresh token) that PostgreSQL cannot even compare: a NUL character
  * or an unpaired surrogate (issue 24). No stored row has one, so it finds nothing, rather than a 500.
@@ -35,6 +42,7 @@ export class DatabaseAdapter implements Adapter {
       grantId: payload.grantId ?? null,
       userCode: payload.userCode ?? null,
       uid: payload.uid ?? null,
+      sessionIds: this.model === 'Session' ? sessionIdsOf(payload) : null,
       expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
     };
     await this.db

@@ -1,4 +1,5 @@
 /** The embedded provider's own pages, styled like the product (teal, light and dark). */
+import { createHash } from 'node:crypto';
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -65,16 +66,35 @@ export function messagePage(title: string, message: string, link?: { href: strin
   return layout(`${title} · IVUS Review`, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${action}`);
 }
 
+/** Submits the provider's logout form; allowed by its hash in the page's CSP, so no other script runs. */
+const AUTO_SUBMIT_SCRIPT = "document.getElementById('op.logoutForm').submit()";
+const AUTO_SUBMIT_HASH = `sha256-${createHash('sha256').update(AUTO_SUBMIT_SCRIPT).digest('base64')}`;
+
 /**
- * The provider's logout confirmation. Our own single-page app is the only client and it only
- * sends users here from its Sign out button, so the form confirms itself; without script
- * the button does the same.
+ * The provider's sign-out page around oidc-provider's form (which carries its CSRF token). `automatic`
+ * (the request named this very sign-in in its id_token_hint: the app's own Sign out) submits it at
+ * once; otherwise the user is asked, so a page elsewhere cannot sign anybody out.
  */
-export function logoutPage(form: string): string {
+export function logoutPage(form: string, options: { automatic: boolean; stayHref: string }): { html: string; contentSecurityPolicy: string } {
   const confirmed = form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>');
-  return layout(
-    'Signing out · IVUS Review',
-    `<h1>Signing out…</h1>${confirmed}<button type="submit" form="op.logoutForm">Sign out</button>
-<script>document.getElementById('op.logoutForm').submit()</script>`,
-  );
+  const csp = (script: string) =>
+    `default-src 'none'; style-src 'unsafe-inline'; script-src ${script}; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+  if (options.automatic) {
+    return {
+      html: layout(
+        'Signing out · IVUS Review',
+        `<h1>Signing out…</h1>${confirmed}<button type="submit" form="op.logoutForm">Sign out</button>
+<script>${AUTO_SUBMIT_SCRIPT}</script>`,
+      ),
+      contentSecurityPolicy: csp(`'${AUTO_SUBMIT_HASH}'`),
+    };
+  }
+  return {
+    html: layout(
+      'Sign out? · IVUS Review',
+      `<h1>Sign out?</h1><p>Do you want to sign out of IVUS Review?</p>${confirmed}<button type="submit" form="op.logoutForm">Sign out</button>
+<p><a href="${escapeHtml(options.stayHref)}">Stay signed in</a></p>`,
+    ),
+    contentSecurityPolicy: csp("'none'"),
+  };
 }

@@ -6,13 +6,14 @@ import { loadTenantSecrets } from '../db/secrets.ts';
 import { DatabaseAdapter } from './adapter.ts';
 import { appendAudit } from '../db/audit.ts';
 import { findUserById } from '../db/tenants.ts';
+import type { AccountChecks } from '../auth/account-check.ts';
 import type { TenantAuth } from '../auth/tenant-directory.ts';
 import { logoutPage, messagePage } from './pages.ts';
 
 /** Where the provider is mounted on every tenant's origin. */
 export const IDP_MOUNT_PATH = '/idp';
 
-async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: FastifyBaseLogger): Promise<Provider> {
+async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: FastifyBaseLogger, accounts: AccountChecks): Promise<Provider> {
   const secrets = await loadTenantSecrets(db, tenant.tenantId);
   const configuration: Configuration = {
     adapter: (model: string) => new DatabaseAdapter(db, tenant.tenantId, model),
@@ -41,11 +42,13 @@ async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: Fa
           email_verified: true,
           name: user.name,
           groups: user.groups,
+          // The credential version at issue: the API refuses the token once it changes (auth/account-check.ts).
+          cv: user.credentialVersion,
         }),
       };
     },
     claims: {
-      openid: ['sub', 'groups'],
+      openid: ['sub', 'groups', 'cv'],
       email: ['email', 'email_verified'],
       profile: ['name'],
       phone: ['phone_number', 'phone_number_verified'],
@@ -60,9 +63,24 @@ async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: Fa
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
+        // Another site may send a browser here: only this sign-in's own ID token as id_token_hint
+        // (the app's Sign out) signs out without asking; otherwise the user confirms with the
+        // provider's form, which carries its CSRF token (xsrf).
         async logoutSource(ctx, form) {
+          const hint = ctx.oidc.entities.IdTokenHint as { payload?: Record<string, unknown> } | undefined;
+          const session = ctx.oidc.session;
+          const fromThisSignIn =
+            hint?.payload !== undefined &&
+            session?.accountId !== undefined &&
+            hint.payload.sub === session.accountId &&
+            typeof hint.payload.sid === 'string' &&
+            hint.payload.sid === session.sidFor(tenant.clientId);
+          const page = logoutPage(form, { automatic: fromThisSignIn, stayHref: `${tenant.origin}/` });
           ctx.type = 'html';
-          ctx.body = logoutPage(form);
+          ctx.set('content-security-policy', page.contentSecurityPolicy);
+          ctx.set('x-frame-options', 'DENY');
+          ctx.set('referrer-policy', 'no-referrer');
+          ctx.body = page.html;
         },
         async postLogoutSuccessSource(ctx) {
           ctx.type = 'html';
@@ -94,6 +112,9 @@ async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: Fa
     },
   };
   const provider = new Provider(tenant.issuer, configuration);
+  // Every ID token carries its sign-in's session id (`sid`), which the API checks on each request.
+  // oidc-provider's own switch for it is tied to back-channel logout, which this client does not use.
+  provider.Client.prototype.includeSid = () => true;
   provider.proxy = config.trustProxy;
   // RFC 7009 answers a revocation with an empty 200, which Koa labels text/plain; browsers'
   // OIDC clients (oidc-client-ts) accept only JSON, so answer with an empty JSON object.
@@ -109,6 +130,8 @@ async function buildProvider(db: Db, config: Config, tenant: TenantAuth, log: Fa
     await next();
     const accountId = ctx.oidc?.route === 'end_session_confirm' && ctx.status === 303 ? ctx.oidc.session?.accountId : undefined;
     if (!accountId) return;
+    // The session row is gone; this replica stops accepting its tokens now, the others within ACCOUNT_CHECK_CACHE_MS.
+    accounts.forgetAccount(tenant.tenantId, accountId);
     const user = await findUserById(db, tenant.tenantId, accountId);
     await appendAudit(db, {
       tenantId: tenant.tenantId,
@@ -129,17 +152,20 @@ export class ProviderRegistry {
   private readonly db: Db;
   private readonly config: Config;
   private readonly log: FastifyBaseLogger;
+  /** The API's per-replica memory of accounts and sign-ins, forgotten when a sign-in ends here. */
+  readonly accounts: AccountChecks;
 
-  constructor(db: Db, config: Config, log: FastifyBaseLogger) {
+  constructor(db: Db, config: Config, log: FastifyBaseLogger, accounts: AccountChecks) {
     this.db = db;
     this.config = config;
     this.log = log;
+    this.accounts = accounts;
   }
 
   get(tenant: TenantAuth): Promise<Provider> {
     let provider = this.providers.get(tenant.tenantId);
     if (!provider) {
-      provider = buildProvider(this.db, this.config, tenant, this.log);
+      provider = buildProvider(this.db, this.config, tenant, this.log, this.accounts);
       provider.catch(() => this.providers.delete(tenant.tenantId));
       this.providers.set(tenant.tenantId, provider);
     }

@@ -9,6 +9,7 @@ import { loginPage, messagePage } from './pages.ts';
 import { sendPage, tenantOf, type Deps } from './page-response.ts';
 import { setPasswordRoutes } from './set-password.ts';
 import { createSignInThrottle } from './sign-in-throttle.ts';
+import { DeviceCookies } from './device-cookie.ts';
 import { IDP_MOUNT_PATH } from './provider.ts';
 
 const WRONG_CREDENTIALS = 'Incorrect email or password.';
@@ -24,6 +25,7 @@ const MAX_AUDITED_EMAIL_LENGTH = 254;
 export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   const handlers = new WeakMap<Provider, ReturnType<Provider['callback']>>();
   const throttle = createSignInThrottle(app);
+  const devices = new DeviceCookies(deps.db);
 
   async function interactionContext(request: FastifyRequest, reply: FastifyReply) {
     const tenant = await tenantOf(deps, request);
@@ -81,16 +83,18 @@ export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): 
         const typedEmail = String(request.body?.email ?? '');
         const email = typedEmail.trim().toLowerCase();
         const password = String(request.body?.password ?? '');
-        const attempt = { tenantId: tenant.tenantId, email };
         const action = `${IDP_MOUNT_PATH}/interaction/${details.uid}/login`;
         const refuseThrottled = (seconds: number) => {
           reply.header('retry-after', String(seconds));
           return sendPage(reply, 429, loginPage({ tenantName: tenant.name, action, email, error: tooManyFailures(seconds) }));
         };
+        const user = email ? await findUserByEmail(deps.db, tenant.tenantId, email) : undefined;
+        // A browser that signed in to this account before is throttled on its own (idp/device-cookie.ts).
+        const deviceId = user ? await devices.deviceIdOf(request, tenant, user.id) : undefined;
+        const attempt = { tenantId: tenant.tenantId, email, deviceId };
         // Locked: answered before any password is checked, so a right guess now signs nobody in.
         const locked = await throttle.retryAfterSeconds(request, attempt);
         if (locked > 0) return refuseThrottled(locked);
-        const user = email ? await findUserByEmail(deps.db, tenant.tenantId, email) : undefined;
         // Always pay for one hash check, so the answer's timing does not tell whether the account exists.
         const passwordOk = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_PASSWORD_HASH);
         if (!user || !passwordOk || user.disabled) {
@@ -113,7 +117,7 @@ export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): 
               actorId: user?.id ?? null,
               actorEmail: typedEmail.slice(0, MAX_AUDITED_EMAIL_LENGTH),
               targetType: 'session',
-              details: { retryAfterSeconds: wait, address: request.ip },
+              details: { retryAfterSeconds: wait, address: request.ip, knownDevice: deviceId !== undefined },
             });
             return refuseThrottled(wait);
           }
@@ -123,6 +127,8 @@ export async function identityProviderRoutes(app: FastifyInstance, deps: Deps): 
           await recordSignIn(tx, tenant.tenantId, user.id);
           await appendAudit(tx, { tenantId: tenant.tenantId, action: 'sign-in', actorId: user.id, actorEmail: user.email, targetType: 'session' });
         });
+        // Set on the raw response: the provider appends its own cookies to it when it finishes.
+        reply.raw.setHeader('set-cookie', [await devices.issue(tenant, user.id, deviceId)]);
         reply.hijack();
         await provider.interactionFinished(request.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
         return reply;

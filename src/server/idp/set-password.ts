@@ -66,6 +66,7 @@ export async function setPasswordRoutes(form: FastifyInstance, deps: Deps): Prom
 
     const changed = await consumePasswordToken(deps.db, tenant.tenantId, token, await hashPassword(password));
     if (!changed) return linkNotValid(reply, tenant);
+    deps.providers.accounts.forgetAccount(tenant.tenantId, changed.id);
     return sendPage(
       reply,
       200,

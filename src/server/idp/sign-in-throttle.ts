@@ -1,40 +1,29 @@
 /**
- * Sign-in throttling (issue 16), with @fastify/rate-limit's limiters rather than hand-made counters.
- * Only failed sign-ins count, per account (tenant and typed email) and per client address (within
- * its tenant; behind TRUST_PROXY the forwarded one, as Fastify resolves request.ip). Tiers make the
- * wait grow: a handful of failures locks for a minute, more within a quarter of an hour for longer,
- * more within an hour for an hour. While locked, the answer is 429 before any password is checked,
- * so a correct guess made during the lock does not sign anybody in. Keys include the tenant, so an
- * attack on one account or organisation never locks another.
+ * Sign-in throttling (issues 16 and 24), with @fastify/rate-limit's limiters rather than hand-made
+ * counters. Only failed sign-ins count, in three kinds of counter (auth/sign-in-locks.ts holds the
+ * tiers and keys): per account and client (an address, or a browser with the account's device
+ * cookie), per account from browsers without its device cookie, and per client address within the
+ * tenant (behind TRUST_PROXY the forwarded one, as Fastify resolves request.ip). Tiers make the wait
+ * grow. While locked, the answer is 429 before any password is checked, so a correct guess made
+ * during the lock does not sign anybody in.
+ *
+ * A browser that signed in to the account before is counted only by its own device counter: guesses
+ * from elsewhere, however many, never lock the owner out of their own browser. Keys include the
+ * tenant, so an attack on one account or organisation never locks another.
  *
  * The counters are kept in the database (idp/rate-limit-store.ts), so replicas share them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ACCOUNT_TIERS, ADDRESS_TIERS, CLIENT_TIERS, counterKey, type CounterKind, type SignInClient, type ThrottleTier } from '../auth/sign-in-locks.ts';
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
-
-export interface ThrottleTier {
-  readonly failures: number;
-  readonly windowMs: number;
-}
-
-/** Per account: 5 failures in a minute, 10 in 15 minutes, 20 in an hour. */
-export const ACCOUNT_TIERS: readonly ThrottleTier[] = [
-  { failures: 5, windowMs: 60_000 },
-  { failures: 10, windowMs: 15 * 60_000 },
-  { failures: 20, windowMs: 60 * 60_000 },
-];
-
-/** Per client address: generous, as a hospital's clinicians may share one address behind its NAT. */
-export const ADDRESS_TIERS: readonly ThrottleTier[] = [
-  { failures: 30, windowMs: 5 * 60_000 },
-  { failures: 100, windowMs: 60 * 60_000 },
-];
 
 export interface SignInAttempt {
   readonly tenantId: string;
   /** As typed, trimmed and lower-cased (an unknown account is counted like a known one). */
   readonly email: string;
+  /** The id of this browser's device cookie when it is valid for the account typed. */
+  readonly deviceId?: string;
 }
 
 export interface SignInThrottle {
@@ -45,31 +34,36 @@ export interface SignInThrottle {
 }
 
 interface Counter {
+  readonly kind: CounterKind;
+  readonly tier: ThrottleTier;
   readonly limiter: Limiter;
-  readonly key: (request: FastifyRequest, attempt: SignInAttempt) => string;
+}
+
+function clientOf(request: FastifyRequest, attempt: SignInAttempt): SignInClient {
+  return attempt.deviceId ? { deviceId: attempt.deviceId } : { address: request.ip };
 }
 
 export function createSignInThrottle(app: FastifyInstance): SignInThrottle {
-  // The attempt is not on the request: each limiter's key generator reads it from this map.
+  // The attempt is not on the request: each limiter's key generator reads the key from this map.
   const keys = new WeakMap<FastifyRequest, string>();
   const counters: Counter[] = [];
-  const add = (tiers: readonly ThrottleTier[], name: string, key: Counter['key']) => {
+  const add = (kind: CounterKind, tiers: readonly ThrottleTier[]) => {
     for (const tier of tiers) {
-      const limiter = app.createRateLimit({
-        max: tier.failures,
-        timeWindow: tier.windowMs,
-        keyGenerator: (request) => `${name}:${tier.windowMs}:${keys.get(request) ?? ''}`,
-      });
-      counters.push({ limiter, key });
+      const limiter = app.createRateLimit({ max: tier.failures, timeWindow: tier.windowMs, keyGenerator: (request) => keys.get(request) ?? '' });
+      counters.push({ kind, tier, limiter });
     }
   };
-  add(ACCOUNT_TIERS, 'account', (_request, attempt) => `${attempt.tenantId}/${attempt.email}`);
-  add(ADDRESS_TIERS, 'address', (request, attempt) => `${attempt.tenantId}/${request.ip}`);
+  add('client', CLIENT_TIERS);
+  add('account', ACCOUNT_TIERS);
+  add('address', ADDRESS_TIERS);
 
   const check = async (request: FastifyRequest, attempt: SignInAttempt, increment: boolean) => {
     let wait = 0;
-    for (const { limiter, key } of counters) {
-      keys.set(request, key(request, attempt));
+    const client = clientOf(request, attempt);
+    for (const { kind, tier, limiter } of counters) {
+      // The owner's own browser answers only to its own counter.
+      if (attempt.deviceId && kind !== 'client') continue;
+      keys.set(request, counterKey(kind, tier, attempt.tenantId, attempt.email, client));
       const status = await limiter(request, { increment });
       if (!status.isAllowed && status.remaining <= 0) wait = Math.max(wait, status.ttlInSeconds);
     }

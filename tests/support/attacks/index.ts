@@ -4,10 +4,12 @@
 import type { Attack } from '../attack-types.ts';
 import { FILE_ATTACKS } from './files.ts';
 import { HTTP_ATTACKS } from './http.ts';
+import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
 
 export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...SSRF_ATTACKS,
   ...FILE_ATTACKS,
   ...HTTP_ATTACKS,
+  ...SESSION_ATTACKS,
 ];

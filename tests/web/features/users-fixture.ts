@@ -60,7 +60,7 @@ export function usersServer({ users = [ADMIN, CLINICIAN], audit = [] as AuditEnt
       accounts.push(user);
       return Response.json({ user, setPasswordLink: body.password ? null : link() }, { status: 201 });
     }
-    const match = /^users\/([^/]+)(\/password-reset)?$/.exec(path);
+    const match = /^users\/([^/]+)(\/password-reset|\/sign-in-lock)?$/.exec(path);
     const account = match ? accounts.find((u) => u.id === match[1]) : undefined;
     if (match && !account) return Response.json({ error: 'not_found', message: 'No such user.' }, { status: 404 });
     if (account && method === 'PATCH') {
@@ -69,6 +69,10 @@ export function usersServer({ users = [ADMIN, CLINICIAN], audit = [] as AuditEnt
         account.groups = body.admin ? ['Admins'] : [];
       }
       if (body.disabled !== undefined) account.disabled = body.disabled;
+      return Response.json(account);
+    }
+    if (account && match?.[2] === '/sign-in-lock' && method === 'DELETE') {
+      account.signInLock = null;
       return Response.json(account);
     }
     if (account && match?.[2] && method === 'POST') {

@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { UsersPage } from '../../../src/web/features/users/users-page.tsx';
 import { renderApp } from '../render.tsx';
-import { usersServer } from './users-fixture.ts';
+import { ADMIN, CLINICIAN, usersServer } from './users-fixture.ts';
 
 const rows = () => screen.queryAllByTestId('user-row');
 const rowOf = (email: string) => rows().find((row) => within(row).queryByText(email)) as HTMLElement;
@@ -141,5 +141,23 @@ describe('users screen', () => {
     expect(disable.title).toBe('You cannot disable your own account');
     await user.click(disable);
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('shows a locked account and clears its lock in one click, with a toast', async () => {
+    const user = userEvent.setup();
+    const locked = { ...CLINICIAN, signInLock: { until: '2026-03-05T11:00:00Z', accountWide: true, clients: 1 } };
+    const server = renderUsers(usersServer({ users: [ADMIN, locked] }));
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    const badge = within(rowOf('clinician@demo.test')).getByTestId('user-lock');
+    expect(badge.textContent).toBe('Locked');
+    expect(badge.getAttribute('aria-label')).toMatch(/^Sign-in locked for new browsers and 1 address or browser until 03\/05\/26/);
+    expect(within(rowOf('admin@demo.test')).queryByRole('button', { name: 'Clear lock' })).toBeNull();
+
+    await chooseAction(user, 'clinician@demo.test', 'Clear lock');
+    expect(await screen.findByText('clinician@demo.test can sign in again from anywhere.')).toBeTruthy();
+    expect(server.requests().find((r) => r.call.startsWith('DELETE'))).toMatchObject({
+      call: 'DELETE /api/demo/users/22222222-2222-4222-8222-222222222222/sign-in-lock',
+    });
+    await waitFor(() => expect(within(rowOf('clinician@demo.test')).queryByTestId('user-lock')).toBeNull());
   });
 });

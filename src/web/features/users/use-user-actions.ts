@@ -16,7 +16,7 @@ interface Change {
   confirm?: (user: UserSummary) => { title: string; message: string; acceptLabel: string };
 }
 
-const CHANGES: Record<Exclude<UserAction, 'reset-password'>, Change> = {
+const CHANGES: Record<Exclude<UserAction, 'reset-password' | 'clear-lock'>, Change> = {
   'grant-admin': { body: { admin: true }, done: (user) => `${user.email} is now an administrator.` },
   'revoke-admin': {
     body: { admin: false },
@@ -52,6 +52,17 @@ export function useUserActions(users: UsersApi, onChanged: () => void) {
     async (user: UserSummary, action: UserAction) => {
       if (action === 'reset-password') {
         setResetting(user);
+        return;
+      }
+      if (action === 'clear-lock') {
+        try {
+          const cleared = await users.clearSignInLock(user.id);
+          toast.show({ summary: 'Lock cleared', detail: `${cleared.email} can sign in again from anywhere.`, severity: 'success', life: SUCCESS_TOAST_LIFE_MS });
+          onChanged();
+        } catch (error) {
+          const detail = error instanceof ApiError ? error.message : 'The lock could not be cleared.';
+          toast.show({ summary: 'Not cleared', detail, severity: 'error' });
+        }
         return;
       }
       const change = CHANGES[action];

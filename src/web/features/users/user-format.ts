@@ -21,6 +21,7 @@ const ACTION_LABELS: Record<string, string> = {
   'sign-out': 'Signed out',
   'sign-in-failed': 'Sign-in failed',
   'sign-in-throttled': 'Sign-in locked',
+  'sign-in-lock-cleared': 'Sign-in lock cleared',
   'user-created': 'User created',
   'user-updated': 'User updated',
   'role-changed': 'Role changed',

@@ -20,6 +20,8 @@ export interface UsersApi {
   create(body: CreateUserBody): Promise<UserChangeResult>;
   update(userId: string, body: UpdateUserBody): Promise<UserSummary>;
   resetPassword(userId: string, body: PasswordResetBody): Promise<UserChangeResult>;
+  /** Lets an account locked by failed sign-ins be tried again at once, from anywhere. */
+  clearSignInLock(userId: string): Promise<UserSummary>;
   audit(query: { before?: number; limit: number }, signal?: AbortSignal): Promise<AuditPage>;
 }
 
@@ -30,6 +32,7 @@ export function usersApi(api: ApiClient): UsersApi {
     update: (userId, body) => api.request({ resource: 'users', pathParams: [userId], method: 'PATCH', body, schema: UserSummarySchema }),
     resetPassword: (userId, body) =>
       api.request({ resource: 'users', pathParams: [userId, 'password-reset'], method: 'POST', body, schema: UserChangeResultSchema }),
+    clearSignInLock: (userId) => api.request({ resource: 'users', pathParams: [userId, 'sign-in-lock'], method: 'DELETE', schema: UserSummarySchema }),
     audit: (query, signal) => api.get(AuditPageSchema, 'audit', { query, signal }),
   };
 }

@@ -4,7 +4,7 @@ import { SkeletonRows } from '../../ui/skeleton-rows.tsx';
 import { TableHead } from '../../ui/table-head.tsx';
 import { formatDateTime } from './user-format.ts';
 
-export type UserAction = 'grant-admin' | 'revoke-admin' | 'disable' | 'enable' | 'reset-password';
+export type UserAction = 'grant-admin' | 'revoke-admin' | 'disable' | 'enable' | 'reset-password' | 'clear-lock';
 
 const COLUMNS = ['Email', 'Name', 'Groups', 'Status', 'Last sign-in', 'Actions'] as const;
 
@@ -15,6 +15,22 @@ export interface UsersTableProps {
   busy: boolean;
   skeletonRows: number;
   onAction: (user: UserSummary, action: UserAction) => void;
+}
+
+/** A locked account: until when, and what is locked (the text is the badge's accessible description too). */
+function LockBadge({ lock }: { lock: NonNullable<UserSummary['signInLock']> }) {
+  const what = [
+    lock.accountWide ? 'new browsers' : null,
+    lock.clients > 0 ? `${lock.clients} ${lock.clients === 1 ? 'address or browser' : 'addresses or browsers'}` : null,
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const description = `Sign-in locked for ${what} until ${formatDateTime(lock.until)} after failed sign-ins`;
+  return (
+    <Badge colorPalette="orange" variant="subtle" title={description} aria-label={description} data-testid="user-lock">
+      Locked
+    </Badge>
+  );
 }
 
 /** Buttons rather than a menu: every action is one visible click away and reachable with Tab. */
@@ -44,6 +60,11 @@ function RowActions({ user, isSelf, onAction }: { user: UserSummary; isSelf: boo
       <Button size="xs" variant="outline" onClick={() => onAction(user, 'reset-password')}>
         Reset password
       </Button>
+      {user.signInLock ? (
+        <Button size="xs" variant="outline" colorPalette="orange" onClick={() => onAction(user, 'clear-lock')}>
+          Clear lock
+        </Button>
+      ) : null}
     </HStack>
   );
 }
@@ -81,9 +102,12 @@ export function UsersTable({ users, currentEmail, busy, skeletonRows, onAction }
                       </HStack>
                     </Table.Cell>
                     <Table.Cell>
-                      <Badge colorPalette={user.disabled ? 'red' : 'green'} variant="subtle">
-                        {user.disabled ? 'Disabled' : 'Enabled'}
-                      </Badge>
+                      <HStack gap="1" wrap="wrap">
+                        <Badge colorPalette={user.disabled ? 'red' : 'green'} variant="subtle">
+                          {user.disabled ? 'Disabled' : 'Enabled'}
+                        </Badge>
+                        {user.signInLock ? <LockBadge lock={user.signInLock} /> : null}
+                      </HStack>
                     </Table.Cell>
                     <Table.Cell>{user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'Never'}</Table.Cell>
                     <Table.Cell textAlign="end">
