@@ -107,8 +107,8 @@ const EnvSchema = z.object({
       return titles;
     })
     .optional(),
-  /** Connections one client address may hold at the receiver at once (the receiver takes 64 in all); more are closed as they arrive. */
-  DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(64).default(8),
+  /** Connections one client address may hold at the receiver at once (at most half of the 64 it takes in all, so one address never holds every slot); more are closed as they arrive. */
+  DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(32).default(8),
   /** A receiver connection silent this many seconds (before or within its association) is aborted. */
   DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Bytes one DICOM association may bring (16 GiB by default, as an upload). */
