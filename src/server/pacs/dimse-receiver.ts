@@ -23,8 +23,10 @@ import { finished, type Writable } from 'node:stream';
 import dimse from 'dcmjs-dimse';
 import { ACCEPTED_TRANSFER_SYNTAXES } from '../dicom/transfer-syntaxes.ts';
 import { InstanceWriter, instanceFileName, part10Header, trimUid } from './part10-writer.ts';
+import { RECEIVED_SOP_CLASSES, VERIFICATION_SOP_CLASS } from './received-sop-classes.ts';
 
 export { part10Header } from './part10-writer.ts';
+export { RECEIVED_SOP_CLASSES } from './received-sop-classes.ts';
 
 export type ReceivedFile = { fileName: string; path: string; size: number };
 export type ReceivedAssociation = { tenantId: string; callingAeTitle: string; calledAeTitle: string; remoteAddress: string; dir: string; files: ReceivedFile[] };
@@ -79,28 +81,6 @@ type CEchoResponse = InstanceType<typeof dimse.responses.CEchoResponse>;
 // dcmjs-dimse logs each association and command at info level to the console through loglevel's
 // root logger; everything this receiver needs said goes through the server's logger instead.
 dimse.log.setLevel('silent');
-
-const VERIFICATION_SOP_CLASS = '1.2.840.10008.1.1';
-const STORAGE = '1.2.840.10008.5.1.4.1.1.';
-/**
- * The storage SOP classes taken (suffixes of 1.2.840.10008.5.1.4.1.1.): what an IVUS console, the
- * angiography system or a PACS pushing a whole study sends. Those the import does not read (SR, PDF,
- * presentation states) are taken too, so a study push is not refused half-way; the import skips them.
- */
-export const RECEIVED_SOP_CLASSES: ReadonlySet<string> = new Set(
-  [
-    // Ultrasound: multi-frame (IVUS), single frame, enhanced volume, and the retired ones older consoles send.
-    ...['3.1', '6.1', '6.2', '3', '6'],
-    // Intravascular OCT (for presentation, for processing).
-    ...['14.1', '14.2'],
-    // X-ray angiography and fluoroscopy, plain and enhanced.
-    ...['12.1', '12.1.1', '12.2', '12.2.1'],
-    // Secondary capture, single and multi-frame (bit, byte, word, true colour).
-    ...['7', '7.1', '7.2', '7.3', '7.4'],
-    // Grayscale presentation state; SR (basic text, enhanced, comprehensive, 3D, key objects, dose); PDF; raw data.
-    ...['11.1', '88.11', '88.22', '88.33', '88.34', '88.59', '88.67', '88.76', '104.1', '66'],
-  ].map((suffix) => STORAGE + suffix),
-);
 
 /** Largest PDU we accept, announced in A-ASSOCIATE-AC (a P-DATA-TF fragment is at most this). */
 const RECEIVE_MAX_PDU = 256 * 1024;
