@@ -66,6 +66,23 @@ test('an administrator connects the PACS; a study is pulled from it, reviewed, a
   await expect(page.getByRole('row', { name: /Cath lab PACS/ })).toBeVisible();
   // Once the dialog's backdrop has faded out, which otherwise dims the page under it.
   await expect(page.locator('[data-scope="dialog"][data-part="backdrop"]')).toHaveCount(0);
+
+  // DICOM senders: the cath lab console's AE title, registered from the keyboard alone.
+  const senders = page.getByTestId('dicom-senders');
+  await expect(senders).toContainText('No DICOM sender registered');
+  await senders.getByRole('button', { name: 'Register sender' }).focus();
+  await page.keyboard.press('Enter');
+  const register = page.getByRole('dialog', { name: 'Register DICOM sender' });
+  await expect(register.getByLabel(/Calling AE title/)).toBeFocused();
+  await page.keyboard.type('CATHLAB1');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Cath lab 1 console');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('10.1.2.0/24');
+  await page.keyboard.press('Enter');
+  await expect(register).toBeHidden();
+  await expect(senders.getByRole('row', { name: /CATHLAB1/ })).toContainText('10.1.2.0/24');
+  await expect(page.locator('[data-scope="dialog"][data-part="backdrop"]')).toHaveCount(0);
   expect(await seriousAxeViolations(page)).toEqual([]);
   await expect(page.locator('body')).not.toContainText('pacs-e2e-password');
 

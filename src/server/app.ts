@@ -10,6 +10,7 @@ import { annotationRoutes } from './http/annotations.ts';
 import { createImportService, importRoutes } from './http/imports.ts';
 import { pacsRoutes } from './http/pacs.ts';
 import { installDicomReceiver } from './pacs/receiver-imports.ts';
+import { dicomCallerRoutes } from './http/dicom-callers.ts';
 import { authInfoRoutes } from './http/auth-info.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installTextCheck } from './http/validation.ts';
@@ -110,6 +111,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     await api.register(annotationRoutes, { db });
     await api.register(importRoutes, { service: importing.service, config });
     await api.register(pacsRoutes, { db, imports: importing.service, contours, addressPolicy: { allowLoopback: config.pacsAllowLoopback } });
+    await api.register(dicomCallerRoutes, { db, config });
   });
   // Limiters only where a route asks for one (idp/sign-in-throttle.ts), not on every request.
   // Counted in the database, so every replica sees the same failures.

@@ -128,6 +128,10 @@ const EnvSchema = z.object({
    * suites turn it on for their Orthanc on 127.0.0.1.
    */
   PACS_ALLOW_LOOPBACK: booleanFromEnv.default(false),
+  /** Connections one client address may hold at the receiver at once (at most half of the 64 it takes in all, so one address never holds every slot); more are closed as they arrive. */
+  DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(32).default(8),
+  /** A receiver connection silent this many seconds (before or within its association) is aborted. */
+  DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Bytes one DICOM association may bring (16 GiB by default, as an upload). */
   DICOM_RECEIVER_MAX_BYTES: z.coerce.number().int().min(1024 * 1024).default(16 * 1024 ** 3),
   /**
@@ -175,7 +179,14 @@ export type Config = {
   /** The durable job queue's timing (src/server/jobs/job-queue.ts). */
   jobs: { heartbeatSeconds: number; superviseSeconds: number };
   /** The DICOM C-STORE receiver, or null when off (the default). */
-  dicomReceiver: { port: number; host: string; aeTitles: ReadonlyMap<string, string>; maxAssociationBytes: number } | null;
+  dicomReceiver: {
+    port: number;
+    host: string;
+    aeTitles: ReadonlyMap<string, string>;
+    maxAssociationBytes: number;
+    maxAssociationsPerAddress: number;
+    idleTimeoutSeconds: number;
+  } | null;
   /** PACS connections may point at the server's own loopback (src/server/pacs/address-policy.ts). */
   pacsAllowLoopback: boolean;
 };
@@ -238,6 +249,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           host: e.DICOM_RECEIVER_HOST ?? e.HOST,
           aeTitles: e.DICOM_RECEIVER_AE_TITLES ?? new Map([['IVUSREVIEW', e.DEFAULT_TENANT]]),
           maxAssociationBytes: e.DICOM_RECEIVER_MAX_BYTES,
+          maxAssociationsPerAddress: e.DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS,
+          idleTimeoutSeconds: e.DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS,
         }
       : null,
     pacsAllowLoopback: e.PACS_ALLOW_LOOPBACK,

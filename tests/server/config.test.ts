@@ -29,6 +29,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ PACS_ALLOW_LOOPBACK: 'sometimes' })).toThrow(/PACS_ALLOW_LOOPBACK: must be true or false/);
   });
 
+  it("limits the DICOM receiver's connections per address and its idle time, within bounds", () => {
+    const receiver = (env: Record<string, string>) => loadConfig({ DICOM_RECEIVER_PORT: '11112', ...env }).dicomReceiver!;
+    expect(receiver({})).toMatchObject({ maxAssociationsPerAddress: 8, idleTimeoutSeconds: 60 });
+    expect(receiver({ DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS: '2', DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS: '15' })).toMatchObject({ maxAssociationsPerAddress: 2, idleTimeoutSeconds: 15 });
+    expect(() => receiver({ DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS: '0' })).toThrow(/DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS/);
+    // Near the receiver's 64 connections in all, one address could take every slot again.
+    expect(() => receiver({ DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS: '33' })).toThrow(/DICOM_RECEIVER_MAX_ASSOCIATIONS_PER_ADDRESS/);
+    expect(() => receiver({ DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS: '0' })).toThrow(/DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS/);
+    expect(() => receiver({ DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS: 'soon' })).toThrow(/DICOM_RECEIVER_IDLE_TIMEOUT_SECONDS/);
+  });
+
   it('asks for every S3 setting when frames go to object storage', () => {
     expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'frames' })).toThrow(/S3_ENDPOINT: required when STORAGE=s3[\s\S]*S3_SECRET_ACCESS_KEY/);
     const config = loadConfig({ STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'frames', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });

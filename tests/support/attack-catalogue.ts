@@ -27,7 +27,7 @@ const clinician = (tenantId: string) => `clinician@${tenantId}.test`;
 
 /** What a successful attack would change: each table's rows, hashed (sign-in bookkeeping aside). */
 export async function dataFingerprint(database: Database): Promise<Record<string, string>> {
-  const tables = ['tenants', 'users', 'patients', 'records', 'annotation_versions', 'imports', 'import_series', 'server_secrets', 'password_tokens'];
+  const tables = ['tenants', 'users', 'patients', 'records', 'annotation_versions', 'imports', 'import_series', 'server_secrets', 'password_tokens', 'dicom_callers'];
   const digests: Record<string, string> = {};
   for (const table of tables) {
     const result = await database.db.execute(sql.raw(`select * from ${table} order by 1, 2`));

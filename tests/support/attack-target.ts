@@ -2,29 +2,60 @@
  * A whole server to attack (the demo tenants, a disabled account, a listening port), for the attack
  * suite and `npm run bench:attacks`.
  */
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { JWK } from 'jose';
 import { users } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { createUser } from '../../src/server/db/users.ts';
+import { insertDicomCaller } from '../../src/server/db/dicom-callers.ts';
+import { DEMO_SENDER, NETWORK_LIMITED_SENDER } from './attacks/dicom-receiver.ts';
+import { freePort } from './free-port.ts';
 import { createTestServer, hostOf, mintIdToken, originOf, signInThroughProvider } from '../server/test-server.ts';
 import type { AttackTarget } from './attack-types.ts';
 
+/** The receiver starts in an onListen hook, which `listen` does not wait for: waits until its port answers. */
+async function receiverListening(port: number): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the DICOM receiver never listened on port ${port}`);
+}
+
 export async function createAttackTarget(): Promise<AttackTarget & { close(): Promise<void> }> {
   // Short body timeouts, so the trickled-body attacks are answered within the suite's patience, and a
-  // small per-address connection cap that an attack can reach.
-  const server = await createTestServer({ BODY_TIMEOUT_SECONDS: '1', UNAUTHENTICATED_BODY_TIMEOUT_SECONDS: '2', MAX_CONNECTIONS_PER_ADDRESS: '32' });
+  // small per-address connection cap that an attack can reach. A DICOM receiver too (it starts once
+  // the server listens), with demo's registered senders.
+  const dicomPort = await freePort();
+  const server = await createTestServer({
+    BODY_TIMEOUT_SECONDS: '1',
+    UNAUTHENTICATED_BODY_TIMEOUT_SECONDS: '2',
+    MAX_CONNECTIONS_PER_ADDRESS: '32',
+    DICOM_RECEIVER_PORT: String(dicomPort),
+    DICOM_RECEIVER_AE_TITLES: 'IVUSREVIEW=demo,ACMEIVUS=acme',
+  });
+  await insertDicomCaller(server.database.db, 'demo', { aeTitle: DEMO_SENDER, description: 'Cath lab 1', networks: [] });
+  await insertDicomCaller(server.database.db, 'demo', { aeTitle: NETWORK_LIMITED_SENDER, description: 'Remote site', networks: ['10.0.0.0/8'] });
   const created = await createUser(server.database.db, { tenantId: 'demo', email: 'disabled@demo.test', name: 'Disabled Account', passwordHash: null, actor: { id: 'setup', email: 'setup' } });
   if (!created.ok) throw new Error('could not create the disabled account');
   await server.database.db.update(users).set({ disabled: true }).where(eq(users.id, created.user.id));
   // Each tenant's provider keys are made on first use: made now, so the attacks start from a settled database.
   for (const tenantId of ['demo', 'acme']) await server.app.inject({ method: 'GET', url: '/idp/jwks', headers: { host: hostOf(tenantId) } });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
+  await receiverListening(dicomPort);
   return {
     app: server.app,
     database: server.database,
     port: (server.app.server.address() as AddressInfo).port,
+    dicomPort,
     hostOf,
     originOf,
     async token(tenantId, email, options = {}) {

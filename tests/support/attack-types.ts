@@ -11,6 +11,8 @@ export interface AttackTarget {
   database: Database;
   /** A listening port for attacks that need a real socket (a trickled body). */
   port: number;
+  /** The DICOM receiver's port: IVUSREVIEW imports into demo, ACMEIVUS into acme (attacks/dicom-receiver.ts names the registered senders). */
+  dicomPort: number;
   /** `demo.localhost:8080`-style host of a tenant, and its origin. */
   hostOf(tenantId: string): string;
   originOf(tenantId: string): string;

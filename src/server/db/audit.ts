@@ -7,7 +7,7 @@ export type AuditEntry = {
   action: AuditAction;
   actorId?: string | null;
   actorEmail?: string | null;
-  targetType?: 'user' | 'record' | 'patient' | 'session' | 'pacs-connection' | null;
+  targetType?: 'user' | 'record' | 'patient' | 'session' | 'pacs-connection' | 'dicom-caller' | null;
   targetId?: string | null;
   details?: Record<string, unknown> | null;
 };

@@ -232,6 +232,11 @@ export const AUDIT_ACTIONS = [
   'pacs-connection-changed',
   'pacs-connection-removed',
   'record-sent-to-pacs',
+  'dicom-caller-added',
+  'dicom-caller-changed',
+  'dicom-caller-removed',
+  /** One DICOM association at the receiver, accepted or rejected (details: who called, from where, the outcome, the instances). */
+  'dicom-association',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -246,7 +251,7 @@ export const auditLog = pgTable(
     /** Who acted: a user id, or null for an anonymous attempt (a failed sign-in). */
     actorId: text('actor_id'),
     actorEmail: text('actor_email'),
-    targetType: text('target_type', { enum: ['user', 'record', 'patient', 'session', 'pacs-connection'] }),
+    targetType: text('target_type', { enum: ['user', 'record', 'patient', 'session', 'pacs-connection', 'dicom-caller'] }),
     targetId: text('target_id'),
     details: jsonb('details'),
   },
@@ -368,6 +373,27 @@ export const pacsConnections = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('pacs_connections_tenant_name_idx').on(t.tenantId, t.name)],
+);
+
+/**
+ * The calling AE titles a tenant's DICOM receiver accepts (issue 24), registered by its
+ * administrators; `networks` (addresses or CIDR networks) limits where each may call from, empty
+ * meaning anywhere. The AE title is stored trimmed and compared exactly (AE titles are case-sensitive).
+ */
+export const dicomCallers = pgTable(
+  'dicom_callers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tenantId: text('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    aeTitle: text('ae_title').notNull(),
+    description: text('description').notNull().default(''),
+    networks: text('networks').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('dicom_callers_tenant_ae_title_idx').on(t.tenantId, t.aeTitle)],
 );
 
 /**

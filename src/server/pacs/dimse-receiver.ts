@@ -4,6 +4,12 @@
  * files in the transfer syntax they arrived in (never transcoded) and handed on once the association
  * is released. An aborted association, or one over its byte budget, leaves nothing behind.
  *
+ * Who may push (issue 24): the called AE title names the tenant, and the calling AE title (and the
+ * address it calls from) must be one the tenant's administrators registered; any other caller is
+ * rejected at association, before any data. One address holds at most `maxAssociationsPerAddress`
+ * connections and a silent one is aborted after `idleTimeoutSeconds`, so idle connections cannot
+ * take every slot. Every association, accepted or rejected, is reported to `onAudit` once it is over.
+ *
  * DIMSE comes from dcmjs-dimse. Its SCP streams a C-STORE's dataset fragments into a Writable we
  * provide (`createStoreWritableStream`), so a 1 GB pullback goes straight to disk. Where the library
  * falls short we compensate here (see the comments): its server cannot bind a host or report port 0,
@@ -17,11 +23,27 @@ import { finished, type Writable } from 'node:stream';
 import dimse from 'dcmjs-dimse';
 import { ACCEPTED_TRANSFER_SYNTAXES } from '../dicom/transfer-syntaxes.ts';
 import { InstanceWriter, instanceFileName, part10Header, trimUid } from './part10-writer.ts';
+import { RECEIVED_SOP_CLASSES, VERIFICATION_SOP_CLASS } from './received-sop-classes.ts';
 
 export { part10Header } from './part10-writer.ts';
+export { RECEIVED_SOP_CLASSES } from './received-sop-classes.ts';
 
 export type ReceivedFile = { fileName: string; path: string; size: number };
 export type ReceivedAssociation = { tenantId: string; callingAeTitle: string; calledAeTitle: string; remoteAddress: string; dir: string; files: ReceivedFile[] };
+/** How an association ended: rejected at association, released (its instances handed on), or aborted (nothing kept). */
+export type AssociationOutcome = 'rejected' | 'released' | 'aborted';
+export type AssociationReport = {
+  tenantId: string;
+  callingAeTitle: string;
+  calledAeTitle: string;
+  remoteAddress: string;
+  outcome: AssociationOutcome;
+  /** Why it was rejected or aborted ('' for a release). */
+  reason: string;
+  /** Instances handed on to the import (0 unless released). */
+  instances: number;
+};
+export type CallerCheck = { tenantId: string; callingAeTitle: string; remoteAddress: string };
 export type DimseReceiverOptions = {
   /** Interface to listen on (all interfaces when left out). */
   host?: string;
@@ -29,6 +51,14 @@ export type DimseReceiverOptions = {
   port: number;
   /** Called AE title -> tenant id; an association calling any other AE title is rejected (called AE not recognised). */
   aeTitles: ReadonlyMap<string, string>;
+  /** Whether the tenant registered this calling AE title from this address; a refusal's reason is logged and audited. */
+  authorizeCaller: (call: CallerCheck) => Promise<{ accepted: true } | { accepted: false; reason: string }>;
+  /** Connections one remote address may hold at once; more are closed as they arrive. */
+  maxAssociationsPerAddress: number;
+  /** A connection silent this long (before or within its association) is aborted. */
+  idleTimeoutSeconds: number;
+  /** Called once per association of a known tenant when it is over (rejected, released or aborted); must not throw. */
+  onAudit: (report: AssociationReport) => Promise<void>;
   /** Where each association's instances are written (one fresh subdirectory per association). */
   tempRoot: string;
   /** Bytes one association may bring; beyond it the C-STORE answers an out-of-resources failure and nothing of the association is imported. */
@@ -52,28 +82,6 @@ type CEchoResponse = InstanceType<typeof dimse.responses.CEchoResponse>;
 // root logger; everything this receiver needs said goes through the server's logger instead.
 dimse.log.setLevel('silent');
 
-const VERIFICATION_SOP_CLASS = '1.2.840.10008.1.1';
-const STORAGE = '1.2.840.10008.5.1.4.1.1.';
-/**
- * The storage SOP classes taken (suffixes of 1.2.840.10008.5.1.4.1.1.): what an IVUS console, the
- * angiography system or a PACS pushing a whole study sends. Those the import does not read (SR, PDF,
- * presentation states) are taken too, so a study push is not refused half-way; the import skips them.
- */
-export const RECEIVED_SOP_CLASSES: ReadonlySet<string> = new Set(
-  [
-    // Ultrasound: multi-frame (IVUS), single frame, enhanced volume, and the retired ones older consoles send.
-    ...['3.1', '6.1', '6.2', '3', '6'],
-    // Intravascular OCT (for presentation, for processing).
-    ...['14.1', '14.2'],
-    // X-ray angiography and fluoroscopy, plain and enhanced.
-    ...['12.1', '12.1.1', '12.2', '12.2.1'],
-    // Secondary capture, single and multi-frame (bit, byte, word, true colour).
-    ...['7', '7.1', '7.2', '7.3', '7.4'],
-    // Grayscale presentation state; SR (basic text, enhanced, comprehensive, 3D, key objects, dose); PDF; raw data.
-    ...['11.1', '88.11', '88.22', '88.33', '88.34', '88.59', '88.67', '88.76', '104.1', '66'],
-  ].map((suffix) => STORAGE + suffix),
-);
-
 /** Largest PDU we accept, announced in A-ASSOCIATE-AC (a P-DATA-TF fragment is at most this). */
 const RECEIVE_MAX_PDU = 256 * 1024;
 /** A PDU announcing more ends the connection: dcmjs-dimse buffers each PDU whole, whatever its announced length. */
@@ -83,12 +91,14 @@ const CLOSE_WAIT_MS = 10_000;
 /** C-STORE "Refused: Out of Resources" (PS3.4 B.2.3). */
 const STATUS_OUT_OF_RESOURCES = 0xa700;
 type Shared = { options: DimseReceiverOptions; track: (task: Promise<void>) => void };
+/** The address as the tenant's administrator would write it: an IPv4 client of a dual-stack socket without its ::ffff: prefix. */
+const plainAddress = (socket: net.Socket) => socket.remoteAddress?.replace(/^::ffff:(?=\d)/, '') ?? '';
 
 /** One connection: at most one association, its instances, and what happens to them when it ends. */
 class ReceiverScp extends Scp {
   private readonly connection: net.Socket;
   private readonly shared: Shared;
-  private state: 'idle' | 'open' | 'ended' = 'idle';
+  private state: 'idle' | 'authorizing' | 'open' | 'ended' = 'idle';
   private who = { callingAeTitle: '', calledAeTitle: '', remoteAddress: '' };
   private tenantId = '';
   private dir: Promise<string> | null = null;
@@ -102,10 +112,12 @@ class ReceiverScp extends Scp {
   private pduRemaining = 0;
 
   constructor(socket: net.Socket, shared: Shared) {
-    super(socket, { connectTimeout: 120_000, associationTimeout: 30_000, pduTimeout: 60_000 });
+    // The library aborts a connection sending no PDU within these (checked each second).
+    const idleMs = shared.options.idleTimeoutSeconds * 1000;
+    super(socket, { associationTimeout: idleMs, pduTimeout: idleMs });
     this.connection = socket;
     this.shared = shared;
-    this.who.remoteAddress = socket.remoteAddress?.replace(/^::ffff:(?=\d)/, '') ?? '';
+    this.who.remoteAddress = plainAddress(socket);
     // The library's own server marks its connections as connected; without connectedTime its
     // association timeout never fires.
     Object.assign(this, { connected: true, connectedTime: Date.now() });
@@ -115,7 +127,10 @@ class ReceiverScp extends Scp {
     });
     socket.on('close', () => this.end('aborted', 'the connection closed without a release'));
     this.on('networkError', (error: Error) => {
-      this.shared.options.log.warn({ ...this.who, reason: error.message }, 'DICOM connection error');
+      const idle = error.message.startsWith('Connection timeout');
+      const reason = idle ? `silent for ${shared.options.idleTimeoutSeconds} s` : error.message;
+      this.shared.options.log.warn({ ...this.who, reason }, idle ? 'DICOM connection aborted: idle' : 'DICOM connection error');
+      this.end('aborted', reason);
       socket.destroy();
     });
   }
@@ -133,6 +148,33 @@ class ReceiverScp extends Scp {
       return;
     }
     this.tenantId = tenantId;
+    this.state = 'authorizing';
+    const call = { tenantId, callingAeTitle: this.who.callingAeTitle, remoteAddress: this.who.remoteAddress };
+    this.shared.options.authorizeCaller(call).then(
+      (verdict) => (verdict.accepted ? this.accept(association) : this.rejectCaller(verdict.reason)),
+      (error: unknown) => {
+        // Nobody can say whether the caller is registered: a transient refusal, it may try again.
+        log.warn({ ...this.who, reason: error instanceof Error ? error.message : String(error) }, 'DICOM caller could not be checked');
+        this.rejectCaller('the registered callers could not be read', [RejectResult.Transient, RejectSource.ServiceProviderPresentation, RejectReason.TemporaryCongestion]);
+      },
+    );
+  }
+
+  /** Refuses a caller the tenant did not register: A-ASSOCIATE-RJ "calling AE title not recognised", before any data. */
+  private rejectCaller(reason: string, [result, source, rejectReason] = [RejectResult.Permanent, RejectSource.ServiceUser, RejectReason.CallingAeNotRecognized]): void {
+    if (this.state !== 'authorizing') return;
+    this.shared.options.log.warn({ ...this.who, tenantId: this.tenantId, reason }, 'DICOM association rejected: caller not registered');
+    this.sendAssociationReject(result, source, rejectReason);
+    this.state = 'ended';
+    this.connection.end();
+    this.report('rejected', reason, 0);
+  }
+
+  private accept(association: Association): void {
+    // The connection closed while the caller was looked up.
+    if (this.state !== 'authorizing') return;
+    const log = this.shared.options.log;
+    const tenantId = this.tenantId;
     for (const { context } of association.getPresentationContexts()) {
       const abstract = context.getAbstractSyntaxUid();
       if (abstract !== VERIFICATION_SOP_CLASS && !RECEIVED_SOP_CLASSES.has(abstract)) {
@@ -216,10 +258,20 @@ class ReceiverScp extends Scp {
     return false;
   }
 
+  /** The association's audit row (through onAudit), once it is over; never throws. */
+  private report(outcome: AssociationOutcome, reason: string, instances: number): void {
+    const task = this.shared.options.onAudit({ tenantId: this.tenantId, ...this.who, outcome, reason, instances }).catch((error: unknown) => {
+      this.shared.options.log.warn({ ...this.who, reason: error instanceof Error ? error.message : String(error) }, 'DICOM association not audited');
+    });
+    this.shared.track(task);
+  }
+
   /** Hands a released association's files on, or discards them; removes its directory afterwards. */
   private end(how: 'released' | 'aborted', why: string): void {
     const wasOpen = this.state === 'open';
+    const wasAuthorizing = this.state === 'authorizing';
     this.state = 'ended';
+    if (wasAuthorizing) this.report('aborted', why, 0);
     if (!wasOpen) return;
     const { options } = this.shared;
     const writer = this.writer;
@@ -230,17 +282,21 @@ class ReceiverScp extends Scp {
       const dir = dirReady ? await dirReady.catch(() => null) : null;
       const files = [...this.files.values()];
       const summary = { ...this.who, tenantId: this.tenantId, instances: files.length, bytes: this.received };
+      let handedOn = 0;
       try {
         if (how === 'aborted') options.log.warn({ ...summary, reason: why }, 'DICOM association ended without a release: what it brought is discarded');
         else if (this.overBudget) options.log.warn(summary, 'DICOM association released over its byte budget: nothing of it is imported');
         else if (files.length > 0 && dir) {
           options.log.info(summary, 'DICOM association released');
+          handedOn = files.length;
           await options.onAssociation({ tenantId: this.tenantId, ...this.who, dir, files });
         }
       } catch (error) {
         options.log.warn({ ...summary, reason: error instanceof Error ? error.message : String(error) }, 'DICOM association could not be handed on');
       } finally {
         if (dir) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
+        const overBudget = how === 'released' && this.overBudget;
+        this.report(overBudget ? 'aborted' : how, overBudget ? 'over the byte budget' : why, handedOn);
       }
     })();
     this.shared.track(task);
@@ -296,10 +352,25 @@ export async function startDimseReceiver(options: DimseReceiverOptions): Promise
       void task.finally(() => running.delete(task));
     },
   };
+  const perAddress = new Map<string, number>();
   const server = net.createServer((socket) => {
+    const address = plainAddress(socket);
+    const held = perAddress.get(address) ?? 0;
+    if (held >= options.maxAssociationsPerAddress) {
+      // Closed before a byte is read: one address cannot hold every slot (a console elsewhere still connects).
+      options.log.warn({ remoteAddress: address, held }, 'DICOM connection refused: this address holds the most connections allowed');
+      socket.destroy();
+      return;
+    }
+    perAddress.set(address, held + 1);
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     connections.set(socket, closed);
-    void closed.then(() => connections.delete(socket));
+    void closed.then(() => {
+      connections.delete(socket);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
     socket.setNoDelay(true);
     // The SCP attaches itself to the socket's events.
     void new ReceiverScp(socket, shared);

@@ -10,11 +10,13 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import { appendAudit } from '../db/audit.ts';
 import { recordRefusedImport } from '../db/imports.ts';
 import { ImportRejection } from '../import/errors.ts';
 import type { ImportService } from '../import/import-service.ts';
 import { parseImportForm } from '../import/patient-choice.ts';
-import { startDimseReceiver, type ReceivedAssociation } from './dimse-receiver.ts';
+import { callerVerdict } from './caller-policy.ts';
+import { startDimseReceiver, type AssociationReport, type ReceivedAssociation } from './dimse-receiver.ts';
 
 type Deps = { config: Config; receiver: NonNullable<Config['dicomReceiver']>; db: Db; imports: ImportService };
 
@@ -50,6 +52,12 @@ export async function importAssociation(deps: Pick<Deps, 'db' | 'imports'>, rece
   }
 }
 
+/** One row in the tenant's audit trail per association, accepted or rejected (no patient data: who called, from where, what became of it). */
+export async function auditAssociation(db: Db, report: AssociationReport): Promise<void> {
+  const { tenantId, ...details } = report;
+  await appendAudit(db, { tenantId, action: 'dicom-association', details });
+}
+
 /** Starts the receiver once the server listens, and stops it with the server. */
 export function installDicomReceiver(app: FastifyInstance, deps: Deps): void {
   let running: { port: number; close(): Promise<void> } | null = null;
@@ -62,6 +70,10 @@ export function installDicomReceiver(app: FastifyInstance, deps: Deps): void {
       aeTitles: deps.receiver.aeTitles,
       tempRoot: deps.imports.tempRoot,
       maxAssociationBytes: deps.receiver.maxAssociationBytes,
+      maxAssociationsPerAddress: deps.receiver.maxAssociationsPerAddress,
+      idleTimeoutSeconds: deps.receiver.idleTimeoutSeconds,
+      authorizeCaller: ({ tenantId, callingAeTitle, remoteAddress }) => callerVerdict(deps.db, tenantId, callingAeTitle, remoteAddress),
+      onAudit: (report) => auditAssociation(deps.db, report),
       log: app.log,
       onAssociation: (received) => importAssociation(deps, received, app.log),
     });

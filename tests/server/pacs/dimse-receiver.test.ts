@@ -3,32 +3,18 @@
  * stack behaves like) and Orthanc pushing a stored instance (a real PACS). What arrives is checked
  * with dcmdump, an independent reader: same SOP Instance UID, transfer syntax and pixel data.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDimseReceiver, type DimseReceiver, type DimseReceiverOptions, type ReceivedAssociation } from '../../../src/server/pacs/dimse-receiver.ts';
 import { makeDicom } from '../../support/dicom-fixtures.ts';
 import { orthancAvailable, startOrthanc, type OrthancHandle } from '../../support/orthanc.ts';
 import { hasTool, transcode } from '../../support/real-encoders.ts';
+import { AE, emptied, run, startHarness, stopHarness, TENANT, until, type Harness } from '../../support/dimse-harness.ts';
 
 const hasDcmtk = ['storescu', 'echoscu', 'dcmdump', 'dcmcjpeg'].every(hasTool);
 if (!hasDcmtk) console.warn("\nNOTICE: Debian's dcmtk (storescu, echoscu, dcmdump, dcmcjpeg) is not installed: the DIMSE sender tests are skipped.\n");
 const hasOrthanc = orthancAvailable();
-
-const AE = 'IVUSREVIEW';
-const TENANT = 'tenant-a';
-
-/** Runs a tool without blocking the event loop (the receiver runs in this process). */
-function run(tool: string, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(tool, args, { encoding: 'utf8', timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
 
 /** SOP Instance UID, transfer syntax UID and the pixel data (value or fragments) as dcmdump reads them. */
 async function dump(file: string): Promise<{ sopInstanceUid: string; transferSyntaxUid: string; pixels: Buffer[] }> {
@@ -45,50 +31,6 @@ async function dump(file: string): Promise<{ sopInstanceUid: string; transferSyn
     fs.rmSync(out, { recursive: true, force: true });
   }
 }
-
-type Harness = { receiver: DimseReceiver; tempRoot: string; calls: ReceivedAssociation[]; kept: string; logs: string[] };
-
-/** A receiver whose callback copies the files it is given (the receiver removes its directory afterwards). */
-async function startHarness(overrides: Partial<DimseReceiverOptions> = {}): Promise<Harness> {
-  const tempRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-dimse-'));
-  const kept = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-dimse-kept-'));
-  const calls: ReceivedAssociation[] = [];
-  const logs: string[] = [];
-  const record = (...a: unknown[]) => logs.push(a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' '));
-  const receiver = await startDimseReceiver({
-    host: '127.0.0.1',
-    port: 0,
-    aeTitles: new Map([[AE, TENANT]]),
-    tempRoot,
-    maxAssociationBytes: 256 * 1024 * 1024,
-    log: { info: record, warn: record },
-    onAssociation: async (received) => {
-      calls.push(received);
-      for (const file of received.files) fs.copyFileSync(file.path, path.join(kept, file.fileName));
-    },
-    ...overrides,
-  });
-  return { receiver, tempRoot, calls, kept, logs };
-}
-
-async function stopHarness(harness: Harness | undefined): Promise<void> {
-  if (!harness) return;
-  await harness.receiver.close();
-  fs.rmSync(harness.tempRoot, { recursive: true, force: true });
-  fs.rmSync(harness.kept, { recursive: true, force: true });
-}
-
-/** Waits until `check` holds (callbacks run after the sender has already been answered). */
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Whether the receiver's temporary root has been emptied (every association directory removed). */
-const emptied = (harness: Harness) => () => fs.readdirSync(harness.tempRoot).length === 0;
 
 describe.skipIf(!hasDcmtk)('DIMSE receiver with dcmtk', () => {
   let work: string;
@@ -203,6 +145,8 @@ describe.skipIf(!hasDcmtk || !hasOrthanc)('DIMSE receiver with Orthanc pushing',
   beforeAll(async () => {
     harness = await startHarness();
     orthanc = (await startOrthanc({ modalities: { review: { aet: AE, host: '127.0.0.1', port: harness.receiver.port } } }))!;
+    // The tenant registered the PACS as a sender.
+    harness.registered.set(orthanc.aeTitle, []);
   });
   afterAll(async () => {
     await orthanc?.stop();

@@ -2,6 +2,7 @@
  * The second round of attacks (issue 24), one file per topic; each topic adds its list here.
  */
 import type { Attack } from '../attack-types.ts';
+import { DICOM_RECEIVER_ATTACKS } from './dicom-receiver.ts';
 import { FILE_ATTACKS } from './files.ts';
 import { HTTP_ATTACKS } from './http.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
@@ -12,4 +13,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...FILE_ATTACKS,
   ...HTTP_ATTACKS,
   ...SESSION_ATTACKS,
+  ...DICOM_RECEIVER_ATTACKS,
 ];

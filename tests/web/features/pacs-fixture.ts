@@ -1,3 +1,4 @@
+import type { DicomCaller, DicomCallerList } from '../../../src/domain/dicom-callers.ts';
 import type { ImportSummary } from '../../../src/domain/imports.ts';
 import type { PacsConnection, PacsSeries, PacsStudy } from '../../../src/domain/pacs.ts';
 import type { PatientSummary } from '../../../src/domain/patients.ts';
@@ -23,6 +24,15 @@ export const ARCHIVE: PacsConnection = {
   stowUrl: 'https://archive.example/qido',
   authKind: 'none',
   hasCredentials: false,
+  createdAt: '2026-03-01T10:00:00.000Z',
+  updatedAt: '2026-03-01T10:00:00.000Z',
+};
+
+export const CATHLAB: DicomCaller = {
+  id: 'bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbb1',
+  aeTitle: 'CATHLAB1',
+  description: 'Cath lab 1 console',
+  networks: ['10.1.2.0/24'],
   createdAt: '2026-03-01T10:00:00.000Z',
   updatedAt: '2026-03-01T10:00:00.000Z',
 };
@@ -61,6 +71,9 @@ export function pacsServer({
   /** GET imports/{id}: the import as it stands. */
   progress = {} as Record<string, ImportSummary>,
   patients = [] as PatientSummary[],
+  /** GET pacs/dicom-callers: the registered DICOM senders and the receiver. */
+  callers = [CATHLAB] as DicomCaller[],
+  receiver = { port: 11112, calledAeTitles: ['IVUSREVIEW'] } as DicomCallerList['receiver'],
 } = {}) {
   let override: Handler | null = null;
   const { client, fetchMock, requests } = fakeApi((url, init) => {
@@ -69,6 +82,7 @@ export function pacsServer({
     const answered = override?.(url, init, path);
     if (answered) return answered;
     if (path === 'pacs/connections' && method === 'GET') return Response.json({ connections });
+    if (path === 'pacs/dicom-callers' && method === 'GET') return Response.json({ callers, receiver });
     if (/^pacs\/connections\/[^/]+\/studies$/.test(path)) return Response.json({ studies, truncated });
     if (/\/series$/.test(path)) return Response.json({ series });
     if (/\/thumbnail$/.test(path)) return new Response(new Blob([new Uint8Array([0xff, 0xd8])], { type: 'image/jpeg' }), { status: 200 });

@@ -70,6 +70,19 @@ describe('audit trail tab', () => {
     expect(screen.getByTestId('audit-page').textContent).toBe('Page 1');
   });
 
+  it('shows who called the DICOM receiver, from where, and what became of it', async () => {
+    const at = '2026-03-05T12:00:00.000Z';
+    const dicom = (id: number, details: Record<string, unknown>): AuditEntry => ({ id, at, action: 'dicom-association', actorId: null, actorEmail: null, targetType: null, targetId: null, details });
+    await openAuditTab([
+      dicom(2, { callingAeTitle: 'STRANGER', calledAeTitle: 'IVUSREVIEW', remoteAddress: '10.9.9.9', outcome: 'rejected', reason: 'calling AE title not registered', instances: 0 }),
+      dicom(1, { callingAeTitle: 'CATHLAB1', calledAeTitle: 'IVUSREVIEW', remoteAddress: '10.1.2.3', outcome: 'released', reason: '', instances: 1 }),
+    ]);
+    await waitFor(() => expect(auditRows()).toHaveLength(2));
+    const [rejected, released] = auditRows().map(cells);
+    expect(rejected!.slice(1)).toEqual(['DICOM association', '—', 'STRANGER → IVUSREVIEW', 'rejected from 10.9.9.9 (calling AE title not registered), 0 instances']);
+    expect(released!.slice(1)).toEqual(['DICOM association', '—', 'CATHLAB1 → IVUSREVIEW', 'released from 10.1.2.3, 1 instance']);
+  });
+
   it('says when the trail is empty', async () => {
     await openAuditTab([]);
     expect(await screen.findByText('No entries yet')).toBeTruthy();

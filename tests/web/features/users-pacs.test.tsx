@@ -26,7 +26,7 @@ const ok = (studiesFound: number, milliseconds: number) => Response.json({ ok: t
 describe('PACS connections (administrators)', () => {
   it('lists the connections with their addresses and authentication, never a credential', async () => {
     await openPacsTab();
-    expect(screen.getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Addresses', 'Authentication', 'Test', 'Actions']);
+    expect(within(screen.getByTestId('pacs-table')).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Name', 'Addresses', 'Authentication', 'Test', 'Actions']);
     const [orthanc, archive] = rows().map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
     expect(orthanc!.slice(0, 4)).toEqual(['Orthanc', 'http://orthanc.example:8042/dicom-web', 'Basic (user name and password)credentials stored', 'Not tested']);
     // Only the address that differs from the QIDO-RS one is named.

@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { Button, Heading, HStack, Separator, Stack, Text } from '@chakra-ui/react';
 import type { PacsConnection } from '../../../domain/pacs.ts';
 import { ApiError } from '../../api/api-client.ts';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { EmptyState, ErrorState } from '../../ui/states.tsx';
 import { useToast } from '../../ui/toast.tsx';
+import type { DicomCallersApi } from './dicom-callers-api.ts';
+import { DicomSendersSection } from './dicom-senders-section.tsx';
 import type { PacsAdminApi } from './pacs-api.ts';
 import { PacsConnectionDialog } from './pacs-connection-dialog.tsx';
 import { PacsConnectionsTable, type PacsConnectionAction } from './pacs-connections-table.tsx';
@@ -14,9 +16,10 @@ import { useRemote } from '../../api/use-remote.ts';
 
 /**
  * The tenant's DICOMweb connections: users import studies from them (Upload → From PACS) and send
- * reports back (the review's Send to PACS). Administrators add, change, test and remove them here.
+ * reports back (the review's Send to PACS). Administrators add, change, test and remove them here,
+ * and register the devices allowed to push studies by DICOM (below them).
  */
-export function PacsTab({ pacs }: { pacs: PacsAdminApi }) {
+export function PacsTab({ pacs, callers }: { pacs: PacsAdminApi; callers: DicomCallersApi }) {
   const toast = useToast();
   const confirm = useConfirm();
   const list = useRemote('pacs-connections', (signal) => pacs.list(signal), 'The PACS connections could not be loaded.');
@@ -87,17 +90,24 @@ export function PacsTab({ pacs }: { pacs: PacsAdminApi }) {
   }
 
   return (
-    <Stack gap="4">
-      <HStack justify="space-between" wrap="wrap" gap="3">
-        <Text color="fg.muted" textStyle="sm" aria-live="polite" data-testid="pacs-total">
-          {connections ? `${connections.length} ${connections.length === 1 ? 'connection' : 'connections'}` : 'Loading connections…'}
-        </Text>
-        <Button onClick={() => setEditing('new')}>Add connection</Button>
-      </HStack>
-      {body}
-      {editing ? (
-        <PacsConnectionDialog pacs={pacs} connection={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={onSaved} />
-      ) : null}
+    <Stack gap="8">
+      <Stack gap="4" as="section" aria-labelledby="pacs-connections-heading">
+        <Heading as="h2" size="md" id="pacs-connections-heading">
+          DICOMweb connections
+        </Heading>
+        <HStack justify="space-between" wrap="wrap" gap="3">
+          <Text color="fg.muted" textStyle="sm" aria-live="polite" data-testid="pacs-total">
+            {connections ? `${connections.length} ${connections.length === 1 ? 'connection' : 'connections'}` : 'Loading connections…'}
+          </Text>
+          <Button onClick={() => setEditing('new')}>Add connection</Button>
+        </HStack>
+        {body}
+        {editing ? (
+          <PacsConnectionDialog pacs={pacs} connection={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={onSaved} />
+        ) : null}
+      </Stack>
+      <Separator />
+      <DicomSendersSection callers={callers} />
     </Stack>
   );
 }

@@ -35,6 +35,10 @@ const ACTION_LABELS: Record<string, string> = {
   'pacs-connection-changed': 'PACS connection changed',
   'pacs-connection-removed': 'PACS connection removed',
   'record-sent-to-pacs': 'Report sent to PACS',
+  'dicom-caller-added': 'DICOM sender registered',
+  'dicom-caller-changed': 'DICOM sender changed',
+  'dicom-caller-removed': 'DICOM sender removed',
+  'dicom-association': 'DICOM association',
 };
 
 /** A readable name for an audit action; an action added later shows as it is stored. */
@@ -49,6 +53,10 @@ export function auditTarget(entry: AuditEntry): string {
   if (entry.targetType === 'session') return '';
   const connection = entry.targetType === 'pacs-connection' ? text(entry.details?.name) : null;
   if (connection) return `PACS ${connection}`;
+  const sender = entry.targetType === 'dicom-caller' ? text(entry.details?.aeTitle) : null;
+  if (sender) return `DICOM sender ${sender}`;
+  // Who called which of the receiver's AE titles.
+  if (entry.action === 'dicom-association') return `${text(entry.details?.callingAeTitle) ?? '?'} → ${text(entry.details?.calledAeTitle) ?? '?'}`;
   const email = text(entry.details?.email);
   if (email) return email;
   if (!entry.targetId) return '';
@@ -67,6 +75,11 @@ export function auditDetails(entry: AuditEntry): string {
       return `after repeated failures from ${text(details.address) ?? 'an unknown address'}; retry in ${typeof details.retryAfterSeconds === 'number' ? details.retryAfterSeconds : '?'} s`;
     case 'password-reset':
       return text(details.method) ?? '';
+    case 'dicom-association': {
+      const instances = typeof details.instances === 'number' ? details.instances : 0;
+      const reason = text(details.reason);
+      return `${text(details.outcome) ?? '?'} from ${text(details.remoteAddress) ?? 'an unknown address'}${reason ? ` (${reason})` : ''}, ${instances} ${instances === 1 ? 'instance' : 'instances'}`;
+    }
     case 'user-created':
       return text(details.initialPassword) ? `Initial password ${text(details.initialPassword)}` : '';
     default:

@@ -4,6 +4,7 @@ import { useApi } from '../../api/api-context.tsx';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { ErrorState } from '../../ui/states.tsx';
 import { AuditTab } from './audit-tab.tsx';
+import { dicomCallersApi } from './dicom-callers-api.ts';
 import { pacsAdminApi } from './pacs-api.ts';
 import { PacsTab } from './pacs-tab.tsx';
 import { usersApi } from './users-api.ts';
@@ -35,6 +36,7 @@ function UserAdministration({ currentEmail }: { currentEmail: string | null }) {
   const api = useApi();
   const users = useMemo(() => usersApi(api), [api]);
   const pacs = useMemo(() => pacsAdminApi(api), [api]);
+  const callers = useMemo(() => dicomCallersApi(api), [api]);
   return (
     <>
       <PageHeader title="Users" subtitle="Accounts of this organisation, what happened to them, and the PACS it works with." />
@@ -51,7 +53,7 @@ function UserAdministration({ currentEmail }: { currentEmail: string | null }) {
           <AuditTab users={users} />
         </Tabs.Content>
         <Tabs.Content value="pacs">
-          <PacsTab pacs={pacs} />
+          <PacsTab pacs={pacs} callers={callers} />
         </Tabs.Content>
       </Tabs.Root>
     </>
