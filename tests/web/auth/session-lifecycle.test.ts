@@ -54,10 +54,13 @@ function storeSigninState(id: string, ageS: number) {
 
 /**
  * Waits for `condition` on the real event loop (the fake clock stands still meanwhile), so the
- * timings below are exact: vi.waitFor would move the fake clock on while it polls.
+ * timings below are exact: vi.waitFor would move the fake clock on while it polls. The patience is
+ * real time (performance.now is not faked), not a count of turns: the sign-in client's WebCrypto
+ * work runs on Node's thread pool, and on a loaded machine it outlasted 500 turns of the loop.
  */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
+  const deadline = performance.now() + 10_000;
+  while (!condition() && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
   expect(condition()).toBe(true);
 }
 
