@@ -1,0 +1,97 @@
+/**
+ * Are two frames temporal neighbours (issue 23)? The temporal speckle cue (blood decorrelates from
+ * frame to frame, tissue persists) and the continuity prior hold only between frames a few
+ * hundredths of a millimetre and one frame period apart. Gated exports (one frame per heartbeat),
+ * dropped frames, a pullback that jumps, shuffled files or two runs stitched give pairs whose tissue
+ * speckle is as unrelated as blood: read with the temporal cue, everything looks like blood and
+ * both borders run to the field's edge.
+ *
+ * The test reuses what the detector computes anyway: the current polar image P and the previous one
+ * aligned onto it block by block (Q', temporal-alignment.ts: each block moved by its best small
+ * shift within the alignment's range). Per block b of the alignment's grid past the ring-down and
+ * inside the frame, the speckle correlation
+ *      ρ_b = Σ (P − P̄_b)(Q' − Q̄'_b) / √(Σ (P − P̄_b)² · Σ (Q' − Q̄'_b)²)
+ * (every 2nd ray and sample), over the blocks that carry speckle in both images. Tissue of
+ * neighbouring frames correlates highly (ρ ≈ 0.6–0.95) and blood does not; a heartbeat apart
+ * (≈ 0.5 mm of pullback and another cardiac phase) nothing correlates beyond what the large-scale
+ * structure gives. The score is a high quantile of ρ_b (the tissue's blocks, however large the
+ * lumen), and the pair are neighbours when it reaches NEIGHBOUR_SCORE.
+ */
+
+/** Samples along the ray between a sample and the neighbours its speckle is measured against. */
+const LAG = 2;
+/** Quantile of the block correlations taken as the pair's score: the persistent (tissue) blocks. */
+const SCORE_QUANTILE = 0.75;
+/** Blocks whose variance in either image is below this share of the frame's speckle variance carry no speckle (shadow, outside the field). */
+const QUIET_SHARE = 0.25;
+/** Fewer blocks with speckle than this: the pair cannot be told neighbours. */
+const MIN_BLOCKS = 8;
+
+/** The score from which two frames are taken as temporal neighbours (fitted on TUNING_SEEDS, bench/contours-order.ts). */
+export const NEIGHBOUR_SCORE = 0.5;
+
+export interface NeighbourGrid {
+  readonly angleCount: number;
+  readonly sampleCount: number;
+  readonly blockRays: number;
+  readonly blockSamples: number;
+  /** Samples before this (the ring-down) are left out. */
+  readonly first: number;
+  /** Per ray, how many samples lie inside the frame. */
+  readonly insideCount: Int32Array;
+}
+
+/**
+ * The neighbour score of the current polar image `current` and the previous one aligned onto it
+ * (`aligned`), in [−1, 1]; −1 when too few blocks carry speckle to tell (a black or flat frame).
+ * `speckleVariance` is the current frame's typical speckle variance. `scratch` holds at least
+ * (angleCount / blockRays + 1) · (sampleCount / blockSamples + 1) values.
+ */
+export function neighbourScore(current: Float32Array, aligned: Float32Array, grid: NeighbourGrid, speckleVariance: number, scratch: Float32Array): number {
+  const { angleCount, sampleCount, blockRays, blockSamples, first, insideCount } = grid;
+  // A grey level's variance at least, so that a black or flat frame has no block at all.
+  const quiet = Math.max(1, QUIET_SHARE * speckleVariance);
+  let blocks = 0;
+  for (let a0 = 0; a0 < angleCount; a0 += blockRays) {
+    const a1 = Math.min(angleCount, a0 + blockRays);
+    let inside = sampleCount;
+    for (let a = a0; a < a1; a++) inside = Math.min(inside, insideCount[a]!);
+    for (let k0 = Math.max(0, first); k0 + blockSamples <= inside; k0 += blockSamples) {
+      const k1 = k0 + blockSamples;
+      let n = 0;
+      let sp = 0;
+      let sq = 0;
+      let spp = 0;
+      let sqq = 0;
+      let spq = 0;
+      for (let a = a0; a < a1; a += 2) {
+        const row = a * sampleCount;
+        for (let k = Math.max(k0, LAG); k < Math.min(k1, sampleCount - LAG); k += 2) {
+          // Speckle only: the sample less the mean of its neighbours along the ray (large-scale
+          // structure, the wall's layers and texture, is shared by frames far apart).
+          const s = row + k;
+          const p = current[s]! - 0.5 * (current[s - LAG]! + current[s + LAG]!);
+          const q = aligned[s]! - 0.5 * (aligned[s - LAG]! + aligned[s + LAG]!);
+          n++;
+          sp += p;
+          sq += q;
+          spp += p * p;
+          sqq += q * q;
+          spq += p * q;
+        }
+      }
+      const vp = spp - (sp * sp) / n;
+      const vq = sqq - (sq * sq) / n;
+      if (!(vp >= quiet * n && vq >= quiet * n)) continue;
+      scratch[blocks++] = (spq - (sp * sq) / n) / Math.sqrt(vp * vq);
+    }
+  }
+  if (blocks < MIN_BLOCKS) return -1;
+  const sorted = scratch.subarray(0, blocks).sort();
+  return sorted[Math.min(blocks - 1, Math.floor(SCORE_QUANTILE * blocks))]!;
+}
+
+/** Room for the block correlations of a grid. */
+export function neighbourScratch(angleCount: number, sampleCount: number, blockRays: number, blockSamples: number): Float32Array {
+  return new Float32Array((Math.ceil(angleCount / blockRays) + 1) * (Math.ceil(sampleCount / blockSamples) + 1));
+}
