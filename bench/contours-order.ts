@@ -20,9 +20,16 @@
  *   --scores       print the neighbour score (frame-neighbours.ts) by frame gap instead
  *   --tuning       TUNING_SEEDS (what the neighbour threshold is fitted on) instead of EVALUATION_SEEDS
  *   --types a,b    only these case types
+ *   --dump file    write every frame's confidence, its inputs (confidence.ts) and Dice as JSON lines
+ *
+ * Then the confidence's AUC (issue 23): how well it ranks frames with lumen Dice ≥ 0.85 above those
+ * below, over all frames of all kinds.
  */
+import fs from 'node:fs';
 import { diceCoefficient } from '../src/domain/contours/agreement.ts';
+import type { BorderDetector } from '../src/domain/contours/border-detection.ts';
 import { createBorderDetector, type InspectableBorderDetector } from '../src/domain/contours/border-detector.ts';
+import type { ConfidenceInputs } from '../src/domain/contours/confidence.ts';
 import { detectBorderSequence } from '../src/domain/contours/detect-sequence.ts';
 import { NEIGHBOUR_SCORE } from '../src/domain/contours/frame-neighbours.ts';
 import { measuredOutline } from '../src/domain/contours/measurements.ts';
@@ -98,6 +105,42 @@ function detectorFor(evaluation: EvaluationCase): InspectableBorderDetector {
   return createBorderDetector({ frameWidth: evaluation.frameWidth, frameHeight: evaluation.frameHeight, pixelSpacingMm: evaluation.pixelSpacingMm, centreX: centre.x, centreY: centre.y });
 }
 
+/** The detector, recording what each frame's confidence was computed from. */
+function recording(detector: InspectableBorderDetector): { detector: BorderDetector; inputs: (ConfidenceInputs | null)[] } {
+  const inputs: (ConfidenceInputs | null)[] = [];
+  return {
+    inputs,
+    detector: {
+      detect(frame, previous, previousFrame) {
+        const detection = detector.detect(frame, previous, previousFrame);
+        inputs.push(detector.confidenceInputs());
+        return detection;
+      },
+    },
+  };
+}
+
+/** Area under the ROC curve of `score` separating good (true) from bad (false) frames: P(score_good > score_bad), ties counting half. */
+function auc(frames: readonly { score: number; good: boolean }[]): number {
+  const sorted = [...frames].sort((a, b) => a.score - b.score);
+  let rankSum = 0;
+  let good = 0;
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j < sorted.length && sorted[j]!.score === sorted[i]!.score) j++;
+    const rank = (i + j + 1) / 2;
+    for (let m = i; m < j; m++) {
+      if (sorted[m]!.good) {
+        rankSum += rank;
+        good++;
+      }
+    }
+    i = j;
+  }
+  const bad = sorted.length - good;
+  return good > 0 && bad > 0 ? (rankSum - (good * (good + 1)) / 2) / (good * bad) : NaN;
+}
+
 function printScores(): void {
   const gaps = [1, 2, 3, 5, 10, 30, 600];
   const byGap = new Map<number, number[]>(gaps.map((gap) => [gap, []]));
@@ -128,6 +171,9 @@ function printOrder(): void {
   const rows = new Map<Kind, KindScores>(KINDS.map((kind) => [kind, { frames: 0, lumen: 0, vessel: 0, lumenAlone: 0, diffSum: 0, diffMax: 0, nonNeighbours: 0, nonNeighbourDiffMax: 0, over002: 0 }]));
   const started = performance.now();
   let detected = 0;
+  const dumpAt = args.indexOf('--dump');
+  const dump = dumpAt >= 0 ? fs.openSync(args[dumpAt + 1]!, 'w') : null;
+  const ranked: { score: number; good: boolean }[] = [];
   for (const type of types) {
     for (const seed of seeds) {
       const evaluation = evaluationCase(type, seed);
@@ -153,7 +199,8 @@ function printOrder(): void {
       for (const [kind, indices] of Object.entries(sequences(evaluation)) as [Kind, number[]][]) {
         const frames = new Uint8Array(indices.length * evaluation.frameWidth * evaluation.frameHeight);
         indices.forEach((index, k) => frames.set(frameOf(index), k * evaluation.frameWidth * evaluation.frameHeight));
-        const { detections } = detectBorderSequence(detector, frames, geometry);
+        const recorder = recording(detector);
+        const { detections } = detectBorderSequence(recorder.detector, frames, geometry);
         detected += indices.length;
         const row = rows.get(kind)!;
         indices.forEach((index, k) => {
@@ -162,6 +209,8 @@ function printOrder(): void {
           const diff = Math.max(Math.abs(dice.lumen - single.lumen), Math.abs(dice.vessel - single.vessel));
           const reference = k === 0 ? indices[1] : indices[k - 1];
           const nonNeighbour = reference === undefined || Math.abs(reference - index) > NEIGHBOUR_GAP;
+          ranked.push({ score: detections[k]!.confidence ?? 0, good: dice.lumen >= 0.85 });
+          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, lumen: dice.lumen, vessel: dice.vessel, confidence: detections[k]!.confidence, inputs: recorder.inputs[k] })}\n`);
           row.frames++;
           row.lumen += dice.lumen;
           row.vessel += dice.vessel;
@@ -198,6 +247,9 @@ function printOrder(): void {
         f(row.over002, 0, 7),
     );
   }
+  if (dump !== null) fs.closeSync(dump);
+  const bad = ranked.filter((frame) => !frame.good).length;
+  console.info(`\nconfidence AUC (lumen Dice < 0.85 vs the rest, all ${ranked.length} frames of all kinds, ${bad} below): ${auc(ranked).toFixed(3)}`);
   console.info(`\n${detected} detections (and their rendering) in ${seconds.toFixed(1)} s, one thread`);
 }
 

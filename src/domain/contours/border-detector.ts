@@ -110,8 +110,13 @@ export interface InspectableBorderDetector extends BorderDetector {
   neighbourScore(): number | null;
 }
 
-/** A previous detection below this confidence does not guide the next frame (it may be a failure). */
-export const TRUSTED_CONFIDENCE = 0.3;
+/**
+ * A previous detection below this confidence does not guide the next frame: it failed (borders at
+ * the field's edge, a frame without echo). Low on purpose: good 20 MHz frames score as little as
+ * 0.05 (confidence.ts), and dropping the continuity of those lost up to 0.8 Dice on the mixed
+ * tuning cases (frames that then failed in turn).
+ */
+export const TRUSTED_CONFIDENCE = 0.02;
 
 export { DEFAULT_TUNING, type BorderDetectorTuning };
 
