@@ -8,14 +8,18 @@
  *
  * The test reuses what the detector computes anyway: the current polar image P and the previous one
  * aligned onto it block by block (Q', temporal-alignment.ts: each block moved by its best small
- * shift within the alignment's range). Per block b of the alignment's grid past the ring-down and
- * inside the frame, the speckle correlation
- *      ρ_b = Σ (P − P̄_b)(Q' − Q̄'_b) / √(Σ (P − P̄_b)² · Σ (Q' − Q̄'_b)²)
- * (every 2nd ray and sample), over the blocks that carry speckle in both images. Tissue of
- * neighbouring frames correlates highly (ρ ≈ 0.6–0.95) and blood does not; a heartbeat apart
- * (≈ 0.5 mm of pullback and another cardiac phase) nothing correlates beyond what the large-scale
- * structure gives. The score is a high quantile of ρ_b (the tissue's blocks, however large the
- * lumen), and the pair are neighbours when it reaches NEIGHBOUR_SCORE.
+ * shift within the alignment's range). The speckle alone is compared: h(a, k) = P(a, k) −
+ * ½ (P(a, k − 2) + P(a, k + 2)) removes the large-scale structure (the wall's layers and texture,
+ * which frames a heartbeat apart share). Per block b of the alignment's grid past the ring-down and
+ * inside the frame, the correlation
+ *      ρ_b = Σ (h_P − h̄_P)(h_Q' − h̄_Q') / √(Σ (h_P − h̄_P)² · Σ (h_Q' − h̄_Q')²)
+ * (every 2nd ray and sample), over the blocks that carry speckle in both images. The score is the
+ * upper quartile of ρ_b (the tissue's blocks, however large the lumen; blood never correlates),
+ * and the pair are neighbours when it reaches NEIGHBOUR_SCORE. On the generator's tuning cases
+ * (`npm run -s bench:contours-order -- --scores --tuning`) consecutive frames score 0.87–0.96,
+ * two apart (a dropped frame) 0.65–0.92, three apart 0.47–0.82, ten or thirty apart (a heartbeat,
+ * ≈ 0.5 mm) 0.09–0.33, another part of the pullback 0.05–0.20. A black or flat frame has no
+ * block with speckle and is no one's neighbour.
  */
 
 /** Samples along the ray between a sample and the neighbours its speckle is measured against. */
@@ -27,7 +31,7 @@ const QUIET_SHARE = 0.25;
 /** Fewer blocks with speckle than this: the pair cannot be told neighbours. */
 const MIN_BLOCKS = 8;
 
-/** The score from which two frames are taken as temporal neighbours (fitted on TUNING_SEEDS, bench/contours-order.ts). */
+/** The score from which two frames are taken as temporal neighbours: midway between thirty frames apart (≤ 0.33) and two apart (≥ 0.65) on TUNING_SEEDS. */
 export const NEIGHBOUR_SCORE = 0.5;
 
 export interface NeighbourGrid {
