@@ -15,7 +15,10 @@
  *   interleaved  the two runs of `stitched` alternating (a jump at every frame)
  * For consecutive frames and drops the temporal cue is valid, and "vs alone" is its gain, not a
  * fault; "non-nb" counts the frames whose reference (the frame before, or for the first frame the
- * one after) lies more than 3 frames away in the pullback, where the difference must stay ≤ 0.02.
+ * one after) lies more than 3 frames away in the pullback, where the difference must stay ≤ 0.02;
+ * "worse" and "better" count those more than 0.02 Dice worse or better than alone, "max drop" is
+ * the largest loss (a frame 4–8 frames from its reference may still read as a neighbour, and then
+ * gains by the temporal cue).
  *
  *   --scores       print the neighbour score (frame-neighbours.ts) by frame gap instead
  *   --tuning       TUNING_SEEDS (what the neighbour threshold is fitted on) instead of EVALUATION_SEEDS
@@ -97,7 +100,10 @@ interface KindScores {
   diffMax: number;
   nonNeighbours: number;
   nonNeighbourDiffMax: number;
-  over002: number;
+  /** Non-neighbour frames more than 0.02 Dice (lumen or vessel) worse, or better, in the sequence than alone. */
+  worse: number;
+  better: number;
+  worstDrop: number;
 }
 
 function detectorFor(evaluation: EvaluationCase): InspectableBorderDetector {
@@ -168,7 +174,7 @@ function printScores(): void {
 }
 
 function printOrder(): void {
-  const rows = new Map<Kind, KindScores>(KINDS.map((kind) => [kind, { frames: 0, lumen: 0, vessel: 0, lumenAlone: 0, diffSum: 0, diffMax: 0, nonNeighbours: 0, nonNeighbourDiffMax: 0, over002: 0 }]));
+  const rows = new Map<Kind, KindScores>(KINDS.map((kind) => [kind, { frames: 0, lumen: 0, vessel: 0, lumenAlone: 0, diffSum: 0, diffMax: 0, nonNeighbours: 0, nonNeighbourDiffMax: 0, worse: 0, better: 0, worstDrop: 0 }]));
   const started = performance.now();
   let detected = 0;
   const dumpAt = args.indexOf('--dump');
@@ -210,7 +216,7 @@ function printOrder(): void {
           const reference = k === 0 ? indices[1] : indices[k - 1];
           const nonNeighbour = reference === undefined || Math.abs(reference - index) > NEIGHBOUR_GAP;
           ranked.push({ score: detections[k]!.confidence ?? 0, good: dice.lumen >= 0.85 });
-          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, lumen: dice.lumen, vessel: dice.vessel, confidence: detections[k]!.confidence, inputs: recorder.inputs[k] })}\n`);
+          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, reference, lumen: dice.lumen, vessel: dice.vessel, lumenAlone: single.lumen, vesselAlone: single.vessel, confidence: detections[k]!.confidence, inputs: recorder.inputs[k] })}\n`);
           row.frames++;
           row.lumen += dice.lumen;
           row.vessel += dice.vessel;
@@ -220,7 +226,10 @@ function printOrder(): void {
           if (nonNeighbour) {
             row.nonNeighbours++;
             row.nonNeighbourDiffMax = Math.max(row.nonNeighbourDiffMax, diff);
-            if (diff > 0.02) row.over002++;
+            const drop = Math.max(single.lumen - dice.lumen, single.vessel - dice.vessel);
+            row.worstDrop = Math.max(row.worstDrop, drop);
+            if (drop > 0.02) row.worse++;
+            else if (diff > 0.02) row.better++;
           }
         });
       }
@@ -230,7 +239,7 @@ function printOrder(): void {
   const f = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
   console.info(`border detection in any frame order: ${types.length} case types x ${seeds.length} seeds (${tuning ? 'TUNING' : 'EVALUATION'}_SEEDS: ${seeds.join(', ')})`);
   console.info('Dice: mean over the kind\'s frames; vs alone: max(|lumen|, |vessel|) Dice difference from the frame detected alone');
-  console.info(`${'kind'.padEnd(13)}${'frames'.padStart(7)}${'lumen'.padStart(8)}${'vessel'.padStart(8)}${'lumen alone'.padStart(12)}${'vs alone mean'.padStart(14)}${'max'.padStart(7)}${'non-nb'.padStart(8)}${'non-nb max'.padStart(11)}${'>0.02'.padStart(7)}`);
+  console.info(`${'kind'.padEnd(13)}${'frames'.padStart(7)}${'lumen'.padStart(8)}${'vessel'.padStart(8)}${'lumen alone'.padStart(12)}${'vs alone mean'.padStart(14)}${'max'.padStart(7)}${'non-nb'.padStart(8)}${'non-nb max'.padStart(11)}${'worse'.padStart(7)}${'better'.padStart(7)}${'max drop'.padStart(9)}`);
   for (const kind of KINDS) {
     const row = rows.get(kind)!;
     const n = Math.max(1, row.frames);
@@ -244,7 +253,9 @@ function printOrder(): void {
         f(row.diffMax, 3, 7) +
         f(row.nonNeighbours, 0, 8) +
         f(row.nonNeighbourDiffMax, 4, 11) +
-        f(row.over002, 0, 7),
+        f(row.worse, 0, 7) +
+        f(row.better, 0, 7) +
+        f(row.worstDrop, 4, 9),
     );
   }
   if (dump !== null) fs.closeSync(dump);
