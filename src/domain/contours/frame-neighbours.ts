@@ -13,15 +13,17 @@
  * which frames a heartbeat apart share). Per block b of the alignment's grid past the ring-down and
  * inside the frame, the correlation
  *      ρ_b = Σ (h_P − h̄_P)(h_Q' − h̄_Q') / √(Σ (h_P − h̄_P)² · Σ (h_Q' − h̄_Q')²)
- * (every 2nd ray and sample), over the blocks that carry speckle in both images. The score is the
+ * (every 4th ray, every 2nd sample), over the blocks that carry speckle in both images. The score is the
  * upper quartile of ρ_b (the tissue's blocks, however large the lumen; blood never correlates),
  * and the pair are neighbours when it reaches NEIGHBOUR_SCORE. On the generator's tuning cases
- * (`npm run -s bench:contours-order -- --scores --tuning`) consecutive frames score 0.87–0.96,
- * two apart (a dropped frame) 0.65–0.92, three apart 0.47–0.82, ten or thirty apart (a heartbeat,
- * ≈ 0.5 mm) 0.09–0.33, another part of the pullback 0.05–0.20. A black or flat frame has no
- * block with speckle and is no one's neighbour.
+ * (`npm run -s bench:contours-order -- --scores --tuning`) consecutive frames score 0.89–0.97,
+ * two apart (a dropped frame) 0.67–0.93, three apart 0.49–0.84, five apart 0.28–0.70, ten or
+ * thirty apart (a heartbeat, ≈ 0.5 mm) 0.11–0.40, another part of the pullback 0.07–0.25. A black
+ * or flat frame has no block with speckle and is no one's neighbour. About 0.1 ms a frame.
  */
 
+/** Every this many rays is compared (speckle is correlated over a ray or two; the test runs on every frame). */
+const RAY_STEP = 4;
 /** Samples along the ray between a sample and the neighbours its speckle is measured against. */
 const LAG = 2;
 /** Quantile of the block correlations taken as the pair's score: the persistent (tissue) blocks. */
@@ -32,9 +34,8 @@ const QUIET_SHARE = 0.25;
 const MIN_BLOCKS = 8;
 
 /**
- * The score from which two frames are taken as temporal neighbours: every consecutive pair and most
- * pairs two frames apart on TUNING_SEEDS (10th percentile 0.735), few three apart (90th percentile
- * 0.77) and none five or more apart. The temporal cue does not hold much beyond: at 0.5, frames
+ * The score from which two frames are taken as temporal neighbours: every consecutive pair and 80
+ * of 88 pairs two frames apart on TUNING_SEEDS, 16 of 88 three apart and none five or more apart. The temporal cue does not hold much beyond: at 0.5, frames
  * four to six apart in a shuffled run passed, and their tissue, half decorrelated, read as blood.
  */
 export const NEIGHBOUR_SCORE = 0.75;
@@ -73,7 +74,7 @@ export function neighbourScore(current: Float32Array, aligned: Float32Array, gri
       let spp = 0;
       let sqq = 0;
       let spq = 0;
-      for (let a = a0; a < a1; a += 2) {
+      for (let a = a0; a < a1; a += RAY_STEP) {
         const row = a * sampleCount;
         for (let k = Math.max(k0, LAG); k < Math.min(k1, sampleCount - LAG); k += 2) {
           // Speckle only: the sample less the mean of its neighbours along the ray (large-scale
