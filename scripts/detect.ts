@@ -11,9 +11,11 @@
  *
  * Frames: 8-bit or 16-bit (scaled to 8 bits), grayscale, RGB(A) or palette PNGs of any size; colour
  * becomes luma (Rec. 601: 0.299 R + 0.587 G + 0.114 B), composited over black by its alpha. The
- * files are consecutive frames in the order given: each one's detection and pixels feed the next,
- * for continuity and the temporal speckle cue, as long as consecutive frames have the same size
- * (each size gets its own detector). The catheter sits at the image centre unless --centre X,Y.
+ * files are taken in the order given: each one's detection and pixels are offered to the next, for
+ * continuity and the temporal speckle cue, as long as consecutive frames have the same size (each
+ * size gets its own detector). The detector uses them only when the two frames are temporal
+ * neighbours (frame-neighbours.ts), so gated exports, shuffled files, drops and stitched runs give
+ * each frame the borders it gets alone. The catheter sits at the image centre unless --centre X,Y.
  *
  * Errors go to stderr. A bad command line stops before any output; a file that cannot be read or
  * decoded is skipped (no line for it, and the next frame starts a new run) and the exit code is 2.

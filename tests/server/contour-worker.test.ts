@@ -43,6 +43,14 @@ describe('contour detection in worker threads', () => {
     expect(second.detections.every((d) => d.vessel.areaMm2 > d.areaMm2)).toBe(true);
   }, 30_000);
 
+  it('does not carry one run into the next: a chunk after a jump in the pullback gets its frames as if alone', async () => {
+    const first = await pool.detect({ ...geometry, gz: zlib.gzipSync(croppedFrames(2, 2)), carry: null });
+    // The next chunk starts 30 frames (a heartbeat, 0.5 mm) further on: its reference from the carry is no neighbour.
+    const after = await pool.detect({ ...geometry, gz: zlib.gzipSync(croppedFrames(34, 1)), carry: first.carry });
+    const alone = detectChunk({ ...geometry, carry: null }, croppedFrames(34, 1));
+    expect(after.detections).toEqual(alone.detections);
+  }, 30_000);
+
   it('fails the job with the reason when the chunk is not whole frames', async () => {
     await expect(pool.detect({ ...geometry, gz: zlib.gzipSync(new Uint8Array(width * height + 7)), carry: null })).rejects.toThrow(/whole 500x480 images/);
   });

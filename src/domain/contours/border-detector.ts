@@ -12,6 +12,11 @@
  *    moves the vessel, NURD twists the rays, and unaligned tissue would decorrelate like blood).
  *    The catheter's ring-down (ring-down.ts) ends where the lowest quartile over the rays stops
  *    falling; its excess over blood is removed from S, and inside it there is no evidence at all.
+ *    The previous frame is used only when it is a temporal neighbour of this one
+ *    (frame-neighbours.ts: the speckle of the aligned blocks correlates); a frame a heartbeat away,
+ *    out of order or from another run is left out, and so are its borders, and the frame is
+ *    detected exactly as if alone. The previous borders guide (continuity) only when their
+ *    confidence reached TRUSTED_CONFIDENCE: a failed frame never carries into the next.
  * 3. Blood log-odds L(a, k) per sample from brightness, temporal decorrelation and texture
  *    (speckle-features.ts has the formula). Blood is dark, decorrelated and plain speckle; tissue
  *    brighter, persistent and structured. Echolucent plaque is as dark as blood, and at 40–60 MHz
@@ -55,6 +60,7 @@ import { removeRingDown, ringDownEnd } from './ring-down.ts';
 import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';
 import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
 import { alignPrevious } from './temporal-alignment.ts';
+import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
 import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, stepAt, vesselCost } from './vessel-search.ts';
 
@@ -100,11 +106,23 @@ export interface InspectableBorderDetector extends BorderDetector {
   bloodLogOdds(): BloodLogOdds;
   /** What the last frame's confidence was computed from. */
   confidenceInputs(): ConfidenceInputs | null;
+  /** How far the last frame and its reference frame looked like temporal neighbours (frame-neighbours.ts); null without a reference. */
+  neighbourScore(): number | null;
 }
+
+/**
+ * A previous detection below this confidence does not guide the next frame: it failed (borders at
+ * the field's edge, a frame without echo). Low on purpose: good 20 MHz frames score as little as
+ * 0.05 (confidence.ts), and dropping the continuity of those lost up to 0.8 Dice on the mixed
+ * tuning cases (frames that then failed in turn).
+ */
+export const TRUSTED_CONFIDENCE = 0.02;
 
 export { DEFAULT_TUNING, type BorderDetectorTuning };
 
-export function createBorderDetector(options: BorderDetectorOptions & { readonly tuning?: Partial<BorderDetectorTuning> }): InspectableBorderDetector {
+export function createBorderDetector(
+  options: BorderDetectorOptions & { readonly tuning?: Partial<BorderDetectorTuning>; /** The neighbour score threshold, for tuning (NEIGHBOUR_SCORE by default). */ readonly neighbourScore?: number },
+): InspectableBorderDetector {
   const { frameWidth: width, frameHeight: height, pixelSpacingMm: mm } = options;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 16 || height < 16) throw new RangeError('frameWidth and frameHeight must be integers of at least 16');
   if (!(mm > 0) || !Number.isFinite(mm)) throw new RangeError('pixelSpacingMm must be positive');
@@ -152,6 +170,7 @@ export function createBorderDetector(options: BorderDetectorOptions & { readonly
   let lastPolar = new Float32Array(n);
   let lastFrame: Uint8Array | null = null;
   let lastInputs: ConfidenceInputs | null = null;
+  let lastNeighbourScore: number | null = null;
   const maps = createFeatureMaps(angleCount, sampleCount);
   const logit = new Float32Array(n);
   const previousMean = new Float32Array(n);
@@ -174,6 +193,10 @@ export function createBorderDetector(options: BorderDetectorOptions & { readonly
     maxSampleShift: px(t.alignMaxMm, 0),
   };
 
+  const neighbourGrid = { angleCount, sampleCount, blockRays: ALIGN_BLOCK_RAYS, blockSamples: alignment.blockSamples, first: 0, insideCount };
+  const neighbourBlocks = neighbourScratch(angleCount, sampleCount, ALIGN_BLOCK_RAYS, alignment.blockSamples);
+  const neighbourThreshold = options.neighbourScore ?? NEIGHBOUR_SCORE;
+
   function border(radiiPx: Float32Array): Border {
     return { radiiPx, polygon: polygonOf(radiiPx, centreX, centreY), controlPoints: controlPointsOf(radiiPx, centreX, centreY, controlPointCount) };
   }
@@ -181,23 +204,31 @@ export function createBorderDetector(options: BorderDetectorOptions & { readonly
   return {
     bloodLogOdds: () => ({ values: logit, angleCount, sampleCount, radiusPx: radiusOf }),
     confidenceInputs: () => lastInputs,
+    neighbourScore: () => lastNeighbourScore,
     detect(frame, previous, previousFrame) {
       sampler.resample(frame, polar);
-      let temporal = false;
+      let hasReference = false;
       if (previousFrame) {
         if (previousFrame.length !== frame.length) throw new RangeError('previousFrame must have the size of frame');
         if (lastFrame && sameBytes(lastFrame, previousFrame)) previousPolar.set(lastPolar);
         else sampler.resample(previousFrame, previousPolar);
-        temporal = true;
+        hasReference = true;
       }
       const speckleVariance = computeFeatures(polar, maps, angleCount, sampleCount, candidateFirst, windows);
       const ringEnd = ringDownEnd(maps.mean, angleCount, sampleCount, minRingEnd, maxRingEnd, px(RING_MARGIN_MM), px(RING_FLOOR_WINDOW_MM), ringColumn, ringLevel);
       for (let k = 0; k < sampleCount; k++) temporalRamp[k] = Math.min(1, Math.max(0, (k - ringEnd) / px(t.temporalRampMm) + 0.5));
-      if (temporal) {
+      // The temporal cue and the continuity prior hold only between neighbouring frames (frame-neighbours.ts):
+      // a reference a heartbeat away, from another run or out of order is left out, and the frame is
+      // detected exactly as if alone.
+      let temporal = false;
+      lastNeighbourScore = null;
+      if (hasReference) {
         // The previous frame, moved onto this one (heart motion, NURD), then compared sample by sample.
         boxFilter(previousPolar, previousMean, maps.scratch, maps.runningSum, angleCount, sampleCount, 1, 1);
         alignPrevious(previousPolar, maps.mean, previousMean, angleCount, sampleCount, Math.max(0, ringEnd), alignment, aligned);
-        temporalDifference(polar, aligned, maps, angleCount, sampleCount, windows);
+        lastNeighbourScore = neighbourScore(polar, aligned, { ...neighbourGrid, first: Math.max(0, ringEnd) }, speckleVariance, neighbourBlocks);
+        temporal = lastNeighbourScore >= neighbourThreshold;
+        if (temporal) temporalDifference(polar, aligned, maps, angleCount, sampleCount, windows);
       }
       const smooth = maps.mean;
       removeRingDown(smooth, angleCount, sampleCount, ringEnd, ringLevel);
@@ -225,8 +256,10 @@ export function createBorderDetector(options: BorderDetectorOptions & { readonly
       widen(blind, BLIND_MARGIN_RAYS);
 
       // Lumen cost: region term (blood inside) plus the step response.
-      const prevLumen = previous && previous.lumen.radiiPx.length === angleCount ? previous.lumen.radiiPx : null;
-      const prevVessel = previous && previous.vessel.radiiPx.length === angleCount ? previous.vessel.radiiPx : null;
+      // Continuity only from a neighbour's trustworthy borders: a failed frame never carries into the next.
+      const trusted = temporal && previous && previous.confidence >= TRUSTED_CONFIDENCE ? previous : null;
+      const prevLumen = trusted && trusted.lumen.radiiPx.length === angleCount ? trusted.lumen.radiiPx : null;
+      const prevVessel = trusted && trusted.vessel.radiiPx.length === angleCount ? trusted.vessel.radiiPx : null;
       const sigma = Math.max(2, Math.sqrt(speckleVariance));
       buildLumenCost(
         { logit, lit, smooth, prefixRows, blind, angleCount, sampleCount, candidateFirst, candidateCount, ringEnd },

@@ -3,6 +3,10 @@
  * next, and every border is measured as it comes. Frames are concatenated 8-bit images, as the frame
  * chunks carry them.
  *
+ * Frames need not follow each other: the detector tells whether a frame and its reference are
+ * temporal neighbours and otherwise detects the frame as if alone (border-detector.ts), so a carry
+ * from a frame that is no neighbour, or whose detection failed, transmits nothing.
+ *
  * A run of frames can be split across chunks and worker threads: what the next chunk needs from the
  * last frame of the previous one travels as a BorderCarry (typed arrays and plain points, so a
  * structured clone or a transfer moves it cheaply) rather than as the detector's own objects.
@@ -89,7 +93,10 @@ export function detectBorderSequence(detector: BorderDetector, frames: Uint8Arra
     const frame = frames.subarray(offset, offset + frameBytes);
     // The first frame of a pullback has no frame before it: the one after it gives the temporal cue
     // (blood decorrelates between two frames whichever comes first); without it, bright blood at
-    // 40–60 MHz passes for tissue on that frame.
+    // 40–60 MHz passes for tissue on that frame. The detector itself uses a reference frame (and the
+    // previous borders) only when the two frames are temporal neighbours, and the previous borders
+    // only when they were trusted (frame-neighbours.ts): frames in any order, gated, with drops or
+    // from two runs give each frame its result alone, and a failed frame does not carry.
     const temporalReference = previousFrame ?? (frames.length >= 2 * frameBytes ? frames.subarray(frameBytes, 2 * frameBytes) : null);
     const detection = detector.detect(frame, previous, temporalReference);
     detections.push(measureDetection(detection, geometry.pixelSpacingMm));

@@ -62,6 +62,8 @@ const shifted = (polygon: readonly Point[], dx: number, dy: number): Point[] => 
 beforeAll(() => {
   directory = fs.mkdtempSync(path.join(os.tmpdir(), 'detect-cli-'));
   for (let k = 0; k < 3; k++) writePng(`gray-${k}.png`, renderer.renderFrame(first + k), size, size, 0);
+  // A gated export: one frame per heartbeat (30 frames apart at 30 frames/s).
+  for (let k = 0; k < 3; k++) writePng(`gated-${k}.png`, renderer.renderFrame(first + 30 * k), size, size, 0);
   for (let k = 0; k < 2; k++) writePng(`rgb-wide-${k}.png`, onCanvas(renderer.renderFrame(first + k)), 600, 540, 2);
   fs.writeFileSync(path.join(directory, 'not-a-png.png'), 'hello');
   // The first frame again as a 16-bit gray PNG: v · 257 scales back to exactly v.
@@ -104,6 +106,18 @@ describe('npm run -s detect', () => {
     expect(confidences[2]!).toBeGreaterThan(confidences[0]!);
   });
 
+  it('gives each frame of a gated export (one per heartbeat, given in one call) the borders it gets alone', { timeout: 60_000 }, () => {
+    const files = [0, 1, 2].map((k) => path.join(directory, `gated-${k}.png`));
+    const together = run('--spacing-mm', '0.01', ...files);
+    expect(together.status).toBe(0);
+    expect(together.lines).toHaveLength(3);
+    together.lines.forEach((line, k) => {
+      expect(line).toBe(run('--spacing-mm', '0.01', files[k]!).lines[0]);
+      const parsed = JSON.parse(line) as Line;
+      expect(diceCoefficient(points(parsed.lumen), truthContours(model, first + 30 * k).lumen, size)).toBeGreaterThan(0.95);
+    });
+  });
+
   it('reads RGB frames of another size with the catheter given by --centre', { timeout: 60_000 }, () => {
     const files = [0, 1].map((k) => path.join(directory, `rgb-wide-${k}.png`));
     const { status, lines } = run('--centre', '326,266', '--spacing-mm=0.01', ...files);
@@ -144,7 +158,7 @@ describe('npm run -s detect', () => {
     expect(stderr).toContain(`${notPng}: not a PNG`);
   });
 
-  it('rejects a bad command line before printing anything', () => {
+  it('rejects a bad command line before printing anything', { timeout: 60_000 }, () => {
     const good = path.join(directory, 'gray-0.png');
     for (const args of [
       ['--spacing-mm', 'abc', good],
