@@ -1,11 +1,11 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Field, Input } from '@chakra-ui/react';
+import { useState, type FormEvent } from 'react';
 import { DicomCallerInputSchema, MAX_AE_TITLE, MAX_CALLER_DESCRIPTION, type DicomCaller, type DicomCallerInput } from '../../../domain/dicom-callers.ts';
 import { ApiError } from '../../api/api-client.ts';
 import { DialogForm } from '../../ui/dialog-form.tsx';
 import { FailureAlert } from '../../ui/failure-alert.tsx';
 import { ModalDialog } from '../../ui/modal-dialog.tsx';
 import type { DicomCallersApi } from './dicom-callers-api.ts';
+import { TextField } from '../../ui/text-field.tsx';
 
 export interface DicomCallerDialogProps {
   callers: DicomCallersApi;
@@ -128,35 +128,5 @@ export function DicomCallerDialog({ callers, caller, onClose, onSaved }: DicomCa
         />
       </DialogForm>
     </ModalDialog>
-  );
-}
-
-interface TextFieldProps {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-  hint?: ReactNode;
-  required?: boolean;
-  mono?: boolean;
-  maxLength?: number;
-}
-
-function TextField({ label, value, onChange, error, hint, required = false, mono = false, maxLength }: TextFieldProps) {
-  return (
-    <Field.Root required={required} invalid={Boolean(error)}>
-      <Field.Label>
-        {label} {required ? <Field.RequiredIndicator /> : null}
-      </Field.Label>
-      <Input
-        autoComplete="off"
-        spellCheck={false}
-        fontFamily={mono ? 'mono' : undefined}
-        maxLength={maxLength}
-        value={value}
-        onChange={(event) => onChange(event.currentTarget.value)}
-      />
-      {error ? <Field.ErrorText>{error}</Field.ErrorText> : hint ? <Field.HelperText>{hint}</Field.HelperText> : null}
-    </Field.Root>
   );
 }

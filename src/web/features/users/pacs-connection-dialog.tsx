@@ -1,5 +1,5 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Box, Button, Field, HStack, Input, RadioGroup, Stack, Text } from '@chakra-ui/react';
+import { useId, useState, type FormEvent } from 'react';
+import { Box, Button, HStack, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import { PACS_AUTH_KINDS, type PacsAuthKind, type PacsConnection, type PacsConnectionInput } from '../../../domain/pacs.ts';
 import { ApiError } from '../../api/api-client.ts';
 import { DialogForm } from '../../ui/dialog-form.tsx';
@@ -18,6 +18,7 @@ import {
   type PacsFieldName,
 } from './pacs-connection-form.ts';
 import { PacsTestOutcome, testFailure, type PacsTestState } from './pacs-test-outcome.tsx';
+import { TextField } from '../../ui/text-field.tsx';
 
 export interface PacsConnectionDialogProps {
   pacs: PacsAdminApi;
@@ -220,33 +221,5 @@ export function PacsConnectionDialog({ pacs, connection, onClose, onSaved }: Pac
         </Stack>
       </DialogForm>
     </ModalDialog>
-  );
-}
-
-interface TextFieldProps {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-  hint?: ReactNode;
-  required?: boolean;
-  type?: 'text' | 'url' | 'password';
-}
-
-function TextField({ label, value, onChange, error, hint, required = false, type = 'text' }: TextFieldProps) {
-  return (
-    <Field.Root required={required} invalid={Boolean(error)}>
-      <Field.Label>
-        {label} {required ? <Field.RequiredIndicator /> : null}
-      </Field.Label>
-      <Input
-        type={type}
-        autoComplete={type === 'password' ? 'new-password' : 'off'}
-        spellCheck={false}
-        value={value}
-        onChange={(event) => onChange(event.currentTarget.value)}
-      />
-      {error ? <Field.ErrorText>{error}</Field.ErrorText> : hint ? <Field.HelperText>{hint}</Field.HelperText> : null}
-    </Field.Root>
   );
 }
