@@ -88,6 +88,15 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
   const maxBurden = result.maxPlaqueBurden;
   const lastMm = result.slices.at(-1)?.positionMm ?? 0;
   const halfStep = count > 1 ? plotWidth / (count - 1) / 2 : 1;
+  /** The band a run of slices takes on the plot, half a slice beyond each end (one pixel at least). */
+  const runBand = (run: { first: number; last: number }) => ({
+    'data-first': run.first,
+    'data-last': run.last,
+    x: x(run.first) - halfStep,
+    y: MARGIN.top,
+    width: Math.max(1, x(run.last) - x(run.first) + 2 * halfStep),
+    height: plotHeight,
+  });
 
   // The current-slice line is a DOM element moved by a transform, outside React: a slice change
   // (a hundred a second while playing) must not repaint the plot's few thousand segments.
@@ -205,32 +214,12 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
         >
           <g data-testid="low-confidence-marks" data-count={result.lowConfidenceSlices.length}>
             {lowRuns.map((run) => (
-              <rect
-                key={run.first}
-                data-first={run.first}
-                data-last={run.last}
-                x={x(run.first) - halfStep}
-                y={MARGIN.top}
-                width={Math.max(1, x(run.last) - x(run.first) + 2 * halfStep)}
-                height={plotHeight}
-                fill="currentColor"
-                fillOpacity={0.18}
-              />
+              <rect key={run.first} {...runBand(run)} fill="currentColor" fillOpacity={0.18} />
             ))}
           </g>
           <g data-testid="no-border-marks" data-count={result.noBorderSlices.length}>
             {noBorderRuns.map((run) => (
-              <rect
-                key={run.first}
-                data-first={run.first}
-                data-last={run.last}
-                x={x(run.first) - halfStep}
-                y={MARGIN.top}
-                width={Math.max(1, x(run.last) - x(run.first) + 2 * halfStep)}
-                height={plotHeight}
-                fill={NO_BORDER_COLOR}
-                fillOpacity={0.3}
-              >
+              <rect key={run.first} {...runBand(run)} fill={NO_BORDER_COLOR} fillOpacity={0.3}>
                 <title>{run.first === run.last ? `Slice ${run.first}: no border` : `Slices ${run.first}–${run.last}: no border`}</title>
               </rect>
             ))}
