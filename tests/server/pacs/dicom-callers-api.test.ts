@@ -65,16 +65,19 @@ describe('registered DICOM senders API', () => {
     expect(await rowCount()).toBe(before);
   });
 
+  // Text PostgreSQL cannot store is refused for every route before its own schema runs (http/validation.ts).
+  const unstorable = /aeTitle: must not contain a NUL character or an unpaired surrogate/;
+  const unstorableDescription = /description: must not contain a NUL character or an unpaired surrogate/;
   it.each([
     ['17 characters', { aeTitle: 'A'.repeat(17) }, /at most 16/],
     ['a backslash', { aeTitle: 'CATH\\LAB' }, /without backslash/],
-    ['a NUL byte', { aeTitle: 'CATH\u0000LAB' }, /printable ASCII/],
+    ['a NUL byte', { aeTitle: 'CATH\u0000LAB' }, unstorable],
     ['a control character', { aeTitle: 'CATH\tLAB' }, /printable ASCII/],
     ['a letter outside the default repertoire', { aeTitle: 'KONSOLÉ' }, /printable ASCII/],
-    ['a lone surrogate', { aeTitle: 'CATH\ud800' }, /printable ASCII/],
+    ['a lone surrogate', { aeTitle: 'CATH\ud800' }, unstorable],
     ['only spaces', { aeTitle: '    ' }, /not only spaces/],
-    ['a lone surrogate in the description', { aeTitle: 'OK1', description: 'lab \udc00' }, /without control characters/],
-    ['a NUL in the description', { aeTitle: 'OK2', description: 'lab\u0000' }, /without control characters/],
+    ['a lone surrogate in the description', { aeTitle: 'OK1', description: 'lab \udc00' }, unstorableDescription],
+    ['a NUL in the description', { aeTitle: 'OK2', description: 'lab\u0000' }, unstorableDescription],
     ['a network that does not parse', { aeTitle: 'OK3', networks: ['10.1.2.0/33'] }, /not an address or network/],
     ['a host name for a network', { aeTitle: 'OK4', networks: ['console.example.org'] }, /address or network/],
     ['an unknown field', { aeTitle: 'OK5', tenantId: 'acme' }, /./],
