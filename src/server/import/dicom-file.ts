@@ -11,6 +11,7 @@ import { PATIENT_ID_PATTERN } from '../../domain/records.ts';
 import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive, str, textDecoderOf, textOf, type PixelSpacingSource } from '../dicom/attributes.ts';
 import { checkElementBudget, checkPixelBudget, DEFAULT_IMPORT_BUDGETS, type ImportBudgets } from '../dicom/budgets.ts';
 import { inflateDeflatedFile } from '../dicom/deflated.ts';
+import { misorderedElement } from '../dicom/element-order.ts';
 import { pixelFormat } from '../dicom/image-pixel-module.ts';
 import { ACCEPTED_SYNTAXES_TEXT, ACCEPTED_TRANSFER_SYNTAXES, DEFLATED_EXPLICIT_LITTLE_ENDIAN, EXPLICIT_LITTLE_ENDIAN, OTHER_TRANSFER_SYNTAXES } from '../dicom/transfer-syntaxes.ts';
 import { rejectFile } from './errors.ts';
@@ -265,7 +266,7 @@ export async function readDicomUpload(filePath: string, fileName: string, budget
       maxInflatedBytes: budgets.memoryBytes,
       maxHeaderBytes: Math.min(MAX_HEADER_BYTES, budgets.memoryBytes),
       checkHeader: (head) => {
-        const dataSet = completeHeader(head);
+        const dataSet = completeHeader(head, fileName);
         if (dataSet) checkHeader(dataSet, EXPLICIT_LITTLE_ENDIAN, fileName, budgets);
         return dataSet !== null;
       },
@@ -275,8 +276,14 @@ export async function readDicomUpload(filePath: string, fileName: string, budget
   return readChecked(inflatedPath, fileName, budgets, { transferSyntaxUid: DEFLATED_EXPLICIT_LITTLE_ENDIAN, fileSize: fs.statSync(filePath).size });
 }
 
-/** The header of an inflated file's first bytes once they reach its pixel data element, else null. */
-function completeHeader(head: Buffer): DataSet | null {
+/**
+ * The header of an inflated file's first bytes once they reach its pixel data element, else null
+ * (more bytes are needed). Elements no DICOM writer makes (element-order.ts) refuse the file at once,
+ * so a deflate bomb is not parsed again at every size up to the header limit.
+ */
+function completeHeader(head: Buffer, fileName: string): DataSet | null {
+  const misordered = misorderedElement(head);
+  if (misordered) throw rejectFile('not_dicom', fileName, `its inflated data set is not DICOM: ${misordered}.`);
   try {
     const dataSet = dicomParser.parseDicom(head, { untilTag: PIXEL_DATA });
     return dataSet.elements[PIXEL_DATA] ? dataSet : null;
