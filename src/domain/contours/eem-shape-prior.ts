@@ -1,0 +1,250 @@
+/**
+ * A shape prior on the vessel border (EEM) across wide low-signal arcs (issue 23): a calcium shadow
+ * or a side branch's ostium can cover a third of the circumference, and there the image shows no
+ * wall. The expert continues the EEM's smooth, near-elliptical course across such an arc; a search
+ * that follows the nearest edge runs out along the branch's far wall or in to the lumen.
+ *
+ * 1. The EEM's ellipse, robust to a whole missing arc (arcRobustEemFit). The outliers of a wide arc
+ *    are contiguous and may be a third of the rays, too many for a fit that starts from all rays
+ *    (a second harmonic bends towards a bulge of that width). So each hypothesis leaves out one
+ *    contiguous arc (none, or up to ARC_WIDTHS_DEG wide, at every ARC_STEP_DEG), fits
+ *      r(θ) ≈ c₀ + c₁ cos θ + s₁ sin θ + c₂ cos 2θ + s₂ sin 2θ
+ *    to the other seeing rays, and counts the seeing rays (all of them) within a tolerance of it.
+ *    The hypothesis with most such inliers (the narrower arc on a tie) seeds robustEemFit's trimmed
+ *    iterations.
+ * 2. Rays that saw no wall (lowSignalInwardRays): the EEM found well inside that ellipse, in a run
+ *    of rays, where the image at the ellipse shows no tissue (dark or without speckle). Behind an
+ *    attenuating shadow with no bright echo in front (which shadowedRays needs) the search takes the
+ *    only edge left, the lumen's. These rays are blind for the EEM.
+ * 3. Across every blind arc the EEM follows the ellipse (bridgeBlindEem), shifted at each end to
+ *    meet the seeing neighbour so that no step is left, never inside the lumen plus the minimal
+ *    plaque+media thickness.
+ */
+import { fitHarmonics, robustEemFit } from './vessel-search.ts';
+
+/** Widths of the arcs left out by the hypotheses, degrees. */
+const ARC_WIDTHS_DEG = [0, 40, 80, 120, 160] as const;
+/** Start of the left-out arc every this many degrees. */
+const ARC_STEP_DEG = 10;
+
+/**
+ * The EEM's robust ellipse into `fit` (radii in `radii` units), ignoring blind rays, robust to one
+ * wide arc of outliers; `tolerance` is an inlier's largest distance from a hypothesis, `floor` the
+ * trimming floor of robustEemFit. False when too few rays see.
+ */
+export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tolerance: number, floor: number, fit: Float64Array): boolean {
+  const n = radii.length;
+  const weight = new Uint8Array(n);
+  const trial = new Float64Array(n);
+  let bestInliers = -1;
+  let bestWeight: Uint8Array | null = null;
+  for (const widthDeg of ARC_WIDTHS_DEG) {
+    const width = Math.round((widthDeg * n) / 360);
+    const starts = width === 0 ? 1 : Math.round(360 / ARC_STEP_DEG);
+    for (let s = 0; s < starts; s++) {
+      const start = Math.round((s * n) / starts);
+      for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 ? 0 : 1;
+      for (let j = 0; j < width; j++) weight[(start + j) % n] = 0;
+      if (!fitHarmonics(radii, weight, trial)) continue;
+      let inliers = 0;
+      for (let a = 0; a < n; a++) if (blind[a] === 0 && Math.abs(radii[a]! - trial[a]!) <= tolerance) inliers++;
+      // Strictly more: on a tie the narrower arc (tried first) stays.
+      if (inliers > bestInliers) {
+        bestInliers = inliers;
+        bestWeight = new Uint8Array(n);
+        for (let a = 0; a < n; a++) bestWeight[a] = blind[a] === 0 && Math.abs(radii[a]! - trial[a]!) <= tolerance ? 1 : 0;
+      }
+    }
+  }
+  if (bestWeight === null) return false;
+  // The inliers of the best hypothesis start the trimmed iterations; the other rays count as blind there.
+  const outliers = new Uint8Array(n);
+  for (let a = 0; a < n; a++) outliers[a] = bestWeight[a] === 1 ? 0 : 1;
+  if (!robustEemFit(radii, outliers, floor, fit)) return false;
+  // The final trimmed fit, over all seeing rays again (a ray only left out by the hypothesis may fit).
+  return robustEemFit(radii, blind, floor, fit, bestWeight);
+}
+
+/** What noWallRays reads of the polar image (lengths in polar samples). */
+export interface WallEvidence {
+  /** Smoothed polar image S, ray by ray (sampleCount each). */
+  readonly smooth: Float32Array;
+  /** 1 where a sample carries speckle. */
+  readonly lit: Uint8Array;
+  readonly sampleCount: number;
+  /** Samples each ray holds inside the frame. */
+  readonly insideCount: Int32Array;
+  /** S at or below this is no tissue (between the blood's and the bright tissue's levels). */
+  readonly tissueLevel: number;
+  /** Samples just outside the lumen and just inside the EEM left out of the wall (its edges). */
+  readonly edge: number;
+  /** Shortest wall (samples) judged; the band beyond the EEM judged (samples). */
+  readonly minWall: number;
+  readonly band: number;
+}
+
+/** A ray that saw a wall shows tissue on at least this share of the samples judged. */
+const WALL_SHARE = 0.3;
+
+/**
+ * Marks in `noWall` (1) the rays that saw no wall: the plaque and media between the lumen and the
+ * EEM (`lumen[a]`, `eem[a]`, polar samples) are mostly dark or without speckle (a branch's blood
+ * between the lumen and its far wall), or nothing beyond the EEM is tissue (a shadow: the search
+ * took the last edge before it). Tissue is a lit sample above the tissue level.
+ */
+export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evidence: WallEvidence, noWall: Uint8Array): void {
+  const { smooth, lit, sampleCount, insideCount, tissueLevel, edge, minWall, band } = evidence;
+  const tissueShare = (row: number, from: number, to: number): number => {
+    let count = 0;
+    let tissue = 0;
+    for (let k = Math.max(0, from); k < to; k++) {
+      count++;
+      if (lit[row + k] === 1 && smooth[row + k]! > tissueLevel) tissue++;
+    }
+    return count === 0 ? 1 : tissue / count;
+  };
+  for (let a = 0; a < eem.length; a++) {
+    const row = a * sampleCount;
+    const end = Math.min(sampleCount, insideCount[a]!);
+    const wallFrom = Math.round(lumen[a]!) + edge;
+    const wallTo = Math.min(end, Math.round(eem[a]!) - edge);
+    const darkWall = wallTo - wallFrom >= minWall && tissueShare(row, wallFrom, wallTo) < WALL_SHARE;
+    const beyondFrom = Math.round(eem[a]!) + edge;
+    const darkBeyond = beyondFrom + band <= end && tissueShare(row, beyondFrom, beyondFrom + band) < WALL_SHARE;
+    noWall[a] = darkWall || darkBeyond ? 1 : 0;
+  }
+}
+
+/** How radii map to polar samples: sample = value · scale + offset. */
+export interface SampleMap {
+  readonly scale: number;
+  readonly offset: number;
+}
+
+/**
+ * The EEM's ellipse (into `fit`, in the units of `eem`) from the rays that saw a wall: blind rays
+ * and those noWallRays marks (written into `noWall`) are left out. False when too few rays see.
+ */
+export function wallEemFit(eem: ArrayLike<number>, lumen: ArrayLike<number>, map: SampleMap, blind: Uint8Array, evidence: WallEvidence, tolerance: number, floor: number, fit: Float64Array, noWall: Uint8Array): boolean {
+  const n = eem.length;
+  const eemSamples = new Float64Array(n);
+  const lumenSamples = new Float64Array(n);
+  for (let a = 0; a < n; a++) {
+    eemSamples[a] = eem[a]! * map.scale + map.offset;
+    lumenSamples[a] = lumen[a]! * map.scale + map.offset;
+  }
+  noWallRays(lumenSamples, eemSamples, evidence, noWall);
+  const unseen = new Uint8Array(n);
+  for (let a = 0; a < n; a++) unseen[a] = blind[a] === 1 || noWall[a] === 1 ? 1 : 0;
+  return arcRobustEemFit(eem, unseen, tolerance, floor, fit);
+}
+
+/** Keeps in `out` only the runs (circular) of at least minRun marked rays of `mask`; returns how many rays. */
+function markRuns(mask: Uint8Array, minRun: number, out: Uint8Array): number {
+  const n = mask.length;
+  out.fill(0);
+  if (mask.every((m) => m === 1)) {
+    out.fill(1);
+    return n;
+  }
+  let marked = 0;
+  for (let a = 0; a < n; a++) {
+    if (mask[a] === 0 || mask[(a + n - 1) % n] === 1) continue;
+    let length = 0;
+    while (length < n && mask[(a + length) % n] === 1) length++;
+    if (length < minRun) continue;
+    for (let j = 0; j < length; j++) out[(a + j) % n] = 1;
+    marked += length;
+  }
+  return marked;
+}
+
+/**
+ * Fills the blind rays of `radii` from the ellipse `fit` (same units): across each blind run the
+ * fit plus the offsets that meet the seeing rays at its ends, blended linearly along the run; then
+ * no blind ray inside `lumen` + `minGap`. Without a seeing ray, radii are left as they are.
+ */
+export function bridgeBlindEem(radii: Float32Array, blind: Uint8Array, fit: ArrayLike<number>, lumen: Float32Array, minGap: number): void {
+  const n = radii.length;
+  let start = 0;
+  while (start < n && blind[start] === 1) start++;
+  if (start === n) return;
+  let lastSeen = start;
+  for (let step = 1; step <= n; step++) {
+    const a = (start + step) % n;
+    if (blind[a] === 1) continue;
+    const gap = step - ((lastSeen - start + n) % n);
+    if (gap > 1) {
+      const offset0 = radii[lastSeen]! - fit[lastSeen]!;
+      const offset1 = radii[a]! - fit[a]!;
+      for (let g = 1; g < gap; g++) {
+        const ray = (lastSeen + g) % n;
+        const t = g / gap;
+        radii[ray] = Math.max(fit[ray]! + offset0 * (1 - t) + offset1 * t, lumen[ray]! + minGap);
+      }
+    }
+    lastSeen = a;
+  }
+}
+
+/** Inlier tolerance of the arc hypotheses, and the trimming floor, mm. */
+const ARC_TOLERANCE_MM = 0.1;
+const ARC_FLOOR_MM = 0.08;
+/** A run of rays that saw no wall is bridged when its EEM strays this far from the ellipse, over at least this many rays, widened by the margin. */
+const STRAY_MM = 0.2;
+const STRAY_MIN_RAYS = 8;
+const STRAY_MARGIN_RAYS = 3;
+/** Wall judged from this far past the lumen and inside the EEM; at least this thick; the band beyond the EEM. */
+const WALL_EDGE_MM = 0.05;
+const MIN_WALL_MM = 0.2;
+const BEYOND_BAND_MM = 0.4;
+
+/** The shape prior's lengths: tolerances in `unitMm` units, the wall test's in polar samples of `sampleMm`. */
+export function eemArcScales(unitMm: number, sampleMm = unitMm): { readonly tolerance: number; readonly floor: number; readonly edge: number; readonly minWall: number; readonly band: number } {
+  return {
+    tolerance: ARC_TOLERANCE_MM / unitMm,
+    floor: ARC_FLOOR_MM / unitMm,
+    edge: Math.round(WALL_EDGE_MM / sampleMm),
+    minWall: Math.round(MIN_WALL_MM / sampleMm),
+    band: Math.round(BEYOND_BAND_MM / sampleMm),
+  };
+}
+
+/**
+ * The final EEM radii (pixels): rays that saw no wall and whose EEM strays from the ellipse join
+ * the blind ones (`blind` is updated), and every blind arc follows the robust ellipse rather than
+ * a straight line between its ends; never inside lumen + minGapPx. `map` takes pixels to polar
+ * samples of `sampleMm`. Returns false (blind rays interpolated linearly) when too few rays see.
+ */
+export function bridgeEemAcrossArcs(
+  radii: Float32Array,
+  blind: Uint8Array,
+  lumen: Float32Array,
+  pixelSpacingMm: number,
+  sampleMm: number,
+  map: SampleMap,
+  evidence: Omit<WallEvidence, 'edge' | 'minWall' | 'band'>,
+  minGapPx: number,
+): boolean {
+  const n = radii.length;
+  const scales = eemArcScales(pixelSpacingMm, sampleMm);
+  const fit = new Float64Array(n);
+  const noWall = new Uint8Array(n);
+  if (!wallEemFit(radii, lumen, map, blind, { ...evidence, ...scales }, scales.tolerance, scales.floor, fit, noWall)) {
+    // A zero "ellipse": the straight line between the seeing ends.
+    bridgeBlindEem(radii, blind, new Float64Array(n), lumen, minGapPx);
+    return false;
+  }
+  const stray = new Uint8Array(n);
+  const strayPx = STRAY_MM / pixelSpacingMm;
+  for (let a = 0; a < n; a++) stray[a] = blind[a] === 0 && noWall[a] === 1 && Math.abs(radii[a]! - fit[a]!) > strayPx ? 1 : 0;
+  const runs = new Uint8Array(n);
+  if (markRuns(stray, STRAY_MIN_RAYS, runs) > 0) {
+    for (let a = 0; a < n; a++) {
+      if (runs[a] === 0) continue;
+      for (let d = -STRAY_MARGIN_RAYS; d <= STRAY_MARGIN_RAYS; d++) blind[(a + d + n) % n] = 1;
+    }
+  }
+  bridgeBlindEem(radii, blind, fit, lumen, minGapPx);
+  return true;
+}
