@@ -9,9 +9,9 @@
  *    (a second harmonic bends towards a bulge of that width). So each hypothesis leaves out one
  *    contiguous arc (none, or up to ARC_WIDTHS_DEG wide, at every ARC_STEP_DEG), fits
  *      r(θ) ≈ c₀ + c₁ cos θ + s₁ sin θ + c₂ cos 2θ + s₂ sin 2θ
- *    to the other seeing rays, and counts the seeing rays (all of them) within a tolerance of it.
- *    The hypothesis with most such inliers (the narrower arc on a tie) seeds robustEemFit's trimmed
- *    iterations.
+ *    to the other seeing rays, and scores it over all seeing rays by the truncated squared residual
+ *    (MSAC: min(residual², tolerance²)). The best hypothesis's inliers (the narrower arc on a tie)
+ *    seed robustEemFit's trimmed iterations; the rays it left out stay out.
  * 2. Rays that saw no wall (lowSignalInwardRays): the EEM found well inside that ellipse, in a run
  *    of rays, where the image at the ellipse shows no tissue (dark or without speckle). Behind an
  *    attenuating shadow with no bright echo in front (which shadowedRays needs) the search takes the
@@ -36,8 +36,9 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
   const n = radii.length;
   const weight = new Uint8Array(n);
   const trial = new Float64Array(n);
-  let bestInliers = -1;
+  let bestLoss = Infinity;
   let bestWeight: Uint8Array | null = null;
+  const cap = tolerance * tolerance;
   for (const widthDeg of ARC_WIDTHS_DEG) {
     const width = Math.round((widthDeg * n) / 360);
     const starts = width === 0 ? 1 : Math.round(360 / ARC_STEP_DEG);
@@ -46,11 +47,13 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
       for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 ? 0 : 1;
       for (let j = 0; j < width; j++) weight[(start + j) % n] = 0;
       if (!fitHarmonics(radii, weight, trial)) continue;
-      let inliers = 0;
-      for (let a = 0; a < n; a++) if (blind[a] === 0 && Math.abs(radii[a]! - trial[a]!) <= tolerance) inliers++;
-      // Strictly more: on a tie the narrower arc (tried first) stays.
-      if (inliers > bestInliers) {
-        bestInliers = inliers;
+      // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
+      // bulge can be.
+      let loss = 0;
+      for (let a = 0; a < n; a++) if (blind[a] === 0) loss += Math.min(cap, (radii[a]! - trial[a]!) ** 2);
+      // Strictly less: on a tie the narrower arc (tried first) stays.
+      if (loss < bestLoss) {
+        bestLoss = loss;
         bestWeight = new Uint8Array(n);
         for (let a = 0; a < n; a++) bestWeight[a] = blind[a] === 0 && Math.abs(radii[a]! - trial[a]!) <= tolerance ? 1 : 0;
       }
@@ -60,9 +63,9 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
   // The inliers of the best hypothesis start the trimmed iterations; the other rays count as blind there.
   const outliers = new Uint8Array(n);
   for (let a = 0; a < n; a++) outliers[a] = bestWeight[a] === 1 ? 0 : 1;
-  if (!robustEemFit(radii, outliers, floor, fit)) return false;
-  // The final trimmed fit, over all seeing rays again (a ray only left out by the hypothesis may fit).
-  return robustEemFit(radii, blind, floor, fit, bestWeight);
+  // Rays outside the best hypothesis stay out: a bulge's shoulders, near enough to a fit bent
+  // towards them, would pull it out again.
+  return robustEemFit(radii, outliers, floor, fit);
 }
 
 /** What noWallRays reads of the polar image (lengths in polar samples). */
@@ -81,6 +84,8 @@ export interface WallEvidence {
   /** Shortest wall (samples) judged; the band beyond the EEM judged (samples). */
   readonly minWall: number;
   readonly band: number;
+  /** A shoulder beside a wall-less run climbs by more than this many samples per ray. */
+  readonly shoulderSlope: number;
 }
 
 /** A ray that saw a wall shows tissue on at least this share of the samples judged. */
@@ -115,6 +120,41 @@ export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evi
   }
 }
 
+/** Rays over which a shoulder's slope is measured. */
+const SHOULDER_STEP = 10;
+const SHOULDER_MIN_RUN = 8;
+
+/**
+ * The border leaves and rejoins the wall gradually (the search's smoothness), so the rays beside a
+ * run that saw no wall still climb towards it: from each end of a run of at least SHOULDER_MIN_RUN
+ * rays, the rays are marked in `unseen` while the EEM moves towards the run's by more than
+ * `slope` samples per ray (over two steps of SHOULDER_STEP rays).
+ */
+function leaveOutShoulders(eem: Float64Array, noWall: Uint8Array, slope: number, unseen: Uint8Array): void {
+  const n = eem.length;
+  const runs = new Uint8Array(n);
+  if (markRuns(noWall, SHOULDER_MIN_RUN, runs) === 0 || runs.every((r) => r === 1)) return;
+  for (let a = 0; a < n; a++) {
+    if (runs[a] === 0) continue;
+    for (const direction of [-1, 1]) {
+      // Only from a run's end.
+      if (runs[(a + direction + n) % n] === 1) continue;
+      // Which way the run lies off the wall: out (a branch) or in (a shadow).
+      const inside = eem[(a - direction * SHOULDER_STEP + n) % n]!;
+      let at = a;
+      for (let walked = 0; walked < n / 4; walked += SHOULDER_STEP) {
+        const next = (at + direction * SHOULDER_STEP + n * SHOULDER_STEP) % n;
+        // Over two steps: a shoulder may pause for a few rays.
+        const ahead = (at + 2 * direction * SHOULDER_STEP + n * SHOULDER_STEP) % n;
+        const towards = Math.sign(inside - eem[ahead]!) * (eem[at]! - eem[ahead]!);
+        if (runs[next] === 1 || towards < 2 * slope * SHOULDER_STEP) break;
+        for (let j = 1; j <= SHOULDER_STEP; j++) unseen[(at + direction * j + n * SHOULDER_STEP) % n] = 1;
+        at = next;
+      }
+    }
+  }
+}
+
 /** How radii map to polar samples: sample = value · scale + offset. */
 export interface SampleMap {
   readonly scale: number;
@@ -136,6 +176,7 @@ export function wallEemFit(eem: ArrayLike<number>, lumen: ArrayLike<number>, map
   noWallRays(lumenSamples, eemSamples, evidence, noWall);
   const unseen = new Uint8Array(n);
   for (let a = 0; a < n; a++) unseen[a] = blind[a] === 1 || noWall[a] === 1 ? 1 : 0;
+  leaveOutShoulders(eemSamples, noWall, evidence.shoulderSlope, unseen);
   return arcRobustEemFit(eem, unseen, tolerance, floor, fit);
 }
 
@@ -198,15 +239,17 @@ const STRAY_MARGIN_RAYS = 3;
 const WALL_EDGE_MM = 0.05;
 const MIN_WALL_MM = 0.2;
 const BEYOND_BAND_MM = 0.4;
+const SHOULDER_SLOPE_MM = 0.005;
 
 /** The shape prior's lengths: tolerances in `unitMm` units, the wall test's in polar samples of `sampleMm`. */
-export function eemArcScales(unitMm: number, sampleMm = unitMm): { readonly tolerance: number; readonly floor: number; readonly edge: number; readonly minWall: number; readonly band: number } {
+export function eemArcScales(unitMm: number, sampleMm = unitMm): { readonly tolerance: number; readonly floor: number; readonly edge: number; readonly minWall: number; readonly band: number; readonly shoulderSlope: number } {
   return {
     tolerance: ARC_TOLERANCE_MM / unitMm,
     floor: ARC_FLOOR_MM / unitMm,
     edge: Math.round(WALL_EDGE_MM / sampleMm),
     minWall: Math.round(MIN_WALL_MM / sampleMm),
     band: Math.round(BEYOND_BAND_MM / sampleMm),
+    shoulderSlope: SHOULDER_SLOPE_MM / sampleMm,
   };
 }
 
@@ -223,7 +266,7 @@ export function bridgeEemAcrossArcs(
   pixelSpacingMm: number,
   sampleMm: number,
   map: SampleMap,
-  evidence: Omit<WallEvidence, 'edge' | 'minWall' | 'band'>,
+  evidence: Omit<WallEvidence, 'edge' | 'minWall' | 'band' | 'shoulderSlope'>,
   minGapPx: number,
 ): boolean {
   const n = radii.length;
