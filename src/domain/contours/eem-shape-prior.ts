@@ -20,7 +20,7 @@
  *    meet the seeing neighbour so that no step is left, never inside the lumen plus the minimal
  *    plaque+media thickness.
  */
-import { fitHarmonics, robustEemFit } from './vessel-search.ts';
+import { robustEemFit } from './vessel-search.ts';
 
 /** Widths of the arcs left out by the hypotheses, degrees. */
 const ARC_WIDTHS_DEG = [0, 40, 80, 120, 160] as const;
@@ -34,7 +34,26 @@ const ARC_STEP_DEG = 10;
  */
 export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tolerance: number, floor: number, fit: Float64Array): boolean {
   const n = radii.length;
-  const weight = new Uint8Array(n);
+  const basis = harmonicTable(n);
+  // Running sums round the circle of the seeing rays' normal equations (b bᵀ and b r), so that each
+  // hypothesis's equations are the total less its arc's: 150 hypotheses cost about one fit each.
+  const stride = TERMS * TERMS + TERMS;
+  const running = new Float64Array((n + 1) * stride);
+  for (let a = 0; a < n; a++) {
+    const from = a * stride;
+    const to = from + stride;
+    for (let q = 0; q < stride; q++) running[to + q] = running[from + q]!;
+    if (blind[a] === 1) continue;
+    for (let i = 0; i < TERMS; i++) {
+      const bi = basis[a * TERMS + i]!;
+      for (let j = 0; j < TERMS; j++) running[to + i * TERMS + j]! += bi * basis[a * TERMS + j]!;
+      running[to + TERMS * TERMS + i]! += bi * radii[a]!;
+    }
+  }
+  let seeing = 0;
+  for (let a = 0; a < n; a++) seeing += blind[a] === 1 ? 0 : 1;
+  const equations = new Float64Array(stride);
+  const coefficients = new Float64Array(TERMS);
   const trial = new Float64Array(n);
   let bestLoss = Infinity;
   let bestWeight: Uint8Array | null = null;
@@ -44,9 +63,20 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
     const starts = width === 0 ? 1 : Math.round(360 / ARC_STEP_DEG);
     for (let s = 0; s < starts; s++) {
       const start = Math.round((s * n) / starts);
-      for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 ? 0 : 1;
-      for (let j = 0; j < width; j++) weight[(start + j) % n] = 0;
-      if (!fitHarmonics(radii, weight, trial)) continue;
+      // The total less the arc [start, start + width) (which may wrap round).
+      const end = start + width;
+      let left = seeing;
+      for (let q = 0; q < stride; q++) {
+        const arcSum = end <= n ? running[end * stride + q]! - running[start * stride + q]! : running[n * stride + q]! - running[start * stride + q]! + running[(end - n) * stride + q]!;
+        equations[q] = running[n * stride + q]! - arcSum;
+      }
+      for (let j = 0; j < width; j++) left -= blind[(start + j) % n] === 1 ? 0 : 1;
+      if (left < n / 4 || !solveNormal(equations, coefficients)) continue;
+      for (let a = 0; a < n; a++) {
+        let value = 0;
+        for (let i = 0; i < TERMS; i++) value += basis[a * TERMS + i]! * coefficients[i]!;
+        trial[a] = value;
+      }
       // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
       // bulge can be.
       let loss = 0;
@@ -289,5 +319,46 @@ export function bridgeEemAcrossArcs(
     }
   }
   bridgeBlindEem(radii, blind, fit, lumen, minGapPx);
+  return true;
+}
+
+/** Terms of the ellipse model: 1, cos θ, sin θ, cos 2θ, sin 2θ (as fitHarmonics). */
+const TERMS = 5;
+const harmonicTables = new Map<number, Float64Array>();
+
+/** The model's terms at each of n rays (n × TERMS), computed once per ray count. */
+function harmonicTable(n: number): Float64Array {
+  let table = harmonicTables.get(n);
+  if (table === undefined) {
+    table = new Float64Array(n * TERMS);
+    for (let a = 0; a < n; a++) {
+      const angle = (2 * Math.PI * a) / n;
+      table.set([1, Math.cos(angle), Math.sin(angle), Math.cos(2 * angle), Math.sin(2 * angle)], a * TERMS);
+    }
+    harmonicTables.set(n, table);
+  }
+  return table;
+}
+
+/** Solves the normal equations (TERMS × TERMS matrix then right-hand side, in `equations`, which it overwrites) into `out`; false if singular. */
+function solveNormal(equations: Float64Array, out: Float64Array): boolean {
+  const m = TERMS;
+  const rhs = m * m;
+  for (let col = 0; col < m; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < m; row++) if (Math.abs(equations[row * m + col]!) > Math.abs(equations[pivot * m + col]!)) pivot = row;
+    if (Math.abs(equations[pivot * m + col]!) < 1e-9) return false;
+    if (pivot !== col) {
+      for (let j = 0; j < m; j++) [equations[col * m + j], equations[pivot * m + j]] = [equations[pivot * m + j]!, equations[col * m + j]!];
+      [equations[rhs + col], equations[rhs + pivot]] = [equations[rhs + pivot]!, equations[rhs + col]!];
+    }
+    for (let row = 0; row < m; row++) {
+      if (row === col) continue;
+      const factor = equations[row * m + col]! / equations[col * m + col]!;
+      for (let j = col; j < m; j++) equations[row * m + j]! -= factor * equations[col * m + j]!;
+      equations[rhs + row]! -= factor * equations[rhs + col]!;
+    }
+  }
+  for (let i = 0; i < m; i++) out[i] = equations[rhs + i]! / equations[i * m + i]!;
   return true;
 }
