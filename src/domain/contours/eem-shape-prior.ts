@@ -4,21 +4,26 @@
  * wall. The expert continues the EEM's smooth, near-elliptical course across such an arc; a search
  * that follows the nearest edge runs out along the branch's far wall or in to the lumen.
  *
- * 1. The EEM's ellipse, robust to a whole missing arc (arcRobustEemFit). The outliers of a wide arc
- *    are contiguous and may be a third of the rays, too many for a fit that starts from all rays
- *    (a second harmonic bends towards a bulge of that width). So each hypothesis leaves out one
- *    contiguous arc (none, or up to ARC_WIDTHS_DEG wide, at every ARC_STEP_DEG), fits
+ * 1. Rays that saw no wall (noWallRays): between the lumen and the EEM the image is mostly dark or
+ *    without speckle (a branch's blood up to its far wall), or nothing beyond the EEM is tissue (a
+ *    shadow, also one without a bright echo in front, which shadowedRays needs: the search took
+ *    the last edge before it, down to the lumen's). They carry no evidence of where the wall is and
+ *    are left out of the ellipse, with the shoulders beside a run of them (leaveOutShoulders: the
+ *    border leaves and rejoins the wall gradually).
+ * 2. The EEM's ellipse from the other seeing rays, robust to a whole missing arc (arcRobustEemFit).
+ *    The outliers of a wide arc are contiguous and may be a third of the rays, too many for a fit
+ *    that starts from all rays (a second harmonic bends towards a bulge of that width). So each
+ *    hypothesis leaves out one contiguous arc (none, or up to ARC_WIDTHS_DEG wide, at every
+ *    ARC_STEP_DEG), fits
  *      r(θ) ≈ c₀ + c₁ cos θ + s₁ sin θ + c₂ cos 2θ + s₂ sin 2θ
- *    to the other seeing rays, and scores it over all seeing rays by the truncated squared residual
- *    (MSAC: min(residual², tolerance²)). The best hypothesis's inliers (the narrower arc on a tie)
- *    seed robustEemFit's trimmed iterations; the rays it left out stay out.
- * 2. Rays that saw no wall (lowSignalInwardRays): the EEM found well inside that ellipse, in a run
- *    of rays, where the image at the ellipse shows no tissue (dark or without speckle). Behind an
- *    attenuating shadow with no bright echo in front (which shadowedRays needs) the search takes the
- *    only edge left, the lumen's. These rays are blind for the EEM.
- * 3. Across every blind arc the EEM follows the ellipse (bridgeBlindEem), shifted at each end to
- *    meet the seeing neighbour so that no step is left, never inside the lumen plus the minimal
- *    plaque+media thickness.
+ *    to the other rays, and scores it over all of them by the truncated squared residual (MSAC:
+ *    min(residual², tolerance²)). The best hypothesis's inliers (the narrower arc on a tie) seed
+ *    robustEemFit's trimmed iterations; the rays it left out stay out. The detector's side-branch
+ *    test (border-detector.ts step 7) measures the EEM against this ellipse.
+ * 3. At the end (bridgeEemAcrossArcs) runs of wall-less rays whose EEM strays from the ellipse join
+ *    the blind rays, and across every blind arc the EEM follows the ellipse (bridgeBlindEem),
+ *    shifted at each end to meet the seeing neighbour so that no step is left, never inside the
+ *    lumen plus the minimal plaque+media thickness.
  */
 import { robustEemFit } from './vessel-search.ts';
 
