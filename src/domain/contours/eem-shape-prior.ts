@@ -155,6 +155,8 @@ export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evi
   }
 }
 
+/** Rays that saw a wall: at least this share of the circle for the wall test to count. */
+const MIN_WALL_SHARE = 0.5;
 /** Rays over which a shoulder's slope is measured. */
 const SHOULDER_STEP = 10;
 const SHOULDER_MIN_RUN = 8;
@@ -198,7 +200,8 @@ export interface SampleMap {
 
 /**
  * The EEM's ellipse (into `fit`, in the units of `eem`) from the rays that saw a wall: blind rays
- * and those noWallRays marks (written into `noWall`) are left out. False when too few rays see.
+ * and those noWallRays marks (written into `noWall`) are left out, unless they are most of the
+ * circle (then `noWall` is cleared). False when too few rays see.
  */
 export function wallEemFit(eem: ArrayLike<number>, lumen: ArrayLike<number>, map: SampleMap, blind: Uint8Array, evidence: WallEvidence, tolerance: number, floor: number, fit: Float64Array, noWall: Uint8Array): boolean {
   const n = eem.length;
@@ -212,6 +215,14 @@ export function wallEemFit(eem: ArrayLike<number>, lumen: ArrayLike<number>, map
   const unseen = new Uint8Array(n);
   for (let a = 0; a < n; a++) unseen[a] = blind[a] === 1 || noWall[a] === 1 ? 1 : 0;
   leaveOutShoulders(eemSamples, noWall, evidence.shoulderSlope, unseen);
+  let walls = 0;
+  for (let a = 0; a < n; a++) walls += unseen[a] === 1 ? 0 : 1;
+  if (walls < MIN_WALL_SHARE * n) {
+    // Most of the circle without a wall is no ostium nor a shadow but a frame the test cannot read
+    // (dark throughout, or many struts' shadows): no ray is told apart, the fit is over all seeing rays.
+    noWall.fill(0);
+    return arcRobustEemFit(eem, blind, tolerance, floor, fit);
+  }
   return arcRobustEemFit(eem, unseen, tolerance, floor, fit);
 }
 
