@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { diceCoefficient } from '../../../src/domain/contours/agreement.ts';
 import type { BorderDetection } from '../../../src/domain/contours/border-detection.ts';
 import { createBorderDetector } from '../../../src/domain/contours/border-detector.ts';
 import { arcRobustEemFit, bridgeBlindEem, bridgeEemAcrossArcs } from '../../../src/domain/contours/eem-shape-prior.ts';
@@ -44,6 +45,24 @@ describe('the vessel border across a wide low-signal arc (issue 23)', () => {
     for (const seed of TUNING_SEEDS.slice(0, 4)) {
       const { detection } = detectFirst('low-signal-arc', seed);
       detection.lumen.radiiPx.forEach((r, a) => expect(detection.vessel.radiiPx[a]!).toBeGreaterThan(r));
+    }
+  });
+});
+
+describe('the shape prior on frames where most rays show no wall', () => {
+  it("does not take a frame full of struts' shadows for a branch: both borders stay on the vessel through the run", () => {
+    // Tuning seed 1103 of mixed-20mhz: stent struts and a dark sector; the wall test once left too
+    // few rays, a third of the circle was taken for an ostium and frame 7 went to the field's edge.
+    const evaluation = evaluationCase('mixed-20mhz', TUNING_SEEDS[2]!);
+    const centre = evaluation.frames[0]!.catheterCentre;
+    const detector = createBorderDetector({ frameWidth: evaluation.frameWidth, frameHeight: evaluation.frameHeight, pixelSpacingMm: evaluation.pixelSpacingMm, centreX: centre.x, centreY: centre.y });
+    let previous: BorderDetection | null = null;
+    let previousFrame: Uint8Array | null = null;
+    for (let k = 0; k < 9; k++) {
+      const frame = evaluation.render(k);
+      previous = detector.detect(frame, previous, k === 0 ? evaluation.render(1) : previousFrame);
+      previousFrame = frame;
+      expect(diceCoefficient(previous.vessel.polygon, evaluation.frames[k]!.truth.vessel, evaluation.frameWidth)).toBeGreaterThan(0.9);
     }
   });
 });
