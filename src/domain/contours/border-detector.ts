@@ -63,6 +63,7 @@ import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
 import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, stepAt, vesselCost } from './vessel-search.ts';
+import { bridgeEemAcrossArcs, eemArcScales, wallEemFit } from './eem-shape-prior.ts';
 
 
 /** Side branches: rays whose EEM lies this far outside the fitted ellipse, in runs of at least BRANCH_MIN_RAYS. */
@@ -322,7 +323,10 @@ export function createBorderDetector(
       // Side branches: rays whose EEM lies far outside the ellipse of the rest saw no wall. Both
       // borders are searched again with those rays blind, bridging the ostium.
       const branch = new Uint8Array(angleCount);
-      if (robustEemFit(vesselPath, vesselBlind, px(BRANCH_FLOOR_MM), eemFit) && branchRays(vesselPath, eemFit, vesselBlind, px(BRANCH_EXCESS_MM), BRANCH_MIN_RAYS, branch) > 0) {
+      // Shape prior (eem-shape-prior.ts): the ellipse of the rays that saw a wall, robust to a whole ostium.
+      const wallEvidence = { smooth, lit, sampleCount, insideCount, tissueLevel: model.bloodLevel + 0.5 * (model.tissueLevel - model.bloodLevel) };
+      const arcScales = eemArcScales(sampleMm);
+      if (wallEemFit(vesselPath, lumenPath, { scale: 1, offset: candidateFirst }, vesselBlind, { ...wallEvidence, ...arcScales }, arcScales.tolerance, arcScales.floor, eemFit, branch) && branchRays(vesselPath, eemFit, vesselBlind, px(BRANCH_EXCESS_MM), BRANCH_MIN_RAYS, branch) > 0) {
         widen(branch, BRANCH_MARGIN_RAYS);
         for (let a = 0; a < angleCount; a++) {
           if (branch[a] === 0 || blind[a] === 1) continue;
@@ -356,7 +360,8 @@ export function createBorderDetector(
         vesselRadii.set(prevVessel);
       } else {
         if (blindCount > 0 && blindCount < angleCount) interpolateBlind(lumenRadii, blind);
-        if (vesselBlindCount > 0 && vesselBlindCount < angleCount) interpolateBlind(vesselRadii, vesselBlind);
+        // Shape prior (eem-shape-prior.ts): blind arcs, and stray arcs that saw no wall, follow the EEM's robust ellipse.
+        if (vesselBlindCount < angleCount) bridgeEemAcrossArcs(vesselRadii, vesselBlind, lumenRadii, mm, sampleMm, { scale: 1 / step, offset: -firstSample }, wallEvidence, gap * step);
         lowPass(lumenRadii, t.lumenHarmonics);
         lowPass(vesselRadii, t.vesselHarmonics);
       }

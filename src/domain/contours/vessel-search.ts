@@ -145,10 +145,11 @@ export function shadowedRays(
  * where the EEM would be and both searches follow it out; such rays (branchRays) saw no wall, and
  * both borders bridge the ostium by interpolation. False when too few rays see.
  */
-export function robustEemFit(radii: Int32Array, blind: Uint8Array, floor: number, fit: Float64Array): boolean {
+export function robustEemFit(radii: ArrayLike<number>, blind: Uint8Array, floor: number, fit: Float64Array, start?: Uint8Array): boolean {
   const n = radii.length;
   const weight = new Uint8Array(n);
-  for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 ? 0 : 1;
+  // The first fit: over every seeing ray, or over the rays `start` marks (1 = use).
+  for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 || (start !== undefined && start[a] === 0) ? 0 : 1;
   const residuals: number[] = [];
   for (let iteration = 0; iteration < 5; iteration++) {
     if (!fitHarmonics(radii, weight, fit)) return false;
@@ -185,8 +186,8 @@ export function branchRays(radii: Int32Array, fit: Float64Array, blind: Uint8Arr
   return marked;
 }
 
-/** Weighted least squares of r(θ) on 1, cos θ, sin θ, cos 2θ, sin 2θ; false if too few rays. */
-function fitHarmonics(radii: Int32Array, weight: Uint8Array, fit: Float64Array): boolean {
+/** Weighted least squares of r(θ) on 1, cos θ, sin θ, cos 2θ, sin 2θ into `fit`; false if too few rays. */
+export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: Float64Array): boolean {
   const n = radii.length;
   const m = 5;
   const normal = new Float64Array(m * m);

@@ -1,0 +1,380 @@
+/**
+ * A shape prior on the vessel border (EEM) across wide low-signal arcs (issue 23): a calcium shadow
+ * or a side branch's ostium can cover a third of the circumference, and there the image shows no
+ * wall. The expert continues the EEM's smooth, near-elliptical course across such an arc; a search
+ * that follows the nearest edge runs out along the branch's far wall or in to the lumen.
+ *
+ * 1. Rays that saw no wall (noWallRays): between the lumen and the EEM the image is mostly dark or
+ *    without speckle (a branch's blood up to its far wall), or nothing beyond the EEM is tissue (a
+ *    shadow, also one without a bright echo in front, which shadowedRays needs: the search took
+ *    the last edge before it, down to the lumen's). They carry no evidence of where the wall is and
+ *    are left out of the ellipse, with the shoulders beside a run of them (leaveOutShoulders: the
+ *    border leaves and rejoins the wall gradually).
+ * 2. The EEM's ellipse from the other seeing rays, robust to a whole missing arc (arcRobustEemFit).
+ *    The outliers of a wide arc are contiguous and may be a third of the rays, too many for a fit
+ *    that starts from all rays (a second harmonic bends towards a bulge of that width). So each
+ *    hypothesis leaves out one contiguous arc (none, or up to ARC_WIDTHS_DEG wide, at every
+ *    ARC_STEP_DEG), fits
+ *      r(θ) ≈ c₀ + c₁ cos θ + s₁ sin θ + c₂ cos 2θ + s₂ sin 2θ
+ *    to the other rays, and scores it over all of them by the truncated squared residual (MSAC:
+ *    min(residual², tolerance²)). The best hypothesis's inliers (the narrower arc on a tie) seed
+ *    robustEemFit's trimmed iterations; the rays it left out stay out. The detector's side-branch
+ *    test (border-detector.ts step 7) measures the EEM against this ellipse.
+ * 3. At the end (bridgeEemAcrossArcs) runs of wall-less rays whose EEM strays from the ellipse join
+ *    the blind rays, and across every blind arc the EEM follows the ellipse (bridgeBlindEem),
+ *    shifted at each end to meet the seeing neighbour so that no step is left, never inside the
+ *    lumen plus the minimal plaque+media thickness.
+ */
+import { robustEemFit } from './vessel-search.ts';
+
+/** Widths of the arcs left out by the hypotheses, degrees. */
+const ARC_WIDTHS_DEG = [0, 40, 80, 120, 160] as const;
+/** Start of the left-out arc every this many degrees. */
+const ARC_STEP_DEG = 10;
+
+/**
+ * The EEM's robust ellipse into `fit` (radii in `radii` units), ignoring blind rays, robust to one
+ * wide arc of outliers; `tolerance` is an inlier's largest distance from a hypothesis, `floor` the
+ * trimming floor of robustEemFit. False when too few rays see.
+ */
+export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tolerance: number, floor: number, fit: Float64Array): boolean {
+  const n = radii.length;
+  const basis = harmonicTable(n);
+  // Running sums round the circle of the seeing rays' normal equations (b bᵀ and b r), so that each
+  // hypothesis's equations are the total less its arc's: 150 hypotheses cost about one fit each.
+  const stride = TERMS * TERMS + TERMS;
+  const running = new Float64Array((n + 1) * stride);
+  for (let a = 0; a < n; a++) {
+    const from = a * stride;
+    const to = from + stride;
+    for (let q = 0; q < stride; q++) running[to + q] = running[from + q]!;
+    if (blind[a] === 1) continue;
+    for (let i = 0; i < TERMS; i++) {
+      const bi = basis[a * TERMS + i]!;
+      for (let j = 0; j < TERMS; j++) running[to + i * TERMS + j]! += bi * basis[a * TERMS + j]!;
+      running[to + TERMS * TERMS + i]! += bi * radii[a]!;
+    }
+  }
+  let seeing = 0;
+  for (let a = 0; a < n; a++) seeing += blind[a] === 1 ? 0 : 1;
+  const equations = new Float64Array(stride);
+  const coefficients = new Float64Array(TERMS);
+  const trial = new Float64Array(n);
+  let bestLoss = Infinity;
+  let bestWeight: Uint8Array | null = null;
+  const cap = tolerance * tolerance;
+  for (const widthDeg of ARC_WIDTHS_DEG) {
+    const width = Math.round((widthDeg * n) / 360);
+    const starts = width === 0 ? 1 : Math.round(360 / ARC_STEP_DEG);
+    for (let s = 0; s < starts; s++) {
+      const start = Math.round((s * n) / starts);
+      // The total less the arc [start, start + width) (which may wrap round).
+      const end = start + width;
+      let left = seeing;
+      for (let q = 0; q < stride; q++) {
+        const arcSum = end <= n ? running[end * stride + q]! - running[start * stride + q]! : running[n * stride + q]! - running[start * stride + q]! + running[(end - n) * stride + q]!;
+        equations[q] = running[n * stride + q]! - arcSum;
+      }
+      for (let j = 0; j < width; j++) left -= blind[(start + j) % n] === 1 ? 0 : 1;
+      if (left < n / 4 || !solveNormal(equations, coefficients)) continue;
+      for (let a = 0; a < n; a++) {
+        let value = 0;
+        for (let i = 0; i < TERMS; i++) value += basis[a * TERMS + i]! * coefficients[i]!;
+        trial[a] = value;
+      }
+      // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
+      // bulge can be.
+      let loss = 0;
+      for (let a = 0; a < n; a++) if (blind[a] === 0) loss += Math.min(cap, (radii[a]! - trial[a]!) ** 2);
+      // Strictly less: on a tie the narrower arc (tried first) stays.
+      if (loss < bestLoss) {
+        bestLoss = loss;
+        bestWeight = new Uint8Array(n);
+        for (let a = 0; a < n; a++) bestWeight[a] = blind[a] === 0 && Math.abs(radii[a]! - trial[a]!) <= tolerance ? 1 : 0;
+      }
+    }
+  }
+  if (bestWeight === null) return false;
+  // The inliers of the best hypothesis start the trimmed iterations; the other rays count as blind there.
+  const outliers = new Uint8Array(n);
+  for (let a = 0; a < n; a++) outliers[a] = bestWeight[a] === 1 ? 0 : 1;
+  // Rays outside the best hypothesis stay out: a bulge's shoulders, near enough to a fit bent
+  // towards them, would pull it out again.
+  return robustEemFit(radii, outliers, floor, fit);
+}
+
+/** What noWallRays reads of the polar image (lengths in polar samples). */
+export interface WallEvidence {
+  /** Smoothed polar image S, ray by ray (sampleCount each). */
+  readonly smooth: Float32Array;
+  /** 1 where a sample carries speckle. */
+  readonly lit: Uint8Array;
+  readonly sampleCount: number;
+  /** Samples each ray holds inside the frame. */
+  readonly insideCount: Int32Array;
+  /** S at or below this is no tissue (between the blood's and the bright tissue's levels). */
+  readonly tissueLevel: number;
+  /** Samples just outside the lumen and just inside the EEM left out of the wall (its edges). */
+  readonly edge: number;
+  /** Shortest wall (samples) judged; the band beyond the EEM judged (samples). */
+  readonly minWall: number;
+  readonly band: number;
+  /** A shoulder beside a wall-less run climbs by more than this many samples per ray. */
+  readonly shoulderSlope: number;
+}
+
+/** A ray that saw a wall shows tissue on at least this share of the samples judged. */
+const WALL_SHARE = 0.3;
+
+/**
+ * Marks in `noWall` (1) the rays that saw no wall: the plaque and media between the lumen and the
+ * EEM (`lumen[a]`, `eem[a]`, polar samples) are mostly dark or without speckle (a branch's blood
+ * between the lumen and its far wall), or nothing beyond the EEM is tissue (a shadow: the search
+ * took the last edge before it). Tissue is a lit sample above the tissue level.
+ */
+export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evidence: WallEvidence, noWall: Uint8Array): void {
+  const { smooth, lit, sampleCount, insideCount, tissueLevel, edge, minWall, band } = evidence;
+  const tissueShare = (row: number, from: number, to: number): number => {
+    let count = 0;
+    let tissue = 0;
+    for (let k = Math.max(0, from); k < to; k++) {
+      count++;
+      if (lit[row + k] === 1 && smooth[row + k]! > tissueLevel) tissue++;
+    }
+    return count === 0 ? 1 : tissue / count;
+  };
+  for (let a = 0; a < eem.length; a++) {
+    const row = a * sampleCount;
+    const end = Math.min(sampleCount, insideCount[a]!);
+    const wallFrom = Math.round(lumen[a]!) + edge;
+    const wallTo = Math.min(end, Math.round(eem[a]!) - edge);
+    const darkWall = wallTo - wallFrom >= minWall && tissueShare(row, wallFrom, wallTo) < WALL_SHARE;
+    const beyondFrom = Math.round(eem[a]!) + edge;
+    const darkBeyond = beyondFrom + band <= end && tissueShare(row, beyondFrom, beyondFrom + band) < WALL_SHARE;
+    noWall[a] = darkWall || darkBeyond ? 1 : 0;
+  }
+}
+
+/** Rays that saw a wall: at least this share of the circle for the wall test to count. */
+const MIN_WALL_SHARE = 0.5;
+/** Rays over which a shoulder's slope is measured. */
+const SHOULDER_STEP = 10;
+const SHOULDER_MIN_RUN = 8;
+
+/**
+ * The border leaves and rejoins the wall gradually (the search's smoothness), so the rays beside a
+ * run that saw no wall still climb towards it: from each end of a run of at least SHOULDER_MIN_RUN
+ * rays, the rays are marked in `unseen` while the EEM moves towards the run's by more than
+ * `slope` samples per ray (over two steps of SHOULDER_STEP rays).
+ */
+function leaveOutShoulders(eem: Float64Array, noWall: Uint8Array, slope: number, unseen: Uint8Array): void {
+  const n = eem.length;
+  const runs = new Uint8Array(n);
+  if (markRuns(noWall, SHOULDER_MIN_RUN, runs) === 0 || runs.every((r) => r === 1)) return;
+  for (let a = 0; a < n; a++) {
+    if (runs[a] === 0) continue;
+    for (const direction of [-1, 1]) {
+      // Only from a run's end.
+      if (runs[(a + direction + n) % n] === 1) continue;
+      // Which way the run lies off the wall: out (a branch) or in (a shadow).
+      const inside = eem[(a - direction * SHOULDER_STEP + n) % n]!;
+      let at = a;
+      for (let walked = 0; walked < n / 4; walked += SHOULDER_STEP) {
+        const next = (at + direction * SHOULDER_STEP + n * SHOULDER_STEP) % n;
+        // Over two steps: a shoulder may pause for a few rays.
+        const ahead = (at + 2 * direction * SHOULDER_STEP + n * SHOULDER_STEP) % n;
+        const towards = Math.sign(inside - eem[ahead]!) * (eem[at]! - eem[ahead]!);
+        if (runs[next] === 1 || towards < 2 * slope * SHOULDER_STEP) break;
+        for (let j = 1; j <= SHOULDER_STEP; j++) unseen[(at + direction * j + n * SHOULDER_STEP) % n] = 1;
+        at = next;
+      }
+    }
+  }
+}
+
+/** How radii map to polar samples: sample = value · scale + offset. */
+export interface SampleMap {
+  readonly scale: number;
+  readonly offset: number;
+}
+
+/**
+ * The EEM's ellipse (into `fit`, in the units of `eem`) from the rays that saw a wall: blind rays
+ * and those noWallRays marks (written into `noWall`) are left out, unless they are most of the
+ * circle (then `noWall` is cleared). False when too few rays see.
+ */
+export function wallEemFit(eem: ArrayLike<number>, lumen: ArrayLike<number>, map: SampleMap, blind: Uint8Array, evidence: WallEvidence, tolerance: number, floor: number, fit: Float64Array, noWall: Uint8Array): boolean {
+  const n = eem.length;
+  const eemSamples = new Float64Array(n);
+  const lumenSamples = new Float64Array(n);
+  for (let a = 0; a < n; a++) {
+    eemSamples[a] = eem[a]! * map.scale + map.offset;
+    lumenSamples[a] = lumen[a]! * map.scale + map.offset;
+  }
+  noWallRays(lumenSamples, eemSamples, evidence, noWall);
+  const unseen = new Uint8Array(n);
+  for (let a = 0; a < n; a++) unseen[a] = blind[a] === 1 || noWall[a] === 1 ? 1 : 0;
+  leaveOutShoulders(eemSamples, noWall, evidence.shoulderSlope, unseen);
+  let walls = 0;
+  for (let a = 0; a < n; a++) walls += unseen[a] === 1 ? 0 : 1;
+  if (walls < MIN_WALL_SHARE * n) {
+    // Most of the circle without a wall is no ostium nor a shadow but a frame the test cannot read
+    // (dark throughout, or many struts' shadows): no ray is told apart, the fit is over all seeing rays.
+    noWall.fill(0);
+    return arcRobustEemFit(eem, blind, tolerance, floor, fit);
+  }
+  return arcRobustEemFit(eem, unseen, tolerance, floor, fit);
+}
+
+/** Keeps in `out` only the runs (circular) of at least minRun marked rays of `mask`; returns how many rays. */
+function markRuns(mask: Uint8Array, minRun: number, out: Uint8Array): number {
+  const n = mask.length;
+  out.fill(0);
+  if (mask.every((m) => m === 1)) {
+    out.fill(1);
+    return n;
+  }
+  let marked = 0;
+  for (let a = 0; a < n; a++) {
+    if (mask[a] === 0 || mask[(a + n - 1) % n] === 1) continue;
+    let length = 0;
+    while (length < n && mask[(a + length) % n] === 1) length++;
+    if (length < minRun) continue;
+    for (let j = 0; j < length; j++) out[(a + j) % n] = 1;
+    marked += length;
+  }
+  return marked;
+}
+
+/**
+ * Fills the blind rays of `radii` from the ellipse `fit` (same units): across each blind run the
+ * fit plus the offsets that meet the seeing rays at its ends, blended linearly along the run; then
+ * no blind ray inside `lumen` + `minGap`. Without a seeing ray, radii are left as they are.
+ */
+export function bridgeBlindEem(radii: Float32Array, blind: Uint8Array, fit: ArrayLike<number>, lumen: Float32Array, minGap: number): void {
+  const n = radii.length;
+  let start = 0;
+  while (start < n && blind[start] === 1) start++;
+  if (start === n) return;
+  let lastSeen = start;
+  for (let step = 1; step <= n; step++) {
+    const a = (start + step) % n;
+    if (blind[a] === 1) continue;
+    const gap = step - ((lastSeen - start + n) % n);
+    if (gap > 1) {
+      const offset0 = radii[lastSeen]! - fit[lastSeen]!;
+      const offset1 = radii[a]! - fit[a]!;
+      for (let g = 1; g < gap; g++) {
+        const ray = (lastSeen + g) % n;
+        const t = g / gap;
+        radii[ray] = Math.max(fit[ray]! + offset0 * (1 - t) + offset1 * t, lumen[ray]! + minGap);
+      }
+    }
+    lastSeen = a;
+  }
+}
+
+/** Inlier tolerance of the arc hypotheses, and the trimming floor, mm. */
+const ARC_TOLERANCE_MM = 0.1;
+const ARC_FLOOR_MM = 0.08;
+/** A run of rays that saw no wall is bridged when its EEM strays this far from the ellipse, over at least this many rays, widened by the margin. */
+const STRAY_MM = 0.2;
+const STRAY_MIN_RAYS = 8;
+const STRAY_MARGIN_RAYS = 3;
+/** Wall judged from this far past the lumen and inside the EEM; at least this thick; the band beyond the EEM. */
+const WALL_EDGE_MM = 0.05;
+const MIN_WALL_MM = 0.2;
+const BEYOND_BAND_MM = 0.4;
+const SHOULDER_SLOPE_MM = 0.005;
+
+/** The shape prior's lengths: tolerances in `unitMm` units, the wall test's in polar samples of `sampleMm`. */
+export function eemArcScales(unitMm: number, sampleMm = unitMm): { readonly tolerance: number; readonly floor: number; readonly edge: number; readonly minWall: number; readonly band: number; readonly shoulderSlope: number } {
+  return {
+    tolerance: ARC_TOLERANCE_MM / unitMm,
+    floor: ARC_FLOOR_MM / unitMm,
+    edge: Math.round(WALL_EDGE_MM / sampleMm),
+    minWall: Math.round(MIN_WALL_MM / sampleMm),
+    band: Math.round(BEYOND_BAND_MM / sampleMm),
+    shoulderSlope: SHOULDER_SLOPE_MM / sampleMm,
+  };
+}
+
+/**
+ * The final EEM radii (pixels): rays that saw no wall and whose EEM strays from the ellipse join
+ * the blind ones (`blind` is updated), and every blind arc follows the robust ellipse rather than
+ * a straight line between its ends; never inside lumen + minGapPx. `map` takes pixels to polar
+ * samples of `sampleMm`. Returns false (blind rays interpolated linearly) when too few rays see.
+ */
+export function bridgeEemAcrossArcs(
+  radii: Float32Array,
+  blind: Uint8Array,
+  lumen: Float32Array,
+  pixelSpacingMm: number,
+  sampleMm: number,
+  map: SampleMap,
+  evidence: Omit<WallEvidence, 'edge' | 'minWall' | 'band' | 'shoulderSlope'>,
+  minGapPx: number,
+): boolean {
+  const n = radii.length;
+  const scales = eemArcScales(pixelSpacingMm, sampleMm);
+  const fit = new Float64Array(n);
+  const noWall = new Uint8Array(n);
+  if (!wallEemFit(radii, lumen, map, blind, { ...evidence, ...scales }, scales.tolerance, scales.floor, fit, noWall)) {
+    // A zero "ellipse": the straight line between the seeing ends.
+    bridgeBlindEem(radii, blind, new Float64Array(n), lumen, minGapPx);
+    return false;
+  }
+  const stray = new Uint8Array(n);
+  const strayPx = STRAY_MM / pixelSpacingMm;
+  for (let a = 0; a < n; a++) stray[a] = blind[a] === 0 && noWall[a] === 1 && Math.abs(radii[a]! - fit[a]!) > strayPx ? 1 : 0;
+  const runs = new Uint8Array(n);
+  if (markRuns(stray, STRAY_MIN_RAYS, runs) > 0) {
+    for (let a = 0; a < n; a++) {
+      if (runs[a] === 0) continue;
+      for (let d = -STRAY_MARGIN_RAYS; d <= STRAY_MARGIN_RAYS; d++) blind[(a + d + n) % n] = 1;
+    }
+  }
+  bridgeBlindEem(radii, blind, fit, lumen, minGapPx);
+  return true;
+}
+
+/** Terms of the ellipse model: 1, cos θ, sin θ, cos 2θ, sin 2θ (as fitHarmonics). */
+const TERMS = 5;
+const harmonicTables = new Map<number, Float64Array>();
+
+/** The model's terms at each of n rays (n × TERMS), computed once per ray count. */
+function harmonicTable(n: number): Float64Array {
+  let table = harmonicTables.get(n);
+  if (table === undefined) {
+    table = new Float64Array(n * TERMS);
+    for (let a = 0; a < n; a++) {
+      const angle = (2 * Math.PI * a) / n;
+      table.set([1, Math.cos(angle), Math.sin(angle), Math.cos(2 * angle), Math.sin(2 * angle)], a * TERMS);
+    }
+    harmonicTables.set(n, table);
+  }
+  return table;
+}
+
+/** Solves the normal equations (TERMS × TERMS matrix then right-hand side, in `equations`, which it overwrites) into `out`; false if singular. */
+function solveNormal(equations: Float64Array, out: Float64Array): boolean {
+  const m = TERMS;
+  const rhs = m * m;
+  for (let col = 0; col < m; col++) {
+    let pivot = col;
+    for (let row = col + 1; row < m; row++) if (Math.abs(equations[row * m + col]!) > Math.abs(equations[pivot * m + col]!)) pivot = row;
+    if (Math.abs(equations[pivot * m + col]!) < 1e-9) return false;
+    if (pivot !== col) {
+      for (let j = 0; j < m; j++) [equations[col * m + j], equations[pivot * m + j]] = [equations[pivot * m + j]!, equations[col * m + j]!];
+      [equations[rhs + col], equations[rhs + pivot]] = [equations[rhs + pivot]!, equations[rhs + col]!];
+    }
+    for (let row = 0; row < m; row++) {
+      if (row === col) continue;
+      const factor = equations[row * m + col]! / equations[col * m + col]!;
+      for (let j = col; j < m; j++) equations[row * m + j]! -= factor * equations[col * m + j]!;
+      equations[rhs + row]! -= factor * equations[rhs + col]!;
+    }
+  }
+  for (let i = 0; i < m; i++) out[i] = equations[rhs + i]! / equations[i * m + i]!;
+  return true;
+}
