@@ -54,6 +54,10 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
   for (let j = -maxJump; j <= maxJump; j++) penalty[j + maxJump] = jumpPenalty * j * j;
   // Samples whose every jump stays on the ray: the inner loop needs no bounds there.
   const interiorEnd = sampleCount - maxJump;
+  const p0 = penalty[maxJump]!;
+  const p1 = maxJump >= 1 ? penalty[maxJump + 1]! : 0;
+  const p2 = maxJump >= 2 ? penalty[maxJump + 2]! : 0;
+  const p3 = maxJump >= 3 ? penalty[maxJump + 3]! : 0;
   const firstRow = first * sampleCount;
   for (let k = 0; k < sampleCount; k++) total[k] = start < 0 || k === start ? cost[firstRow + k]! : Infinity;
   for (let step = 1; step < angleCount; step++) {
@@ -68,7 +72,73 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
       // With no finite candidate (a pinned pass's first steps) the pointer says "no jump", as before.
       let best = Infinity;
       let bestIndex = maxJump;
-      if (k >= maxJump && k < interiorEnd) {
+      if (maxJump === 3 && k >= 3 && k < interiorEnd) {
+        // maxJump 3 (the lumen's) written out: the same candidates in the same order.
+        const base = k - 3;
+        let candidate = previous[base]! + p3;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 0;
+        }
+        candidate = previous[base + 1]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 1;
+        }
+        candidate = previous[base + 2]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 2;
+        }
+        candidate = previous[base + 3]! + p0;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 3;
+        }
+        candidate = previous[base + 4]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 4;
+        }
+        candidate = previous[base + 5]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 5;
+        }
+        candidate = previous[base + 6]! + p3;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 6;
+        }
+      } else if (maxJump === 2 && k >= 2 && k < interiorEnd) {
+        // maxJump 2 (the vessel's) written out likewise.
+        const base = k - 2;
+        let candidate = previous[base]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 0;
+        }
+        candidate = previous[base + 1]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 1;
+        }
+        candidate = previous[base + 2]! + p0;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 2;
+        }
+        candidate = previous[base + 3]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 3;
+        }
+        candidate = previous[base + 4]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 4;
+        }
+      } else if (k >= maxJump && k < interiorEnd) {
         const base = k - maxJump;
         for (let i = 0; i < penalty.length; i++) {
           const candidate = previous[base + i]! + penalty[i]!;
