@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
@@ -63,13 +62,10 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   const providers = new ProviderRegistry(db, config, app.log, accounts);
   // Generation, detection and import decoding are durable jobs in the database (jobs/job-queue.ts).
   const jobs = await startJobQueue(database, config.jobs, app.log);
-  const pool = config.imagingWorkers > 0 ? createFrameWorkerPool(config.imagingWorkers) : null;
+  const pool = config.frameWorkers > 0 ? createFrameWorkerPool(config.frameWorkers) : null;
   const imaging = new RecordImaging(store, pool, app.log, { jobs });
-  // Detection threads: one per core (0 with imagingWorkers 0: on the main thread, as in tests). Not
-  // imagingWorkers (cores − 1, a core kept for the event loop): generation ends long before detection,
-  // whose single thread then left the second core idle while the clinician waited for the MLA.
-  const contourWorkers = config.imagingWorkers > 0 ? Math.max(config.imagingWorkers, availableParallelism()) : 0;
-  const contours = new RecordContourService({ store, imaging, workers: contourWorkers, log: app.log, jobs });
+  // `frameWorkers` detection threads (0: on the main thread, as in tests).
+  const contours = new RecordContourService({ store, imaging, workers: config.frameWorkers, log: app.log, jobs });
   const importing = createImportService({ db, databaseKind: database.kind, store, config, jobs }, app.log);
   app.addHook('onReady', async () => {
     await importing.start();
