@@ -13,6 +13,8 @@ export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-quic', '--no-first-run'
 
 export interface BenchServer {
   origin: string;
+  /** The server process: its CPU time (every thread's) is read from /proc. */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function startBenchServer(port: number): Promise<BenchServer> {
   });
   return {
     origin: `http://demo.localhost:${port}`,
+    pid: server.pid!,
     async stop() {
       server.kill('SIGINT');
       await new Promise((resolve) => server.once('exit', resolve));

@@ -62,10 +62,10 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   const providers = new ProviderRegistry(db, config, app.log, accounts);
   // Generation, detection and import decoding are durable jobs in the database (jobs/job-queue.ts).
   const jobs = await startJobQueue(database, config.jobs, app.log);
-  const pool = config.imagingWorkers > 0 ? createFrameWorkerPool(config.imagingWorkers) : null;
+  const pool = config.frameWorkers > 0 ? createFrameWorkerPool(config.frameWorkers) : null;
   const imaging = new RecordImaging(store, pool, app.log, { jobs });
-  // `imagingWorkers` detection threads (0: on the main thread, as in tests).
-  const contours = new RecordContourService({ store, imaging, workers: config.imagingWorkers, log: app.log, jobs });
+  // `frameWorkers` detection threads (0: on the main thread, as in tests).
+  const contours = new RecordContourService({ store, imaging, workers: config.frameWorkers, log: app.log, jobs });
   const importing = createImportService({ db, databaseKind: database.kind, store, config, jobs }, app.log);
   app.addHook('onReady', async () => {
     await importing.start();

@@ -167,7 +167,10 @@ export type Config = {
   maxConnectionsPerAddress: number;
   requestTimeoutSeconds: number;
   defaultTenant: string;
+  /** Worker threads decoding imports (and, set explicitly, the two below). */
   imagingWorkers: number;
+  /** Worker threads generating demo imaging, and as many detecting borders: a core each by default. */
+  frameWorkers: number;
   pregenerateDemo: boolean;
   storage: { kind: 'local' } | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   /** Where the built SPA is served from. */
@@ -233,6 +236,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     defaultTenant: e.DEFAULT_TENANT,
     // One core stays with the event loop, which serves the frames.
     imagingWorkers: e.IMAGING_WORKERS ?? Math.max(1, availableParallelism() - 1),
+    // A first open waits for every frame to be generated and detected before its MLA (issue 23):
+    // every core, as the queue puts what the page asks for first and the event loop mostly waits.
+    frameWorkers: e.IMAGING_WORKERS ?? availableParallelism(),
     // Test servers open records of their own; frames made beside them would only slow the suites.
     pregenerateDemo: e.PREGENERATE_DEMO ?? e.NODE_ENV !== 'test',
     storage:

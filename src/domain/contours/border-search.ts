@@ -49,6 +49,15 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
   let total = workspace.total;
   let previous = workspace.previousTotal;
   const { maxJump, jumpPenalty } = options;
+  // The penalty of each jump, computed once (in doubles, as jumpPenalty · j · j would be inline).
+  const penalty = new Float64Array(2 * maxJump + 1);
+  for (let j = -maxJump; j <= maxJump; j++) penalty[j + maxJump] = jumpPenalty * j * j;
+  // Samples whose every jump stays on the ray: the inner loop needs no bounds there.
+  const interiorEnd = sampleCount - maxJump;
+  const p0 = penalty[maxJump]!;
+  const p1 = maxJump >= 1 ? penalty[maxJump + 1]! : 0;
+  const p2 = maxJump >= 2 ? penalty[maxJump + 2]! : 0;
+  const p3 = maxJump >= 3 ? penalty[maxJump + 3]! : 0;
   const firstRow = first * sampleCount;
   for (let k = 0; k < sampleCount; k++) total[k] = start < 0 || k === start ? cost[firstRow + k]! : Infinity;
   for (let step = 1; step < angleCount; step++) {
@@ -58,19 +67,99 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
     const row = ((first + step) % angleCount) * sampleCount;
     const back = step * sampleCount;
     for (let k = 0; k < sampleCount; k++) {
+      // The lowest jump wins a tie, as it always has: candidates are tried from -maxJump up, and
+      // only a strictly smaller one replaces the best.
+      // With no finite candidate (a pinned pass's first steps) the pointer says "no jump", as before.
       let best = Infinity;
-      let bestJump = 0;
-      const low = k - maxJump < 0 ? -k : -maxJump;
-      const high = k + maxJump >= sampleCount ? sampleCount - 1 - k : maxJump;
-      for (let j = low; j <= high; j++) {
-        const candidate = previous[k + j]! + jumpPenalty * j * j;
+      let bestIndex = maxJump;
+      if (maxJump === 3 && k >= 3 && k < interiorEnd) {
+        // maxJump 3 (the lumen's) written out: the same candidates in the same order.
+        const base = k - 3;
+        let candidate = previous[base]! + p3;
         if (candidate < best) {
           best = candidate;
-          bestJump = j;
+          bestIndex = 0;
+        }
+        candidate = previous[base + 1]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 1;
+        }
+        candidate = previous[base + 2]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 2;
+        }
+        candidate = previous[base + 3]! + p0;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 3;
+        }
+        candidate = previous[base + 4]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 4;
+        }
+        candidate = previous[base + 5]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 5;
+        }
+        candidate = previous[base + 6]! + p3;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 6;
+        }
+      } else if (maxJump === 2 && k >= 2 && k < interiorEnd) {
+        // maxJump 2 (the vessel's) written out likewise.
+        const base = k - 2;
+        let candidate = previous[base]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 0;
+        }
+        candidate = previous[base + 1]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 1;
+        }
+        candidate = previous[base + 2]! + p0;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 2;
+        }
+        candidate = previous[base + 3]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 3;
+        }
+        candidate = previous[base + 4]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 4;
+        }
+      } else if (k >= maxJump && k < interiorEnd) {
+        const base = k - maxJump;
+        for (let i = 0; i < penalty.length; i++) {
+          const candidate = previous[base + i]! + penalty[i]!;
+          if (candidate < best) {
+            best = candidate;
+            bestIndex = i;
+          }
+        }
+      } else {
+        const low = k - maxJump < 0 ? -k : -maxJump;
+        const high = k + maxJump >= sampleCount ? sampleCount - 1 - k : maxJump;
+        for (let j = low; j <= high; j++) {
+          const candidate = previous[k + j]! + penalty[j + maxJump]!;
+          if (candidate < best) {
+            best = candidate;
+            bestIndex = j + maxJump;
+          }
         }
       }
       total[k] = cost[row + k]! + best;
-      from[back + k] = bestJump + maxJump;
+      from[back + k] = bestIndex;
     }
   }
   // Keep the final totals where the caller looks for them.

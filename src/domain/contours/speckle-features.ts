@@ -68,11 +68,20 @@ export function boxFilter(
   for (let a = 0; a < angleCount; a++) {
     const row = a * sampleCount;
     running[0] = 0;
-    for (let k = 0; k < sampleCount; k++) running[k + 1] = running[k]! + input[row + k]!;
-    for (let k = 0; k < sampleCount; k++) {
-      const low = k - halfSamples < 0 ? 0 : k - halfSamples;
+    let sum = 0;
+    for (let k = 0; k < sampleCount; k++) running[k + 1] = sum += input[row + k]!;
+    // The full windows in the middle of the ray divide by one width; only the ends clip.
+    const fullStart = Math.min(halfSamples, sampleCount);
+    const fullEnd = Math.max(fullStart, sampleCount - halfSamples - 1);
+    for (let k = 0; k < fullStart; k++) {
       const high = k + halfSamples + 1 > sampleCount ? sampleCount : k + halfSamples + 1;
-      scratch[row + k] = (running[high]! - running[low]!) / (high - low);
+      scratch[row + k] = (running[high]! - running[0]!) / high;
+    }
+    const fullWidth = 2 * halfSamples + 1;
+    for (let k = fullStart; k < fullEnd; k++) scratch[row + k] = (running[k + halfSamples + 1]! - running[k - halfSamples]!) / fullWidth;
+    for (let k = fullEnd; k < sampleCount; k++) {
+      const low = k - halfSamples < 0 ? 0 : k - halfSamples;
+      scratch[row + k] = (running[sampleCount]! - running[low]!) / (sampleCount - low);
     }
   }
   // Across rays, circularly: a running window per sample index.

@@ -107,9 +107,19 @@ function blockSsd(
   dk: number,
 ): number {
   let sum = 0;
+  // Most blocks' shifted samples stay on the ray: no clamping needed (same sums, same order).
+  const inside = k0 + dk >= 0 && k1 - 1 + dk < sampleCount;
   for (let a = a0; a < a1; a += 2) {
     const row = a * sampleCount;
     const from = ((a + da + angleCount) % angleCount) * sampleCount;
+    if (inside) {
+      const shifted = from + dk;
+      for (let k = k0; k < k1; k += 2) {
+        const e = current[row + k]! - previous[shifted + k]!;
+        sum += e * e;
+      }
+      continue;
+    }
     for (let k = k0; k < k1; k += 2) {
       const j = k + dk;
       const e = current[row + k]! - previous[from + (j < 0 ? 0 : j >= sampleCount ? sampleCount - 1 : j)]!;

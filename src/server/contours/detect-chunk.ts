@@ -17,6 +17,11 @@ export interface ContourJob {
   readonly gz: Uint8Array;
   /** The previous frame's borders and pixels (continuity), or null at the start of a run. */
   readonly carry: BorderCarry | null;
+  /**
+   * Detect only the chunk's last this many frames: a run that starts mid-record warms up on the
+   * frames before it, so its first frame continues from them like every other frame.
+   */
+  readonly lastFrames?: number;
 }
 
 export type ContourJobResult =
@@ -34,7 +39,9 @@ function detectorFor(frameWidth: number, frameHeight: number, pixelSpacingMm: nu
 
 export function detectChunk(job: Omit<ContourJob, 'id' | 'gz'>, frames: Uint8Array): BorderSequenceDetection {
   const detector = detectorFor(job.frameWidth, job.frameHeight, job.pixelSpacingMm);
-  return detectBorderSequence(detector, frames, job, job.carry);
+  const frameBytes = job.frameWidth * job.frameHeight;
+  const from = job.lastFrames === undefined ? 0 : Math.max(0, frames.length - job.lastFrames * frameBytes);
+  return detectBorderSequence(detector, frames.subarray(from), job, job.carry);
 }
 
 /** The buffers of a carry, to move it to another thread instead of copying it. */

@@ -4,9 +4,13 @@
  * store as gzip JSON beside the frames, under the record's imaging version and the detector's version,
  * with a small progress file beside it while the detection runs. Later requests read the stored result.
  *
- * The frames are split into one contiguous run per worker; each run is detected chunk by chunk in
- * frame order, each frame continuing from the previous frame's borders and pixels (the first frame
- * of a run starts afresh). Without workers the same runs go inline, yielding to the event loop between chunks.
+ * Each frame continues from the previous frame's borders and pixels. With one worker (or none: inline,
+ * yielding to the event loop between chunks) the record is one run in frame order. With more, it is cut
+ * into runs of SEGMENT_CHUNKS chunks that the workers take in frame order as each becomes free, so
+ * every core detects from the first frames made to the last (one fixed half per worker left the second
+ * waiting for its half's frames to be generated, then working alone at the end: issue 23); a run
+ * that starts mid-record first detects the last WARM_UP_FRAMES frames before it, so that its first
+ * frame too continues from a previous one.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -43,6 +47,10 @@ type Progress = { done: number; total: number; at: string } | { failed: { unavai
 
 /** A progress file older than this belongs to a detection whose server is gone (the queue retries it, or a poll asks again). */
 const PROGRESS_STALE_MS = 2 * 60_000;
+/** 256 frames a run: short enough that no core idles long at the end, long enough that warm-ups cost under 1 %. */
+const SEGMENT_CHUNKS = 16;
+/** Two, as at a record's start: the first of them takes its temporal cue from the second. */
+const WARM_UP_FRAMES = 2;
 const PROGRESS_WRITE_MS = 500;
 
 export type ContoursJobData = { tenantId: string; recordId: string; imagingVersion: string };
@@ -64,17 +72,19 @@ export class RecordContourService {
   private readonly store: BlobStore;
   private readonly imaging: RecordImaging;
   private readonly workers: number;
+  private readonly runChunks: number;
   private readonly log: FastifyBaseLogger;
   private readonly jobs: Pick<JobQueue, 'send'>;
   private readonly running = new Set<Promise<unknown>>();
   private pool: ContourWorkerPool | null = null;
   private closed = false;
 
-  /** `workers` threads detect (made on first use); 0 detects on the main thread. */
-  constructor(deps: { store: BlobStore; imaging: RecordImaging; workers: number; log: FastifyBaseLogger; jobs: Pick<JobQueue, 'send'> }) {
+  /** `workers` threads detect (made on first use); 0 detects on the main thread. `runChunks`: see SEGMENT_CHUNKS (tests shorten it). */
+  constructor(deps: { store: BlobStore; imaging: RecordImaging; workers: number; log: FastifyBaseLogger; jobs: Pick<JobQueue, 'send'>; runChunks?: number }) {
     this.store = deps.store;
     this.imaging = deps.imaging;
     this.workers = deps.workers;
+    this.runChunks = deps.runChunks ?? SEGMENT_CHUNKS;
     this.log = deps.log;
     this.jobs = deps.jobs;
   }
@@ -144,7 +154,9 @@ export class RecordContourService {
       await this.writeProgress(record, { done, total, at: new Date().toISOString() });
     };
     await onProgress(0);
-    const detections = await this.detectRecord(record, onProgress);
+    const started = performance.now();
+    const timing = { waitingForFramesMs: 0 };
+    const detections = await this.detectRecord(record, onProgress, timing);
     const body = buildRecordContours({
       version: record.imagingVersion,
       pixelSpacingMm: record.pixelSpacingMm,
@@ -153,7 +165,12 @@ export class RecordContourService {
     });
     await this.store.put(key, await gzip(JSON.stringify(body), { level: 6 }));
     await this.store.deletePrefix(progressKey(record));
-    this.log.info({ recordId: record.id, frames: total }, 'lumen and vessel contours detected');
+    // Where a record's wait went: detection itself, or frames not generated yet (summed over the workers).
+    const seconds = (ms: number) => Math.round(ms / 100) / 10;
+    this.log.info(
+      { recordId: record.id, frames: total, seconds: seconds(performance.now() - started), waitingForFramesSeconds: seconds(timing.waitingForFramesMs) },
+      'lumen and vessel contours detected',
+    );
   }
 
   private async readProgress(record: RecordRow): Promise<Progress | null> {
@@ -173,7 +190,7 @@ export class RecordContourService {
     return this.store.put(progressKey(record), Buffer.from(JSON.stringify(progress)));
   }
 
-  private async detectRecord(record: RecordRow, onProgress: (done: number) => Promise<void>): Promise<SliceDetection[]> {
+  private async detectRecord(record: RecordRow, onProgress: (done: number) => Promise<void>, timing: { waitingForFramesMs: number }): Promise<SliceDetection[]> {
     let done = 0;
     const counted = async (count: number) => {
       done += count;
@@ -183,40 +200,60 @@ export class RecordContourService {
     const detections = new Array<SliceDetection>(record.bmodeFrameCount);
     const pool = this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null;
     const lanes = Math.max(1, Math.min(chunks, pool?.size ?? 1));
-    const runs = Array.from({ length: lanes }, (_, lane) => ({
-      first: Math.floor((lane * chunks) / lanes),
-      end: Math.floor(((lane + 1) * chunks) / lanes),
-    }));
-    await Promise.all(runs.map((run) => this.detectRun(record, counted, pool, run.first, run.end, detections)));
+    const runChunks = lanes === 1 ? chunks : this.runChunks;
+    const runs: { first: number; end: number }[] = [];
+    for (let first = 0; first < chunks; first += runChunks) runs.push({ first, end: Math.min(chunks, first + runChunks) });
+    let nextRun = 0;
+    let failed = false;
+    const lane = async () => {
+      // After a failure the other lanes take no new run: the job fails (and is retried) as a whole.
+      while (nextRun < runs.length && !failed) {
+        const run = runs[nextRun++]!;
+        try {
+          await this.detectRun(record, counted, pool, run, detections, timing);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: lanes }, lane));
     return detections;
   }
 
-  /** Chunks first..end-1 in order; the next chunk is fetched while the current one is detected. */
+  /** Chunks first..end-1 in order (after a warm-up, mid-record); the next chunk is fetched while the current one is detected. */
   private async detectRun(
     record: RecordRow,
     counted: (count: number) => Promise<void>,
     pool: ContourWorkerPool | null,
-    first: number,
-    end: number,
+    { first, end }: { first: number; end: number },
     detections: SliceDetection[],
+    timing: { waitingForFramesMs: number },
   ): Promise<void> {
+    const framesOf = async (pending: Promise<Buffer>) => {
+      const asked = performance.now();
+      const gz = await pending;
+      timing.waitingForFramesMs += performance.now() - asked;
+      return gz;
+    };
     const fetch = (index: number) => {
       const pending = this.imaging.chunk(record, 'bmode', index);
       pending.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
       return pending;
     };
-    let carry: BorderCarry | null = null;
+    const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm };
+    const warmUp = first > 0 && pool ? fetch(first - 1) : null;
     let next = first < end ? fetch(first) : null;
+    let carry: BorderCarry | null = warmUp ? (await pool!.detect({ ...geometry, gz: await framesOf(warmUp), carry: null, lastFrames: WARM_UP_FRAMES })).carry : null;
     for (let index = first; index < end; index++) {
       if (this.closed) throw new ContourJobCancelled();
-      const gz: Buffer = await next!;
+      const gz = await framesOf(next!);
       next = index + 1 < end ? fetch(index + 1) : null;
-      const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm, carry };
       let result: BorderSequenceDetection;
       if (pool) {
-        result = await pool.detect({ ...geometry, gz });
+        result = await pool.detect({ ...geometry, gz, carry });
       } else {
-        result = detectChunk(geometry, await gunzip(gz));
+        result = detectChunk({ ...geometry, carry }, await gunzip(gz));
         await new Promise((resolve) => setImmediate(resolve));
       }
       const { first: firstFrame, count } = chunkFrames(index, record.bmodeFrameCount);
