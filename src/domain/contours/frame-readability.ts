@@ -1,0 +1,131 @@
+/**
+ * Whether the detector could read a frame at all (issue 23), decided from what the frame shows,
+ * not from the border confidence alone. The confidence ranks how far good borders are right; it is
+ * low on many good frames (3 % of them overall, 10 % of frames detected alone score below 0.2), so
+ * "no border" on a confidence cut hid good borders from the clinician and could move the MLA. A
+ * frame is unreadable when it is not an IVUS frame centred on its catheter, or shows nothing:
+ *
+ * - ring-down: every IVUS frame shows the catheter's own echo, bright rings around the centre on
+ *   every ray, falling to the darker blood (or tissue) just outside. Per radius the 25th
+ *   percentile over the rays (robust to the guidewire and to a wall touching the catheter) must
+ *   peak within RING_SEARCH_MM of the centre and fall by RING_MIN_CONTRAST grey levels beyond it.
+ *   Black, uniform, saturated and gradient frames, white noise, an angiogram and a sector
+ *   ultrasound of anything else have no such rings; a frame scaled wrong has them too far out or
+ *   inside the polar image's first sample.
+ * - seeing rays: at least MIN_SEEING_SHARE of the rays carry speckle out to the vessel (the
+ *   detector's blind-ray test: shadows, the guidewire, the frame's edge).
+ * - borders not pinned: a vessel border at the outermost candidate radius on most rays is the
+ *   search giving up (the edge of the field of view), not a wall.
+ * - a floor on the confidence far below the good frames' (MIN_CONFIDENCE).
+ *
+ * Pure and cheap: one pass over a few hundred thousand polar samples at most, a small sort per
+ * radius on every RING_RAY_STRIDE-th ray.
+ */
+
+/** Radius band searched for the ring-down's peak, from the polar image's first sample (about 0.39 mm). */
+const RING_SEARCH_MM = 0.9;
+/**
+ * Where the ring-down's peak may lie: the catheter sheath of 2.6–3.5 F catheters (radius 0.43–0.58
+ * mm) and its echo. The generator's lies at 0.465–0.495 mm on every frame of the TUNING seeds; a
+ * frame scaled 2x puts it at the search's end (0.89 mm), one scaled 0.5x inside the first sample
+ * (what peaks then is the shrunken wall, at 0.76–0.85 mm).
+ */
+export const RING_PEAK_MIN_MM = 0.4;
+export const RING_PEAK_MAX_MM = 0.72;
+/**
+ * The 25th-percentile level must fall by at least this many grey levels past its peak, within
+ * RING_FALL_MM. TUNING seeds: good frames 170–255; white noise 28–46, an angiogram 0–79, a sector
+ * scan 2–9 (their "peaks" are chance fluctuations).
+ */
+export const RING_MIN_CONTRAST = 100;
+const RING_FALL_MM = 0.6;
+const RING_RAY_STRIDE = 4;
+/** At least this share of rays must see speckle at the vessel (good frames: 0.82 and more). */
+export const MIN_SEEING_SHARE = 0.3;
+/** At most this share of rays may have the vessel border within PIN_MARGIN_MM of the outermost candidate radius. */
+export const MAX_PINNED_SHARE = 0.6;
+const PIN_MARGIN_MM = 0.05;
+/**
+ * A floor on the confidence, far below every good frame's (TUNING seeds: 0.017 and more on frames
+ * of any Dice): white noise and smooth gradients score 0.002–0.005.
+ */
+export const MIN_CONFIDENCE = 0.01;
+
+export interface ReadabilityInputs {
+  /** The raw polar image (angle-major, angleCount rows of sampleCount). */
+  readonly polar: Float32Array;
+  readonly angleCount: number;
+  readonly sampleCount: number;
+  /** Per ray: samples 0 .. insideCount[a] − 1 lie inside the frame. */
+  readonly insideCount: Int32Array;
+  /** Radius of sample 0 and the spacing of samples, in mm. */
+  readonly firstRadiusMm: number;
+  readonly sampleMm: number;
+  readonly pixelSpacingMm: number;
+  /** The vessel border per ray in pixels, and the outermost radius the search could place it at. */
+  readonly vesselRadiiPx: Float32Array;
+  readonly maxBorderRadiusPx: number;
+  /** Share of rays on which the vessel border was interpolated (confidence.ts). */
+  readonly vesselBlindShare: number;
+  readonly confidence: number;
+}
+
+export interface ReadabilityFeatures {
+  /** Fall of the 25th-percentile level from the ring-down's peak, grey levels. */
+  readonly ringContrast: number;
+  /** Radius of that peak, mm. */
+  readonly ringPeakMm: number;
+  readonly seeingShare: number;
+  readonly pinnedShare: number;
+  readonly confidence: number;
+}
+
+/** Scratch for the per-radius sort, reused across calls. */
+let column = new Float32Array(0);
+
+export function readabilityFeatures(inputs: ReadabilityInputs): ReadabilityFeatures {
+  const { polar, angleCount, sampleCount, insideCount, firstRadiusMm, sampleMm } = inputs;
+  const searchEnd = Math.min(sampleCount, Math.max(1, Math.round((RING_SEARCH_MM - firstRadiusMm) / sampleMm)));
+  const fall = Math.max(1, Math.round(RING_FALL_MM / sampleMm));
+  const profileEnd = Math.min(sampleCount, searchEnd + fall);
+  const rays = Math.ceil(angleCount / RING_RAY_STRIDE);
+  if (column.length < rays) column = new Float32Array(rays);
+  const level = new Float32Array(profileEnd);
+  for (let k = 0; k < profileEnd; k++) {
+    let count = 0;
+    // Samples outside the frame carry no data (0): a cropped field would read as a ring's fall.
+    for (let a = 0; a < angleCount; a += RING_RAY_STRIDE) if (k < insideCount[a]!) column[count++] = polar[a * sampleCount + k]!;
+    const values = column.subarray(0, count).sort();
+    level[k] = count > 0 ? values[Math.floor(count / 4)]! : 0;
+  }
+  let peak = 0;
+  for (let k = 1; k < searchEnd; k++) if (level[k]! > level[peak]!) peak = k;
+  let floor = level[peak]!;
+  for (let k = peak; k < Math.min(profileEnd, peak + fall); k++) floor = Math.min(floor, level[k]!);
+  // A peak on the first sample is no ring: the level only falls from the centre outwards (a gradient,
+  // or a ring-down inside the polar image's first sample, a frame scaled too small).
+  const ringContrast = peak === 0 ? 0 : level[peak]! - floor;
+
+  const pinLimit = inputs.maxBorderRadiusPx - PIN_MARGIN_MM / inputs.pixelSpacingMm;
+  let pinned = 0;
+  for (let a = 0; a < inputs.vesselRadiiPx.length; a++) if (inputs.vesselRadiiPx[a]! >= pinLimit) pinned++;
+  return {
+    ringContrast,
+    ringPeakMm: firstRadiusMm + peak * sampleMm,
+    seeingShare: 1 - inputs.vesselBlindShare,
+    pinnedShare: inputs.vesselRadiiPx.length > 0 ? pinned / inputs.vesselRadiiPx.length : 1,
+    confidence: inputs.confidence,
+  };
+}
+
+/** Whether a frame with these features was read: false sends it to "no border" (api.ts). */
+export function isReadableFrame(features: ReadabilityFeatures): boolean {
+  return (
+    features.ringContrast >= RING_MIN_CONTRAST &&
+    features.ringPeakMm >= RING_PEAK_MIN_MM &&
+    features.ringPeakMm <= RING_PEAK_MAX_MM &&
+    features.seeingShare >= MIN_SEEING_SHARE &&
+    features.pinnedShare <= MAX_PINNED_SHARE &&
+    features.confidence >= MIN_CONFIDENCE
+  );
+}
