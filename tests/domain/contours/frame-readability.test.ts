@@ -78,6 +78,7 @@ describe('the readability decision', () => {
     expect(isReadableFrame({ ...readable, ringPeakMm: 0.89 })).toBe(false);
     expect(isReadableFrame({ ...readable, seeingShare: 0.1 })).toBe(false);
     expect(isReadableFrame({ ...readable, pinnedShare: 0.9 })).toBe(false);
+    expect(isReadableFrame({ ...readable, confidence: Number.NaN })).toBe(false);
   });
 });
 
