@@ -8,7 +8,8 @@
  * - ring-down: every IVUS frame shows the catheter's own echo, bright rings around the centre on
  *   every ray, falling to the darker blood (or tissue) just outside. Per radius the 25th
  *   percentile over the rays (robust to the guidewire and to a wall touching the catheter) must
- *   peak within RING_SEARCH_MM of the centre and fall by RING_MIN_CONTRAST grey levels beyond it.
+ *   peak between RING_PEAK_MIN_MM and RING_PEAK_MAX_MM, fall by RING_MIN_CONTRAST grey levels
+ *   beyond it, and stand out at its peak on nearly every ray (RING_MIN_UNIFORMITY).
  *   Black, uniform, saturated and gradient frames, white noise, an angiogram and a sector
  *   ultrasound of anything else have no such rings; a frame scaled wrong has them too far out or
  *   inside the polar image's first sample.
@@ -34,10 +35,16 @@ export const RING_PEAK_MIN_MM = 0.4;
 export const RING_PEAK_MAX_MM = 0.72;
 /**
  * The 25th-percentile level must fall by at least this many grey levels past its peak, within
- * RING_FALL_MM. TUNING seeds: good frames 170–255; white noise 28–46, an angiogram 0–79, a sector
- * scan 2–9 (their "peaks" are chance fluctuations).
+ * RING_FALL_MM. TUNING seeds: IVUS frames 148–255 (the least at 60 MHz with bright blood); white
+ * noise 0–46, a sector scan 0–44, an angiogram 0–106 (a bright spot at the frame's centre).
  */
-export const RING_MIN_CONTRAST = 100;
+export const RING_MIN_CONTRAST = 130;
+/**
+ * The 5th percentile over the rays at the ring's peak, above the floor, as a share of the
+ * contrast: the ring-down is on every ray. TUNING seeds: IVUS frames 0.96–1.0 (the guidewire lies
+ * outside the ring); a frame scaled 0.5x, whose shrunken wall peaks in the band, −250 to 0.06.
+ */
+export const RING_MIN_UNIFORMITY = 0.5;
 const RING_FALL_MM = 0.6;
 const RING_RAY_STRIDE = 4;
 /** At least this share of rays must see speckle at the vessel (good frames: 0.82 and more). */
@@ -76,6 +83,8 @@ export interface ReadabilityFeatures {
   readonly ringContrast: number;
   /** Radius of that peak, mm. */
   readonly ringPeakMm: number;
+  /** The 5th percentile over the rays at the peak, above the floor, as a share of the contrast (1: the same on every ray). */
+  readonly ringUniformity: number;
   readonly seeingShare: number;
   readonly pinnedShare: number;
   readonly confidence: number;
@@ -102,6 +111,10 @@ export function readabilityFeatures(inputs: ReadabilityInputs): ReadabilityFeatu
   for (let k = 1; k < searchEnd; k++) if (level[k]! > level[peak]!) peak = k;
   let floor = level[peak]!;
   for (let k = peak; k < Math.min(profileEnd, peak + fall); k++) floor = Math.min(floor, level[k]!);
+  // The ring-down is the same on every ray: even the 5th percentile over the rays stands out at its peak.
+  let atPeak = 0;
+  for (let a = 0; a < angleCount; a += RING_RAY_STRIDE) if (peak < insideCount[a]!) column[atPeak++] = polar[a * sampleCount + peak]!;
+  const lowAtPeak = atPeak > 0 ? selectNth(column, atPeak, Math.floor(atPeak / 20)) : 0;
   // A peak on the first sample is no ring: the level only falls from the centre outwards (a gradient,
   // or a ring-down inside the polar image's first sample, a frame scaled too small).
   const ringContrast = peak === 0 ? 0 : level[peak]! - floor;
@@ -111,6 +124,7 @@ export function readabilityFeatures(inputs: ReadabilityInputs): ReadabilityFeatu
   for (let a = 0; a < inputs.vesselRadiiPx.length; a++) if (inputs.vesselRadiiPx[a]! >= pinLimit) pinned++;
   return {
     ringContrast,
+    ringUniformity: ringContrast > 0 ? (lowAtPeak - floor) / ringContrast : 0,
     ringPeakMm: firstRadiusMm + peak * sampleMm,
     seeingShare: 1 - inputs.vesselBlindShare,
     pinnedShare: inputs.vesselRadiiPx.length > 0 ? pinned / inputs.vesselRadiiPx.length : 1,
@@ -146,6 +160,7 @@ function selectNth(values: Float32Array, count: number, n: number): number {
 export function isReadableFrame(features: ReadabilityFeatures): boolean {
   return (
     features.ringContrast >= RING_MIN_CONTRAST &&
+    features.ringUniformity >= RING_MIN_UNIFORMITY &&
     features.ringPeakMm >= RING_PEAK_MIN_MM &&
     features.ringPeakMm <= RING_PEAK_MAX_MM &&
     features.seeingShare >= MIN_SEEING_SHARE &&

@@ -40,7 +40,7 @@ describe.each(CASES)('frames the detector cannot read (%s, seed %i)', (type, see
     const { detections } = detectBorderSequence(detectorOf(evaluation), unreadableFrame(kind, source), geometryOf(evaluation));
     expect(detections[0]!.readable).toBe(false);
     expect(hasBorder(body(detections).contours[0]!)).toBe(false);
-  });
+  }, 30_000);
 });
 
 describe.each(CASES)('good frames keep their borders (%s, seed %i)', (type, seed) => {
@@ -62,11 +62,11 @@ describe.each(CASES)('good frames keep their borders (%s, seed %i)', (type, seed
     });
     // Consecutive frames are read well (gated ones, detected alone, may all fall below 0.85).
     if (kind === 'consecutive') expect(good).toBeGreaterThan(0);
-  });
+  }, 30_000);
 });
 
 describe('the readability decision', () => {
-  const readable = { ringContrast: 200, ringPeakMm: 0.48, seeingShare: 1, pinnedShare: 0, confidence: 0.05 };
+  const readable = { ringContrast: 200, ringPeakMm: 0.48, ringUniformity: 0.97, seeingShare: 1, pinnedShare: 0, confidence: 0.05 };
 
   it('reads a frame with a catheter ring-down, seeing rays and free borders even at a confidence far below 0.2', () => {
     expect(isUnreadable(readable.confidence)).toBe(true);
@@ -75,6 +75,7 @@ describe('the readability decision', () => {
 
   it('does not read a frame without a ring-down, with its ring-down too far out, mostly blind, or with the vessel at the field edge', () => {
     expect(isReadableFrame({ ...readable, ringContrast: 20 })).toBe(false);
+    expect(isReadableFrame({ ...readable, ringUniformity: -0.4 })).toBe(false);
     expect(isReadableFrame({ ...readable, ringPeakMm: 0.89 })).toBe(false);
     expect(isReadableFrame({ ...readable, seeingShare: 0.1 })).toBe(false);
     expect(isReadableFrame({ ...readable, pinnedShare: 0.9 })).toBe(false);
@@ -129,5 +130,5 @@ describe('the MLA with "no border" decided by readability', () => {
     for (const index of ivus) expect(detections[index]!.readable).toBe(true);
     const smallest = ivus.reduce((best, index) => (detections[index]!.areaMm2 < detections[best]!.areaMm2 ? index : best));
     expect(result.mla?.slice).toBe(smallest + 1);
-  });
+  }, 60_000);
 });
