@@ -57,7 +57,8 @@ export const BorderedContourSchema = z.object({
 export type BorderedContour = z.infer<typeof BorderedContourSchema>;
 
 /**
- * A slice the detector could not read (confidence below UNREADABLE_CONFIDENCE, border-detection.ts):
+ * A slice the detector could not read (BorderDetection.readable false, frame-readability.ts; for
+ * detections without it, a confidence below UNREADABLE_CONFIDENCE, border-detection.ts):
  * it carries no border and no figures, so nothing downstream can measure, plot or report a border
  * that was never found. The clinician may still draw one by hand (a manual contour then counts).
  */
@@ -113,6 +114,8 @@ export interface SliceDetection {
   readonly maxDiameterMm: number;
   readonly vessel: { readonly controlPoints: readonly PointLike[]; readonly areaMm2: number };
   readonly confidence: number;
+  /** Whether the detector could read the frame (BorderDetection.readable); absent on older detections, which fall back to the confidence cut. */
+  readonly readable?: boolean;
 }
 
 const roundPoints = (points: readonly PointLike[]) => points.map(({ x, y }) => ({ x: roundTo(x, 2), y: roundTo(y, 2) }));
@@ -126,7 +129,8 @@ function toWire(detection: SliceDetection, slice: number): DetectedContour {
   const confidence = roundTo(Number.isFinite(detection.confidence) ? Math.min(1, Math.max(0, detection.confidence)) : 0, 4);
   // Here, where the wire shape is built, an unreadable frame loses the borders the detector guessed
   // (the edge of the field of view, typically): the detector itself needs to know nothing of this.
-  if (isUnreadable(confidence) || !isBorder(detection.controlPoints) || !isBorder(detection.vessel.controlPoints)) {
+  const unreadable = detection.readable === undefined ? isUnreadable(confidence) : !detection.readable;
+  if (unreadable || !isBorder(detection.controlPoints) || !isBorder(detection.vessel.controlPoints)) {
     return { slice, noBorder: true, confidence };
   }
   const areaMm2 = roundTo(detection.areaMm2, 4);

@@ -34,17 +34,26 @@ export interface BorderDetection {
   readonly vessel: Border;
   /**
    * 0 to 1: how far the detector trusts this frame's borders (edge strength, rays lost in shadows,
-   * agreement with the neighbouring frames). Below LOW_CONFIDENCE the review flags the slice; below
-   * UNREADABLE_CONFIDENCE the frame is taken as unread and its borders are not used at all.
+   * agreement with the neighbouring frames). Below LOW_CONFIDENCE the review flags the slice. Whether
+   * the frame was read at all is `readable`, not this (many good frames score low).
    */
   readonly confidence: number;
+  /**
+   * Whether the detector could read the frame at all (frame-readability.ts: a catheter ring-down,
+   * seeing rays, borders not pinned at the field's edge). False: the frame gets no border. Absent
+   * on detections made before it existed, which fall back to isUnreadable(confidence).
+   */
+  readonly readable?: boolean;
 }
 
 /** Slices with a confidence below this are flagged for the clinician to check. */
 export const LOW_CONFIDENCE = 0.5;
 
 /**
- * Below this confidence the detector could not read the frame at all (issue 23: on frames it cannot
+ * For detections without `readable` (stored before it existed): below this confidence the frame is
+ * taken as unread. The detector now decides readability from the frame itself (frame-readability.ts),
+ * because 3 % of good frames (10 % of frames detected alone) score below this cut. Originally:
+ * below this confidence the detector could not read the frame at all (issue 23: on frames it cannot
  * read it used to put both borders at the edge of the field of view with confidence 0), and the
  * frame gets NO border rather than a guessed one: a border the clinician sees is one the detector
  * stands behind, and an edge-of-image "lumen" would otherwise become the largest reference area or

@@ -64,6 +64,7 @@ import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neigh
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
 import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, stepAt, vesselCost } from './vessel-search.ts';
 import { bridgeEemAcrossArcs, eemArcScales, wallEemFit } from './eem-shape-prior.ts';
+import { isReadableFrame, readabilityFeatures, type ReadabilityFeatures } from './frame-readability.ts';
 
 
 /** Side branches: rays whose EEM lies this far outside the fitted ellipse, in runs of at least BRANCH_MIN_RAYS. */
@@ -109,6 +110,8 @@ export interface InspectableBorderDetector extends BorderDetector {
   confidenceInputs(): ConfidenceInputs | null;
   /** How far the last frame and its reference frame looked like temporal neighbours (frame-neighbours.ts); null without a reference. */
   neighbourScore(): number | null;
+  /** What the last frame's readability was decided from (frame-readability.ts). */
+  readability(): ReadabilityFeatures | null;
 }
 
 /**
@@ -172,6 +175,7 @@ export function createBorderDetector(
   let lastFrame: Uint8Array | null = null;
   let lastInputs: ConfidenceInputs | null = null;
   let lastNeighbourScore: number | null = null;
+  let lastReadability: ReadabilityFeatures | null = null;
   const maps = createFeatureMaps(angleCount, sampleCount);
   const logit = new Float32Array(n);
   const previousMean = new Float32Array(n);
@@ -206,6 +210,7 @@ export function createBorderDetector(
     bloodLogOdds: () => ({ values: logit, angleCount, sampleCount, radiusPx: radiusOf }),
     confidenceInputs: () => lastInputs,
     neighbourScore: () => lastNeighbourScore,
+    readability: () => lastReadability,
     detect(frame, previous, previousFrame) {
       sampler.resample(frame, polar);
       let hasReference = false;
@@ -386,6 +391,8 @@ export function createBorderDetector(
         changeMm,
       };
       const confidence = frameConfidence(lastInputs);
+      const maxBorderRadiusPx = radiusOf(candidateFirst + candidateCount - 1);
+      lastReadability = readabilityFeatures({ polar, angleCount, sampleCount, insideCount, firstRadiusMm: firstSample * sampleMm, sampleMm, pixelSpacingMm: mm, vesselRadiiPx: vesselRadii, maxBorderRadiusPx, vesselBlindShare: lastInputs.vesselBlindShare, confidence });
 
       // Keep this frame's polar image for the next call, whose previous frame it will likely be.
       const swap = lastPolar;
@@ -394,7 +401,7 @@ export function createBorderDetector(
       lastPolar.set(polar);
       lastFrame = lastFrame && lastFrame.length === frame.length ? lastFrame : new Uint8Array(frame.length);
       lastFrame.set(frame);
-      return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence };
+      return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence, readable: isReadableFrame(lastReadability) };
     },
   };
 }

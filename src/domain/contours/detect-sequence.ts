@@ -77,6 +77,7 @@ export function measureDetection(detection: BorderDetection, pixelSpacingMm: num
     ...measureContour(lumen, pixelSpacingMm),
     vessel: { controlPoints: vessel, areaMm2: lumenAreaMm2(vessel, pixelSpacingMm) },
     confidence: detection.confidence,
+    ...(detection.readable === undefined ? {} : { readable: detection.readable }),
   };
 }
 

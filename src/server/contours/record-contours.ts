@@ -32,8 +32,10 @@ const gunzip = promisify(zlib.gunzip);
  * Names the detector's behaviour in the storage key and the ETag: change it whenever detection
  * changes. 2 (issue 23): a frame the detector cannot read is stored without a border; contours
  * stored under 1 carry edge-of-image borders there, so they are detected again rather than served.
+ * 3 (issue 23): "no border" is decided by whether the frame could be read (frame-readability.ts),
+ * not by a confidence cut that also hid good borders; contours under 2 are detected again.
  */
-export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-2';
+export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-3';
 
 /** Storage key of a record's contours: `{tenant}/{record}/{imaging version}/contours/{algorithm}.json.gz`. */
 export function contoursKey(record: RecordRow): string {
