@@ -26,6 +26,7 @@
  *    lumen plus the minimal plaque+media thickness.
  */
 import { robustEemFit } from './vessel-search.ts';
+import { forEachBlindRun } from './radial-profile.ts';
 
 /** Widths of the arcs left out by the hypotheses, degrees. */
 const ARC_WIDTHS_DEG = [0, 40, 80, 120, 160] as const;
@@ -253,25 +254,15 @@ function markRuns(mask: Uint8Array, minRun: number, out: Uint8Array): number {
  */
 export function bridgeBlindEem(radii: Float32Array, blind: Uint8Array, fit: ArrayLike<number>, lumen: Float32Array, minGap: number): void {
   const n = radii.length;
-  let start = 0;
-  while (start < n && blind[start] === 1) start++;
-  if (start === n) return;
-  let lastSeen = start;
-  for (let step = 1; step <= n; step++) {
-    const a = (start + step) % n;
-    if (blind[a] === 1) continue;
-    const gap = step - ((lastSeen - start + n) % n);
-    if (gap > 1) {
-      const offset0 = radii[lastSeen]! - fit[lastSeen]!;
-      const offset1 = radii[a]! - fit[a]!;
-      for (let g = 1; g < gap; g++) {
-        const ray = (lastSeen + g) % n;
-        const t = g / gap;
-        radii[ray] = Math.max(fit[ray]! + offset0 * (1 - t) + offset1 * t, lumen[ray]! + minGap);
-      }
+  forEachBlindRun(blind, (before, after, gap) => {
+    const offset0 = radii[before]! - fit[before]!;
+    const offset1 = radii[after]! - fit[after]!;
+    for (let g = 1; g < gap; g++) {
+      const ray = (before + g) % n;
+      const t = g / gap;
+      radii[ray] = Math.max(fit[ray]! + offset0 * (1 - t) + offset1 * t, lumen[ray]! + minGap);
     }
-    lastSeen = a;
-  }
+  });
 }
 
 /** Inlier tolerance of the arc hypotheses, and the trimming floor, mm. */

@@ -15,24 +15,35 @@ export function widen(mask: Uint8Array, margin: number): void {
   }
 }
 
-/** Blind rays take the straight-line interpolation (in radius) between the nearest seeing rays. */
-export function interpolateBlind(radii: Float32Array, blind: Uint8Array): void {
-  const n = radii.length;
+/**
+ * Walks once round the circle from a seeing ray and calls `fill` for every run of blind rays between
+ * two seeing rays: the seeing ray before the run, the one after it, and the distance between them
+ * in rays (the run is rays before + 1 … before + gap − 1, modulo the ray count). Nothing is called
+ * when no ray sees.
+ */
+export function forEachBlindRun(blind: Uint8Array, fill: (before: number, after: number, gap: number) => void): void {
+  const n = blind.length;
   let start = 0;
-  while (blind[start] === 1) start++;
-  // Walk once round the circle from a seeing ray, filling every blind run between two seeing rays.
+  while (start < n && blind[start] === 1) start++;
+  if (start === n) return;
   let lastSeen = start;
   for (let step = 1; step <= n; step++) {
     const a = (start + step) % n;
     if (blind[a] === 1) continue;
     const gap = step - ((lastSeen - start + n) % n);
-    if (gap > 1) {
-      const r0 = radii[lastSeen]!;
-      const r1 = radii[a]!;
-      for (let g = 1; g < gap; g++) radii[(lastSeen + g) % n] = r0 + ((r1 - r0) * g) / gap;
-    }
+    if (gap > 1) fill(lastSeen, a, gap);
     lastSeen = a;
   }
+}
+
+/** Blind rays take the straight-line interpolation (in radius) between the nearest seeing rays. */
+export function interpolateBlind(radii: Float32Array, blind: Uint8Array): void {
+  const n = radii.length;
+  forEachBlindRun(blind, (before, after, gap) => {
+    const r0 = radii[before]!;
+    const r1 = radii[after]!;
+    for (let g = 1; g < gap; g++) radii[(before + g) % n] = r0 + ((r1 - r0) * g) / gap;
+  });
 }
 
 /** Keeps the mean and the first `harmonics` Fourier harmonics of a periodic sequence. */
