@@ -39,15 +39,12 @@ import { measuredOutline } from '../src/domain/contours/measurements.ts';
 import type { SliceDetection } from '../src/domain/contours/api.ts';
 import { createBmodeRenderer } from '../src/domain/imaging/bmode-frame.ts';
 import { truthContours } from '../src/domain/imaging/contours.ts';
-import { EVALUATION_CASE_TYPES, EVALUATION_SEEDS, TUNING_SEEDS, evaluationCase, type EvaluationCase, type EvaluationCaseType } from '../src/domain/imaging/evaluation-cases.ts';
+import { EVALUATION_CASE_TYPES, evaluationCase, type EvaluationCase } from '../src/domain/imaging/evaluation-cases.ts';
+import { caseSelection } from './case-selection.ts';
 import { seededRandom } from '../src/domain/random.ts';
 
 const args = process.argv.slice(2);
-const tuning = args.includes('--tuning');
-const typesAt = args.indexOf('--types');
-const types = (typesAt >= 0 ? (args[typesAt + 1] ?? '').split(',') : [...EVALUATION_CASE_TYPES]) as EvaluationCaseType[];
-for (const type of types) if (!EVALUATION_CASE_TYPES.includes(type)) throw new Error(`unknown case type ${type}`);
-const seeds = tuning ? TUNING_SEEDS : EVALUATION_SEEDS;
+const { tuning, types, seeds } = caseSelection(args);
 
 const KINDS = ['consecutive', 'drops', 'gated', 'shuffled', 'stitched', 'interleaved'] as const;
 type Kind = (typeof KINDS)[number];

@@ -17,17 +17,14 @@ import { createBorderDetector } from '../src/domain/contours/border-detector.ts'
 import { detectBorderSequence } from '../src/domain/contours/detect-sequence.ts';
 import type { ReadabilityFeatures } from '../src/domain/contours/frame-readability.ts';
 import { measuredOutline } from '../src/domain/contours/measurements.ts';
-import { EVALUATION_CASE_TYPES, EVALUATION_SEEDS, TUNING_SEEDS, evaluationCase, type EvaluationCaseType } from '../src/domain/imaging/evaluation-cases.ts';
+import { EVALUATION_CASE_TYPES, evaluationCase } from '../src/domain/imaging/evaluation-cases.ts';
+import { caseSelection } from './case-selection.ts';
 import { frameSequence, SEQUENCE_KINDS } from '../src/domain/imaging/sequence-kinds.ts';
 import { UNREADABLE_FRAME_KINDS, unreadableFrame } from '../src/domain/imaging/unreadable-frames.ts';
 import { createBmodeRenderer } from '../src/domain/imaging/bmode-frame.ts';
 
 const args = process.argv.slice(2);
-const tuning = args.includes('--tuning');
-const typesAt = args.indexOf('--types');
-const types = (typesAt >= 0 ? (args[typesAt + 1] ?? '').split(',') : [...EVALUATION_CASE_TYPES]) as EvaluationCaseType[];
-for (const type of types) if (!EVALUATION_CASE_TYPES.includes(type)) throw new Error(`unknown case type ${type}`);
-const seeds = tuning ? TUNING_SEEDS : EVALUATION_SEEDS;
+const { tuning, types, seeds } = caseSelection(args);
 const dumpAt = args.indexOf('--dump');
 const dump = dumpAt >= 0 ? fs.openSync(args[dumpAt + 1]!, 'w') : null;
 
