@@ -33,6 +33,12 @@ test('patients search and paging on the 10,000-patient tenant', async ({ page })
   expect(rows.length).toBeGreaterThan(0);
   for (const row of rows) expect(row.toLowerCase()).toContain('garcia');
 
+  // Any word order, and without accents: what a clinician types from a letter or a phone call.
+  await page.getByRole('searchbox', { name: 'Search patients' }).fill('tomasz brown');
+  await expect(page.getByTestId('patient-row').first()).toContainText('Brown, Tomasz');
+  await page.getByRole('searchbox', { name: 'Search patients' }).fill('müller');
+  await expect(page.getByTestId('patient-row').first()).toContainText('Muller');
+
   await page.getByRole('searchbox', { name: 'Search patients' }).fill('no such patient anywhere');
   await expect(page.getByTestId('empty-state')).toBeVisible();
 });
@@ -59,6 +65,8 @@ test('open a patient, see the records with their previews, and navigate back', a
   await expect(previews).toHaveCount(6);
   for (const preview of await previews.all()) {
     await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
+    // Shown whole (letterboxed), so a non-square frame is never cropped.
+    expect(await preview.evaluate((img: HTMLImageElement) => getComputedStyle(img).objectFit)).toBe('contain');
   }
 
   await page.getByRole('button', { name: 'Navigate back' }).click();

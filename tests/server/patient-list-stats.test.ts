@@ -66,7 +66,7 @@ describe.skipIf(postgresUnavailable)('patient list: record counts kept by trigge
   const brief = (p: Pick<PatientSummary, 'patientId' | 'recordCount' | 'latestRecordDate'>): Reference => ({ patientId: p.patientId, recordCount: p.recordCount, latestRecordDate: p.latestRecordDate });
 
   async function expectListMatchesRecords() {
-    const expected = await reference('name', 'asc');
+    const expected = await reference('latestRecordDate', 'desc');
     const listed = (await page({ pageSize: '200' })).items.map(brief);
     expect(listed).toEqual(expected);
   }

@@ -35,6 +35,17 @@ describe.skipIf(postgresUnavailable)('patients and records API', () => {
     expect(none).toMatchObject({ total: 0, items: [] });
   });
 
+  it('lists the patients with the newest record first unless asked otherwise', async () => {
+    const dates = (await get('/api/demo/patients?pageSize=200')).json().items.map((p: { latestRecordDate: string | null }) => p.latestRecordDate);
+    const known = dates.filter((d: string | null) => d !== null);
+    expect(known.length).toBeGreaterThan(1);
+    expect(known).toEqual([...known].sort().reverse());
+    // Nulls (no record yet) last.
+    expect(dates.slice(0, known.length)).toEqual(known);
+    const byName = (await get('/api/demo/patients?sort=name&pageSize=200')).json().items.map((p: { name: string }) => p.name);
+    expect(byName).toEqual([...byName].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+  });
+
   it('sorts by every column in both directions', async () => {
     for (const sort of ['name', 'birthDate', 'recordCount', 'latestRecordDate'] as const) {
       const asc = (await get(`/api/demo/patients?sort=${sort}&order=asc&pageSize=200`)).json().items;

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { PatientListQuery, PatientPage, PatientSummary } from '../../domain/patients.ts';
+import { searchWords } from '../../domain/search-text.ts';
 import { ACQUISITION_FACTS, type AcquisitionFact, type RecordSummary } from '../../domain/records.ts';
 import type { Db } from './client.ts';
 import { previewPath } from './records.ts';
@@ -56,13 +57,16 @@ function listOrder(query: PatientListQuery): SQL[] {
   return [sql`${column} ${direction}`, asc(patients.patientId)];
 }
 
-/** The patients the list shows: the tenant's, matching the search if any, in `table` (patients or an alias of it). */
-function listFilter(table: Record<'tenantId' | 'patientIdLower' | 'nameLower', AnyPgColumn>, tenantId: string, search: string): SQL {
+/**
+ * The patients the list shows: the tenant's, where every word of the search (searchWords: accents
+ * stripped, any order) occurs in the patient ID or the folded name, in `table` (patients or an alias).
+ * Both sides pass through the database's one lower(), so they agree whatever its character type.
+ */
+function listFilter(table: Record<'tenantId' | 'patientIdLower' | 'nameSearch', AnyPgColumn>, tenantId: string, search: string): SQL {
   const conditions: SQL[] = [eq(table.tenantId, tenantId)];
-  if (search) {
-    const pattern = `%${escapeLike(search)}%`;
-    // As `patient_id ilike p or name ilike p` (ILIKE lower-cases both sides), on columns lower-cased once on write.
-    conditions.push(sql`(${table.patientIdLower} like lower(${pattern}) or ${table.nameLower} like lower(${pattern}))`);
+  for (const word of searchWords(search)) {
+    const pattern = `%${escapeLike(word)}%`;
+    conditions.push(sql`(${table.patientIdLower} like lower(${pattern}) or ${table.nameSearch} like lower(${pattern}))`);
   }
   return and(...conditions)!;
 }

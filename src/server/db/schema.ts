@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { foldedForSearch } from './search-fold-sql.ts';
 import {
   bigserial,
   boolean,
@@ -79,9 +80,10 @@ export const patients = pgTable(
     patientIdLower: text('patient_id_lower')
       .notNull()
       .generatedAlwaysAs(sql`lower(patient_id)`),
-    nameLower: text('name_lower')
+    /** The name as a search reads it: without accents and lower-cased (see src/domain/search-text.ts). */
+    nameSearch: text('name_search')
       .notNull()
-      .generatedAlwaysAs(sql`lower(name)`),
+      .generatedAlwaysAs(sql.raw(foldedForSearch('name'))),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.patientId] }),

@@ -18,6 +18,15 @@ describe('patients list state in the address', () => {
     expect(searchFromQuery({ ...DEFAULT_QUERY, page: 2, search: 'Ann Lee' })).toBe('search=Ann+Lee&page=2');
   });
 
+  it('lists the most recently seen patients first, and starts each column in its own direction', () => {
+    expect(DEFAULT_QUERY).toMatchObject({ sort: 'latestRecordDate', order: 'desc' });
+    expect(queryFromSearch('sort=name')).toMatchObject({ sort: 'name', order: 'asc' });
+    expect(queryFromSearch('sort=recordCount')).toMatchObject({ sort: 'recordCount', order: 'desc' });
+    expect(searchFromQuery({ ...DEFAULT_QUERY, sort: 'name', order: 'asc' })).toBe('sort=name');
+    expect(searchFromQuery({ ...DEFAULT_QUERY, sort: 'name', order: 'desc' })).toBe('sort=name&order=desc');
+    expect(searchFromQuery({ ...DEFAULT_QUERY, order: 'asc' })).toBe('order=asc');
+  });
+
   it('counts at least one page', () => {
     expect(pageCount(0, 25)).toBe(1);
     expect(pageCount(10_000, 25)).toBe(400);

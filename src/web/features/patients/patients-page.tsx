@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Input, InputGroup } from '@chakra-ui/react';
 import { useLocation, useSearch } from 'wouter';
 import { LOCALE } from '../../../domain/constants.ts';
-import type { PatientListQuery, PatientSortField, PatientSummary } from '../../../domain/patients.ts';
+import { firstOrderOf, type PatientListQuery, type PatientSortField, type PatientSummary } from '../../../domain/patients.ts';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { EmptyState, ErrorState } from '../../ui/states.tsx';
 import { SearchIcon } from '../../ui/icons.tsx';
@@ -62,7 +62,7 @@ export function PatientsPage() {
 
   const onSort = (field: PatientSortField) =>
     setQuery(
-      query.sort === field ? { order: query.order === 'asc' ? 'desc' : 'asc', page: 1 } : { sort: field, order: 'asc', page: 1 },
+      query.sort === field ? { order: query.order === 'asc' ? 'desc' : 'asc', page: 1 } : { sort: field, order: firstOrderOf(field), page: 1 },
     );
   const onOpen = (patient: PatientSummary) => navigate(patientRecordsPath(patient.patientId));
 

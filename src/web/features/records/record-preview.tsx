@@ -58,7 +58,8 @@ function FetchedPreview({ path, label }: { path: string; label: string }) {
 
   const current = state.path === path ? state : null;
   if (current?.url) {
-    return <Image src={current.url} alt={`${label} preview`} objectFit="cover" width="full" height="full" />;
+    // Letterboxed, never cropped: a non-square angiogram or ultrasound frame shows whole.
+    return <Image src={current.url} alt={`${label} preview`} objectFit="contain" width="full" height="full" />;
   }
   return <Placeholder label={label} text={current?.failed ? 'Preview unavailable' : 'Loading'} />;
 }
