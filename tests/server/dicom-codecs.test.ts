@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initCodecFor } from '../../src/server/dicom/codecs/registry.ts';
-import { ImportRejection } from '../../src/server/import/errors.ts';
+import { ImportRejection } from '../../src/domain/import-rejection.ts';
 import { createDecodePool } from '../../src/server/import/decode-pool.ts';
 import { decodeRange } from '../../src/server/import/decode-range.ts';
-import { readDicomFile, readDicomUpload, type DicomFile } from '../../src/server/import/dicom-file.ts';
+import { readDicomFile, readDicomUpload, type DicomFile } from '../../src/server/dicom/dicom-file.ts';
 import { expectedLuma, makeDicom, type Fixture, type FixtureOptions } from '../support/dicom-fixtures.ts';
 import { dcm2pnmRgbFrames, hasTool, htj2kEncoder, modified, transcode } from '../support/real-encoders.ts';
 
