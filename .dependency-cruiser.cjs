@@ -2,13 +2,16 @@
  * The directions that must never exist (../shared/design/architecture.md, docs/code-map.md), checked
  * by `npm run lint` on every import of src/ (type-only imports included).
  */
+// dependency-cruiser loads its configuration as CommonJS, so this file can only require.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { folderCycleRules } = require('./scripts/folder-cycle-rules.cjs');
 
 /**
  * KNOWN FOLDER CYCLES: TEMPORARY EXCEPTIONS to `no-folder-cycles` (issue 25). These are the review's
  * rooms that still import each other; the review refactor removes them. Each entry is a cycle of
  * folders, each folder importing the next and the last the first; only those imports are let
- * through, so any other cycle through these folders still fails. Delete an entry when its cycle is
- * gone, and this whole list when it is empty.
+ * through, so any other cycle through these folders still fails. Delete each entry when its cycle
+ * is gone (an empty list is fine).
  */
 const KNOWN_FOLDER_CYCLES = [
   ['src/web/review/annotations', 'src/web/review/contours'],
@@ -18,46 +21,10 @@ const KNOWN_FOLDER_CYCLES = [
   ['src/web/review/pacs', 'src/web/review/annotations', 'src/web/review/contours'],
 ];
 
-const exactly = (folder) => `^${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
-
-/** For each folder in a known cycle, the folders it may import although they import it back. */
-function knownCycleTargets() {
-  const targets = new Map();
-  for (const cycle of KNOWN_FOLDER_CYCLES) {
-    cycle.forEach((from, index) => {
-      const to = cycle[(index + 1) % cycle.length];
-      targets.set(from, [...new Set([...(targets.get(from) ?? []), to])]);
-    });
-  }
-  return targets;
-}
-
-/**
- * Folders import one way (docs/code-map.md): if a/ imports b/, nothing in b/ imports a/, even
- * through other folders. A folder here is every directory and everything below it, so a file and
- * its own subfolders never count as a cycle. The file-level `no-cycles` cannot see these: a/x.ts
- * -> b/y.ts -> a/z.ts is a cycle of folders without one of files.
- */
-function folderCycleRules() {
-  const targets = knownCycleTargets();
-  const comment = 'Folders import one way: move what both need down into a folder both may import.';
-  return [
-    { name: 'no-folder-cycles', scope: 'folder', severity: 'error', comment, from: { pathNot: [...targets.keys()].map(exactly) }, to: { circular: true } },
-    ...[...targets].map(([from, to]) => ({
-      name: 'no-folder-cycles-besides-known',
-      scope: 'folder',
-      severity: 'error',
-      comment: `${comment} (Only the KNOWN_FOLDER_CYCLES of ${from} are let through.)`,
-      from: { path: exactly(from) },
-      to: { circular: true, pathNot: to.map(exactly) },
-    })),
-  ];
-}
-
 module.exports = {
   forbidden: [
     { name: 'no-cycles', severity: 'error', comment: 'Import cycles make modules impossible to load or test on their own.', from: {}, to: { circular: true } },
-    ...folderCycleRules(),
+    ...folderCycleRules(KNOWN_FOLDER_CYCLES),
     {
       name: 'review-has-one-door',
       severity: 'error',
