@@ -51,6 +51,13 @@ module.exports = {
       to: { path: '^src/server/idp/' },
     },
     {
+      name: 'dicom-never-imports-import',
+      severity: 'error',
+      comment: 'server/dicom owns DICOM reading and writing for every caller (imports, PACS, reports); it never imports its callers.',
+      from: { path: '^src/server/dicom/' },
+      to: { path: '^src/server/(import|pacs|http)/' },
+    },
+    {
       name: 'ui-is-shared',
       severity: 'error',
       comment: 'web/ui imports no feature, review, auth or API code.',

@@ -121,3 +121,13 @@ describe('review-has-one-door', () => {
     ).toEqual([]);
   });
 });
+
+describe('dicom-never-imports-import', () => {
+  it('refuses an import of server/import from server/dicom, even without a cycle', async () => {
+    const found = await violations({
+      'src/server/dicom/dicom-file.ts': ['src/server/import/errors.ts'],
+      'src/server/import/errors.ts': [],
+    });
+    expect(found).toEqual(['dicom-never-imports-import: src/server/dicom/dicom-file.ts -> src/server/import/errors.ts']);
+  });
+});
