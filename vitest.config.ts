@@ -8,6 +8,10 @@ export default defineConfig({
         test: { name: 'domain', include: ['tests/domain/**/*.test.ts'], environment: 'node' },
       },
       {
+        // The import rules of .dependency-cruiser.cjs, checked on small trees written by each test.
+        test: { name: 'architecture', include: ['tests/architecture/**/*.test.ts'], environment: 'node' },
+      },
+      {
         plugins: [react()],
         define: { __BUILD_VERSION__: JSON.stringify('test') },
         test: {

@@ -20,7 +20,7 @@ import { openDatabase } from '../src/server/db/client.ts';
 import { findUserByEmail } from '../src/server/db/tenants.ts';
 import { initCodecFor } from '../src/server/dicom/codecs/registry.ts';
 import { decodeRange } from '../src/server/import/decode-range.ts';
-import { readDicomFile } from '../src/server/import/dicom-file.ts';
+import { readDicomFile } from '../src/server/dicom/dicom-file.ts';
 import { DEMO_TENANTS } from '../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../src/server/storage/local-directory-store.ts';

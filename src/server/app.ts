@@ -36,7 +36,7 @@ import { RecordImaging } from './imaging/record-imaging.ts';
 import type { BlobStore } from './storage/blob-store.ts';
 import { identityProviderRoutes } from './idp/routes.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
-import { registerJobWorkers } from './jobs/job-workers.ts';
+import { registerJobWorkers } from './job-workers.ts';
 
 export type AppOptions = { config: Config; database: Database; store: BlobStore };
 

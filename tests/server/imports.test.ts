@@ -12,7 +12,7 @@ import { RecordImagesSchema, type RecordImages } from '../../src/domain/images.t
 import { ImportBatchSchema, ImportListSchema, type ImportSummary } from '../../src/domain/imports.ts';
 import { listAudit } from '../../src/server/db/audit.ts';
 import { importSeries, records } from '../../src/server/db/schema.ts';
-import { readDicomFile } from '../../src/server/import/dicom-file.ts';
+import { readDicomFile } from '../../src/server/dicom/dicom-file.ts';
 import { makeDicom, newUid, type Fixture, type FixtureOptions } from '../support/dicom-fixtures.ts';
 import { closeSession, get, openSession, upload, waitForImport, type Session } from './import-session.ts';
 import { postgresUnavailable } from './test-server.ts';

@@ -12,7 +12,7 @@ import { pacsConnections, users } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
 import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { unstorableTextAt } from '../../src/server/http/validation.ts';
-import { readDicomFile } from '../../src/server/import/dicom-file.ts';
+import { readDicomFile } from '../../src/server/dicom/dicom-file.ts';
 import { makeDicom } from '../support/dicom-fixtures.ts';
 import { createTestServer, hostOf, mintIdToken, postgresUnavailable, signInThroughProvider, type TestServer } from './test-server.ts';
 

@@ -9,7 +9,7 @@
  * in its lib/middleware/authentication.js, whatever `allowMismatchedSignatures` says), and it lets
  * unsigned requests in. So the port the tests talk to is a thin front that checks every request's
  * Signature V4 the way S3 does (`checkSignatureV4`, itself checked against AWS's published
- * examples in tests/server/blob-store.test.ts) and hands the requests it accepts, unchanged, to
+ * examples in tests/server/storage/blob-store.test.ts) and hands the requests it accepts, unchanged, to
  * s3rver; those it refuses get S3's error XML (SignatureDoesNotMatch, InvalidAccessKeyId...).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

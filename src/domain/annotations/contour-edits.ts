@@ -3,7 +3,7 @@
  * (lumen or vessel), which wins over the automatic one; removing it brings the automatic result
  * back. Pure.
  */
-import { borderOf, CONTOUR_BORDERS, type ContourBorder, type SliceContour } from '../contours/contour-set.ts';
+import { borderOf, CONTOUR_BORDERS, type ContourBorder, type SliceContour } from './contour-set.ts';
 import type { AnnotationManifest, Point } from './manifest.ts';
 
 const sameBorder = (contour: SliceContour, slice: number, border: ContourBorder) => contour.slice === slice && borderOf(contour) === border;

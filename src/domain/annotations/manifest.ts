@@ -19,7 +19,7 @@ export const MAX_TEXT_LENGTH = 2_000;
 const MAX_REPORTED_PROBLEMS = 50;
 
 import { expected, finite, PointSchema, strict, type Point } from './point.ts';
-import { ContourSetSchema } from '../contours/contour-set.ts';
+import { ContourSetSchema } from './contour-set.ts';
 
 export { type Point } from './point.ts';
 

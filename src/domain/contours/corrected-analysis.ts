@@ -6,7 +6,7 @@
 import type { AnnotationManifest } from '../annotations/manifest.ts';
 import type { Point } from '../annotations/point.ts';
 import { hasBorder, type BorderedContour, type DetectedContour, type RecordContours } from './api.ts';
-import { borderOf, findContour, type ContourBorder, type ContourSource, type SliceContour } from './contour-set.ts';
+import { borderOf, findContour, type ContourBorder, type ContourSource, type SliceContour } from '../annotations/contour-set.ts';
 import {
   analysePullback,
   eccentricity,

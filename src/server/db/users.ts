@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
 import { ADMIN_GROUP } from '../../domain/constants.ts';
 import { SET_PASSWORD_LINK_TTL_MS, type UserListQuery, type UserPage, type UserSummary } from '../../domain/users.ts';
-import { UNUSABLE_PASSWORD_HASH } from '../auth/passwords.ts';
+import { UNUSABLE_PASSWORD_HASH } from '../crypto/passwords.ts';
 import { appendAudit } from './audit.ts';
 import type { Db } from './client.ts';
 import { oidcPayloads, passwordTokens, users } from './schema.ts';

@@ -4,7 +4,7 @@
  * hostile or absurd header never reaches the decoders, the store or the browser.
  */
 import type { DataSet } from 'dicom-parser';
-import { rejectFile } from '../import/errors.ts';
+import { rejectFile } from '../../domain/import-rejection.ts';
 
 export interface ImportBudgets {
   /**

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { ImportRejection, rejectFile } from '../import/errors.ts';
+import { ImportRejection, rejectFile } from '../../domain/import-rejection.ts';
 import { EXPLICIT_LITTLE_ENDIAN } from './transfer-syntaxes.ts';
 
 const PREAMBLE = 132;

@@ -4,8 +4,8 @@
  * refuses what cannot be decoded, naming the file.
  */
 import dicomParser, { type DataSet } from 'dicom-parser';
-import { rejectFile } from '../import/errors.ts';
-import { ACCEPTED_PHOTOMETRICS, rgbToGray, type PaletteGray, type Photometric, type PixelEncoding, type PixelFormat, type VoiLut } from '../import/pixel-format.ts';
+import { rejectFile } from '../../domain/import-rejection.ts';
+import { ACCEPTED_PHOTOMETRICS, rgbToGray, type PaletteGray, type Photometric, type PixelEncoding, type PixelFormat, type VoiLut } from './pixel-format.ts';
 import { str } from './attributes.ts';
 
 const MAX_SIZE_PX = 8192;

@@ -4,7 +4,7 @@
  * window, else VOI LUT, else the stored range; MONOCHROME1 inverted), colour as BT.601 luma of RGB
  * or as the Y of YBR. Pure computation, shared by the workers and the main thread.
  */
-import { rgbToGray, type PixelFormat } from '../import/pixel-format.ts';
+import { rgbToGray, type PixelFormat } from './pixel-format.ts';
 import type { DecodedSamples } from './codecs/types.ts';
 
 const clampGray = (gray: number) => (gray <= 0 ? 0 : gray >= 255 ? 255 : Math.round(gray));

@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { budgetsWithMemory } from '../dicom/budgets.ts';
 import { createDecodePool, createInlineDecoder } from '../import/decode-pool.ts';
-import { ImportRejection } from '../import/errors.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
 import { createHeaderReader } from '../import/header-reader.ts';
 import { ImportService } from '../import/import-service.ts';
 import { parseImportForm } from '../import/patient-choice.ts';

@@ -11,7 +11,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { PacsProblem, PacsPullRequest } from '../../domain/pacs.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { PacsConnectionRow } from '../db/pacs-connections.ts';
-import { ImportRejection } from '../import/errors.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
 import type { ImportService } from '../import/import-service.ts';
 import { parseImportForm } from '../import/patient-choice.ts';
 import { PacsError, type PacsClient } from '../pacs/dicomweb.ts';

@@ -11,7 +11,7 @@ import {
   type UserSummary,
 } from '../../domain/users.ts';
 import type { AccountChecks } from '../auth/account-check.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../crypto/passwords.ts';
 import type { Db } from '../db/client.ts';
 import { appendAudit } from '../db/audit.ts';
 import { findUserById } from '../db/tenants.ts';

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors } from 'oidc-provider';
-import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../auth/passwords.ts';
+import { UNUSABLE_PASSWORD_HASH, verifyPassword } from '../crypto/passwords.ts';
 import { appendAudit } from '../db/audit.ts';
 import { findUserByEmail, recordSignIn } from '../db/tenants.ts';
 import { loginPage, messagePage } from './pages.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PASSWORD_MIN_LENGTH, PasswordSchema, SET_PASSWORD_PATH } from '../../domain/users.ts';
 import type { TenantAuth } from '../auth/tenant-directory.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../crypto/passwords.ts';
 import { consumePasswordToken, findPasswordTokenUser } from '../db/users.ts';
 import { messagePage, setPasswordPage } from './pages.ts';
 import { sendPage, tenantOf, type Deps } from './page-response.ts';

@@ -8,7 +8,7 @@ import { initCodecFor } from '../dicom/codecs/registry.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 import { decodeRange, type DecodedFrames, type DecodeJob } from './decode-range.ts';
 import type { DecodeRequest, DecodeResponse } from './decode-worker.ts';
-import { FrameDecodeError } from './frame-decode.ts';
+import { FrameDecodeError } from '../dicom/frame-decode.ts';
 
 export interface FrameDecoder {
   /** How many jobs are worth keeping in flight. */

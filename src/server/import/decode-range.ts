@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import zlib from 'node:zlib';
-import { decodeFrame, FrameDecodeError } from './frame-decode.ts';
-import type { FrameLocation, PixelFormat } from './pixel-format.ts';
+import { decodeFrame, FrameDecodeError } from '../dicom/frame-decode.ts';
+import type { FrameLocation, PixelFormat } from '../dicom/pixel-format.ts';
 
 export interface DecodeJob {
   readonly filePath: string;

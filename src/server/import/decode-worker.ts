@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { initCodecFor } from '../dicom/codecs/registry.ts';
 import { decodeRange, type DecodeJob } from './decode-range.ts';
-import { FrameDecodeError } from './frame-decode.ts';
+import { FrameDecodeError } from '../dicom/frame-decode.ts';
 
 export type DecodeRequest = { readonly id: number; readonly job: DecodeJob };
 export type DecodeResponse =

@@ -6,8 +6,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ImportBudgets } from '../dicom/budgets.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
-import { readDicomUpload, type DicomFile } from './dicom-file.ts';
-import { ImportRejection } from './errors.ts';
+import { readDicomUpload, type DicomFile } from '../dicom/dicom-file.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
 import type { HeaderRequest, HeaderResponse } from './header-worker.ts';
 
 export interface HeaderReader {

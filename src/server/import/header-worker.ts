@@ -4,8 +4,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { ImportBudgets } from '../dicom/budgets.ts';
-import { readDicomUpload, type DicomFile } from './dicom-file.ts';
-import { ImportRejection } from './errors.ts';
+import { readDicomUpload, type DicomFile } from '../dicom/dicom-file.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
 import type { ImportErrorCode } from '../../domain/imports.ts';
 
 export type HeaderRequest = { readonly id: number; readonly filePath: string; readonly fileName: string; readonly budgets: ImportBudgets };

@@ -9,8 +9,8 @@ import type { Db } from '../db/client.ts';
 import { markImportDone, type ImportRow } from '../db/imports.ts';
 import { patientIdentities } from '../db/patients.ts';
 import { patients, records, type DicomInstanceRef } from '../db/schema.ts';
-import type { DicomFile } from './dicom-file.ts';
-import { ImportRejection } from './errors.ts';
+import type { DicomFile } from '../dicom/dicom-file.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
 import { identitiesDiffer } from './patient-choice.ts';
 import type { Plan } from './record-plan.ts';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
 import { encodeGrayPng } from '../imaging/png.ts';
-import type { DicomFile } from './dicom-file.ts';
+import type { DicomFile } from '../dicom/dicom-file.ts';
 
 /** When anything in a directory (or the file itself) was last written, in ms since the epoch. */
 export async function lastWritten(entry: string): Promise<number> {

@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ImportRow } from '../db/imports.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
-import { ImportRejection } from './errors.ts';
-import type { DicomFile } from './dicom-file.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
+import type { DicomFile } from '../dicom/dicom-file.ts';
 import type { RunningPlan } from './import-commit.ts';
 import { stagingPrefix } from './record-plan.ts';
 

@@ -10,8 +10,9 @@ import { PATIENT_ID_PATTERN } from '../../domain/records.ts';
 import type { Db } from '../db/client.ts';
 import { personName } from '../dicom/attributes.ts';
 import { patientIdentities } from '../db/patients.ts';
-import type { DicomFile, DicomPatient } from './dicom-file.ts';
-import { ImportRejection, UploadFormError } from './errors.ts';
+import type { DicomFile, DicomPatient } from '../dicom/dicom-file.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
+import { UploadFormError } from './errors.ts';
 
 type Sex = DicomPatient['sex'];
 type Identity = { name: string; birthDate: string | null };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AcquisitionFact } from '../../domain/records.ts';
 import type { NewImport, StudyRecord } from '../db/imports.ts';
 import { imagingKey, type ImagingKeyParts } from '../imaging/record-imaging.ts';
-import type { DicomFile } from './dicom-file.ts';
+import type { DicomFile } from '../dicom/dicom-file.ts';
 import type { PatientChoice } from './patient-choice.ts';
 
 /** Defaults for what a file may not say, each reported as a warning on the import. */

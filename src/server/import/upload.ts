@@ -10,7 +10,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { IMPORT_FILE_FIELD, IMPORT_FORM_FIELDS } from '../../domain/imports.ts';
-import { ImportRejection, UploadFormError } from './errors.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
+import { UploadFormError } from './errors.ts';
 
 export type UploadedFile = { fileName: string; path: string; size: number };
 

@@ -17,20 +17,24 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { fromPglite, PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { Database } from '../db/client.ts';
-import type { GenerationPriority } from '../imaging/generation-queue.ts';
 
 export const JOB_NAMES = ['import-decode', 'contours-detect', 'imaging-generate'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
-/** pg-boss fetches the highest number first. */
-export const JOB_PRIORITY: Readonly<Record<GenerationPriority, number>> = { urgent: 30, demand: 20, background: 10, idle: 0 };
+/**
+ * pg-boss fetches the highest number first. The names are those of imaging/generation-queue.ts
+ * (its GenerationPriority is passed here as it is, which the compiler checks); they are spelled
+ * out rather than imported so that jobs/ stays below the rooms whose work it queues.
+ */
+export const JOB_PRIORITY = { urgent: 30, demand: 20, background: 10, idle: 0 } as const satisfies Record<string, number>;
+type NamedPriority = keyof typeof JOB_PRIORITY;
 
 /**
  * A named priority, or `{ askedAt }`: within a queue whose every job someone waits for, the one
  * asked for last goes first (its priority is the time of asking, in seconds), and asking again
  * raises it. A page still open keeps asking; one left long ago no longer holds the others back.
  */
-export type JobPriority = GenerationPriority | { askedAt: Date };
+export type JobPriority = NamedPriority | { askedAt: Date };
 
 const priorityNumber = (priority: JobPriority) => (typeof priority === 'string' ? JOB_PRIORITY[priority] : Math.floor(priority.askedAt.getTime() / 1000));
 

@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { appendAudit } from '../db/audit.ts';
 import { recordRefusedImport } from '../db/imports.ts';
-import { ImportRejection } from '../import/errors.ts';
+import { ImportRejection } from '../../domain/import-rejection.ts';
 import type { ImportService } from '../import/import-service.ts';
 import { parseImportForm } from '../import/patient-choice.ts';
 import { callerVerdict } from './caller-policy.ts';

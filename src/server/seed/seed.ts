@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { pick, seededRandom } from '../../domain/random.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../crypto/passwords.ts';
 import type { Db } from '../db/client.ts';
 import { patients, records, tenants, users } from '../db/schema.ts';
 import { demoAccounts } from './demo-accounts.ts';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
 import { useAuthUser } from '../auth/auth-context.tsx';
-import { PlaybackProvider } from '../review/playback/playback-context.tsx';
+import { PlaybackProvider } from '../review/index.ts';
 import { LeftToolbar } from './left-toolbar.tsx';
 import { RightToolbar } from './right-toolbar.tsx';
 import { toolbarLayout, type Screen } from './screens.ts';

@@ -18,9 +18,7 @@ import {
   UploadIcon,
   UsersIcon,
 } from '../ui/icons.tsx';
-import { TOOLS, type ToolId } from '../review/tools/tools.ts';
-import { useActiveTool, useActiveToolStore } from '../review/tools/active-tool.tsx';
-import { useAnnotationSession, useConfirmLeave, useSaveState } from '../review/annotations/annotation-session.tsx';
+import { TOOLS, useActiveTool, useActiveToolStore, useAnnotationSession, useConfirmLeave, useSaveState, type ToolId } from '../review/index.ts';
 import { toolbarLayout, type Screen } from './screens.ts';
 
 const TOOL_ICONS: Record<ToolId, ComponentType> = {

@@ -1,8 +1,6 @@
 import { Button, Flex, Menu, Portal } from '@chakra-ui/react';
 import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
-import { usePlaybackControls } from '../review/playback/playback-context.tsx';
-import { PLAYBACK_SPEEDS, speedBadge, speedLabel, type PlaybackSpeed } from '../review/playback/playback-speed.ts';
-import { PLAYBACK_SHORTCUT, useSpaceToggle } from '../review/playback/use-space-toggle.ts';
+import { PLAYBACK_SHORTCUT, PLAYBACK_SPEEDS, speedBadge, speedLabel, usePlaybackControls, useSpaceToggle, type PlaybackSpeed } from '../review/index.ts';
 import { ToolbarButton } from '../ui/toolbar-button.tsx';
 import { PauseIcon, PlayIcon } from '../ui/icons.tsx';
 

@@ -7,7 +7,7 @@ import { authMachineFor } from '../auth/auth-effects.ts';
 import type { AuthActorRef } from '../auth/auth.machine.ts';
 import { createUserManager } from '../auth/user-manager.ts';
 import { clearContexts } from '../session/context-store.ts';
-import { draftStore } from '../review/annotations/draft-store.ts';
+import { draftStore } from '../review/index.ts';
 
 export interface AppSession {
   tenant: string;

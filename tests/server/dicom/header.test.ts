@@ -10,8 +10,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { budgetsWithMemory, DEFAULT_IMPORT_BUDGETS } from '../../../src/server/dicom/budgets.ts';
 import { isoDate } from '../../../src/server/dicom/attributes.ts';
-import { readDicomFile } from '../../../src/server/import/dicom-file.ts';
-import { ImportRejection } from '../../../src/server/import/errors.ts';
+import { readDicomFile } from '../../../src/server/dicom/dicom-file.ts';
+import { ImportRejection } from '../../../src/domain/import-rejection.ts';
 import { createHeaderReader } from '../../../src/server/import/header-reader.ts';
 import { makeDicom, type FixtureOptions } from '../../support/dicom-fixtures.ts';
 

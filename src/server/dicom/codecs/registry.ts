@@ -3,7 +3,7 @@
  * transfer syntaxes to encodings). Every adapter loads its library once per thread with init();
  * decoding is then synchronous.
  */
-import type { PixelEncoding, PixelFormat } from '../../import/pixel-format.ts';
+import type { PixelEncoding, PixelFormat } from '../pixel-format.ts';
 import { charls } from './charls.ts';
 import { jpeg12Bit } from './jpeg-12bit.ts';
 import { jpegLossless } from './jpeg-lossless.ts';

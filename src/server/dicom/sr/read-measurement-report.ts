@@ -7,7 +7,7 @@
 import type { AnnotationType } from '../../../domain/annotations/manifest.ts';
 import type { MeasurementUnit } from '../../../domain/annotations/measurements.ts';
 import type { Point } from '../../../domain/annotations/point.ts';
-import type { ContourBorder, ContourSource } from '../../../domain/contours/contour-set.ts';
+import type { ContourBorder, ContourSource } from '../../../domain/annotations/contour-set.ts';
 import { readPart10, type Naturalized } from './dcmjs.ts';
 import { CODES, isCode, type Code, type FrameReference } from './sr-content.ts';
 

@@ -4,8 +4,8 @@
  */
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config.ts';
-import { fastifyTrustProxy } from '../../src/server/http/proxy-trust.ts';
+import { loadConfig } from '../../../src/server/config.ts';
+import { fastifyTrustProxy } from '../../../src/server/http/proxy-trust.ts';
 
 /** The client address and protocol the server (configured as app.ts does) reads from a request through `peer`. */
 async function seenBy(trustProxy: string, peer: string, headers: Record<string, string>) {

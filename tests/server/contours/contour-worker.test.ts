@@ -1,9 +1,9 @@
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderBmodeFrame } from '../../src/domain/imaging/bmode-frame.ts';
-import { createPullbackModel } from '../../src/domain/imaging/pullback-model.ts';
-import { createContourWorkerPool } from '../../src/server/contours/contour-worker-pool.ts';
-import { detectChunk } from '../../src/server/contours/detect-chunk.ts';
+import { renderBmodeFrame } from '../../../src/domain/imaging/bmode-frame.ts';
+import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { createContourWorkerPool } from '../../../src/server/contours/contour-worker-pool.ts';
+import { detectChunk } from '../../../src/server/contours/detect-chunk.ts';
 
 // Frames of an imported series need not be square: a generated pullback cropped to 500 x 480 about
 // its centre (the catheter stays in the middle of the frame).

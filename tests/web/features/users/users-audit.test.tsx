@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AuditEntry } from '../../../src/domain/users.ts';
-import { UsersPage } from '../../../src/web/features/users/users-page.tsx';
-import { renderApp } from '../render.tsx';
-import { usersServer } from './users-fixture.ts';
+import type { AuditEntry } from '../../../../src/domain/users.ts';
+import { UsersPage } from '../../../../src/web/features/users/users-page.tsx';
+import { renderApp } from '../../render.tsx';
+import { usersServer } from '../users-fixture.ts';
 
 /** Newest first, as the server answers: ids 60 down to 1. */
 const ENTRIES: AuditEntry[] = Array.from({ length: 60 }, (_, i) => {

@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/server/config.ts';
-import { KeyEncryptionKey } from '../../src/server/crypto/key-encryption-key.ts';
-import { unlockServerSecrets } from '../../src/server/db/secrets-startup.ts';
-import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
-import { seedTenant } from '../../src/server/seed/seed.ts';
-import { appOnDatabase, hostOf, PORT, postgresUnavailable, testDatabase, type TestServer } from './test-server.ts';
+import { loadConfig } from '../../../src/server/config.ts';
+import { KeyEncryptionKey } from '../../../src/server/crypto/key-encryption-key.ts';
+import { unlockServerSecrets } from '../../../src/server/db/secrets-startup.ts';
+import { DEMO_TENANTS } from '../../../src/server/seed/demo-accounts.ts';
+import { seedTenant } from '../../../src/server/seed/seed.ts';
+import { appOnDatabase, hostOf, PORT, postgresUnavailable, testDatabase, type TestServer } from '../test-server.ts';
 
 /** A test server with a (tiny) SPA build to serve, as a real deployment has. */
 async function serverWithBuild(webRoot: string, env: Record<string, string> = {}): Promise<TestServer> {

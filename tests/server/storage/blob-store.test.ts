@@ -4,10 +4,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BlobStore } from '../../src/server/storage/blob-store.ts';
-import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
-import { S3Store, type S3Options } from '../../src/server/storage/s3-store.ts';
-import { checkSignatureV4, startS3Server, type S3ServerHandle } from '../support/s3-server.ts';
+import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
+import { LocalDirectoryStore } from '../../../src/server/storage/local-directory-store.ts';
+import { S3Store, type S3Options } from '../../../src/server/storage/s3-store.ts';
+import { checkSignatureV4, startS3Server, type S3ServerHandle } from '../../support/s3-server.ts';
 
 /** A real S3-compatible server (s3rver) behind a Signature V4 check: see tests/support/s3-server.ts. */
 let s3: S3ServerHandle;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUERY, pageCount, queryFromSearch, searchFromQuery } from '../../../src/web/features/patients/patient-list-query.ts';
+import { DEFAULT_QUERY, pageCount, queryFromSearch, searchFromQuery } from '../../../../src/web/features/patients/patient-list-query.ts';
 
 describe('patients list state in the address', () => {
   it('reads every field and falls back to defaults for values the API would refuse', () => {

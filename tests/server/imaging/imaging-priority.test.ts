@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
-import { loadConfig } from '../../src/server/config.ts';
-import type { RecordRow } from '../../src/server/db/records.ts';
-import { startDemoPregeneration } from '../../src/server/imaging/demo-pregeneration.ts';
-import { createFrameWorkerPool, type FrameWorkerPool } from '../../src/server/imaging/frame-worker-pool.ts';
-import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from '../../src/server/imaging/generation-queue.ts';
-import { chunkKey, imagingKey, RecordImaging } from '../../src/server/imaging/record-imaging.ts';
-import type { BlobStore } from '../../src/server/storage/blob-store.ts';
-import { createTestServer, postgresUnavailable, type TestServer } from './test-server.ts';
+import { loadConfig } from '../../../src/server/config.ts';
+import type { RecordRow } from '../../../src/server/db/records.ts';
+import { startDemoPregeneration } from '../../../src/server/imaging/demo-pregeneration.ts';
+import { createFrameWorkerPool, type FrameWorkerPool } from '../../../src/server/imaging/frame-worker-pool.ts';
+import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from '../../../src/server/imaging/generation-queue.ts';
+import { chunkKey, imagingKey, RecordImaging } from '../../../src/server/imaging/record-imaging.ts';
+import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
+import { createTestServer, postgresUnavailable, type TestServer } from '../test-server.ts';
 
 /** A task that runs until released, noting when it started. */
 function gate(started: string[], name: string) {

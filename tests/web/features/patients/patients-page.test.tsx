@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { PatientsPage } from '../../../src/web/features/patients/patients-page.tsx';
-import type { PatientSummary } from '../../../src/domain/patients.ts';
-import { fakeApi, renderApp } from '../render.tsx';
+import { PatientsPage } from '../../../../src/web/features/patients/patients-page.tsx';
+import type { PatientSummary } from '../../../../src/domain/patients.ts';
+import { fakeApi, renderApp } from '../../render.tsx';
 
 const PATIENTS: PatientSummary[] = Array.from({ length: 60 }, (_, i) => ({
   patientId: `P-${String(i + 1).padStart(4, '0')}`,

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { UsersPage } from '../../../src/web/features/users/users-page.tsx';
-import { renderApp } from '../render.tsx';
-import { CATHLAB, pacsServer } from './pacs-fixture.ts';
+import { UsersPage } from '../../../../src/web/features/users/users-page.tsx';
+import { renderApp } from '../../render.tsx';
+import { CATHLAB, pacsServer } from '../pacs-fixture.ts';
 
 const senders = () => within(screen.getByTestId('dicom-senders'));
 const rows = () => screen.queryAllByTestId('dicom-caller-row');

@@ -4,9 +4,9 @@
  * samples then go through pixel-conversion.ts. Synchronous once the file's codec is loaded
  * (initCodecFor), shared by the decode workers and the main thread.
  */
-import { codecFor } from '../dicom/codecs/registry.ts';
-import type { DecodedSamples } from '../dicom/codecs/types.ts';
-import { samplesToGray } from '../dicom/pixel-conversion.ts';
+import { codecFor } from './codecs/registry.ts';
+import type { DecodedSamples } from './codecs/types.ts';
+import { samplesToGray } from './pixel-conversion.ts';
 import { nativeFrameBytes, type PixelFormat } from './pixel-format.ts';
 
 /** A frame that cannot be turned into pixels; `code` is the import error it becomes. */

@@ -8,13 +8,13 @@
 import fs from 'node:fs';
 import dicomParser, { type DataSet } from 'dicom-parser';
 import { PATIENT_ID_PATTERN } from '../../domain/records.ts';
-import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive, str, textDecoderOf, textOf, type PixelSpacingSource } from '../dicom/attributes.ts';
-import { checkElementBudget, checkPixelBudget, DEFAULT_IMPORT_BUDGETS, type ImportBudgets } from '../dicom/budgets.ts';
-import { inflateDeflatedFile } from '../dicom/deflated.ts';
-import { misorderedElement } from '../dicom/element-order.ts';
-import { pixelFormat } from '../dicom/image-pixel-module.ts';
-import { ACCEPTED_SYNTAXES_TEXT, ACCEPTED_TRANSFER_SYNTAXES, DEFLATED_EXPLICIT_LITTLE_ENDIAN, EXPLICIT_LITTLE_ENDIAN, OTHER_TRANSFER_SYNTAXES } from '../dicom/transfer-syntaxes.ts';
-import { rejectFile } from './errors.ts';
+import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive, str, textDecoderOf, textOf, type PixelSpacingSource } from './attributes.ts';
+import { checkElementBudget, checkPixelBudget, DEFAULT_IMPORT_BUDGETS, type ImportBudgets } from './budgets.ts';
+import { inflateDeflatedFile } from './deflated.ts';
+import { misorderedElement } from './element-order.ts';
+import { pixelFormat } from './image-pixel-module.ts';
+import { ACCEPTED_SYNTAXES_TEXT, ACCEPTED_TRANSFER_SYNTAXES, DEFLATED_EXPLICIT_LITTLE_ENDIAN, EXPLICIT_LITTLE_ENDIAN, OTHER_TRANSFER_SYNTAXES } from './transfer-syntaxes.ts';
+import { rejectFile } from '../../domain/import-rejection.ts';
 import type { FrameLocation, PixelFormat } from './pixel-format.ts';
 import { locateFrames, readExactly } from './pixel-data-location.ts';
 

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { RecordsPage } from '../../../src/web/features/records/records-page.tsx';
+import { RecordsPage } from '../../../../src/web/features/records/records-page.tsx';
 import {
   PATIENT_CONTEXT_KEY,
   RECORD_CONTEXT_KEY,
   patientContextFrom,
-} from '../../../src/web/session/context-store.ts';
-import type { PatientRecords } from '../../../src/domain/records.ts';
-import { fakeApi, renderApp } from '../render.tsx';
+} from '../../../../src/web/session/context-store.ts';
+import type { PatientRecords } from '../../../../src/domain/records.ts';
+import { fakeApi, renderApp } from '../../render.tsx';
 
 const ANSWER: PatientRecords = {
   patient: { patientId: 'P-0001', name: 'Ann Lee', birthDate: '1961-04-09', sex: 'F', recordCount: 3, latestRecordDate: '2024-03-05T10:00:00Z' },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { UsersPage } from '../../../src/web/features/users/users-page.tsx';
-import { renderApp } from '../render.tsx';
-import { usersServer } from './users-fixture.ts';
+import { UsersPage } from '../../../../src/web/features/users/users-page.tsx';
+import { renderApp } from '../../render.tsx';
+import { usersServer } from '../users-fixture.ts';
 
 const rows = () => screen.queryAllByTestId('user-row');
 

@@ -3,14 +3,14 @@
  * and imaging version: a record gone or re-imported since it was queued leaves nothing to do.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { ContoursJobData, RecordContourService } from '../contours/record-contours.ts';
-import type { Db } from '../db/client.ts';
-import { findRecord, type RecordRow } from '../db/records.ts';
-import { GenerationQueueClosedError } from '../imaging/generation-queue.ts';
-import type { ImagingJobData, RecordImaging } from '../imaging/record-imaging.ts';
-import type { ImportJobData } from '../import/import-job.ts';
-import { IMPORTS_AT_ONCE, type ImportService } from '../import/import-service.ts';
-import type { JobQueue } from './job-queue.ts';
+import type { ContoursJobData, RecordContourService } from './contours/record-contours.ts';
+import type { Db } from './db/client.ts';
+import { findRecord, type RecordRow } from './db/records.ts';
+import { GenerationQueueClosedError } from './imaging/generation-queue.ts';
+import type { ImagingJobData, RecordImaging } from './imaging/record-imaging.ts';
+import type { ImportJobData } from './import/import-job.ts';
+import { IMPORTS_AT_ONCE, type ImportService } from './import/import-service.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
 
 /**
  * Whole-pullback generations running at once: two, so that a record a clinician opens starts while

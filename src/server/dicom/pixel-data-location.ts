@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import type { Element } from 'dicom-parser';
-import { rejectFile } from './errors.ts';
+import { rejectFile } from '../../domain/import-rejection.ts';
 import { rleSegmentCount } from './frame-decode.ts';
 import { nativeFrameBytes, type FrameLocation, type PixelEncoding, type PixelFormat } from './pixel-format.ts';
 

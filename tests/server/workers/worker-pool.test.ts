@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkerPool, type WorkerPool } from '../../src/server/workers/worker-pool.ts';
+import { createWorkerPool, type WorkerPool } from '../../../src/server/workers/worker-pool.ts';
 
 type Job = { behaviour: 'answer' | 'exit' | 'hang' | 'throw' | 'leak'; value?: number };
 
@@ -11,7 +11,7 @@ describe('worker pool faults', () => {
   });
   const makePool = (options: { jobTimeoutMs?: number; heapMb?: number } = {}) =>
     (pool = createWorkerPool<Job, { value: number }, number>({
-      url: new URL('../support/misbehaving-worker.ts', import.meta.url),
+      url: new URL('../../support/misbehaving-worker.ts', import.meta.url),
       size: 1,
       name: 'test pool',
       toMessage: (job, id) => ({ message: { id, ...job } }),

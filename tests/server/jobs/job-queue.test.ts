@@ -11,17 +11,17 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RecordContoursSchema } from '../../src/domain/contours/api.ts';
-import { ImportSummarySchema } from '../../src/domain/imports.ts';
-import { buildApp } from '../../src/server/app.ts';
-import type { Database } from '../../src/server/db/client.ts';
-import { imports } from '../../src/server/db/schema.ts';
-import { startJobQueue, type JobQueue } from '../../src/server/jobs/job-queue.ts';
-import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
-import { makeDicom } from '../support/dicom-fixtures.ts';
-import { importTempRoot } from '../../src/server/http/imports.ts';
-import { filesUnder, footprint, get, openSession, upload, type Session } from './import-session.ts';
-import { hostOf, postgresUnavailable, testDatabase } from './test-server.ts';
+import { RecordContoursSchema } from '../../../src/domain/contours/api.ts';
+import { ImportSummarySchema } from '../../../src/domain/imports.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import type { Database } from '../../../src/server/db/client.ts';
+import { imports } from '../../../src/server/db/schema.ts';
+import { startJobQueue, type JobQueue } from '../../../src/server/jobs/job-queue.ts';
+import { LocalDirectoryStore } from '../../../src/server/storage/local-directory-store.ts';
+import { makeDicom } from '../../support/dicom-fixtures.ts';
+import { importTempRoot } from '../../../src/server/http/imports.ts';
+import { filesUnder, footprint, get, openSession, upload, type Session } from '../import-session.ts';
+import { hostOf, postgresUnavailable, testDatabase } from '../test-server.ts';
 
 const silentLog = { warn: () => {}, error: () => {}, info: () => {}, debug: () => {} } as never;
 /** Supervision every second, so a retry is not waited for long. */

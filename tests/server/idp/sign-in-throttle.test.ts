@@ -2,11 +2,11 @@ import { and, eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog } from '../../src/server/db/schema.ts';
-import { ACCOUNT_TIERS, ADDRESS_TIERS, CLIENT_TIERS } from '../../src/server/auth/sign-in-locks.ts';
-import { createSignInThrottle } from '../../src/server/idp/sign-in-throttle.ts';
-import { findUserByEmail } from '../../src/server/db/tenants.ts';
-import { appOnDatabase, createTestServer, hostOf, mintIdToken, postgresUnavailable, signInThroughProvider, type TestServer } from './test-server.ts';
+import { auditLog } from '../../../src/server/db/schema.ts';
+import { ACCOUNT_TIERS, ADDRESS_TIERS, CLIENT_TIERS } from '../../../src/server/auth/sign-in-locks.ts';
+import { createSignInThrottle } from '../../../src/server/idp/sign-in-throttle.ts';
+import { findUserByEmail } from '../../../src/server/db/tenants.ts';
+import { appOnDatabase, createTestServer, hostOf, mintIdToken, postgresUnavailable, signInThroughProvider, type TestServer } from '../test-server.ts';
 
 describe('sign-in throttle', () => {
   type Attempt = { tenantId: string; email: string; deviceId?: string };
