@@ -67,7 +67,7 @@ export function polygonCentroid(polygon: readonly Point[]): Point {
  * edges, or Infinity if the ray meets none. Edge P + s (Q − P), s ∈ [0, 1), solved against
  * origin + t (dx, dy), t > 0, by Cramer's rule.
  */
-function rayExit(polygon: readonly Point[], origin: Point, dx: number, dy: number): number {
+export function rayExit(polygon: readonly Point[], origin: Point, dx: number, dy: number): number {
   let nearest = Infinity;
   for (let i = 0; i < polygon.length; i++) {
     const p = polygon[i]!;
