@@ -138,6 +138,8 @@ function fillGaps(radii: Float64Array): Float64Array {
  * The key frame an L-mode drag makes on frame `slice` (1-based): the dragged border as a manual
  * contour that propagates `reachMm` each way (border-propagation.ts). Store it with setKeyFrame.
  */
-export function keyFrameFromLmodeDrag(slice: number, border: ContourBorder, drag: BorderDrag, reachMm: number = DEFAULT_REACH_MM): SliceContour {
+export type KeyFrame = SliceContour & { readonly border: ContourBorder; readonly reachMm: number };
+
+export function keyFrameFromLmodeDrag(slice: number, border: ContourBorder, drag: BorderDrag, reachMm: number = DEFAULT_REACH_MM): KeyFrame {
   return { slice, border, controlPoints: dragBorderOnCut(drag), source: 'manual', reachMm };
 }
