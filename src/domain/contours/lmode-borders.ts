@@ -67,26 +67,40 @@ export interface SliceOutlines {
   readonly vessel: { readonly controlPoints: readonly Point[] } | null;
 }
 
+/** The borders of every frame, ready to be read along any cut: the drawn curves are built once, and each new cut angle only casts rays. */
+export interface CutBorderSampler {
+  sample(cutAngleRad: number): CutBorders;
+}
+
 /**
  * Where every frame's borders cross the cut, for drawing the lumen and vessel lines on both L-mode
  * views (the corrected analysis' slices give the borders after key frames and propagation). Read on
- * the drawn curve, as measured; a border of under 3 points is no border (NaN).
+ * the drawn curve, as measured; a border of under 3 points is no border (NaN). Build it once per
+ * analysis: turning the cut line then costs a ray per border and frame.
  */
+export function createCutBorderSampler(slices: readonly SliceOutlines[], centre: Point): CutBorderSampler {
+  const outlineOf = (points: readonly Point[]) => (points.length < 3 ? null : measuredOutline(points));
+  const outlines = slices.map((slice) => ({ lumen: outlineOf(slice.controlPoints), vessel: outlineOf(slice.vessel?.controlPoints ?? []) }));
+  return {
+    sample(cutAngleRad) {
+      const crossings = (): CutCrossings => ({ toward: new Float32Array(slices.length).fill(Number.NaN), away: new Float32Array(slices.length).fill(Number.NaN) });
+      const result = { lumen: crossings(), vessel: crossings() };
+      outlines.forEach((outline, index) => {
+        for (const border of ['lumen', 'vessel'] as const) {
+          const points = outline[border];
+          if (!points) continue;
+          result[border].toward[index] = radiusAlong(points, centre, cutAngleRad);
+          result[border].away[index] = -radiusAlong(points, centre, cutAngleRad + Math.PI);
+        }
+      });
+      return result;
+    },
+  };
+}
+
+/** The borders of every frame along one cut (createCutBorderSampler, for a single angle). */
 export function sampleBordersAlongCut(slices: readonly SliceOutlines[], centre: Point, cutAngleRad: number): CutBorders {
-  const crossings = (): CutCrossings => ({ toward: new Float32Array(slices.length).fill(Number.NaN), away: new Float32Array(slices.length).fill(Number.NaN) });
-  const result = { lumen: crossings(), vessel: crossings() };
-  slices.forEach((slice, index) => {
-    for (const [border, points] of [
-      ['lumen', slice.controlPoints],
-      ['vessel', slice.vessel?.controlPoints ?? []],
-    ] as const) {
-      if (points.length < 3) continue;
-      const outline = measuredOutline(points);
-      result[border].toward[index] = radiusAlong(outline, centre, cutAngleRad);
-      result[border].away[index] = -radiusAlong(outline, centre, cutAngleRad + Math.PI);
-    }
-  });
-  return result;
+  return createCutBorderSampler(slices, centre).sample(cutAngleRad);
 }
 
 export interface BorderDrag {

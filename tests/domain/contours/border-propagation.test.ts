@@ -81,6 +81,14 @@ describe('slices the detector could not read', () => {
     expect(result.slices[239]!.source).toBe('auto');
   });
 
+  it('a key frame drawn on a slice without a detected border pulls the readable neighbours toward it', () => {
+    const result = correctedAnalysis(even((slice) => slice === 200), setKeyFrame(emptyManifest(), 200, circle(130), 'lumen'), GEOMETRY);
+    expect(result.slices[199]).toMatchObject({ source: 'manual', noBorder: true });
+    expect(result.slices[200]!.source).toBe('propagated');
+    expect(meanRadius(result.slices[200]!.controlPoints)).toBeCloseTo(130, 0);
+    expect(meanRadius(result.slices[200 + REACH_FRAMES / 2 - 1]!.controlPoints)).toBeCloseTo(115, 0);
+  });
+
   it('get the interpolated key-frame borders between two bridged key frames, still flagged as no border', () => {
     const manifest = setKeyFrame(setKeyFrame(emptyManifest(), 200, circle(120), 'lumen'), 260, circle(140), 'lumen');
     const result = correctedAnalysis(even(gap), manifest, GEOMETRY);

@@ -3,6 +3,7 @@ import { setKeyFrame } from '../../../src/domain/annotations/contour-edits.ts';
 import { emptyManifest, parseManifest } from '../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../src/domain/contours/corrected-analysis.ts';
 import {
+  createCutBorderSampler,
   cutDistanceOfRow,
   cutToPolar,
   dragBorderOnCut,
@@ -35,6 +36,14 @@ describe('the borders along the L-mode cut', () => {
     expect(lumen.away[1]).toBeCloseTo(-90, 1);
     expect(vessel.toward[1]).toBeNaN();
     expect(lumen.toward[2]).toBeNaN();
+  });
+
+  it('reads the same borders along every new cut angle from one sampler', () => {
+    const oval = circle(100).map((p) => ({ x: CENTRE.x + 1.5 * (p.x - CENTRE.x), y: p.y }));
+    const sampler = createCutBorderSampler([{ controlPoints: oval, vessel: null }], CENTRE);
+    expect(sampler.sample(0).lumen.toward[0]).toBeCloseTo(150, 0);
+    expect(sampler.sample(DOWN).lumen.toward[0]).toBeCloseTo(100, 0);
+    expect(sampler.sample(DOWN).lumen.away[0]).toBeCloseTo(-100, 0);
   });
 
   it('puts a border on the L-mode row where the L-mode image shows it', () => {
