@@ -181,7 +181,11 @@ export function withCorrection(measured: SliceMeasurement, border: ContourBorder
 /** Bridging distance and least wall of the propagation, where a caller wants other than the defaults (border-propagation.ts). */
 export type PropagationTuning = Pick<PropagationOptions, 'bridgeMm' | 'minWallMm'>;
 
-export function correctedAnalysis(detected: RecordContours, manifest: AnnotationManifest, geometry: PullbackGeometry, tuning: PropagationTuning = {}): CorrectedAnalysis {
+/**
+ * The analysis reads only the manifest's contour set: a caller that memoises it can key on
+ * `manifest.contours`, so that moving a ruler does not re-propagate and re-measure the borders.
+ */
+export function correctedAnalysis(detected: RecordContours, manifest: Pick<AnnotationManifest, 'contours'>, geometry: PullbackGeometry, tuning: PropagationTuning = {}): CorrectedAnalysis {
   const borders = propagateBorders(detected.contours, manifest.contours ?? [], { ...tuning, framesPerMm: framesPerMm(geometry), pixelSpacingMm: detected.pixelSpacingMm });
   const slices = detected.contours.map((auto, index) => measureSlice(auto, borders[index]!.lumen, borders[index]!.vessel, detected.pixelSpacingMm, geometry));
   // A slice without a lumen border is no candidate for the MLA or a reference (NaN is skipped there).

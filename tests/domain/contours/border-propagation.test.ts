@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { removeManualContour, setKeyFrame, setManualContour } from '../../../src/domain/annotations/contour-edits.ts';
+import { createHistory, record, redo, undo } from '../../../src/domain/annotations/history.ts';
 import { emptyManifest, parseManifest, type AnnotationManifest } from '../../../src/domain/annotations/manifest.ts';
 import { DEFAULT_REACH_MM, propagateBorders } from '../../../src/domain/contours/border-propagation.ts';
 import { correctedAnalysis } from '../../../src/domain/contours/corrected-analysis.ts';
@@ -127,6 +128,15 @@ describe('undo and older manifests', () => {
     const before = correctedAnalysis(even(), emptyManifest(), GEOMETRY);
     const undone = removeManualContour(setKeyFrame(emptyManifest(), 200, circle(130), 'lumen'), 200, 'lumen');
     expect(correctedAnalysis(even(), undone, GEOMETRY)).toEqual(before);
+  });
+
+  it('undo of the second of two key frames brings back the first one’s propagation alone, and redo the interpolation', () => {
+    const one = setKeyFrame(emptyManifest(), 100, circle(120), 'lumen');
+    const two = setKeyFrame(one, 300, circle(140), 'lumen');
+    const history = undo(record(record(createHistory(emptyManifest()), one), two));
+    expect(correctedAnalysis(even(), history.present, GEOMETRY)).toEqual(correctedAnalysis(even(), one, GEOMETRY));
+    expect(lumenRadius(history.present, 250)).toBeCloseTo(100, 6);
+    expect(lumenRadius(redo(history).present, 200)).toBeCloseTo(130, 0);
   });
 
   it('a correction saved before key frames (no reachMm) stays on its slice', () => {
