@@ -122,13 +122,17 @@ export interface BorderDrag {
  * The border after a drag on the L-mode: its radius at the dragged direction becomes the dropped
  * radius exactly (a control point sits on that direction), the change fading to nothing along a
  * raised cosine over ±halfWidthRad, and the rest of the border is untouched but for resampling. It
- * never crosses `other`: every radius stays `minGapPx` outside the lumen or inside the vessel.
+ * never crosses `other`: every radius stays `minGapPx` outside the lumen or inside the vessel. A
+ * frame without the border gets a round one at the dropped radius. Throws on a non-finite drop (a
+ * bug in the caller, never a border to store).
  */
 export function dragBorderOnCut(drag: BorderDrag): Point[] {
   const { centre, to } = drag;
+  if (![to.angleRad, to.radiusPx, centre.x, centre.y].every(Number.isFinite)) throw new RangeError('an L-mode drag needs a finite angle, radius and centre');
   const halfWidth = drag.halfWidthRad ?? DRAG_HALF_WIDTH_RAD;
   const gap = drag.minGapPx ?? 0;
-  const radii = fillGaps(polarRadii(drag.controlPoints, centre, DRAG_POINTS, to.angleRad));
+  // A frame without that border (the detector could not read it) gets a round one at the dropped radius.
+  const radii = drag.controlPoints.length < 3 ? new Float64Array(DRAG_POINTS).fill(to.radiusPx) : fillGaps(polarRadii(drag.controlPoints, centre, DRAG_POINTS, to.angleRad));
   const otherRadii = drag.other ? polarRadii(drag.other.controlPoints, centre, DRAG_POINTS, to.angleRad) : null;
   const bounded = (radius: number, i: number) => {
     const limit = otherRadii?.[i];

@@ -80,6 +80,12 @@ describe('a border dragged on the L-mode', () => {
     expect(radiusAt(dragged, DOWN)).toBeCloseTo(100, 0);
   });
 
+  it('draws a round border at the dropped radius on a frame without one, and refuses a drop that is not a number', () => {
+    const drawn = dragBorderOnCut({ controlPoints: [], centre: CENTRE, to: cutToPolar(DOWN, -90) });
+    for (const angle of [0, DOWN, Math.PI, 3 * DOWN]) expect(radiusAt(drawn, angle)).toBeCloseTo(90, 1);
+    expect(() => dragBorderOnCut({ controlPoints: circle(100), centre: CENTRE, to: cutToPolar(DOWN, Number.NaN) })).toThrow(RangeError);
+  });
+
   it('never crosses the other border', () => {
     const lumen = dragBorderOnCut({ controlPoints: circle(100), centre: CENTRE, to: cutToPolar(0, 250), other: { side: 'outside', controlPoints: circle(200) }, minGapPx: 10 });
     expect(radiusAt(lumen, 0)).toBeCloseTo(190, 0);
