@@ -230,7 +230,9 @@ const cell = (value: number | null, digits: number, scale = 1) => (value === nul
  * One row per slice. The flag column names, joined by '; ', the MLA and reference slices, the slice
  * of the maximal plaque burden, low-confidence slices, slices the detector gave no border ('no
  * border': their figures are empty unless drawn by hand) and slices whose corrected borders cross
- * (their plaque columns are left empty: there is no plaque figure to give).
+ * (their plaque columns are left empty: there is no plaque figure to give). The lumen_source and
+ * vessel_source columns say where each border came from: auto, manual (a key frame drawn on that
+ * slice) or propagated (carried from a key frame); empty without the border.
  */
 export function measurementsCsv({ slices, analysis, maxPlaqueBurden, lowConfidenceSlices, noBorderSlices }: CorrectedAnalysis): string {
   const flags = new Map<number, string[]>();
