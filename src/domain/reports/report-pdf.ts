@@ -53,10 +53,10 @@ export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' 
 /**
  * The quantitative lines of the report: the MLA with its vessel area and plaque burden, the
  * references, the area stenosis, the maximal plaque burden, how many slices the detector flagged
- * as low confidence and how many were corrected. Exported for the tests: the PDF's text is compressed.
+ * as low confidence, how many were corrected and how many took a propagated border. Exported for the tests: the PDF's text is compressed.
  */
 export function analysisLines(result: CorrectedAnalysis): string[] {
-  const { slices, analysis, maxPlaqueBurden, lowConfidenceSlices, noBorderSlices, manualCount } = result;
+  const { slices, analysis, maxPlaqueBurden, lowConfidenceSlices, noBorderSlices, manualCount, propagatedCount } = result;
   const { mla, references, stenosisPercent } = analysis;
   const atMla = mla ? slices[mla.index] : undefined;
   const burden = (fraction: number) => `${(100 * fraction).toFixed(0)} %`;
@@ -79,7 +79,10 @@ export function analysisLines(result: CorrectedAnalysis): string[] {
       ? `Maximal plaque burden: ${burden(maxPlaqueBurden.plaqueBurden)} at slice ${maxPlaqueBurden.index + 1} (${slices[maxPlaqueBurden.index]?.positionMm.toFixed(1)} mm)`
       : 'Maximal plaque burden: -',
     `Low-confidence slices (automatic borders to check): ${low}${noBorder > 0 ? `, ${noBorder} of them without a border (the detector could not read the frame)` : ''}`,
-    `Contours: automatic lumen and vessel detection, ${manualCount} slice${manualCount === 1 ? '' : 's'} corrected by hand`,
+    // Borders carried from a key frame are figures nobody drew on their slice: the report says how many.
+    `Contours: automatic lumen and vessel detection, ${manualCount} slice${manualCount === 1 ? '' : 's'} corrected by hand${
+      propagatedCount > 0 ? `, ${propagatedCount} slice${propagatedCount === 1 ? '' : 's'} with borders propagated from those corrections` : ''
+    }`,
   ];
 }
 

@@ -9,6 +9,8 @@ import { createBorderSearchWorkspace, searchClosedBorder } from '../../../src/do
 import { boxFilter } from '../../../src/domain/contours/speckle-features.ts';
 import { alignPrevious } from '../../../src/domain/contours/temporal-alignment.ts';
 import { seededRandom } from '../../../src/domain/random.ts';
+import type { Point } from '../../../src/domain/annotations/point.ts';
+import { diametersThroughCentroid, enclosesContour, measuredOutline, polygonCentroid, rayExit } from '../../../src/domain/contours/measurements.ts';
 
 function randomImage(length: number, seed: number, scale = 255): Float32Array {
   const random = seededRandom(seed);
@@ -136,5 +138,90 @@ describe('the detector hot loops give the results of the plain formulas', () => 
     for (let a = 0; a < angles; a++) {
       for (let k = 0; k < samples - 2; k++) expect(aligned[a * samples + k]).toBe(current[a * samples + k]);
     }
+  });
+});
+
+/** The diameters as written before issue 25: every ray tested against every edge of the outline. */
+function referenceDiameters(points: readonly Point[], pixelSpacingMm: number): { min: number; max: number } {
+  const outline = measuredOutline(points);
+  const centre = polygonCentroid(outline);
+  let min = Infinity;
+  let max = 0;
+  for (let k = 0; k < 180; k++) {
+    const angle = (Math.PI * k) / 180;
+    const chord = rayExit(outline, centre, Math.cos(angle), Math.sin(angle)) + rayExit(outline, centre, -Math.cos(angle), -Math.sin(angle));
+    if (!Number.isFinite(chord)) continue;
+    if (chord < min) min = chord;
+    if (chord > max) max = chord;
+  }
+  return Number.isFinite(min) ? { min: min * pixelSpacingMm, max: max * pixelSpacingMm } : { min: 0, max: 0 };
+}
+
+describe('diameters through the centroid, each ray testing only the edges it could cross', () => {
+  it('gives the same diameters as testing every edge, bit for bit', () => {
+    const random = seededRandom(25);
+    const shapes: Point[][] = [
+      // Axis-aligned squares and diamonds: rays run exactly through vertices and along edges.
+      [{ x: 0, y: 0 }, { x: 100, y: 0 }, { x: 100, y: 100 }, { x: 0, y: 100 }],
+      [{ x: 50, y: 0 }, { x: 100, y: 50 }, { x: 50, y: 100 }, { x: 0, y: 50 }],
+      // A crescent: its centroid lies outside it, so rays cross it twice or not at all.
+      Array.from({ length: 24 }, (_, i) => {
+        const t = (i / 24) * 2 * Math.PI;
+        const r = i < 12 ? 100 : 70;
+        return { x: 256 + r * Math.cos(t / 2 + (i < 12 ? 0 : Math.PI)), y: 256 + r * Math.sin(t / 2 + (i < 12 ? 0 : Math.PI)) };
+      }),
+    ];
+    for (let n = 0; n < 60; n++) {
+      const count = [3, 8, 16, 32, 64, 200][n % 6]!;
+      const base = 5 + random() * 200;
+      const cx = random() * 512;
+      const cy = random() * 512;
+      shapes.push(
+        Array.from({ length: count }, (_, i) => {
+          const t = (i / count) * 2 * Math.PI;
+          const r = base * (1 + 0.4 * Math.sin(3 * t + random()) + 0.1 * random());
+          return { x: cx + r * Math.cos(t), y: cy + r * Math.sin(t) };
+        }),
+      );
+    }
+    for (const shape of shapes) expect(diametersThroughCentroid(shape, 0.0125)).toEqual(referenceDiameters(shape, 0.0125));
+  });
+});
+
+/** Whether the outer curve encloses the inner one as written before issue 25: every inner vertex tested by the even-odd rule. */
+function referenceEncloses(outer: readonly Point[], inner: readonly Point[]): boolean {
+  const outline = measuredOutline(outer);
+  const inside = (point: Point) => {
+    let result = false;
+    for (let i = 0, j = outline.length - 1; i < outline.length; j = i++) {
+      const a = outline[i]!;
+      const b = outline[j]!;
+      if (a.y > point.y !== b.y > point.y && point.x < a.x + ((point.y - a.y) * (b.x - a.x)) / (b.y - a.y)) result = !result;
+    }
+    return result;
+  };
+  return measuredOutline(inner).every(inside);
+}
+
+describe('whether a vessel encloses its lumen, answered early when the lumen is well inside', () => {
+  it('gives the answer of testing every vertex, for lumens well inside, touching, crossing and outside', () => {
+    const random = seededRandom(2025);
+    const wobbly = (cx: number, cy: number, radius: number, count: number) =>
+      Array.from({ length: count }, (_, i) => {
+        const t = (i / count) * 2 * Math.PI;
+        const r = radius * (1 + 0.3 * Math.sin(2 * t + random()));
+        return { x: cx + r * Math.cos(t), y: cy + r * Math.sin(t) };
+      });
+    let enclosed = 0;
+    for (let n = 0; n < 80; n++) {
+      const outer = wobbly(256, 256, 150, [8, 16, 32, 100][n % 4]!);
+      const inner = wobbly(256 + (random() - 0.5) * 120, 256 + (random() - 0.5) * 120, 20 + random() * 130, 16);
+      const expected = referenceEncloses(outer, inner);
+      if (expected) enclosed++;
+      expect(enclosesContour(outer, inner)).toBe(expected);
+    }
+    // Both answers occur among the cases.
+    expect(enclosed).toBeGreaterThan(10);
+    expect(enclosed).toBeLessThan(70);
   });
 });

@@ -5,6 +5,7 @@ import type { Attack } from '../attack-types.ts';
 import { DICOM_RECEIVER_ATTACKS } from './dicom-receiver.ts';
 import { FILE_ATTACKS } from './files.ts';
 import { HTTP_ATTACKS } from './http.ts';
+import { KEY_FRAME_ATTACKS } from './key-frames.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
 
@@ -14,4 +15,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...HTTP_ATTACKS,
   ...SESSION_ATTACKS,
   ...DICOM_RECEIVER_ATTACKS,
+  ...KEY_FRAME_ATTACKS,
 ];

@@ -16,7 +16,7 @@
  *           INFERRED FROM SCOORD POLYLINE (ruler: 2 points; area: closed curve; angle: arm end,
  *             vertex, arm end) or POINT (note) > SELECTED FROM IMAGE (pullback, frame = slice)
  *       CONTAINER (125007) one per slice and border: Tracking Identifier "Slice 12 lumen border",
- *         CODE Border source = automatic | manual, NUM lumen or EEM area INFERRED FROM the closed
+ *         CODE Border source = automatic | manual | propagated, NUM lumen or EEM area INFERRED FROM the closed
  *         SCOORD POLYLINE of the drawn border on its frame; the vessel group adds plaque plus media
  *         area and plaque burden where defined (not where corrected borders cross).
  *       CONTAINER (125007) "Pullback analysis": NUM lumen area with Derivation = Minimum (the MLA),
@@ -45,7 +45,7 @@
  * | distal reference lumen area     | (DISTALREFAREA, 99IVUSREV, "Distal reference lumen area")   | mm2 |
  * | proximal reference lumen area   | (PROXREFAREA, 99IVUSREV, "Proximal reference lumen area")   | mm2 |
  * | area stenosis                   | (AREASTENOSIS, 99IVUSREV, "Lumen area stenosis")        | %    |
- * | border source                   | (BORDERSOURCE, 99IVUSREV) = (AUTO / MANUAL, 99IVUSREV)  |      |
+ * | border source                   | (BORDERSOURCE, 99IVUSREV) = (AUTO / MANUAL / PROPAGATED, 99IVUSREV) | |
  *
  * Units are UCUM: (mm, UCUM, "millimeter"), (mm2, ..., "square millimeter"), (deg, ..., "degree"),
  * (%, ..., "percent").
@@ -55,6 +55,7 @@ import { allAnnotations } from '../../../domain/annotations/edits.ts';
 import { measureAnnotation } from '../../../domain/annotations/kinds/index.ts';
 import type { AnnotationManifest, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
 import type { Point } from '../../../domain/annotations/point.ts';
+import type { BorderSource } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis, SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import { measuredOutline } from '../../../domain/contours/measurements.ts';
 import { newUid, writePart10, type Naturalized } from './dcmjs.ts';
@@ -135,7 +136,8 @@ function annotationGroup(annotation: TypedAnnotation, pixelSpacingMm: number, fr
   return trackedGroup(annotation.id, [label, num('CONTAINS', CONCEPT_OF[annotation.type], Number(measured.value), UNIT_OF[measured.unit], [where])]);
 }
 
-const sourceItem = (source: 'auto' | 'manual') => codeValue('CONTAINS', CODES.borderSource, source === 'manual' ? CODES.manual : CODES.automatic);
+const SOURCE_CODES = { auto: CODES.automatic, manual: CODES.manual, propagated: CODES.propagated } as const;
+const sourceItem = (source: BorderSource) => codeValue('CONTAINS', CODES.borderSource, SOURCE_CODES[source]);
 
 /**
  * The lumen and vessel groups of one slice. A border the slice has not got (the detector could not

@@ -7,7 +7,7 @@
 import type { AnnotationType } from '../../../domain/annotations/manifest.ts';
 import type { MeasurementUnit } from '../../../domain/annotations/measurements.ts';
 import type { Point } from '../../../domain/annotations/point.ts';
-import type { ContourBorder, ContourSource } from '../../../domain/annotations/contour-set.ts';
+import type { BorderSource, ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import { readPart10, type Naturalized } from './dcmjs.ts';
 import { CODES, isCode, type Code, type FrameReference } from './sr-content.ts';
 
@@ -33,7 +33,7 @@ export interface ReadBorder {
   areaMm2: number;
   /** Points of the closed polyline, the repeated first point included. */
   pointCount: number;
-  source: ContourSource | null;
+  source: BorderSource | null;
   /** Vessel borders only, and only where defined (not where corrected borders cross). */
   plaqueBurdenPercent: number | null;
   image: FrameReference;
@@ -138,7 +138,7 @@ function readAnnotation(group: Naturalized, id: string): ReadAnnotation | null {
 function readBorder(group: Naturalized): ReadBorder | null {
   const sourceItem = child(group, 'CODE', CODES.borderSource);
   const sourceCode = sourceItem ? items(sourceItem.ConceptCodeSequence) : [];
-  const source: ContourSource | null = isCode(sourceCode, CODES.manual) ? 'manual' : isCode(sourceCode, CODES.automatic) ? 'auto' : null;
+  const source: BorderSource | null = isCode(sourceCode, CODES.manual) ? 'manual' : isCode(sourceCode, CODES.automatic) ? 'auto' : isCode(sourceCode, CODES.propagated) ? 'propagated' : null;
   for (const [code, border] of [
     [CODES.lumenArea, 'lumen'],
     [CODES.vesselArea, 'vessel'],

@@ -53,6 +53,8 @@ export const CODES = {
   borderSource: code('BORDERSOURCE', PRIVATE_SCHEME, 'Border source'),
   automatic: code('AUTO', PRIVATE_SCHEME, 'Automatic detection'),
   manual: code('MANUAL', PRIVATE_SCHEME, 'Manual correction'),
+  /** A border carried from a key frame's correction onto a neighbouring slice (border-propagation.ts). */
+  propagated: code('PROPAGATED', PRIVATE_SCHEME, 'Propagated from a manual correction'),
 } as const;
 
 /** UCUM units (PS3.16 CID 7181 meanings). */

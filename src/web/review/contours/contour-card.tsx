@@ -3,7 +3,7 @@ import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.t
 import { removeManualContour, setManualContour } from '../../../domain/annotations/contour-edits.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import { LOW_CONFIDENCE } from '../../../domain/contours/border-detection.ts';
-import type { ContourBorder, ContourSource } from '../../../domain/contours/contour-set.ts';
+import type { BorderSource, ContourBorder } from '../../../domain/contours/contour-set.ts';
 import type { SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
 
@@ -20,10 +20,11 @@ export interface ContourCardProps {
   startingBorder: (border: ContourBorder) => Point[];
 }
 
-const sourceText = (source: ContourSource) => (source === 'manual' ? 'corrected' : 'automatic');
+const SOURCE_TEXT = { auto: 'automatic', manual: 'corrected', propagated: 'propagated' } as const;
+const sourceText = (source: BorderSource) => SOURCE_TEXT[source];
 
 /** One border's line: its name in its colour, its area, and where it came from. */
-function BorderLine({ name, color, areaMm2, source, testId }: { name: string; color: string; areaMm2: number; source: ContourSource; testId: string }) {
+function BorderLine({ name, color, areaMm2, source, testId }: { name: string; color: string; areaMm2: number; source: BorderSource; testId: string }) {
   return (
     <HStack gap="1">
       <Text as="span" fontWeight="bold" color={color}>

@@ -31,7 +31,7 @@ export function ring(radius: number, count = 16, wobble = 0): Point[] {
 }
 
 /** `unreadable` slices have no border, as the server sends a frame the detector could not read. */
-function detected(sliceCount: number, unreadable: readonly number[] = []): RecordContours {
+export function detected(sliceCount: number, unreadable: readonly number[] = []): RecordContours {
   const contours = Array.from({ length: sliceCount }, (_, i): DetectedContour => {
     if (unreadable.includes(i + 1)) return { slice: i + 1, noBorder: true, confidence: 0.1 };
     const lumen = ring(150 - 40 * Math.exp(-(((i + 1 - 20) / 6) ** 2)), 16, 0.05);
