@@ -59,6 +59,11 @@ test('open a patient, see the records with their previews, and navigate back', a
   await expect(page).toHaveURL(/\/patients\/DEM-001\/records$/);
   await expect(page.getByTestId('record-card')).toHaveCount(3);
   await expect(page.getByTestId('record-card').filter({ hasText: '3,600' })).toHaveCount(1);
+  // Each card names its run (vessel, before or after stenting) and when it was acquired.
+  for (const card of await page.getByTestId('record-card').all()) {
+    await expect(card.getByRole('link')).toHaveText(/^(LAD|LCx|RCA) (pre|post)-PCI of \d\d\/\d\d\/\d\d$/);
+    await expect(card.getByTestId('record-when')).toContainText(':');
+  }
 
   // Previews are real images fetched with the sign-in token, not placeholders.
   const previews = page.getByRole('img', { name: /^(Angio|B-mode) preview$/ });

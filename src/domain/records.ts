@@ -41,6 +41,8 @@ export const RecordSummarySchema = z.object({
   assumed: z.array(z.enum(ACQUISITION_FACTS)).optional(),
   /** The DICOM study of an imported record with its pullback ("Send to PACS" stores the report there); absent for demo records. */
   studyInstanceUid: z.string().nullable().optional(),
+  /** What the run is, as its files or the demo name it ("LAD pre-PCI"); null or absent when nothing does. */
+  seriesDescription: z.string().nullable().optional(),
 });
 export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 

@@ -68,6 +68,8 @@ export interface FixtureOptions {
   offsetTable?: boolean;
   studyDate?: string;
   studyTime?: string;
+  /** Series Description (0008,103E); absent by default. */
+  seriesDescription?: string;
   /** SOP Class UID and Modality written instead of the kind's. */
   sopClassUid?: string;
   modality?: string;
@@ -252,6 +254,7 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
     PatientSex: options.sex ?? 'F',
     StudyInstanceUID: studyUid,
     SeriesInstanceUID: seriesUid,
+    ...(options.seriesDescription === undefined ? {} : { SeriesDescription: options.seriesDescription }),
     SeriesNumber: '1',
     InstanceNumber: '1',
     SamplesPerPixel: samples,

@@ -97,3 +97,36 @@ const FIGURE_NAMES = { pixelSpacing: 'pixel spacing', frameRate: 'frame rate', p
 export function assumedFigureNames(record: { assumed?: readonly AcquisitionFact[] | undefined }): string[] {
   return (Object.keys(FIGURE_NAMES) as (keyof typeof FIGURE_NAMES)[]).filter((fact) => isAssumed(record, fact)).map((fact) => FIGURE_NAMES[fact]);
 }
+
+/** Which run of its day a record is: the 2nd of 3 pullbacks that patient had that day. */
+export interface RunOfDay {
+  run: number;
+  of: number;
+}
+
+/**
+ * Numbers each patient's records within their day of acquisition (the day as formatAcquisitionDate
+ * shows it), earliest first: a clinician tells "pre-PCI" from "post-PCI" runs of one procedure apart.
+ * A record whose date is unknown gets no number.
+ */
+export function runsOfDay(records: readonly (AcquisitionFacts & { recordId: string })[]): Map<string, RunOfDay> {
+  const byDay = new Map<string, (AcquisitionFacts & { recordId: string })[]>();
+  for (const record of records) {
+    const day = formatAcquisitionDate(record);
+    if (day === UNKNOWN_DATE) continue;
+    byDay.set(day, [...(byDay.get(day) ?? []), record]);
+  }
+  const runs = new Map<string, RunOfDay>();
+  for (const day of byDay.values()) {
+    day.sort((a, b) => Date.parse(a.acquiredAt) - Date.parse(b.acquiredAt) || a.recordId.localeCompare(b.recordId));
+    day.forEach((record, index) => runs.set(record.recordId, { run: index + 1, of: day.length }));
+  }
+  return runs;
+}
+
+/** The time of day of the acquisition ("14:05"), or null when the date is unknown. */
+export function formatAcquisitionClock(record: AcquisitionFacts): string | null {
+  const date = new Date(record.acquiredAt);
+  if (isAssumed(record, 'acquiredAt') || Number.isNaN(date.getTime())) return null;
+  return date.toLocaleTimeString(LOCALE, { hour: '2-digit', minute: '2-digit' });
+}

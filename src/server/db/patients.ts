@@ -127,6 +127,7 @@ export async function listPatientRecords(db: Db, tenantId: string, patientId: st
     pullbackSpeedMmPerS: r.pullbackSpeedMmPerS,
     assumed: r.assumed.filter((fact): fact is AcquisitionFact => (ACQUISITION_FACTS as readonly string[]).includes(fact)),
     studyInstanceUid: r.pullbackInstance ? r.studyInstanceUid : null,
+    seriesDescription: r.seriesDescription,
     angioPreview: r.angioFrameCount > 0 ? previewPath(r, 'angio') : null,
     bmodePreview: r.bmodeFrameCount > 0 ? previewPath(r, 'bmode') : null,
     annotation: r.annotationStatus

@@ -129,6 +129,8 @@ export const records = pgTable(
      * and caches may keep frames forever and a regenerated set never collides with an old one.
      */
     imagingVersion: text('imaging_version').notNull().default('v1'),
+    /** What the run is, as its files name it (Series Description, the pullback's first) or the demo seed does: "LAD pre-PCI". */
+    seriesDescription: text('series_description'),
     annotationStatus: text('annotation_status', { enum: ['new', 'saved'] }),
     annotationSavedBy: text('annotation_saved_by'),
     annotationSavedAt: timestamp('annotation_saved_at', { withTimezone: true }),

@@ -41,6 +41,19 @@ export function textOf(dataSet: DataSet, tag: string, decoder: TextDecoder): str
   return decoder.decode(bytes).replace(/\0/g, '').trim();
 }
 
+/** LO is at most 64 characters; a longer value is cut there, as a reader of the standard would show it. */
+const MAX_DESCRIPTION_LENGTH = 64;
+
+/**
+ * A Series Description fit to show on a record card: control characters (C0, DEL, C1) become
+ * spaces, runs of spaces one, cut to LO's 64 characters; null when nothing readable is left.
+ */
+export function seriesDescriptionText(text: string): string | null {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  const cleaned = text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  return cleaned ? Array.from(cleaned).slice(0, MAX_DESCRIPTION_LENGTH).join('') : null;
+}
+
 export function str(dataSet: DataSet, tag: string): string {
   return (dataSet.string(tag) ?? '').replace(/\0/g, '').trim();
 }

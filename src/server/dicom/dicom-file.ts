@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import dicomParser, { type DataSet } from 'dicom-parser';
 import { PATIENT_ID_PATTERN } from '../../domain/records.ts';
-import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive, str, textDecoderOf, textOf, type PixelSpacingSource } from './attributes.ts';
+import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive, seriesDescriptionText, str, textDecoderOf, textOf, type PixelSpacingSource } from './attributes.ts';
 import { checkElementBudget, checkPixelBudget, DEFAULT_IMPORT_BUDGETS, type ImportBudgets } from './budgets.ts';
 import { inflateDeflatedFile } from './deflated.ts';
 import { misorderedElement } from './element-order.ts';
@@ -80,6 +80,8 @@ export interface DicomFile {
   readonly pixelSpacingMm: number | null;
   readonly pixelSpacingSource: PixelSpacingSource | null;
   readonly pullbackSpeedMmPerS: number | null;
+  /** Series Description (0008,103E), what the console or technologist named the run ("LAD pre-PCI"), or null. */
+  readonly seriesDescription: string | null;
 }
 
 function errorText(error: unknown): string {
@@ -231,6 +233,7 @@ function readChecked(
       pixelSpacingMm: spacing?.mm ?? null,
       pixelSpacingSource: spacing?.source ?? null,
       pullbackSpeedMmPerS: positive(dataSet.floatString('x00183101')),
+      seriesDescription: seriesDescriptionText(textOf(dataSet, 'x0008103e', decoder)),
     };
   } finally {
     fs.closeSync(fd);

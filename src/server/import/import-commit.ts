@@ -3,7 +3,7 @@
  * to one, the audit row, and the import marked 'done'. Anything refused here (a patient created
  * meanwhile under another name, a record filled meanwhile) rolls all of it back.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { appendAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
 import { markImportDone, type ImportRow } from '../db/imports.ts';
@@ -63,6 +63,8 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
         assumed: plan.assumed,
         studyInstanceUid: main.studyInstanceUid,
         pullbackInstance: bmode ? instanceRef(bmode) : null,
+        // The pullback names the run; an angiography run imported alone names it until its pullback comes.
+        seriesDescription: bmode?.seriesDescription ?? angio?.seriesDescription ?? null,
       });
     } else {
       const slot = plan.joins === 'bmode' ? records.bmodeFrameCount : records.angioFrameCount;
@@ -77,8 +79,14 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
               pullbackSpeedMmPerS: plan.pullbackSpeedMmPerS,
               pixelSpacingMm: plan.pixelSpacingMm,
               pullbackInstance: instanceRef(bmode!),
+              seriesDescription: sql`coalesce(${bmode!.seriesDescription}::text, ${records.seriesDescription})`,
             }
-          : { angioFrameCount: angio!.frameCount, angioWidth: angio!.format.columns, angioHeight: angio!.format.rows };
+          : {
+              angioFrameCount: angio!.frameCount,
+              angioWidth: angio!.format.columns,
+              angioHeight: angio!.format.rows,
+              seriesDescription: sql`coalesce(${records.seriesDescription}, ${angio!.seriesDescription}::text)`,
+            };
       const joined = await tx
         .update(records)
         .set({ ...series, assumed: plan.assumed, ...(plan.acquiredAt ? { acquiredAt: plan.acquiredAt } : {}) })

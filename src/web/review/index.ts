@@ -12,8 +12,8 @@ export { ReviewPage } from './review-page.tsx';
 export { ActiveToolProvider, useActiveTool, useActiveToolStore } from './tools/active-tool.tsx';
 export { AnnotationSessionProvider, useAnnotationSession, useConfirmLeave, useSaveState } from './annotations/annotation-session.tsx';
 export { PlaybackProvider, usePlaybackControls } from './playback/playback-context.tsx';
-// Unsaved work the app clears on sign-out.
-export { draftStore } from './annotations/draft-store.ts';
+// Unsaved work: the app clears it on sign-out, and record cards say where a draft waits.
+export { draftOwnerFromIdToken, draftStore } from './annotations/draft-store.ts';
 
 // The toolbar slots: the left toolbar's tools, the right toolbar's playback controls.
 export { TOOLS, type ToolId } from './tools/tools.ts';

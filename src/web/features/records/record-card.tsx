@@ -1,8 +1,8 @@
-import { Card, HStack, Heading, LinkBox, LinkOverlay, Stack, Text } from '@chakra-ui/react';
+import { Badge, Card, HStack, Heading, LinkBox, LinkOverlay, Stack, Text } from '@chakra-ui/react';
 import { Link } from 'wouter';
 import { LOCALE } from '../../../domain/constants.ts';
 import type { ContextRecord } from '../../session/context-store.ts';
-import { assumedFigureNames, recordTitle } from '../../../domain/reports/acquisition-format.ts';
+import { assumedFigureNames, formatAcquisitionClock, recordTitle, type RunOfDay } from '../../../domain/reports/acquisition-format.ts';
 import { AnnotationBadge } from './annotation-badge.tsx';
 import { RecordPreview } from './record-preview.tsx';
 
@@ -29,14 +29,26 @@ export function assumedFiguresNote(record: Pick<ContextRecord, 'assumed'>): stri
 export interface RecordCardProps {
   patientId: string;
   record: ContextRecord;
+  /** Which of the patient's runs that day it is; null when the date is unknown. */
+  run: RunOfDay | null;
+  /** Unsaved annotation edits wait in this browser (the review's draft store). */
+  hasDraft: boolean;
   onOpen: (record: ContextRecord) => void;
 }
 
+/** "14:05 · run 2 of 3 that day": what tells two runs of one procedure apart; null with nothing to say. */
+export function runLine(record: ContextRecord, run: RunOfDay | null): string | null {
+  const clock = formatAcquisitionClock(record);
+  const parts = [clock, run && run.of > 1 ? `run ${run.run} of ${run.of} that day` : null].filter((part) => part !== null);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 /** One record; the whole card is the link to its review (the heading names it for screen readers). */
-export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
+export function RecordCard({ patientId, record, run, hasDraft, onOpen }: RecordCardProps) {
   // An angiography run imported before its pullback: no B-mode to preview yet.
   const noPullback = record.bmodeFrameCount === 0;
   const assumedNote = assumedFiguresNote(record);
+  const when = runLine(record, run);
   return (
     <LinkBox asChild>
       <Card.Root
@@ -52,7 +64,8 @@ export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
             <Heading as="h2" size="md">
               <LinkOverlay asChild>
                 <Link href={reviewPath(patientId, record.recordId)} onClick={() => onOpen(record)}>
-                  {recordTitle('Record', record)}
+                  {/* The run's name when its files (or the demo) give one: "LAD pre-PCI of 07/22/26". */}
+                  {recordTitle(record.seriesDescription ?? 'Record', record)}
                 </Link>
               </LinkOverlay>
             </Heading>
@@ -72,6 +85,12 @@ export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
               )}
             </HStack>
             <Stack gap="0" textStyle="sm">
+              {when ? (
+                <Text data-testid="record-when">
+                  <Text as="span" color="fg.muted">Acquired: </Text>
+                  {when}
+                </Text>
+              ) : null}
               <Text>
                 <Text as="span" color="fg.muted">B-mode: </Text>
                 {noPullback ? NO_PULLBACK_TEXT.toLowerCase() : frames(record.bmodeFrameCount)}
@@ -89,7 +108,14 @@ export function RecordCard({ patientId, record, onOpen }: RecordCardProps) {
           </Stack>
         </Card.Body>
         <Card.Footer>
-          <AnnotationBadge annotation={record.annotation} />
+          <HStack gap="2" wrap="wrap">
+            <AnnotationBadge annotation={record.annotation} />
+            {hasDraft ? (
+              <Badge colorPalette="orange" variant="subtle" data-testid="record-draft">
+                Unsaved draft in this browser
+              </Badge>
+            ) : null}
+          </HStack>
         </Card.Footer>
       </Card.Root>
     </LinkBox>

@@ -2,16 +2,21 @@ import { Button, SimpleGrid, Skeleton } from '@chakra-ui/react';
 import { Link } from 'wouter';
 import { writeRecordContext } from '../../session/context-store.ts';
 import { usePatientContext } from '../../session/use-patient-context.ts';
+import { useMemo } from 'react';
+import { runsOfDay } from '../../../domain/reports/acquisition-format.ts';
 import { formatDate } from '../../../domain/reports/format-date.ts';
 import { PageHeader } from '../../ui/page-header.tsx';
 import { EmptyState, ErrorState } from '../../ui/states.tsx';
 import { RecordCard } from './record-card.tsx';
+import { useRecordDrafts } from './use-record-drafts.ts';
 
 const SEX_LABELS: Record<string, string> = { F: 'Female', M: 'Male', O: 'Other', U: 'Unknown' };
 
 export function RecordsPage({ patientId }: { patientId: string }) {
   const { context, loading, error, retry } = usePatientContext(patientId);
   const patient = context?.patient ?? null;
+  const runs = useMemo(() => runsOfDay(patient?.records ?? []), [patient]);
+  const drafts = useRecordDrafts(patient?.records.map((record) => record.recordId) ?? []);
 
   if (error?.status === 404) {
     return (
@@ -68,6 +73,8 @@ export function RecordsPage({ patientId }: { patientId: string }) {
               <RecordCard
                 patientId={patient.patientId}
                 record={record}
+                run={runs.get(record.recordId) ?? null}
+                hasDraft={drafts.has(record.recordId)}
                 onOpen={(opened) => writeRecordContext({ patientId: patient.patientId, record: opened })}
               />
             </li>

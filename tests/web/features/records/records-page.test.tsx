@@ -8,7 +8,7 @@ import {
   patientContextFrom,
 } from '../../../../src/web/session/context-store.ts';
 import type { PatientRecords } from '../../../../src/domain/records.ts';
-import { fakeApi, renderApp } from '../../render.tsx';
+import { fakeApi, renderApp, startFakeAuth } from '../../render.tsx';
 
 const ANSWER: PatientRecords = {
   patient: { patientId: 'P-0001', name: 'Ann Lee', birthDate: '1961-04-09', sex: 'F', recordCount: 3, latestRecordDate: '2024-03-05T10:00:00Z' },
@@ -39,7 +39,7 @@ const cards = () => screen.queryAllByTestId('record-card');
 describe('records of a patient', () => {
   it('shows each record with date, modality, frame counts, previews and annotation status', async () => {
     const { client } = recordsServer();
-    renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    renderApp(<RecordsPage patientId="P-0001" />, { api: client, auth: await startFakeAuth() });
     await waitFor(() => expect(cards()).toHaveLength(3));
     expect(screen.getByRole('heading', { level: 1, name: 'Ann Lee' })).toBeTruthy();
 
@@ -62,7 +62,7 @@ describe('records of a patient', () => {
     const created = vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:preview-1');
     const revoked = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
     const { client, fetchMock } = recordsServer();
-    const { unmount } = renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    const { unmount } = renderApp(<RecordsPage patientId="P-0001" />, { api: client, auth: await startFakeAuth() });
 
     const image = await screen.findByRole('img', { name: 'B-mode preview' });
     expect(image.getAttribute('src')).toBe('blob:preview-1');
@@ -77,7 +77,7 @@ describe('records of a patient', () => {
 
   it('keeps the patient context in session storage under one key', async () => {
     const { client } = recordsServer();
-    renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    renderApp(<RecordsPage patientId="P-0001" />, { api: client, auth: await startFakeAuth() });
     await waitFor(() => expect(cards()).toHaveLength(3));
     const stored = JSON.parse(sessionStorage.getItem(PATIENT_CONTEXT_KEY) ?? 'null');
     expect(stored.patient.patientId).toBe('P-0001');
@@ -94,14 +94,14 @@ describe('records of a patient', () => {
   it('shows the stored context at once while the API answers', async () => {
     sessionStorage.setItem(PATIENT_CONTEXT_KEY, JSON.stringify(patientContextFrom(ANSWER)));
     const { client } = recordsServer(() => new Promise<Response>(() => undefined));
-    renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    renderApp(<RecordsPage patientId="P-0001" />, { api: client, auth: await startFakeAuth() });
     expect(cards()).toHaveLength(3);
   });
 
   it('opens the review of a clicked record and remembers it as the record context', async () => {
     const user = userEvent.setup();
     const { client } = recordsServer();
-    const { currentPath } = renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    const { currentPath } = renderApp(<RecordsPage patientId="P-0001" />, { api: client, auth: await startFakeAuth() });
     await waitFor(() => expect(cards()).toHaveLength(3));
 
     await user.click(screen.getByRole('link', { name: 'Record of 11/20/23' }));
@@ -112,7 +112,7 @@ describe('records of a patient', () => {
 
   it('says when the patient does not exist', async () => {
     const { client } = recordsServer(() => Response.json({ error: 'not_found', message: 'No such patient' }, { status: 404 }));
-    renderApp(<RecordsPage patientId="P-9999" />, { api: client });
+    renderApp(<RecordsPage patientId="P-9999" />, { api: client, auth: await startFakeAuth() });
     expect(await screen.findByText('There is no patient P-9999 in this workspace.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to patients' }).getAttribute('href')).toBe('/patients');
   });
@@ -123,7 +123,7 @@ describe('records of a patient', () => {
     const { client } = recordsServer(() =>
       calls++ === 0 ? Response.json({ error: 'server_error', message: 'Try again later.' }, { status: 500 }) : Response.json(ANSWER),
     );
-    renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    renderApp(<RecordsPage patientId="P-0001" />, { api: client, auth: await startFakeAuth() });
     expect(await screen.findByText('Try again later.')).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(cards()).toHaveLength(3));
@@ -141,7 +141,7 @@ describe('records of a patient', () => {
       ],
     };
     const { client, fetchMock } = recordsServer(() => Response.json(waiting));
-    renderApp(<RecordsPage patientId="P-0001" />, { api: client });
+    renderApp(<RecordsPage patientId="P-0001" />, { api: client, auth: await startFakeAuth() });
     await waitFor(() => expect(cards()).toHaveLength(1));
     const card = within(cards()[0] as HTMLElement);
     // The import's own time stands in for the acquisition date: it is not shown as one.
