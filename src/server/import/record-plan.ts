@@ -54,16 +54,22 @@ export type Plan = {
   assumed: AcquisitionFact[];
 };
 
-function pullbackFigures(bmode: DicomFile | null) {
+/**
+ * The record's acquisition figures. They are the pullback's; a record of an angiography run alone
+ * plays that run, so its frame rate is the run's own (Frame Time, Frame Time Vector or Cine Rate)
+ * until a pullback joins and brings its own.
+ */
+function pullbackFigures(bmode: DicomFile | null, angio: DicomFile | null) {
   const warnings: string[] = [];
   const assumed: AcquisitionFact[] = [];
   const name = bmode?.fileName;
-  const frameRateHz = bmode?.frameRateHz ?? DEFAULT_FRAME_RATE_HZ;
+  const rateFile = bmode ?? angio;
+  const frameRateHz = rateFile?.frameRateHz ?? DEFAULT_FRAME_RATE_HZ;
   const pixelSpacingMm = bmode?.pixelSpacingMm ?? DEFAULT_PIXEL_SPACING_MM;
   const pullbackSpeedMmPerS = bmode?.pullbackSpeedMmPerS ?? DEFAULT_PULLBACK_MM_PER_S;
-  if (!bmode?.frameRateHz) {
+  if (!rateFile?.frameRateHz) {
     assumed.push('frameRate');
-    if (name) warnings.push(`${name} gives no frame time or cine rate: ${DEFAULT_FRAME_RATE_HZ} frames per second is assumed.`);
+    if (rateFile) warnings.push(`${rateFile.fileName} gives no frame time or cine rate: ${DEFAULT_FRAME_RATE_HZ} frames per second is assumed.`);
   }
   if (!bmode?.pixelSpacingMm) {
     assumed.push('pixelSpacing');
@@ -101,7 +107,7 @@ export function planUnit(unit: ImportUnit, actor: ImportActor, importId: string,
   // The uploaded files' copies in the bucket (import-job.ts) go with a roll-back too.
   const storagePrefixes = [...imaging, stagingPrefix(target.tenantId, importId)];
 
-  const figures = pullbackFigures(bmode);
+  const figures = pullbackFigures(bmode, joins ? null : angio);
   const warnings = [...figures.warnings];
   let assumed: AcquisitionFact[];
   let acquiredAt: Date | null;

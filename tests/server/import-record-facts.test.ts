@@ -1,6 +1,7 @@
 /**
- * A record card names its run the way the cath lab did: the Series Description of the imported
- * files, the pullback's first, cleaned of control characters, in any script.
+ * What an imported record says about its run: the name the cath lab gave it (the Series Description
+ * of the files, the pullback's first, cleaned of control characters, in any script), and, for an
+ * angiography run imported alone, the run's own frame rate rather than an assumed one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDicom, newUid } from '../support/dicom-fixtures.ts';
@@ -64,5 +65,23 @@ describe.skipIf(postgresUnavailable)('imported records carry their Series Descri
     const pullback = makeDicom({ patientId, studyUid, frames: 3, rows: 32, columns: 32 });
     expect(await importOne([{ name: 'ivus.dcm', bytes: pullback.bytes }])).toBe(recordId);
     expect(await descriptionOf(patientId, recordId)).toBe('RCA LAO');
+  });
+
+  it('plays an angiography run alone at its own Frame Time, and says the rate is assumed only when the file gives none', async () => {
+    const rateOf = async (patientId: string, recordId: string) => {
+      const list = await get(session, `/api/demo/patients/${patientId}/records`);
+      return (list.json().records as { recordId: string; frameRateHz: number; assumed?: string[] }[]).find((r) => r.recordId === recordId)!;
+    };
+    const timed = nextPatient();
+    const run = makeDicom({ kind: 'xa', patientId: timed, frames: 3, rows: 32, columns: 32, frameTimeMs: 66.7 });
+    const timedRecord = await rateOf(timed, await importOne([{ name: 'angio.dcm', bytes: run.bytes }]));
+    expect(timedRecord.frameRateHz).toBeCloseTo(1000 / 66.7, 3);
+    expect(timedRecord.assumed).not.toContain('frameRate');
+
+    const untimed = nextPatient();
+    const bare = makeDicom({ kind: 'xa', patientId: untimed, frames: 3, rows: 32, columns: 32, frameTimeMs: null });
+    const untimedRecord = await rateOf(untimed, await importOne([{ name: 'angio.dcm', bytes: bare.bytes }]));
+    expect(untimedRecord.frameRateHz).toBe(30);
+    expect(untimedRecord.assumed).toContain('frameRate');
   });
 });
