@@ -28,6 +28,8 @@ export const IMPORT_FORM_FIELDS = {
   birthDate: 'birthDate',
   sex: 'sex',
   confirmPatientIdentity: 'confirmPatientIdentity',
+  /** true: import ultrasound series that are not IVUS pullbacks too, as "other ultrasound" (never analysed). */
+  confirmOtherUltrasound: 'confirmOtherUltrasound',
 } as const;
 
 /** Default limit of one uploaded file, in bytes (2 GiB); the server's IMPORT_MAX_FILE_BYTES. */
@@ -59,6 +61,8 @@ export const IMPORT_ERROR_CODES = {
   patient_identity_mismatch:
     "The file's Patient ID belongs to a patient with another name or birth date: check that it is the same patient before importing.",
   over_budget: "The file's frames need more memory than the server allows for one import.",
+  not_ivus:
+    'The file is an ultrasound loop but not an IVUS pullback: it can be imported as other ultrasound, to view only (no borders, measurements or report), once you confirm.',
 } as const;
 export type ImportErrorCode = keyof typeof IMPORT_ERROR_CODES;
 /** HTTP status of a refused upload, by error code (decode_failed only ever ends a background import). */
@@ -78,6 +82,7 @@ export const IMPORT_ERROR_STATUS: Record<ImportErrorCode, number> = {
   patient_id_required: 422,
   patient_identity_mismatch: 409,
   over_budget: 413,
+  not_ivus: 409,
 };
 
 export const IMPORT_ERROR_CODE_LIST = Object.keys(IMPORT_ERROR_CODES) as ImportErrorCode[];

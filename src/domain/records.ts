@@ -19,6 +19,12 @@ export type AnnotationState = z.infer<typeof AnnotationStateSchema>;
 export const ACQUISITION_FACTS = ['acquiredAt', 'frameRate', 'pixelSpacing', 'pullbackSpeed'] as const;
 export type AcquisitionFact = (typeof ACQUISITION_FACTS)[number];
 
+export const IMAGING_KINDS = ['ivus', 'other-ultrasound'] as const;
+export type ImagingKind = (typeof IMAGING_KINDS)[number];
+
+/** What a record of other ultrasound is called wherever it is shown. */
+export const OTHER_ULTRASOUND_LABEL = 'Other ultrasound (not IVUS): view only';
+
 export const RecordSummarySchema = z.object({
   recordId: z.string(),
   patientId: z.string(),
@@ -43,6 +49,11 @@ export const RecordSummarySchema = z.object({
   studyInstanceUid: z.string().nullable().optional(),
   /** What the run is, as its files or the demo name it ("LAD pre-PCI"); null or absent when nothing does. */
   seriesDescription: z.string().nullable().optional(),
+  /**
+   * 'other-ultrasound': a loop that is not an IVUS pullback, imported on the uploader's word, to view
+   * only: no borders, measurements, report or Send to PACS (issue 26). Absent means IVUS.
+   */
+  imagingKind: z.enum(IMAGING_KINDS).optional(),
 });
 export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 

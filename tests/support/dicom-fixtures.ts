@@ -68,6 +68,10 @@ export interface FixtureOptions {
   offsetTable?: boolean;
   studyDate?: string;
   studyTime?: string;
+  /** Manufacturer (0008,0070), 'Test fixtures' by default; Manufacturer's Model Name and Body Part Examined are absent by default. */
+  manufacturer?: string;
+  model?: string;
+  bodyPart?: string;
   /** Series Description (0008,103E); absent by default. */
   seriesDescription?: string;
   /** SOP Class UID and Modality written instead of the kind's. */
@@ -247,7 +251,9 @@ export function makeDicom(options: FixtureOptions = {}): Fixture {
     StudyDate: options.studyDate ?? '20260312',
     StudyTime: options.studyTime ?? '101530',
     Modality: options.modality ?? (kind === 'ivus' ? 'IVUS' : kind === 'us' ? 'US' : 'XA'),
-    Manufacturer: 'Test fixtures',
+    Manufacturer: options.manufacturer ?? 'Test fixtures',
+    ...(options.model === undefined ? {} : { ManufacturerModelName: options.model }),
+    ...(options.bodyPart === undefined ? {} : { BodyPartExamined: options.bodyPart }),
     PatientName: options.patientName ?? 'Doe^Jane',
     PatientID: patientId,
     PatientBirthDate: options.birthDate ?? '19580214',

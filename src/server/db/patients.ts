@@ -128,6 +128,7 @@ export async function listPatientRecords(db: Db, tenantId: string, patientId: st
     assumed: r.assumed.filter((fact): fact is AcquisitionFact => (ACQUISITION_FACTS as readonly string[]).includes(fact)),
     studyInstanceUid: r.pullbackInstance ? r.studyInstanceUid : null,
     seriesDescription: r.seriesDescription,
+    imagingKind: r.imagingKind,
     angioPreview: r.angioFrameCount > 0 ? previewPath(r, 'angio') : null,
     bmodePreview: r.bmodeFrameCount > 0 ? previewPath(r, 'bmode') : null,
     annotation: r.annotationStatus

@@ -129,6 +129,11 @@ export const records = pgTable(
      * and caches may keep frames forever and a regenerated set never collides with an old one.
      */
     imagingVersion: text('imaging_version').notNull().default('v1'),
+    /**
+     * What the pullback is (issue 26): an IVUS pullback, analysed; or other ultrasound (echo, obstetric,
+     * vascular), imported on the uploader's word and only viewed: no borders, measurements or report.
+     */
+    imagingKind: text('imaging_kind', { enum: ['ivus', 'other-ultrasound'] }).notNull().default('ivus'),
     /** What the run is, as its files name it (Series Description, the pullback's first) or the demo seed does: "LAD pre-PCI". */
     seriesDescription: text('series_description'),
     annotationStatus: text('annotation_status', { enum: ['new', 'saved'] }),

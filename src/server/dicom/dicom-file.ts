@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import dicomParser, { type DataSet } from 'dicom-parser';
 import { PATIENT_ID_PATTERN } from '../../domain/records.ts';
+import { classifyUltrasound, type UltrasoundClassification } from './ultrasound-kind.ts';
 import { acquisitionTime, frameRate, isoDate, personName, pixelSpacing, positive, seriesDescriptionText, str, textDecoderOf, textOf, type PixelSpacingSource } from './attributes.ts';
 import { checkElementBudget, checkPixelBudget, DEFAULT_IMPORT_BUDGETS, type ImportBudgets } from './budgets.ts';
 import { inflateDeflatedFile } from './deflated.ts';
@@ -80,6 +81,8 @@ export interface DicomFile {
   readonly pixelSpacingMm: number | null;
   readonly pixelSpacingSource: PixelSpacingSource | null;
   readonly pullbackSpeedMmPerS: number | null;
+  /** For an ultrasound series, whether its header makes it an IVUS pullback and why (ultrasound-kind.ts); null for an angiography run. */
+  readonly ultrasound: UltrasoundClassification | null;
   /** Series Description (0008,103E), what the console or technologist named the run ("LAD pre-PCI"), or null. */
   readonly seriesDescription: string | null;
 }
@@ -234,6 +237,7 @@ function readChecked(
       pixelSpacingSource: spacing?.source ?? null,
       pullbackSpeedMmPerS: positive(dataSet.floatString('x00183101')),
       seriesDescription: seriesDescriptionText(textOf(dataSet, 'x0008103e', decoder)),
+      ultrasound: sopClass.kind === 'bmode' ? classifyUltrasound(dataSet, modality) : null,
     };
   } finally {
     fs.closeSync(fd);

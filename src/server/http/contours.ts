@@ -25,8 +25,18 @@ const VersionQuerySchema = z.object({ v: z.string().max(64).optional() }).strict
 
 type Deps = { db: Db; contours: RecordContourService };
 
-/** The contours' state, or a 422 `contours_unavailable` naming why a record cannot have automatic borders. */
+/** What a record of other ultrasound answers wherever its borders, figures or report are asked for. */
+export const NOT_IVUS_MESSAGE = 'This record is ultrasound but not an IVUS pullback: it is for viewing only, with no borders, measurements or report.';
+
+/**
+ * The contours' state, or a 422 naming why a record cannot have automatic borders: `not_ivus` for
+ * other ultrasound (nothing is detected on it, issue 26), `contours_unavailable` for a geometry the
+ * detector cannot read.
+ */
 export async function contoursOr422(contours: RecordContourService, record: RecordRow, reply: FastifyReply): Promise<ContoursState | FastifyReply> {
+  if (record.imagingKind !== 'ivus') {
+    return reply.code(422).header('cache-control', 'no-store').send({ error: 'not_ivus', message: NOT_IVUS_MESSAGE });
+  }
   try {
     return await contours.state(record);
   } catch (error) {

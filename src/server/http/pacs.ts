@@ -4,6 +4,7 @@
  * and sends a record's report back. Everything is looked up within the caller's tenant; credentials
  * are opened only to call the PACS.
  */
+import { NOT_IVUS_MESSAGE } from './contours.ts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
@@ -220,7 +221,10 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
   app.post('/api/:tenant/records/:recordId/pacs-send', async (request, reply) => {
     const { recordId } = parseOrThrow(RecordParams, request.params);
     const principal = request.principal!;
-    if (!(await findRecord(db, principal.tenantId, recordId))) throw new NotFoundError(`No record "${recordId}".`);
+    const record = await findRecord(db, principal.tenantId, recordId);
+    if (!record) throw new NotFoundError(`No record "${recordId}".`);
+    // No report of other ultrasound may reach a PACS (issue 26): refused before anything is looked up or made.
+    if (record.imagingKind !== 'ivus') return reply.code(422).header('cache-control', 'no-store').send({ error: 'not_ivus', message: NOT_IVUS_MESSAGE });
     const { connectionId } = parseOrThrow(z.object({ connectionId: z.string().max(100) }), request.body);
     const connection = await connectionOf(principal.tenantId, connectionId);
     reply.header('cache-control', 'no-store');

@@ -65,6 +65,7 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
         pullbackInstance: bmode ? instanceRef(bmode) : null,
         // The pullback names the run; an angiography run imported alone names it until its pullback comes.
         seriesDescription: bmode?.seriesDescription ?? angio?.seriesDescription ?? null,
+        imagingKind: bmode?.ultrasound?.kind ?? 'ivus',
       });
     } else {
       const slot = plan.joins === 'bmode' ? records.bmodeFrameCount : records.angioFrameCount;
@@ -80,6 +81,7 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
               pixelSpacingMm: plan.pixelSpacingMm,
               pullbackInstance: instanceRef(bmode!),
               seriesDescription: sql`coalesce(${bmode!.seriesDescription}::text, ${records.seriesDescription})`,
+              imagingKind: bmode!.ultrasound?.kind ?? 'ivus',
             }
           : {
               angioFrameCount: angio!.frameCount,

@@ -8,7 +8,7 @@
  * chosen or confirmed (patient-choice.ts), or when files of one study name different patients.
  */
 import { randomUUID } from 'node:crypto';
-import type { SkippedFile } from '../../domain/imports.ts';
+import { IMPORT_FORM_FIELDS, type SkippedFile } from '../../domain/imports.ts';
 import type { Db } from '../db/client.ts';
 import { importedSeries, studyStates, type StudyRecord } from '../db/imports.ts';
 import type { DicomFile } from '../dicom/dicom-file.ts';
@@ -26,7 +26,7 @@ type Skip = { index: number; rejection: ImportRejection };
 type Importable = { index: number; file: DicomFile; patient: PatientChoice };
 
 /** Refused files, single images and series already imported are skipped; the rest may be imported. */
-async function sortOut(db: Db, tenantId: string, read: ReadFile[]): Promise<{ files: { index: number; file: DicomFile }[]; skips: Skip[] }> {
+async function sortOut(db: Db, tenantId: string, read: ReadFile[], form: ImportForm): Promise<{ files: { index: number; file: DicomFile }[]; skips: Skip[] }> {
   const skips: Skip[] = [];
   const files: { index: number; file: DicomFile }[] = [];
   const seen = new Map<string, DicomFile>();
@@ -34,6 +34,12 @@ async function sortOut(db: Db, tenantId: string, read: ReadFile[]): Promise<{ fi
     if (file instanceof ImportRejection) return skips.push({ index, rejection: file });
     if (file.frameCount === 1) {
       return skips.push({ index, rejection: rejectFile('unsupported_object', file.fileName, 'it holds a single image, not an IVUS pullback nor an angiography run.') });
+    }
+    if (file.ultrasound?.kind === 'other-ultrasound' && !form.confirmOtherUltrasound) {
+      return skips.push({
+        index,
+        rejection: rejectFile('not_ivus', file.fileName, `it is ultrasound but not an IVUS pullback (${file.ultrasound.reason}): send ${IMPORT_FORM_FIELDS.confirmOtherUltrasound}=true to import it as other ultrasound, to view only.`),
+      });
     }
     const earlier = seen.get(file.seriesInstanceUid);
     if (earlier) return skips.push({ index, rejection: rejectFile('duplicate_series', file.fileName, `it holds the same series as ${earlier.fileName}.`) });
@@ -98,7 +104,7 @@ export async function planUpload(
   read: ReadFile[],
   form: ImportForm,
 ): Promise<UploadPlan> {
-  const { files, skips } = await sortOut(db, actor.tenantId, read);
+  const { files, skips } = await sortOut(db, actor.tenantId, read, form);
   const firstSkip = () => skips.reduce((a, b) => (b.index < a.index ? b : a)).rejection;
   if (files.length === 0) throw firstSkip();
   const choices = await choosePatients(db, actor.tenantId, files.map((f) => f.file), form);

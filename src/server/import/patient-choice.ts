@@ -24,6 +24,8 @@ export type ImportForm = {
   birthDate: string | null;
   sex: Sex | null;
   confirmPatientIdentity: boolean;
+  /** Ultrasound that is not IVUS is imported (as other ultrasound) only when the uploader says so. */
+  confirmOtherUltrasound: boolean;
 };
 
 /** The patient a file is filed under. */
@@ -66,10 +68,12 @@ export function parseImportForm(fields: Record<string, string>): ImportForm {
   if (sex !== null && sex !== 'F' && sex !== 'M' && sex !== 'O' && sex !== 'U') throw new UploadFormError(400, `${F.sex} must be F, M, O or U.`);
   const confirm = text(F.confirmPatientIdentity);
   if (confirm !== null && confirm !== 'true' && confirm !== 'false') throw new UploadFormError(400, `${F.confirmPatientIdentity} must be true or false.`);
+  const otherUltrasound = text(F.confirmOtherUltrasound);
+  if (otherUltrasound !== null && otherUltrasound !== 'true' && otherUltrasound !== 'false') throw new UploadFormError(400, `${F.confirmOtherUltrasound} must be true or false.`);
   if (patientId === null && (patientName !== null || birthDate !== null || sex !== null)) {
     throw new UploadFormError(400, `${F.patientName}, ${F.birthDate} and ${F.sex} describe the patient named by ${F.patientId}: send ${F.patientId} too.`);
   }
-  return { patientId, patientName, birthDate, sex, confirmPatientIdentity: confirm === 'true' };
+  return { patientId, patientName, birthDate, sex, confirmPatientIdentity: confirm === 'true', confirmOtherUltrasound: otherUltrasound === 'true' };
 }
 
 function isCalendarDate(value: string): boolean {

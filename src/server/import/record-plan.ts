@@ -109,6 +109,13 @@ export function planUnit(unit: ImportUnit, actor: ImportActor, importId: string,
 
   const figures = pullbackFigures(bmode, joins ? null : angio);
   const warnings = [...figures.warnings];
+  // Said where it happens: the review shows grey levels, so colour (Doppler, tissue tints) is dropped.
+  for (const file of files) {
+    if (file.format.samplesPerPixel === 3) warnings.push(`${file.fileName} is in colour: its frames are kept and shown in grey (their luminance).`);
+  }
+  if (bmode?.ultrasound?.kind === 'other-ultrasound') {
+    warnings.push(`${bmode.fileName} is not an IVUS pullback (${bmode.ultrasound.reason}): imported as other ultrasound, for viewing only, with no borders, measurements or report.`);
+  }
   let assumed: AcquisitionFact[];
   let acquiredAt: Date | null;
   const fileTime = bmode?.acquiredAt ?? angio?.acquiredAt ?? null;

@@ -1,0 +1,1 @@
+ALTER TABLE "records" ADD COLUMN "imaging_kind" text DEFAULT 'ivus' NOT NULL;
