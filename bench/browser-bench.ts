@@ -15,6 +15,8 @@ export interface BenchServer {
   origin: string;
   /** The server process: its CPU time (every thread's) is read from /proc. */
   pid: number;
+  /** Its throwaway DATA_DIR (stored files under files/). */
+  dataDir: string;
   stop: () => Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startBenchServer(port: number): Promise<BenchServer> {
   return {
     origin: `http://demo.localhost:${port}`,
     pid: server.pid!,
+    dataDir,
     async stop() {
       server.kill('SIGINT');
       await new Promise((resolve) => server.once('exit', resolve));

@@ -5,11 +5,18 @@
  *
  *   --first-open-only   only the first open of a record nobody opened (frames drawn, Play, and the
  *                       time to the MLA, with the detection's progress on the way); a few minutes shorter
+ *   --after-ingest      that first open once the server has made the record at idle after its start, as
+ *                       a server up for a while has (demo pre-generation on, borders detected at ingest:
+ *                       record-contours.ts): the click waits until the record's borders are stored, and
+ *                       how long that took is printed. Without it, the record's frames and borders are
+ *                       all made after the click (the cold path).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { launchChromium, signedInPage, startBenchServer } from './browser-bench.ts';
 import { chromiumMemoryBytes } from './chromium-memory.ts';
+import { CONTOUR_ALGORITHM_VERSION } from '../src/server/contours/record-contours.ts';
 import { rawWebglPage, type TextureStrategy } from './raw-webgl-page.ts';
 
 const PORT = 8195;
@@ -21,7 +28,8 @@ const LMODE_TURNS = 20;
 
 // The first-open figures need a record whose frames are not made yet, and idle generation beside
 // the measurements would take a core from them.
-process.env.PREGENERATE_DEMO ??= 'false';
+const afterIngest = process.argv.includes('--after-ingest');
+process.env.PREGENERATE_DEMO ??= afterIngest ? 'true' : 'false';
 const firstOpenOnly = process.argv.includes('--first-open-only');
 /** CPU seconds the server process has used, all its threads (user + system, from /proc). */
 function serverCpuSeconds(): number {
@@ -154,6 +162,15 @@ const firstOpenPage = await signedIn();
 await firstOpenPage.goto(`${ORIGIN}/patients/DEM-001/records`);
 const firstOpenLink = firstOpenPage.getByTestId('record-card').filter({ hasText: /B-mode:\s*3,600 frames/ }).getByRole('link');
 await firstOpenLink.waitFor();
+let ingestSeconds: number | null = null;
+if (afterIngest) {
+  // Made at idle since the server started: wait for its stored borders (nobody has asked for them).
+  const recordId = (await firstOpenLink.getAttribute('href'))!.split('/records/')[1]!.split('/')[0]!;
+  const wanted = `contours/${CONTOUR_ALGORITHM_VERSION}.json.gz`;
+  const stored = () => (fs.readdirSync(server.dataDir, { recursive: true }) as string[]).some((file) => file.includes(recordId) && file.split(path.sep).join('/').endsWith(wanted));
+  while (!stored()) await new Promise((resolve) => setTimeout(resolve, 2000));
+  ingestSeconds = performance.now() / 1000;
+}
 await firstOpenPage.waitForTimeout(1000);
 await firstOpenPage.evaluate(watchFirstOpen);
 const cpuAtClick = serverCpuSeconds();
@@ -167,6 +184,7 @@ const firstOpen = await firstOpenPage.evaluate(() => (window as unknown as { fir
 await firstOpenPage.context().close();
 const since = (t: number | undefined) => (t === undefined ? Number.NaN : t - firstOpen.entry);
 function printFirstOpen(): void {
+  if (ingestSeconds !== null) console.info(`(--after-ingest: its frames and borders were stored at idle ${ingestSeconds.toFixed(0)} s after the bench started)`);
   console.info('first open of the 3,600-frame record nobody opened (DEM-001), ms after the click on its card:');
   for (const [label, at] of [
     ['B-mode drawn', firstOpen.bmode],

@@ -69,7 +69,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   const importing = createImportService({ db, databaseKind: database.kind, store, config, jobs }, app.log);
   app.addHook('onReady', async () => {
     await importing.start();
-    await registerJobWorkers(jobs, { db, imaging, contours, imports: importing.service, log: app.log });
+    await registerJobWorkers(jobs, { db, imaging, contours, imports: importing.service, log: app.log, jobs });
   });
   if (config.dicomReceiver) installDicomReceiver(app, { config, receiver: config.dicomReceiver, db, imports: importing.service });
 

@@ -3,7 +3,7 @@
  * and imaging version: a record gone or re-imported since it was queued leaves nothing to do.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { ContoursJobData, RecordContourService } from './contours/record-contours.ts';
+import { schedulePrecompute, type ContoursJobData, type RecordContourService } from './contours/record-contours.ts';
 import type { Db } from './db/client.ts';
 import { findRecord, type RecordRow } from './db/records.ts';
 import { GenerationQueueClosedError } from './imaging/generation-queue.ts';
@@ -21,7 +21,13 @@ const GENERATIONS_AT_ONCE = 2;
 /** Two, so that a record opened now starts while a long detection runs (they share the worker threads). */
 const DETECTIONS_AT_ONCE = 2;
 
-type Deps = { db: Db; imaging: RecordImaging; contours: RecordContourService; imports: ImportService; log: FastifyBaseLogger };
+/**
+ * Idle detections (borders made at ingest) one at a time, in a queue of their own: they never hold
+ * a slot a clinician's detection needs, and pause while one runs (record-contours.ts).
+ */
+const PRECOMPUTES_AT_ONCE = 1;
+
+type Deps = { db: Db; imaging: RecordImaging; contours: RecordContourService; imports: ImportService; log: FastifyBaseLogger; jobs: Pick<JobQueue, 'send'> };
 
 async function currentRecord(db: Db, data: { tenantId: string; recordId: string; imagingVersion: string }): Promise<RecordRow | null> {
   const record = await findRecord(db, data.tenantId, data.recordId);
@@ -33,7 +39,14 @@ export async function registerJobWorkers(jobs: Pick<JobQueue, 'work'>, deps: Dep
 
   await jobs.work<ContoursJobData>('contours-detect', DETECTIONS_AT_ONCE, async (run) => {
     const record = await currentRecord(deps.db, run.data);
-    if (record) await deps.contours.detect(record, run.lastAttempt);
+    if (record?.imagingKind === 'ivus') await deps.contours.detect(record, run.lastAttempt);
+  });
+
+  await jobs.work<ContoursJobData>('contours-precompute', PRECOMPUTES_AT_ONCE, async (run) => {
+    const record = await currentRecord(deps.db, run.data);
+    // Other ultrasound is never analysed (issue 26), whoever queued it.
+    // Other ultrasound is never analysed (issue 26), whoever queued it.
+    if (record?.imagingKind === 'ivus') await deps.contours.precompute(record, run.lastAttempt);
   });
 
   await jobs.work<ImagingJobData>('imaging-generate', GENERATIONS_AT_ONCE, async (run) => {
@@ -46,5 +59,7 @@ export async function registerJobWorkers(jobs: Pick<JobQueue, 'work'>, deps: Dep
       if (error instanceof GenerationQueueClosedError) throw new Error(`imaging of record ${record.id} stopped with its server`, { cause: error });
       throw error;
     }
+    // Its frames are all stored: the borders are made now, at idle, rather than when it is first opened.
+    await schedulePrecompute(deps.jobs, record);
   });
 }

@@ -3,6 +3,8 @@
  * IVUS pullback (an obstetric or echo loop) is refused unless the uploader confirms, is then kept
  * as other ultrasound, and never gets borders, figures or a report.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { patients, records } from '../../src/server/db/schema.ts';
@@ -48,6 +50,13 @@ describe.skipIf(postgresUnavailable)('ultrasound that is not IVUS', () => {
     const list = await get(session, `/api/demo/patients/${patientId}/records`);
     expect(list.json().records[0]).toMatchObject({ recordId: done!.recordId, imagingKind: 'other-ultrasound', bmodeFrameCount: 4 });
 
+    // Nothing is detected at ingest either. Idle detections run one at a time in the order they are
+    // queued: once a pullback imported after it has its borders, the loop would have had its own.
+    const stored = (recordId: string) => fs.readdirSync(path.join(session.server.storeDir, 'demo', recordId, 'v1'));
+    const pullback = makeDicom({ patientId: nextPatient(), frames: 3, rows: 32, columns: 32 });
+    const [ivus] = await batchDone(session, await uploadAccepted(session, [{ name: 'pullback.dcm', bytes: pullback.bytes }]));
+    await expect.poll(() => stored(ivus!.recordId!), { timeout: 20_000 }).toContain('contours');
+    expect(stored(done!.recordId!)).not.toContain('contours');
     const contours = await get(session, `/api/demo/records/${done!.recordId}/contours`);
     expect(contours.statusCode).toBe(422);
     expect(contours.json()).toMatchObject({ error: 'not_ivus' });

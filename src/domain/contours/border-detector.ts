@@ -172,6 +172,9 @@ export function createBorderDetector(
   const polar = new Float32Array(n);
   let previousPolar = new Float32Array(n);
   let lastPolar = new Float32Array(n);
+  // The 3 x 3 mean of the last frame's polar image (before the ring-down is taken out), and this frame's.
+  let lastMean = new Float32Array(n);
+  let frameMean = new Float32Array(n);
   let lastFrame: Uint8Array | null = null;
   let lastInputs: ConfidenceInputs | null = null;
   let lastNeighbourScore: number | null = null;
@@ -214,13 +217,16 @@ export function createBorderDetector(
     detect(frame, previous, previousFrame) {
       sampler.resample(frame, polar);
       let hasReference = false;
+      let referenceIsLast = false;
       if (previousFrame) {
         if (previousFrame.length !== frame.length) throw new RangeError('previousFrame must have the size of frame');
-        if (lastFrame && sameBytes(lastFrame, previousFrame)) previousPolar.set(lastPolar);
+        referenceIsLast = lastFrame !== null && sameBytes(lastFrame, previousFrame);
+        if (referenceIsLast) previousPolar.set(lastPolar);
         else sampler.resample(previousFrame, previousPolar);
         hasReference = true;
       }
       const speckleVariance = computeFeatures(polar, maps, angleCount, sampleCount, candidateFirst, windows);
+      frameMean.set(maps.mean);
       const ringEnd = ringDownEnd(maps.mean, angleCount, sampleCount, minRingEnd, maxRingEnd, px(RING_MARGIN_MM), px(RING_FLOOR_WINDOW_MM), ringColumn, ringLevel);
       for (let k = 0; k < sampleCount; k++) temporalRamp[k] = Math.min(1, Math.max(0, (k - ringEnd) / px(t.temporalRampMm) + 0.5));
       // The temporal cue and the continuity prior hold only between neighbouring frames (frame-neighbours.ts):
@@ -230,8 +236,10 @@ export function createBorderDetector(
       lastNeighbourScore = null;
       if (hasReference) {
         // The previous frame, moved onto this one (heart motion, NURD), then compared sample by sample.
-        boxFilter(previousPolar, previousMean, maps.scratch, maps.runningSum, angleCount, sampleCount, 1, 1);
-        alignPrevious(previousPolar, maps.mean, previousMean, angleCount, sampleCount, Math.max(0, ringEnd), alignment, aligned);
+        // Its 3 x 3 mean was computed when it was detected, when it is the frame detected last.
+        const referenceMean = referenceIsLast ? lastMean : previousMean;
+        if (!referenceIsLast) boxFilter(previousPolar, previousMean, maps.scratch, maps.runningSum, angleCount, sampleCount, windows.meanRays, windows.meanSamples);
+        alignPrevious(previousPolar, maps.mean, referenceMean, angleCount, sampleCount, Math.max(0, ringEnd), alignment, aligned);
         lastNeighbourScore = neighbourScore(polar, aligned, { ...neighbourGrid, first: Math.max(0, ringEnd) }, speckleVariance, neighbourBlocks);
         temporal = lastNeighbourScore >= neighbourThreshold;
         if (temporal) temporalDifference(polar, aligned, maps, angleCount, sampleCount, windows);
@@ -399,6 +407,9 @@ export function createBorderDetector(
       lastPolar = previousPolar;
       previousPolar = swap;
       lastPolar.set(polar);
+      const swapMean = lastMean;
+      lastMean = frameMean;
+      frameMean = swapMean;
       lastFrame = lastFrame && lastFrame.length === frame.length ? lastFrame : new Uint8Array(frame.length);
       lastFrame.set(frame);
       return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence, readable: isReadableFrame(lastReadability) };

@@ -78,15 +78,17 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
       }
       for (let j = 0; j < width; j++) left -= blind[(start + j) % n] === 1 ? 0 : 1;
       if (left < n / 4 || !solveNormal(equations, coefficients)) continue;
-      for (let a = 0; a < n; a++) {
+      // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
+      // bulge can be. The terms are never negative, so a hypothesis is dropped as soon as its sum
+      // reaches the best one's (most do early: the same choice, for a fraction of the work).
+      let loss = 0;
+      for (let a = 0; a < n && loss < bestLoss; a++) {
+        if (blind[a] !== 0) continue;
         let value = 0;
         for (let i = 0; i < TERMS; i++) value += basis[a * TERMS + i]! * coefficients[i]!;
         trial[a] = value;
+        loss += Math.min(cap, (radii[a]! - value) ** 2);
       }
-      // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
-      // bulge can be.
-      let loss = 0;
-      for (let a = 0; a < n; a++) if (blind[a] === 0) loss += Math.min(cap, (radii[a]! - trial[a]!) ** 2);
       // Strictly less: on a tie the narrower arc (tried first) stays.
       if (loss < bestLoss) {
         bestLoss = loss;

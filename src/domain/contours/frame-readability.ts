@@ -22,6 +22,7 @@
  * Pure and cheap: a quickselect per radius over every RING_RAY_STRIDE-th ray, out to about 1.5 mm,
  * and one pass over the vessel radii (0.17 ms a frame measured under load, against 15 ms or more for detection).
  */
+import { selectNth } from './select-nth.ts';
 
 /** Radius band searched for the ring-down's peak, from the polar image's first sample (about 0.39 mm). */
 const RING_SEARCH_MM = 0.9;
@@ -130,30 +131,6 @@ export function readabilityFeatures(inputs: ReadabilityInputs): ReadabilityFeatu
     pinnedShare: inputs.vesselRadiiPx.length > 0 ? pinned / inputs.vesselRadiiPx.length : 1,
     confidence: inputs.confidence,
   };
-}
-
-/** The n-th smallest of values[0 .. count) (Hoare's quickselect, reordering them): a sort per radius cost 2 ms a frame. */
-function selectNth(values: Float32Array, count: number, n: number): number {
-  let low = 0;
-  let high = count - 1;
-  while (low < high) {
-    const pivot = values[(low + high) >> 1]!;
-    let i = low;
-    let j = high;
-    while (i <= j) {
-      while (values[i]! < pivot) i++;
-      while (values[j]! > pivot) j--;
-      if (i <= j) {
-        const swap = values[i]!;
-        values[i++] = values[j]!;
-        values[j--] = swap;
-      }
-    }
-    if (n <= j) high = j;
-    else if (n >= i) low = i;
-    else break;
-  }
-  return values[n]!;
 }
 
 /** Whether a frame with these features was read: false sends it to "no border" (api.ts). */

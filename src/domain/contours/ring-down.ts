@@ -2,6 +2,7 @@
  * The catheter's ring-down: the bright rings of the catheter's own echo, the same in every frame
  * and on every ray, which would otherwise read as tissue right next to the catheter.
  */
+import { selectNth } from './select-nth.ts';
 
 /** Gray levels per natural-log unit of power for an 8-bit, 50 dB display mapping. */
 const LEVELS_PER_NEPER = ((10 / Math.LN10) * 255) / 50;
@@ -17,8 +18,7 @@ const LEVELS_PER_NEPER = ((10 / Math.LN10) * 255) / 50;
 export function ringDownEnd(values: Float32Array, angleCount: number, sampleCount: number, minEnd: number, maxEnd: number, margin: number, window: number, column: Float32Array, level: Float32Array): number {
   for (let k = 0; k < maxEnd; k++) {
     for (let a = 0, i = 0; a < angleCount; a += 2, i++) column[i] = values[a * sampleCount + k]!;
-    column.sort();
-    level[k] = column[Math.floor(column.length / 4)]!;
+    level[k] = selectNth(column, column.length, Math.floor(column.length / 4));
   }
   let peak = 0;
   for (let k = 1; k < maxEnd; k++) if (level[k]! > level[peak]!) peak = k;

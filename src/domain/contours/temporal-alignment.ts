@@ -59,7 +59,8 @@ export function alignPrevious(
       for (let da = -maxRayShift; da <= maxRayShift; da++) {
         for (let dk = -maxSampleShift; dk <= maxSampleShift; dk += 2) {
           if (da === 0 && dk === 0) continue;
-          const ssd = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, da, dk) * (1 + SHIFT_PENALTY * (da * da + dk * dk));
+          const weight = 1 + SHIFT_PENALTY * (da * da + dk * dk);
+          const ssd = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, da, dk, best, weight) * weight;
           if (ssd < best) {
             best = ssd;
             bestA = da;
@@ -69,7 +70,8 @@ export function alignPrevious(
       }
       for (const dk of [bestK - 1, bestK + 1]) {
         if (Math.abs(dk) > maxSampleShift) continue;
-        const ssd = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, bestA, dk) * (1 + SHIFT_PENALTY * (bestA * bestA + dk * dk));
+        const weight = 1 + SHIFT_PENALTY * (bestA * bestA + dk * dk);
+        const ssd = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, bestA, dk, best, weight) * weight;
         if (ssd < best) {
           best = ssd;
           bestK = dk;
@@ -93,7 +95,12 @@ export function alignPrevious(
   return blocks > 0 ? moved / blocks : 0;
 }
 
-/** Sum of squared differences over every 2nd ray and sample of a block, the previous image shifted by (da, dk). */
+/**
+ * Sum of squared differences over every 2nd ray and sample of a block, the previous image shifted
+ * by (da, dk). With a `bound`, it may stop early, returning a partial sum whose product with
+ * `weight` already reaches the bound: the terms are never negative, so the full sum could not beat
+ * it either, and the caller's choice is the same as with the full sum.
+ */
 function blockSsd(
   current: Float32Array,
   previous: Float32Array,
@@ -105,6 +112,8 @@ function blockSsd(
   k1: number,
   da: number,
   dk: number,
+  bound = Infinity,
+  weight = 1,
 ): number {
   let sum = 0;
   // Most blocks' shifted samples stay on the ray: no clamping needed (same sums, same order).
@@ -118,6 +127,7 @@ function blockSsd(
         const e = current[row + k]! - previous[shifted + k]!;
         sum += e * e;
       }
+      if (sum * weight >= bound) return sum;
       continue;
     }
     for (let k = k0; k < k1; k += 2) {

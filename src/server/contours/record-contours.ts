@@ -11,6 +11,13 @@
  * waiting for its half's frames to be generated, then working alone at the end: issue 23); a run
  * that starts mid-record first detects the last WARM_UP_FRAMES frames before it, so that its first
  * frame too continues from a previous one.
+ *
+ * Borders are made at ingest, as commercial consoles do (issue 23): once a record's frames are all
+ * stored (a demo record pre-generated, an import committed) an idle detection (contours-precompute,
+ * precompute()) runs, so that a first open finds the MLA ready. It never delays a clinician: it takes
+ * its next chunk only after a quiet spell with no detection someone asked for and no page's or opened
+ * record's generation on the frame workers, and when someone asks for the record it is working on,
+ * it is raised and goes on at full pace instead of starting over.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -19,7 +26,7 @@ import { buildRecordContours, type SliceDetection } from '../../domain/contours/
 import type { BorderCarry, BorderSequenceDetection } from '../../domain/contours/detect-sequence.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
-import { imagingKey, type RecordImaging } from '../imaging/record-imaging.ts';
+import { imagingKey, type ImagingKeyParts, type RecordImaging } from '../imaging/record-imaging.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { createContourWorkerPool, type ContourWorkerPool } from './contour-worker-pool.ts';
@@ -38,8 +45,14 @@ const gunzip = promisify(zlib.gunzip);
 export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-3';
 
 /** Storage key of a record's contours: `{tenant}/{record}/{imaging version}/contours/{algorithm}.json.gz`. */
-export function contoursKey(record: RecordRow): string {
+export function contoursKey(record: ImagingKeyParts): string {
   return imagingKey(record, `contours/${CONTOUR_ALGORITHM_VERSION}.json.gz`);
+}
+
+/** Queues the idle detection of a record whose B-mode frames are all stored (see precompute): one job per record's contours. */
+export async function schedulePrecompute(jobs: Pick<JobQueue, 'send'>, record: ImagingKeyParts): Promise<void> {
+  const data: ContoursJobData = { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion };
+  await jobs.send('contours-precompute', data, { key: contoursKey(record), priority: 'idle' });
 }
 
 export type ContoursState = { ready: true; gz: Buffer } | { ready: false; done: number; total: number };
@@ -54,6 +67,9 @@ const SEGMENT_CHUNKS = 16;
 /** Two, as at a record's start: the first of them takes its temporal cue from the second. */
 const WARM_UP_FRAMES = 2;
 const PROGRESS_WRITE_MS = 500;
+/** Idle detection takes its next chunk only after this long without work someone waits for (as idle generation does). */
+const IDLE_QUIET_MS = 1000;
+const IDLE_POLL_MS = 200;
 
 export type ContoursJobData = { tenantId: string; recordId: string; imagingVersion: string };
 
@@ -62,6 +78,12 @@ function progressKey(record: RecordRow): string {
 }
 
 class ContourJobCancelled extends Error {}
+
+/** A detection running here; `idle` (it pauses for others) until someone asks for its record. */
+interface DetectionEntry {
+  work: Promise<void>;
+  idle: boolean;
+}
 
 /** The record's frames cannot have automatic borders (too small a field of view): a 422, not a failure of ours. */
 export class ContoursUnavailableError extends Error {}
@@ -78,11 +100,26 @@ export class RecordContourService {
   private readonly log: FastifyBaseLogger;
   private readonly jobs: Pick<JobQueue, 'send'>;
   private readonly running = new Set<Promise<unknown>>();
+  /** Detections running here, by contours key. */
+  private readonly detections = new Map<string, DetectionEntry>();
+  /** Detections someone asked for, running here: idle detection pauses while there are any. */
+  private asked = 0;
+  private idleQuietMs = IDLE_QUIET_MS;
   private pool: ContourWorkerPool | null = null;
   private closed = false;
 
   /** `workers` threads detect (made on first use); 0 detects on the main thread. `runChunks`: see SEGMENT_CHUNKS (tests shorten it). */
-  constructor(deps: { store: BlobStore; imaging: RecordImaging; workers: number; log: FastifyBaseLogger; jobs: Pick<JobQueue, 'send'>; runChunks?: number }) {
+  constructor(deps: {
+    store: BlobStore;
+    imaging: RecordImaging;
+    workers: number;
+    log: FastifyBaseLogger;
+    jobs: Pick<JobQueue, 'send'>;
+    runChunks?: number;
+    /** See IDLE_QUIET_MS (tests shorten it). */
+    idleQuietMs?: number;
+  }) {
+    this.idleQuietMs = deps.idleQuietMs ?? IDLE_QUIET_MS;
     this.store = deps.store;
     this.imaging = deps.imaging;
     this.workers = deps.workers;
@@ -111,32 +148,74 @@ export class RecordContourService {
   }
 
   /**
+   * The contours-precompute job (schedulePrecompute), queued once pre-generation or an import has
+   * stored a record's frames: detect() at idle priority, pausing whenever someone waits for other work.
+   */
+  precompute(record: RecordRow, lastAttempt: boolean): Promise<void> {
+    return this.detect(record, lastAttempt, 'idle');
+  }
+
+  /**
    * The contours-detect job: detects and stores the record's contours, writing progress on the way.
    * Run again after a crash it starts over and stores the same result. A record without usable
-   * borders, or a failure with no retry left, is written down for the next poll to report.
+   * borders, or a failure with no retry left, is written down for the next poll to report. A
+   * detection of the record already running here (an idle one) is joined, and raised unless `idle`.
    */
-  async detect(record: RecordRow, lastAttempt: boolean): Promise<void> {
+  async detect(record: RecordRow, lastAttempt: boolean, priority: 'asked' | 'idle' = 'asked'): Promise<void> {
     const key = contoursKey(record);
-    if (await this.store.get(key)) return;
-    const work = this.detectAndStore(record, key);
-    this.running.add(work);
+    if (priority === 'asked') this.asked++;
     try {
-      await work;
-    } catch (err) {
-      // Closing stops the workers under a running job: the job is retried later, here or elsewhere.
-      if (err instanceof ContourJobCancelled || this.closed) throw new ContourJobCancelled('detection stopped with its server');
-      const message = err instanceof Error ? err.message : String(err);
-      // The detector's verdict on the geometry survives the worker thread only as its message.
-      if (/field of view is too small/.test(message)) {
-        const acrossMm = (Math.min(record.frameWidth, record.frameHeight) * record.pixelSpacingMm).toFixed(1);
-        await this.writeProgress(record, { failed: { unavailable: true, message: `The frames cover ${acrossMm} mm across: too little for automatic lumen and vessel borders.` }, at: new Date().toISOString() });
-        return;
+      const joined = this.detections.get(key);
+      if (joined) {
+        if (priority === 'asked') joined.idle = false;
+        return await joined.work.catch((err: unknown) => {
+          // The other detection reports its own failure; this job only fails, to be retried.
+          throw new Error(`the detection this one joined failed: ${err instanceof Error ? err.message : String(err)}`);
+        });
       }
-      this.log.error({ err, recordId: record.id, tenant: record.tenantId, lastAttempt }, 'lumen and vessel contour detection failed');
-      if (!lastAttempt) throw err;
-      await this.writeProgress(record, { failed: { unavailable: false, message }, at: new Date().toISOString() });
+      // Registered before anything is awaited, so that a request a moment later joins this one.
+      const entry: DetectionEntry = { work: Promise.resolve(), idle: priority === 'idle' };
+      entry.work = this.detectOnce(record, key, lastAttempt, entry);
+      this.detections.set(key, entry);
+      await entry.work;
     } finally {
-      this.running.delete(work);
+      if (priority === 'asked') this.asked--;
+    }
+  }
+
+  private async detectOnce(record: RecordRow, key: string, lastAttempt: boolean, entry: DetectionEntry): Promise<void> {
+    try {
+      if (await this.store.get(key)) return;
+      const work = this.detectAndStore(record, key, () => this.idleTurn(entry));
+      this.running.add(work);
+      try {
+        await work;
+      } catch (err) {
+        // Closing stops the workers under a running job: the job is retried later, here or elsewhere.
+        if (err instanceof ContourJobCancelled || this.closed) throw new ContourJobCancelled('detection stopped with its server');
+        const message = err instanceof Error ? err.message : String(err);
+        // The detector's verdict on the geometry survives the worker thread only as its message.
+        if (/field of view is too small/.test(message)) {
+          const acrossMm = (Math.min(record.frameWidth, record.frameHeight) * record.pixelSpacingMm).toFixed(1);
+          await this.writeProgress(record, { failed: { unavailable: true, message: `The frames cover ${acrossMm} mm across: too little for automatic lumen and vessel borders.` }, at: new Date().toISOString() });
+          return;
+        }
+        this.log.error({ err, recordId: record.id, tenant: record.tenantId, lastAttempt }, 'lumen and vessel contour detection failed');
+        if (!lastAttempt) throw err;
+        await this.writeProgress(record, { failed: { unavailable: false, message }, at: new Date().toISOString() });
+      } finally {
+        this.running.delete(work);
+      }
+    } finally {
+      this.detections.delete(key);
+    }
+  }
+
+  /** Returns when an idle detection may take its next chunk: at once once raised, else after a quiet spell. */
+  private async idleTurn(entry: DetectionEntry): Promise<void> {
+    while (entry.idle && !(this.asked === 0 && this.imaging.quietForMs() >= this.idleQuietMs)) {
+      if (this.closed) throw new ContourJobCancelled();
+      await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     }
   }
 
@@ -147,7 +226,7 @@ export class RecordContourService {
     await this.pool?.close();
   }
 
-  private async detectAndStore(record: RecordRow, key: string): Promise<void> {
+  private async detectAndStore(record: RecordRow, key: string, turn: () => Promise<void>): Promise<void> {
     const total = record.bmodeFrameCount;
     let lastWrite = 0;
     const onProgress = async (done: number) => {
@@ -158,7 +237,7 @@ export class RecordContourService {
     await onProgress(0);
     const started = performance.now();
     const timing = { waitingForFramesMs: 0 };
-    const detections = await this.detectRecord(record, onProgress, timing);
+    const detections = await this.detectRecord(record, onProgress, timing, turn);
     const body = buildRecordContours({
       version: record.imagingVersion,
       pixelSpacingMm: record.pixelSpacingMm,
@@ -192,7 +271,12 @@ export class RecordContourService {
     return this.store.put(progressKey(record), Buffer.from(JSON.stringify(progress)));
   }
 
-  private async detectRecord(record: RecordRow, onProgress: (done: number) => Promise<void>, timing: { waitingForFramesMs: number }): Promise<SliceDetection[]> {
+  private async detectRecord(
+    record: RecordRow,
+    onProgress: (done: number) => Promise<void>,
+    timing: { waitingForFramesMs: number },
+    turn: () => Promise<void>,
+  ): Promise<SliceDetection[]> {
     let done = 0;
     const counted = async (count: number) => {
       done += count;
@@ -212,7 +296,7 @@ export class RecordContourService {
       while (nextRun < runs.length && !failed) {
         const run = runs[nextRun++]!;
         try {
-          await this.detectRun(record, counted, pool, run, detections, timing);
+          await this.detectRun(record, counted, pool, run, detections, timing, turn);
         } catch (error) {
           failed = true;
           throw error;
@@ -231,6 +315,7 @@ export class RecordContourService {
     { first, end }: { first: number; end: number },
     detections: SliceDetection[],
     timing: { waitingForFramesMs: number },
+    turn: () => Promise<void>,
   ): Promise<void> {
     const framesOf = async (pending: Promise<Buffer>) => {
       const asked = performance.now();
@@ -244,11 +329,13 @@ export class RecordContourService {
       return pending;
     };
     const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm };
+    await turn();
     const warmUp = first > 0 && pool ? fetch(first - 1) : null;
     let next = first < end ? fetch(first) : null;
     let carry: BorderCarry | null = warmUp ? (await pool!.detect({ ...geometry, gz: await framesOf(warmUp), carry: null, lastFrames: WARM_UP_FRAMES })).carry : null;
     for (let index = first; index < end; index++) {
       if (this.closed) throw new ContourJobCancelled();
+      await turn();
       const gz = await framesOf(next!);
       next = index + 1 < end ? fetch(index + 1) : null;
       let result: BorderSequenceDetection;

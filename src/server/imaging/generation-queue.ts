@@ -90,6 +90,15 @@ export class GenerationQueue {
     };
   }
 
+  /**
+   * How long no work but idle work has run or waited here (0 while some does): background work
+   * outside this queue (idle border detection) waits for a quiet spell as idle generation does.
+   */
+  quietForMs(): number {
+    if (this.runningBusy > 0 || this.waiting.some((entry) => entry.rank < rankOf('idle'))) return 0;
+    return Math.max(0, performance.now() - this.lastBusyAt);
+  }
+
   /** Rejects every waiting task (running ones finish); later tasks are refused. */
   close(): void {
     this.closed = true;

@@ -186,6 +186,11 @@ export class RecordImaging {
     await this.recordJob(record, priority).done;
   }
 
+  /** How long the frame workers have had no page's or opened record's work (0 while they have some): see GenerationQueue.quietForMs. */
+  quietForMs(): number {
+    return this.queue.quietForMs();
+  }
+
   /** Stops generating: waiting work is dropped (its callers see GenerationQueueClosedError). */
   close(): void {
     this.closed = true;

@@ -43,6 +43,7 @@ import type { HeaderReader } from './header-reader.ts';
 import { commitImport, ImportAborted, type RunningPlan } from './import-commit.ts';
 import { fetchStagedFiles, importJobData, planOfJob, stageUploadedFiles, type ImportJobData } from './import-job.ts';
 import type { JobQueue, JobRun } from '../jobs/job-queue.ts';
+import { schedulePrecompute } from '../contours/record-contours.ts';
 import { planUpload, type ReadFile } from './import-plan.ts';
 import type { ImportForm } from './patient-choice.ts';
 import { stagingPrefix, type ImportActor } from './record-plan.ts';
@@ -307,6 +308,10 @@ export class ImportService {
       await fs.rm(plan.row.tempDir, { recursive: true, force: true });
       await commitImport(this.db, plan, framesDone);
       clearInterval(heartbeat);
+      // The frames are stored: the borders are made now, at idle, rather than when the record is first opened.
+      // Not for other ultrasound: it is never analysed (issue 26).
+      // Not for other ultrasound: it is never analysed (issue 26).
+      if (plan.bmode?.ultrasound?.kind === 'ivus') await schedulePrecompute(this.queue, plan.target).catch((err: unknown) => this.log.warn({ err, importId }, 'idle border detection not queued'));
       if (this.stagesUploads) {
         await this.store.deletePrefix(stagingPrefix(plan.actor.tenantId, importId)).catch((err: unknown) => this.log.warn({ err, importId }, 'staged upload not removed'));
       }

@@ -1,6 +1,6 @@
 /**
- * The durable job queue: decoding an import, detecting a record's lumen and vessel borders, and
- * generating a demo record's imaging. pg-boss keeps the jobs in the database's `pgboss` schema. On
+ * The durable job queue: decoding an import, detecting a record's lumen and vessel borders (when
+ * asked, and at idle once its frames are stored), and generating a demo record's imaging. pg-boss keeps the jobs in the database's `pgboss` schema. On
  * PostgreSQL every replica takes jobs from the same tables; on the embedded PGlite database the same
  * queue runs in this process over its one connection, so jobs survive a restart there too.
  *
@@ -18,7 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { fromPglite, PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { Database } from '../db/client.ts';
 
-export const JOB_NAMES = ['import-decode', 'contours-detect', 'imaging-generate'] as const;
+export const JOB_NAMES = ['import-decode', 'contours-detect', 'imaging-generate', 'contours-precompute'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 /**
