@@ -142,6 +142,8 @@ export const PacsPullRequestSchema = z.object({
   birthDate: z.string().optional(),
   sex: z.string().optional(),
   confirmPatientIdentity: z.boolean().optional(),
+  /** Import ultrasound series that are not IVUS pullbacks too, as other ultrasound (view only). */
+  confirmOtherUltrasound: z.boolean().optional(),
 });
 export type PacsPullRequest = z.infer<typeof PacsPullRequestSchema>;
 

@@ -32,7 +32,9 @@ type PullContext = { principal: Principal; connection: PacsConnectionRow; client
 /** Retrieves and imports; never throws: every outcome is a status and a body. */
 export async function runPull(context: PullContext, pull: PacsPullRequest, onProgress: (progress: PullProgress) => void, signal: AbortSignal): Promise<PullResult> {
   const { principal, connection, client, imports } = context;
-  const fields = { patientId: pull.patientId, patientName: pull.patientName, birthDate: pull.birthDate, sex: pull.sex, confirmPatientIdentity: pull.confirmPatientIdentity ? 'true' : undefined };
+  const fields = { patientId: pull.patientId, patientName: pull.patientName, birthDate: pull.birthDate, sex: pull.sex, confirmPatientIdentity: pull.confirmPatientIdentity ? 'true' : undefined,
+    confirmOtherUltrasound: pull.confirmOtherUltrasound ? 'true' : undefined,
+  };
   const { uploadId, dir, release } = imports.newUpload();
   try {
     const form = parseImportForm(Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined)));
