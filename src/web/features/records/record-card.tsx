@@ -2,6 +2,7 @@ import { Badge, Card, HStack, Heading, LinkBox, LinkOverlay, Stack, Text } from 
 import { Link } from 'wouter';
 import { LOCALE } from '../../../domain/constants.ts';
 import type { ContextRecord } from '../../session/context-store.ts';
+import { OTHER_ULTRASOUND_LABEL } from '../../../domain/records.ts';
 import { assumedFigureNames, formatAcquisitionClock, recordTitle, type RunOfDay } from '../../../domain/reports/acquisition-format.ts';
 import { AnnotationBadge } from './annotation-badge.tsx';
 import { RecordPreview } from './record-preview.tsx';
@@ -73,6 +74,12 @@ export function RecordCard({ patientId, record, run, hasDraft, onOpen }: RecordC
               {record.modality}
             </Text>
           </HStack>
+          {record.imagingKind === 'other-ultrasound' ? (
+            // Said first, before any figure: this loop is no IVUS pullback and gets no analysis (issue 26).
+            <Badge alignSelf="flex-start" mt="1" colorPalette="orange" variant="solid" data-testid="record-other-ultrasound" whiteSpace="normal">
+              {OTHER_ULTRASOUND_LABEL}
+            </Badge>
+          ) : null}
         </Card.Header>
         <Card.Body pt="0">
           <Stack gap="3">

@@ -5,6 +5,7 @@ import { ChosenFiles } from './chosen-files.tsx';
 import { FileDropZone } from './file-drop-zone.tsx';
 import type { FoundFiles } from './folder-entries.ts';
 import { IdentityMismatch } from './identity-mismatch.tsx';
+import { NotIvusQuestion } from './not-ivus-question.tsx';
 import type { ImportsApi } from './imports-api.ts';
 import { PatientChooser } from './patient-chooser.tsx';
 import { fileFractions } from './upload-format.ts';
@@ -75,6 +76,9 @@ export function FilesTab({ imports, state, maxFileBytes, patientSearchDebounceMs
       ) : null}
       {upload.phase === 'identity-mismatch' ? (
         <IdentityMismatch identity={upload.identity} onConfirm={state.confirmIdentity} onCancel={state.cancelQuestion} />
+      ) : null}
+      {upload.phase === 'not-ivus' ? (
+        <NotIvusQuestion rejection={upload.rejection} onConfirm={state.confirmOtherUltrasound} onCancel={state.cancelQuestion} />
       ) : null}
       {generalRefusal ? (
         <ErrorState title="The upload was refused" message={generalRefusal.reason}>

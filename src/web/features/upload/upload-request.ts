@@ -27,6 +27,8 @@ export interface UploadFields {
   birthDate?: string;
   sex?: (typeof SEX_VALUES)[number];
   confirmPatientIdentity?: boolean;
+  /** The uploader knows the loop is not IVUS and wants it kept as other ultrasound, to view only. */
+  confirmOtherUltrasound?: boolean;
 }
 
 /** How an upload ended. */
@@ -100,6 +102,7 @@ export function uploadBody(files: readonly File[], fields: UploadFields = {}): F
   if (fields.birthDate) body.append(F.birthDate, fields.birthDate);
   if (fields.sex) body.append(F.sex, fields.sex);
   if (fields.confirmPatientIdentity) body.append(F.confirmPatientIdentity, 'true');
+  if (fields.confirmOtherUltrasound) body.append(F.confirmOtherUltrasound, 'true');
   for (const file of files) body.append(IMPORT_FILE_FIELD, file, file.name);
   return body;
 }

@@ -18,6 +18,8 @@ export type UploadState =
   | { phase: 'needs-patient'; files: string[] }
   /** 409 patient_identity_mismatch: the same files go again only once the user confirms. */
   | { phase: 'identity-mismatch'; identity: PatientIdentity }
+  /** 409 not_ivus: an ultrasound loop that is not an IVUS pullback; kept only once the user confirms it is to view only. */
+  | { phase: 'not-ivus'; rejection: ImportRejected }
   /** The server was not reached or answered something else: send the same files again. */
   | { phase: 'failed'; title: string; message: string };
 
@@ -134,6 +136,8 @@ export function useUpload({
             setUpload({ phase: 'needs-patient', files: refused.filesWithoutPatientId ?? (refused.fileName ? [refused.fileName] : []) });
           } else if (refused.error === 'patient_identity_mismatch' && refused.patientIdentity) {
             setUpload({ phase: 'identity-mismatch', identity: refused.patientIdentity });
+          } else if (refused.error === 'not_ivus') {
+            setUpload({ phase: 'not-ivus', rejection: refused });
           } else {
             setUpload({ phase: 'rejected', rejection: refused });
           }
@@ -178,6 +182,8 @@ export function useUpload({
     choosePatient: (fields: UploadFields) => send(chosen, fields),
     /** The user confirmed the patient whose name or birth date differs. */
     confirmIdentity: () => send(chosen, { ...lastFields.current, confirmPatientIdentity: true }),
+    /** The user confirmed importing a loop that is not IVUS, as other ultrasound, to view only. */
+    confirmOtherUltrasound: () => send(chosen, { ...lastFields.current, confirmOtherUltrasound: true }),
     cancelQuestion: () => setUpload({ phase: 'idle' }),
     abort: () => handle.current?.abort(),
   };

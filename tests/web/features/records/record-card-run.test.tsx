@@ -48,4 +48,17 @@ describe('record cards tell runs apart', () => {
     expect(post!.queryByTestId('record-draft')).toBeNull();
     expect(old!.queryByTestId('record-draft')).toBeNull();
   });
+
+  it('label a loop that is not IVUS as other ultrasound, view only', async () => {
+    const other: PatientRecords = {
+      ...ANSWER,
+      records: [{ ...record('R-us', '2026-07-22T15:40:00', 'OB 2nd trimester'), modality: 'US', imagingKind: 'other-ultrasound' }, record('R-ivus', '2026-07-21T10:00:00', 'RCA')],
+    };
+    const { client } = fakeApi(() => Response.json(other));
+    renderApp(<RecordsPage patientId="P-0002" />, { api: client, auth: await startFakeAuth() });
+    await waitFor(() => expect(screen.queryAllByTestId('record-card')).toHaveLength(2));
+    const [us, ivus] = screen.getAllByTestId('record-card').map((card) => within(card));
+    expect(us!.getByTestId('record-other-ultrasound').textContent).toBe('Other ultrasound (not IVUS): view only');
+    expect(ivus!.queryByTestId('record-other-ultrasound')).toBeNull();
+  });
 });
