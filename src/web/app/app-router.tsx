@@ -5,9 +5,8 @@ import { PatientsPage } from '../features/patients/patients-page.tsx';
 import { RecordsPage } from '../features/records/records-page.tsx';
 import { UploadPage } from '../features/upload/upload-page.tsx';
 import { UsersPage } from '../features/users/users-page.tsx';
-import { ActiveToolProvider } from '../review/tools/active-tool.tsx';
-import { AnnotationSessionProvider } from '../review/annotations/annotation-session.tsx';
 import { ReviewPage } from '../review/review-page.tsx';
+import { AnnotationDraftOffer, ReviewSessionProvider } from '../review/session/review-session-provider.tsx';
 import { PageHeader } from '../ui/page-header.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
@@ -59,16 +58,15 @@ export function AppRouter() {
       </Route>
       <Route path="/patients/:patientId/records/:recordId/review">
         {({ patientId, recordId }) => (
-          <ActiveToolProvider key={`${patientId}/${recordId}`}>
-            <RequireAuth>
-              {/* Inside RequireAuth (it loads with the user's token), around the layout (its Save button uses it). */}
-              <AnnotationSessionProvider patientId={patientId} recordId={recordId}>
-                <AppLayout screen="review" fullBleed>
-                  <ReviewPage patientId={patientId} recordId={recordId} />
-                </AppLayout>
-              </AnnotationSessionProvider>
-            </RequireAuth>
-          </ActiveToolProvider>
+          <RequireAuth>
+            {/* Inside RequireAuth (it loads with the user's token), around the layout (its toolbars use it); one session per record. */}
+            <ReviewSessionProvider key={`${patientId}/${recordId}`} patientId={patientId} recordId={recordId}>
+              <AnnotationDraftOffer />
+              <AppLayout screen="review" fullBleed>
+                <ReviewPage patientId={patientId} recordId={recordId} />
+              </AppLayout>
+            </ReviewSessionProvider>
+          </RequireAuth>
         )}
       </Route>
       <Route path="/users">

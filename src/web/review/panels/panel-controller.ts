@@ -1,6 +1,7 @@
 import type { Application } from 'pixi.js';
 import { createActor } from 'xstate';
 import type { ImageStore, ImageStoreSnapshot } from '../imaging/image-store.ts';
+import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import { DEFAULT_CUT_ANGLE_DEG, type CutAngleStore } from '../lmode/cut-angle.ts';
 import type { LmodeImage } from '../lmode/lmode-image.ts';
 import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
@@ -87,6 +88,8 @@ type Drag =
 export class PanelController implements PanelViewportSource {
   readonly kind: PanelKind;
   private readonly store: ImageStore;
+  /** The review's one slice writer: the L-mode click and drag and the B-mode wheel move the slice through it. */
+  private readonly slices: SliceCursor;
   private readonly display: BrightnessContrastStore;
   private readonly fitMode: FitMode;
   private readonly cutAngle: CutAngleStore | null;
@@ -109,9 +112,10 @@ export class PanelController implements PanelViewportSource {
   private shownViewport: PanelViewport | null = null;
   private readonly viewportListeners = new Set<() => void>();
 
-  constructor(kind: PanelKind, store: ImageStore, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null) {
+  constructor(kind: PanelKind, store: ImageStore, slices: SliceCursor, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null) {
     this.kind = kind;
     this.store = store;
+    this.slices = slices;
     this.display = display;
     this.cutAngle = cutAngle;
     this.lmode = new PageLmode(store);
@@ -237,7 +241,7 @@ export class PanelController implements PanelViewportSource {
         event.preventDefault();
         const { steps, carry } = wheelSteps(this.wheelCarry, event.deltaY, event.deltaMode);
         this.wheelCarry = carry;
-        if (steps) this.store.setSlice(this.store.getSnapshot().slice + steps);
+        this.slices.step(steps);
       }
     };
     const onTool = () => {
@@ -285,7 +289,7 @@ export class PanelController implements PanelViewportSource {
     if (!this.renderer) return;
     const { sliceCount } = this.store.getSnapshot();
     const imageX = screenToImage(this.renderer.transform(this.view, this.viewport), point).x;
-    this.store.setSlice(lmodeXToSlice(imageX, this.renderer.imageSize.width, sliceCount));
+    this.slices.setSlice(lmodeXToSlice(imageX, this.renderer.imageSize.width, sliceCount));
   }
 
   private readonly onStoreChange = (): void => {
