@@ -1,6 +1,7 @@
 import { Box } from '@chakra-ui/react';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { imageToScreen, screenToImage, type PanelViewportSource } from '../panels/view-transform.ts';
+import { imageToScreen, type PanelViewportSource } from '../panels/view-transform.ts';
+import { imagePointOf } from '../tools/tool-input.ts';
 import { angleForKey, angleTowards, degToRad, type CutAngleStore } from './cut-angle.ts';
 import { lmodeColumnLength } from './lmode-sampling.ts';
 
@@ -35,8 +36,7 @@ export function CutLine({ viewport, cutAngle }: CutLineProps) {
     const turnTowards = (event: PointerEvent) => {
       const view = viewport.getViewport();
       if (!view) return;
-      const rect = layer.getBoundingClientRect();
-      const point = screenToImage(view.transform, { x: event.clientX - rect.left, y: event.clientY - rect.top });
+      const point = imagePointOf(layer, event, view.transform);
       cutAngle.set(angleTowards({ x: view.imageSize.width / 2, y: view.imageSize.height / 2 }, point));
     };
     const onPointerDown = (event: PointerEvent) => {

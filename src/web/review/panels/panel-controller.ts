@@ -12,7 +12,8 @@ import { brightnessToolMachine } from '../tools/brightness-tool.machine.ts';
 import { DEFAULT_BRIGHTNESS_CONTRAST, type BrightnessContrastStore } from './brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice, wheelSteps } from './lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
-import { DEFAULT_VIEW, imageToScreen, panBy, screenToImage, wheelZoomFactor, zoomAt, type FitMode, type Point, type Size, type PanelViewport, type PanelViewportSource, type ViewState } from './view-transform.ts';
+import { listenForToolInput, type PointerInput, type WheelInput } from '../tools/tool-input.ts';
+import { DEFAULT_VIEW, imageToScreen, panBy, wheelZoomFactor, zoomAt, type FitMode, type ImagePoint, type ScreenPoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from './view-transform.ts';
 
 function sameViewport(a: PanelViewport | null, b: PanelViewport): boolean {
   if (!a) return false;
@@ -76,7 +77,7 @@ export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null
 }
 
 type Drag =
-  | { kind: 'pan'; last: Point; pointerId: number }
+  | { kind: 'pan'; last: ScreenPoint; pointerId: number }
   | { kind: 'brightness'; pointerId: number }
   | { kind: 'slice'; pointerId: number };
 
@@ -176,39 +177,35 @@ export class PanelController implements PanelViewportSource {
       this.invalidate();
     });
     resizeObserver.observe(element);
-    const local = (event: MouseEvent): Point => {
-      const rect = element.getBoundingClientRect();
-      return { x: event.clientX - rect.left, y: event.clientY - rect.top };
-    };
     // The brightness drag goes through the tool statechart: a click within the drag threshold changes nothing.
     const brightnessTool = createActor(brightnessToolMachine).start();
     brightnessTool.on('brightness.set', ({ value }) => this.display.set(value));
-    const endDrag = (event: PointerEvent) => {
-      if (!this.drag || this.drag.pointerId !== event.pointerId) return;
+    const endDrag = (input: PointerInput) => {
+      if (!this.drag || this.drag.pointerId !== input.pointerId) return;
       if (this.drag.kind === 'brightness') brightnessTool.send({ type: 'pointer.up' });
       this.drag = null;
       this.onDragChange?.(false);
     };
-    const onPointerDown = (event: PointerEvent) => {
+    const onPointerDown = (input: PointerInput, event: Event) => {
       if (this.drag) return;
-      const point = local(event);
-      if (event.button === 1) {
+      const point = input.screen;
+      if (input.button === 1) {
         event.preventDefault();
-        this.drag = { kind: 'pan', last: point, pointerId: event.pointerId };
-      } else if (event.button === 0 && tools.get() === 'brightness') {
-        this.drag = { kind: 'brightness', pointerId: event.pointerId };
+        this.drag = { kind: 'pan', last: point, pointerId: input.pointerId };
+      } else if (input.button === 0 && tools.get() === 'brightness') {
+        this.drag = { kind: 'brightness', pointerId: input.pointerId };
         brightnessTool.send({ type: 'pointer.down', point, start: this.display.get() });
-      } else if (event.button === 0 && this.kind === 'lmode') {
-        this.drag = { kind: 'slice', pointerId: event.pointerId };
-        this.setSliceAt(point);
+      } else if (input.button === 0 && this.kind === 'lmode') {
+        this.drag = { kind: 'slice', pointerId: input.pointerId };
+        this.setSliceAt(input.image);
       } else return;
-      element.setPointerCapture?.(event.pointerId);
+      element.setPointerCapture?.(input.pointerId);
       this.onDragChange?.(true);
     };
-    const onPointerMove = (event: PointerEvent) => {
+    const onPointerMove = (input: PointerInput) => {
       const drag = this.drag;
-      if (!drag || drag.pointerId !== event.pointerId) return;
-      const point = local(event);
+      if (!drag || drag.pointerId !== input.pointerId) return;
+      const point = input.screen;
       if (drag.kind === 'pan') {
         this.view = panBy(this.view, point.x - drag.last.x, point.y - drag.last.y);
         this.drag = { ...drag, last: point };
@@ -216,12 +213,8 @@ export class PanelController implements PanelViewportSource {
       } else if (drag.kind === 'brightness') {
         brightnessTool.send({ type: 'pointer.move', point });
       } else {
-        this.setSliceAt(point);
+        this.setSliceAt(input.image);
       }
-    };
-    // Middle-button autoscroll and paste would fight the pan.
-    const onMouseDown = (event: MouseEvent) => {
-      if (event.button === 1) event.preventDefault();
     };
     const onDoubleClick = () => {
       if (tools.get() === 'brightness') this.display.set(DEFAULT_BRIGHTNESS_CONTRAST);
@@ -230,16 +223,16 @@ export class PanelController implements PanelViewportSource {
         this.invalidate();
       }
     };
-    const onWheel = (event: WheelEvent) => {
-      if (event.ctrlKey) {
+    const onWheel = (input: WheelInput, event: Event) => {
+      if (input.ctrlKey) {
         // Ctrl+wheel would zoom the whole page otherwise.
         event.preventDefault();
         if (!this.renderer) return;
-        this.view = zoomAt(this.view, this.renderer.imageSize, this.viewport, this.fitMode, local(event), wheelZoomFactor(event.deltaY));
+        this.view = zoomAt(this.view, this.renderer.imageSize, this.viewport, this.fitMode, input.screen, wheelZoomFactor(input.deltaY));
         this.invalidate();
       } else if (this.kind === 'bmode') {
         event.preventDefault();
-        const { steps, carry } = wheelSteps(this.wheelCarry, event.deltaY, event.deltaMode);
+        const { steps, carry } = wheelSteps(this.wheelCarry, input.deltaY, input.deltaMode);
         this.wheelCarry = carry;
         this.slices.step(steps);
       }
@@ -249,18 +242,15 @@ export class PanelController implements PanelViewportSource {
     };
     onTool();
     const unsubscribeTools = tools.subscribe(onTool);
-    // One signal removes every listener below when the panel goes away.
-    const listeners = new AbortController();
-    const { signal } = listeners;
-    element.addEventListener('pointerdown', onPointerDown, { signal });
-    element.addEventListener('pointermove', onPointerMove, { signal });
-    element.addEventListener('pointerup', endDrag, { signal });
-    element.addEventListener('pointercancel', endDrag, { signal });
-    element.addEventListener('mousedown', onMouseDown, { signal });
-    element.addEventListener('dblclick', onDoubleClick, { signal });
-    element.addEventListener('wheel', onWheel, { passive: false, signal });
+    const stopInput = listenForToolInput(element, this.currentTransform, (input, event) => {
+      if (input.type === 'pointer.down') onPointerDown(input, event);
+      else if (input.type === 'pointer.move') onPointerMove(input);
+      else if (input.type === 'pointer.up' || input.type === 'pointer.cancel') endDrag(input);
+      else if (input.type === 'wheel') onWheel(input, event);
+      else if (input.type === 'double-click') onDoubleClick();
+    });
     return () => {
-      listeners.abort();
+      stopInput();
       unsubscribeTools();
       unsubscribeStore();
       unsubscribeDisplay();
@@ -285,11 +275,14 @@ export class PanelController implements PanelViewportSource {
     this.lmode.clear();
   }
 
-  private setSliceAt(point: Point): void {
-    if (!this.renderer) return;
+  /** The transform the panel draws with now, or null before it can draw. */
+  private readonly currentTransform = (): ViewTransform | null => (this.renderer ? this.renderer.transform(this.view, this.viewport) : null);
+
+  /** The L-mode's column under the pointer is the slice. */
+  private setSliceAt(point: ImagePoint | null): void {
+    if (!this.renderer || !point) return;
     const { sliceCount } = this.store.getSnapshot();
-    const imageX = screenToImage(this.renderer.transform(this.view, this.viewport), point).x;
-    this.slices.setSlice(lmodeXToSlice(imageX, this.renderer.imageSize.width, sliceCount));
+    this.slices.setSlice(lmodeXToSlice(point.x, this.renderer.imageSize.width, sliceCount));
   }
 
   private readonly onStoreChange = (): void => {
