@@ -1,5 +1,4 @@
 import type { Application } from 'pixi.js';
-import { createActor } from 'xstate';
 import type { ImageStore, ImageStoreSnapshot } from '../imaging/image-store.ts';
 import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import { DEFAULT_CUT_ANGLE_DEG, type CutAngleStore } from '../lmode/cut-angle.ts';
@@ -8,12 +7,11 @@ import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import { PageLmode } from '../lmode/page-lmode.ts';
 import { frameWrite } from '../imaging/next-frame.ts';
 import type { ActiveToolStore } from '../tools/active-tool.tsx';
-import { brightnessToolMachine } from '../tools/brightness-tool.machine.ts';
-import { DEFAULT_BRIGHTNESS_CONTRAST, type BrightnessContrastStore } from './brightness-contrast.ts';
-import { loadedRuns, lmodeSliceToX, lmodeXToSlice, wheelSteps } from './lmode-mapping.ts';
+import type { BrightnessContrastStore } from './brightness-contrast.ts';
+import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from './lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
-import { listenForToolInput, type PointerInput, type WheelInput } from '../tools/tool-input.ts';
-import { DEFAULT_VIEW, imageToScreen, panBy, wheelZoomFactor, zoomAt, type FitMode, type ImagePoint, type ScreenPoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from './view-transform.ts';
+import { connectPanelTools, type PanelToolTarget } from '../tools/panel-tools.ts';
+import { DEFAULT_VIEW, imageToScreen, panBy, zoomAt, type FitMode, type ImagePoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from './view-transform.ts';
 
 function sameViewport(a: PanelViewport | null, b: PanelViewport): boolean {
   if (!a) return false;
@@ -76,15 +74,10 @@ export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null
   return kind === 'lmode' && drawn.bmodeLoaded !== next.bmodeLoaded ? 'progress' : 'same-image';
 }
 
-type Drag =
-  | { kind: 'pan'; last: ScreenPoint; pointerId: number }
-  | { kind: 'brightness'; pointerId: number }
-  | { kind: 'slice'; pointerId: number };
-
 /**
- * One panel's behaviour outside React: it redraws (at most once per animation frame) only when
- * what it shows changed (slice, data, size, view, brightness/contrast), and turns pointer and
- * wheel input into slice, view and brightness changes.
+ * One panel's drawing outside React: it redraws (at most once per animation frame) only when
+ * what it shows changed (slice, data, size, view, brightness/contrast). Pointer and wheel input
+ * is the tools' (tools/panel-tools.ts): they tell the panel what to change through toolTarget().
  */
 export class PanelController implements PanelViewportSource {
   readonly kind: PanelKind;
@@ -102,8 +95,6 @@ export class PanelController implements PanelViewportSource {
   private drawn: ImageStoreSnapshot | null = null;
   private drawnImage: Uint8Array | null = null;
   private frameRequest = 0;
-  private drag: Drag | null = null;
-  private wheelCarry = 0;
   private disposed = false;
   private onDragChange: ((dragging: boolean) => void) | undefined;
   private onFirstImage: (() => void) | undefined;
@@ -177,88 +168,40 @@ export class PanelController implements PanelViewportSource {
       this.invalidate();
     });
     resizeObserver.observe(element);
-    // The brightness drag goes through the tool statechart: a click within the drag threshold changes nothing.
-    const brightnessTool = createActor(brightnessToolMachine).start();
-    brightnessTool.on('brightness.set', ({ value }) => this.display.set(value));
-    const endDrag = (input: PointerInput) => {
-      if (!this.drag || this.drag.pointerId !== input.pointerId) return;
-      if (this.drag.kind === 'brightness') brightnessTool.send({ type: 'pointer.up' });
-      this.drag = null;
-      this.onDragChange?.(false);
-    };
-    const onPointerDown = (input: PointerInput, event: Event) => {
-      if (this.drag) return;
-      const point = input.screen;
-      if (input.button === 1) {
-        event.preventDefault();
-        this.drag = { kind: 'pan', last: point, pointerId: input.pointerId };
-      } else if (input.button === 0 && tools.get() === 'brightness') {
-        this.drag = { kind: 'brightness', pointerId: input.pointerId };
-        brightnessTool.send({ type: 'pointer.down', point, start: this.display.get() });
-      } else if (input.button === 0 && this.kind === 'lmode') {
-        this.drag = { kind: 'slice', pointerId: input.pointerId };
-        this.setSliceAt(input.image);
-      } else return;
-      element.setPointerCapture?.(input.pointerId);
-      this.onDragChange?.(true);
-    };
-    const onPointerMove = (input: PointerInput) => {
-      const drag = this.drag;
-      if (!drag || drag.pointerId !== input.pointerId) return;
-      const point = input.screen;
-      if (drag.kind === 'pan') {
-        this.view = panBy(this.view, point.x - drag.last.x, point.y - drag.last.y);
-        this.drag = { ...drag, last: point };
-        this.invalidate();
-      } else if (drag.kind === 'brightness') {
-        brightnessTool.send({ type: 'pointer.move', point });
-      } else {
-        this.setSliceAt(input.image);
-      }
-    };
-    const onDoubleClick = () => {
-      if (tools.get() === 'brightness') this.display.set(DEFAULT_BRIGHTNESS_CONTRAST);
-      else {
-        this.view = DEFAULT_VIEW;
-        this.invalidate();
-      }
-    };
-    const onWheel = (input: WheelInput, event: Event) => {
-      if (input.ctrlKey) {
-        // Ctrl+wheel would zoom the whole page otherwise.
-        event.preventDefault();
-        if (!this.renderer) return;
-        this.view = zoomAt(this.view, this.renderer.imageSize, this.viewport, this.fitMode, input.screen, wheelZoomFactor(input.deltaY));
-        this.invalidate();
-      } else if (this.kind === 'bmode') {
-        event.preventDefault();
-        const { steps, carry } = wheelSteps(this.wheelCarry, input.deltaY, input.deltaMode);
-        this.wheelCarry = carry;
-        this.slices.step(steps);
-      }
-    };
-    const onTool = () => {
-      element.style.cursor = tools.get() === 'brightness' ? 'move' : this.kind === 'lmode' ? 'col-resize' : '';
-    };
-    onTool();
-    const unsubscribeTools = tools.subscribe(onTool);
-    const stopInput = listenForToolInput(element, this.currentTransform, (input, event) => {
-      if (input.type === 'pointer.down') onPointerDown(input, event);
-      else if (input.type === 'pointer.move') onPointerMove(input);
-      else if (input.type === 'pointer.up' || input.type === 'pointer.cancel') endDrag(input);
-      else if (input.type === 'wheel') onWheel(input, event);
-      else if (input.type === 'double-click') onDoubleClick();
-    });
+    const stopTools = connectPanelTools(element, tools, this.toolTarget());
     return () => {
-      stopInput();
-      unsubscribeTools();
+      stopTools();
       unsubscribeStore();
       unsubscribeDisplay();
       unsubscribeAngle();
       resizeObserver.disconnect();
-      if (this.drag) this.onDragChange?.(false);
-      this.drag = null;
       this.dispose();
+    };
+  }
+
+  /** What the panel's tools change (tools/panel-tools.ts): its view, the slice through the cursor, brightness and contrast. */
+  private toolTarget(): PanelToolTarget {
+    return {
+      slicesByPointer: this.kind === 'lmode',
+      wheelMovesSlice: this.kind === 'bmode',
+      transform: this.currentTransform,
+      panBy: (dx, dy) => {
+        this.view = panBy(this.view, dx, dy);
+        this.invalidate();
+      },
+      zoomAt: (at, factor) => {
+        if (!this.renderer) return;
+        this.view = zoomAt(this.view, this.renderer.imageSize, this.viewport, this.fitMode, at, factor);
+        this.invalidate();
+      },
+      resetView: () => {
+        this.view = DEFAULT_VIEW;
+        this.invalidate();
+      },
+      sliceAt: (image) => this.setSliceAt(image),
+      stepSlices: (steps) => this.slices.step(steps),
+      display: this.display,
+      dragChanged: (dragging) => this.onDragChange?.(dragging),
     };
   }
 
