@@ -17,7 +17,7 @@ import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';
 import { imagePointOf } from '../tools/tool-input.ts';
 import { AnnotationShape } from './annotation-shapes.tsx';
 import type { AnnotationStore } from './annotation-store.ts';
-import { annotationToolMachine } from './annotation-tool.machine.ts';
+import { annotationToolMachine } from '../tools/annotation-tool.machine.ts';
 import { LabelCards } from './label-cards.tsx';
 
 const ANNOTATION_TOOLS = new Set(['ruler', 'area', 'text', 'angle']);
