@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
 import { useAuthUser } from '../auth/auth-context.tsx';
-import { PlaybackProvider } from '../review/index.ts';
 import { LeftToolbar } from './left-toolbar.tsx';
 import { RightToolbar } from './right-toolbar.tsx';
 import { toolbarLayout, type Screen } from './screens.ts';
@@ -16,7 +15,7 @@ export interface AppLayoutProps {
 export function AppLayout({ screen, children, fullBleed = false }: AppLayoutProps) {
   const user = useAuthUser();
   const layout = toolbarLayout(screen);
-  const frame = (
+  return (
     <Flex height="100dvh" overflow="hidden" bg="bg" color="fg" data-screen={screen}>
       <SkipNavLink>Skip to content</SkipNavLink>
       <LeftToolbar screen={screen} isAdmin={user?.isAdmin ?? false} />
@@ -27,7 +26,4 @@ export function AppLayout({ screen, children, fullBleed = false }: AppLayoutProp
       {layout.right ? <RightToolbar /> : null}
     </Flex>
   );
-  // The page (which attaches its image store) and the right toolbar share one playback actor,
-  // created and stopped with the review's layout (the router keys it by record).
-  return layout.right ? <PlaybackProvider>{frame}</PlaybackProvider> : frame;
 }

@@ -5,7 +5,7 @@ import { PatientsPage } from '../features/patients/patients-page.tsx';
 import { RecordsPage } from '../features/records/records-page.tsx';
 import { UploadPage } from '../features/upload/upload-page.tsx';
 import { UsersPage } from '../features/users/users-page.tsx';
-import { ActiveToolProvider, AnnotationSessionProvider, ReviewPage } from '../review/index.ts';
+import { AnnotationDraftOffer, ReviewPage, ReviewSessionProvider } from '../review/index.ts';
 import { PageHeader } from '../ui/page-header.tsx';
 import { AppLayout } from './app-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
@@ -57,16 +57,15 @@ export function AppRouter() {
       </Route>
       <Route path="/patients/:patientId/records/:recordId/review">
         {({ patientId, recordId }) => (
-          <ActiveToolProvider key={`${patientId}/${recordId}`}>
-            <RequireAuth>
-              {/* Inside RequireAuth (it loads with the user's token), around the layout (its Save button uses it). */}
-              <AnnotationSessionProvider patientId={patientId} recordId={recordId}>
-                <AppLayout screen="review" fullBleed>
-                  <ReviewPage patientId={patientId} recordId={recordId} />
-                </AppLayout>
-              </AnnotationSessionProvider>
-            </RequireAuth>
-          </ActiveToolProvider>
+          <RequireAuth>
+            {/* Inside RequireAuth (it loads with the user's token), around the layout (its toolbars use it); one session per record. */}
+            <ReviewSessionProvider key={`${patientId}/${recordId}`} patientId={patientId} recordId={recordId}>
+              <AnnotationDraftOffer />
+              <AppLayout screen="review" fullBleed>
+                <ReviewPage patientId={patientId} recordId={recordId} />
+              </AppLayout>
+            </ReviewSessionProvider>
+          </RequireAuth>
         )}
       </Route>
       <Route path="/users">

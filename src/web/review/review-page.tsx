@@ -1,15 +1,13 @@
 import { Box, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useSearch } from 'wouter';
-import { DEFAULT_PIXEL_SPACING_MM, MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
+import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
 import { AnnotatedSliceMarks } from './annotations/annotated-slice-marks.tsx';
 import { AnnotationOverlay } from './annotations/annotation-overlay.tsx';
-import { useAnnotationSession } from './annotations/annotation-session.tsx';
 import type { AnnotationStore } from './annotations/annotation-store.ts';
 import { DevOverlay } from './dev/dev-overlay.tsx';
 import { FramesStatus } from './imaging/frames-status.tsx';
 import { ReviewPanels } from './panels/review-panels.tsx';
-import { useAutoPause, usePlaybackSource } from './playback/playback-context.tsx';
 import { SliceIndicator, useSliceNavigation } from './playback/slice-navigation.tsx';
 import { useRecordImages } from './imaging/use-record-images.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
@@ -18,9 +16,8 @@ import { ErrorState } from '../ui/states.tsx';
 import type { PanelViewportSource } from './panels/view-transform.ts';
 import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-analysis.tsx';
 import { useRecordContours } from './contours/use-record-contours.ts';
-
-/** Demo acquisitions' defaults, used only until the record says otherwise. */
-const DEFAULT_GEOMETRY = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
+import { acquisitionFigures } from './session/acquisition-figures.ts';
+import { useReviewSession } from './session/review-session-provider.tsx';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -56,10 +53,13 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const search = new URLSearchParams(useSearch());
   const noImage = search.get('noImage') === 'true';
   const dev = search.get('dev') === 'true';
-  const { state: images, store } = useRecordImages(recordId, !noImage);
-  usePlaybackSource(store);
-  useSliceNavigation(store);
-  const holdPlayback = useAutoPause();
+  // The open record's session (created by the route) owns the frames, the slice cursor, playback and the annotations.
+  const session = useReviewSession();
+  const { cursor, annotations } = session;
+  useEffect(() => session.setRecord(record), [session, record]);
+  const { state: images, store } = useRecordImages(recordId, !noImage, session.images);
+  useSliceNavigation(cursor);
+  const holdPlayback = session.playback.hold;
   const releaseRef = useRef<(() => void) | null>(null);
   // Automatic playback pauses while the user drags on a panel (spec: auto pause), then resumes.
   const onPanelDrag = useCallback(
@@ -70,7 +70,6 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     [holdPlayback],
   );
   const missing = !loading && !record;
-  const session = useAnnotationSession();
 
   // Without images (noImage=true) the record's frame size still places the annotations.
   const { frameWidth, frameHeight, bmodeFrameCount } = record ?? {};
@@ -78,19 +77,19 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     if (noImage && frameWidth && frameHeight && bmodeFrameCount) store.setGeometry({ width: frameWidth, height: frameHeight, count: bmodeFrameCount });
   }, [noImage, store, frameWidth, frameHeight, bmodeFrameCount]);
 
-  const frameRateHz = (images.status === 'ready' ? images.images.frameRateHz : record?.frameRateHz) ?? DEFAULT_GEOMETRY.frameRateHz;
-  const pullbackSpeedMmPerS = (images.status === 'ready' ? images.images.pullbackSpeedMmPerS : record?.pullbackSpeedMmPerS) ?? DEFAULT_GEOMETRY.pullbackSpeedMmPerS;
+  const { frameRateHz, pullbackSpeedMmPerS, pixelSpacingMm, noPullback, shown: shownFigures } = useMemo(
+    () => acquisitionFigures(images.status === 'ready' ? images.images : null, record),
+    [images, record],
+  );
   const geometry = useMemo(() => ({ frameRateHz, pullbackSpeedMmPerS }), [frameRateHz, pullbackSpeedMmPerS]);
   // The contours wait until playback could start: their request (and, on a first visit, the
   // server's detection) must not compete with the first frames for the network and the CPU.
   const framesUnderWay = useSyncExternalStore(store.subscribe, () => store.getSnapshot().bmodeLoaded < MIN_BMODE_IMAGES_FOR_PLAYBACK && store.getSnapshot().bmodeLoaded < (store.size('bmode')?.count ?? 0));
-  // A record waiting for its pullback (an angiography run only) has no B-mode frame to draw, measure or detect on.
-  const noPullback = images.status === 'ready' ? images.images.bmode.count === 0 : record?.bmodeFrameCount === 0;
   const contoursState = useRecordContours(
     recordId,
     !noPullback && (images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay)),
   );
-  const analysis = useCorrectedAnalysis(contoursState, session?.store ?? null, geometry);
+  const analysis = useCorrectedAnalysis(contoursState, annotations.store, geometry);
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -99,27 +98,21 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         : contoursState.status === 'loading'
           ? 'Loading lumen and vessel contours…'
           : null;
-  const pixelSpacingMm = (images.status === 'ready' ? images.images.pixelSpacingMm : record?.pixelSpacingMm) ?? DEFAULT_PIXEL_SPACING_MM;
   const figures = useMemo(() => ({ pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS }), [pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS]);
-  // The header names only figures the server gave: the defaults above stand in until it has.
-  const shownFigures = images.status === 'ready' ? images.images : (record ?? {});
   const overlays = useMemo(
-    () =>
-      session
-        ? {
-            bmode: (viewport: PanelViewportSource) => (
-              <AnnotationOverlay
-                viewport={viewport}
-                images={store}
-                annotations={session.store}
-                pixelSpacingMm={pixelSpacingMm}
-                contours={{ analysis, pending: contourPending }}
-              />
-            ),
-            lmode: (viewport: PanelViewportSource) => <AnnotatedSliceMarks viewport={viewport} images={store} annotations={session.store} />,
-          }
-        : undefined,
-    [session, store, pixelSpacingMm, analysis, contourPending],
+    () => ({
+      bmode: (viewport: PanelViewportSource) => (
+        <AnnotationOverlay
+          viewport={viewport}
+          images={store}
+          annotations={annotations.store}
+          pixelSpacingMm={pixelSpacingMm}
+          contours={{ analysis, pending: contourPending }}
+        />
+      ),
+      lmode: (viewport: PanelViewportSource) => <AnnotatedSliceMarks viewport={viewport} images={store} annotations={annotations.store} />,
+    }),
+    [annotations, store, pixelSpacingMm, analysis, contourPending],
   );
 
   return (
@@ -145,9 +138,9 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           ) : null}
         </Stack>
         <HStack marginInlineStart="auto" gap="4">
-          {session ? <AnnotationsStatus store={session.store} onRetry={session.reload} /> : null}
+          <AnnotationsStatus store={annotations.store} onRetry={annotations.reload} />
           <FramesStatus state={images} store={store} />
-          <SliceIndicator source={store} position={noPullback ? 'none' : record && positionAssumed(record) ? 'assumed' : 'measured'} />
+          <SliceIndicator source={cursor} position={noPullback ? 'none' : record && positionAssumed(record) ? 'assumed' : 'measured'} />
         </HStack>
       </HStack>
       {error && !record ? (
@@ -159,14 +152,14 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <ReviewPanels store={store} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} noPullback={noPullback} />
+        <ReviewPanels store={store} cursor={cursor} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} noPullback={noPullback} />
       )}
-      {session && record && context && !noPullback ? (
+      {record && context && !noPullback ? (
         <PullbackAnalysis
           state={contoursState}
           result={analysis}
-          images={store}
-          annotations={session.store}
+          cursor={cursor}
+          annotations={annotations.store}
           report={{ patient: context.patient, record: { ...record, recordId }, figures }}
         />
       ) : null}

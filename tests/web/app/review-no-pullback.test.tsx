@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import type { ReviewPanelsProps } from '../../../src/web/review/panels/review-panels.tsx';
 import { ReviewPage } from '../../../src/web/review/review-page.tsx';
-import { ActiveToolProvider } from '../../../src/web/review/tools/active-tool.tsx';
+import { ReviewSessionProvider } from '../../../src/web/review/session/review-session-provider.tsx';
 import { fakeApi, renderApp } from '../render.tsx';
 
 // jsdom has no WebGL: the panels are a stand-in naming what the page asks of them (their own
@@ -54,9 +54,9 @@ describe('the review of a record waiting for its pullback', () => {
   it('shows the angio run, says the pullback has not arrived, and asks for nothing of the B-mode', async () => {
     const { client, fetchMock } = server();
     renderApp(
-      <ActiveToolProvider>
+      <ReviewSessionProvider patientId="P-8" recordId="R-81">
         <ReviewPage patientId="P-8" recordId="R-81" />
-      </ActiveToolProvider>,
+      </ReviewSessionProvider>,
       { api: client },
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'Review, acquisition date unknown' })).toBeTruthy();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { ReviewPage } from '../../../src/web/review/review-page.tsx';
-import { ActiveToolProvider } from '../../../src/web/review/tools/active-tool.tsx';
+import { ReviewSessionProvider } from '../../../src/web/review/session/review-session-provider.tsx';
 import { PATIENT_CONTEXT_KEY, RECORD_CONTEXT_KEY } from '../../../src/web/session/context-store.ts';
 import { fakeApi, renderApp } from '../render.tsx';
 import { ONE_RECORD_PATIENT } from '../review-fixture.ts';
@@ -17,9 +17,9 @@ describe('review deep link', () => {
   it('restores the patient and record contexts from the API after a reload', async () => {
     const { client, fetchMock } = fakeApi(() => Response.json(ANSWER));
     renderApp(
-      <ActiveToolProvider>
+      <ReviewSessionProvider patientId="P-7" recordId="R-70">
         <ReviewPage patientId="P-7" recordId="R-70" />
-      </ActiveToolProvider>,
+      </ReviewSessionProvider>,
       { api: client },
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'Review of 02/01/24' })).toBeTruthy();
@@ -37,9 +37,9 @@ describe('review deep link', () => {
   it('says when the record does not belong to the patient', async () => {
     const { client } = fakeApi(() => Response.json(ANSWER));
     renderApp(
-      <ActiveToolProvider>
+      <ReviewSessionProvider patientId="P-7" recordId="R-nope">
         <ReviewPage patientId="P-7" recordId="R-nope" />
-      </ActiveToolProvider>,
+      </ReviewSessionProvider>,
       { api: client },
     );
     expect(await screen.findByText('Patient P-7 has no record R-nope.')).toBeTruthy();

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { AppLayout } from '../../../src/web/app/app-layout.tsx';
 import { LeftToolbar } from '../../../src/web/app/left-toolbar.tsx';
 import type { Screen } from '../../../src/web/app/screens.ts';
-import { ActiveToolProvider } from '../../../src/web/review/tools/active-tool.tsx';
+import { ReviewSessionProvider } from '../../../src/web/review/session/review-session-provider.tsx';
+import { quietApi } from '../review/session/session-fixture.tsx';
 import { renderApp, sessionUser, startFakeAuth } from '../render.tsx';
 
 const TOOL_NAMES = ['Ruler', 'Area', 'Text', 'Angle', 'Brightness', 'Contour'];
@@ -13,12 +14,12 @@ const BOTTOM = ['Upload', 'Users', 'Dark theme', 'Sign out'];
 async function renderScreen(screenName: Screen, { admin = false } = {}) {
   const auth = await startFakeAuth({ user: sessionUser({ admin }) });
   return renderApp(
-    <ActiveToolProvider>
+    <ReviewSessionProvider patientId="P-1" recordId="R-1">
       <AppLayout screen={screenName}>
         <p>content</p>
       </AppLayout>
-    </ActiveToolProvider>,
-    { auth, path: '/somewhere' },
+    </ReviewSessionProvider>,
+    { auth, path: '/somewhere', api: quietApi() },
   );
 }
 
@@ -95,12 +96,12 @@ describe('review tools', () => {
     const user = userEvent.setup();
     const auth = await startFakeAuth();
     renderApp(
-      <ActiveToolProvider>
+      <ReviewSessionProvider patientId="P-1" recordId="R-1">
         <AppLayout screen="review">
           <input aria-label="Note" />
         </AppLayout>
-      </ActiveToolProvider>,
-      { auth },
+      </ReviewSessionProvider>,
+      { auth, api: quietApi() },
     );
     await user.type(screen.getByRole('textbox', { name: 'Note' }), 'rat');
     expect(TOOL_NAMES.map(pressed)).toEqual(TOOL_NAMES.map(() => 'false'));

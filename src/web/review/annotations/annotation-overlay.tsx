@@ -11,12 +11,13 @@ import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { ContourLayer } from '../contours/contour-layer.tsx';
 import type { ImageStore } from '../imaging/image-store.ts';
-import { screenLengthToImage, screenToImage, type PanelViewportSource } from '../panels/view-transform.ts';
+import { screenLengthToImage, type ImagePoint, type PanelViewportSource } from '../panels/view-transform.ts';
 import { useActiveTool } from '../tools/active-tool.tsx';
 import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';
+import { imagePointOf } from '../tools/tool-input.ts';
 import { AnnotationShape } from './annotation-shapes.tsx';
 import type { AnnotationStore } from './annotation-store.ts';
-import { annotationToolMachine } from './annotation-tool.machine.ts';
+import { annotationToolMachine } from '../tools/annotation-tool.machine.ts';
 import { LabelCards } from './label-cards.tsx';
 
 const ANNOTATION_TOOLS = new Set(['ruler', 'area', 'text', 'angle']);
@@ -119,12 +120,10 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
 
   const onSlice = useMemo(() => annotationsOnSlice(snapshot.manifest, slice), [snapshot.manifest, slice]);
 
-  const imagePoint = (event: { clientX: number; clientY: number }): Point | null => {
+  const imagePoint = (event: { clientX: number; clientY: number }): ImagePoint | null => {
     const vp = source.getViewport();
     const svg = svgRef.current;
-    if (!vp || !svg) return null;
-    const rect = svg.getBoundingClientRect();
-    return screenToImage(vp.transform, { x: event.clientX - rect.left, y: event.clientY - rect.top });
+    return vp && svg ? imagePointOf(svg, event, vp.transform) : null;
   };
   /** DRAG_THRESHOLD_PX screen pixels in image pixels at the current zoom. */
   const dragThreshold = () => {

@@ -8,7 +8,7 @@ import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
 import { withCorrection, type SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import { measuredOutline, polygonCentroid } from '../../../domain/contours/measurements.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
-import type { annotationToolMachine } from '../annotations/annotation-tool.machine.ts';
+import type { annotationToolMachine } from '../tools/annotation-tool.machine.ts';
 import { imageToScreen, type Size, type ViewTransform } from '../panels/view-transform.ts';
 import { ContourCard } from './contour-card.tsx';
 

@@ -2,7 +2,7 @@ import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../annotations/annotation-store.ts';
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
@@ -28,7 +28,8 @@ const NO_SUBSCRIBE = () => () => {};
 export interface PullbackAnalysisProps {
   state: RecordContoursState;
   result: CorrectedAnalysis | null;
-  images: ImageStore;
+  /** The review's slice cursor: the plot and the slices to check show it and move it. */
+  cursor: SliceCursor;
   annotations: AnnotationStore;
   /** `record.studyInstanceUid`: the record's DICOM study, where Send to PACS stores the report (none on a demo record). */
   report: (Omit<ReportInput, 'result' | 'manifest' | 'madeAt'> & { record: { studyInstanceUid?: string | null | undefined } }) | null;
@@ -38,7 +39,7 @@ export interface PullbackAnalysisProps {
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result, images, annotations, report }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result, cursor, annotations, report }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -89,7 +90,7 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
             Lumen and vessel contours unavailable: {state.message}
           </Text>
         ) : null}
-        {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={images} /> : null}
+        {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
         {report ? (
           <Box marginInlineStart="auto">
             <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} />
@@ -97,7 +98,7 @@ export function PullbackAnalysis({ state, result, images, annotations, report }:
         ) : null}
       </HStack>
       {open && result && width > 0 ? (
-        <PullbackPlot result={result} images={images} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
+        <PullbackPlot result={result} cursor={cursor} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
       ) : open && state.status !== 'error' ? (
         // The plot's room, kept while the borders are on their way (see ANALYSIS_BLOCK_MIN_PX).
         <Box borderTopWidth="1px" bg="bg.subtle" height={`${ANALYSIS_BLOCK_MIN_PX}px`} data-testid="pullback-analysis-pending" />

@@ -4,7 +4,7 @@ import { writeInNextFrameOnChange } from '../imaging/next-frame.ts';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { sliceRuns } from '../../../domain/contours/slices-to-check.ts';
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { SliceMover } from '../imaging/slice-cursor.ts';
 
 const HEIGHT_PX = 120;
 /**
@@ -24,7 +24,8 @@ const NO_BORDER_COLOR = '#FFA23F';
 
 export interface PullbackPlotProps {
   result: CorrectedAnalysis;
-  images: ImageStore;
+  /** The review's slice cursor: the plot's marker follows it, a click moves it. */
+  cursor: SliceMover;
   width: number;
   /** Which figures the areas and positions rest on that the files did not give, or null. */
   assumedNote: string | null;
@@ -66,7 +67,7 @@ function Swatch({ color, label }: { color: string; label: string }) {
  * the maximal plaque burden flagged; low-confidence slices shaded; a click jumps to the slice under
  * the pointer.
  */
-export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
+export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
   const cursorRef = useRef<HTMLDivElement>(null);
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2 ?? 0)) * 1.1, [result]);
@@ -102,20 +103,20 @@ export function PullbackPlot({ result, images, width, assumedNote, onExportCsv, 
   // (a hundred a second while playing) must not repaint the plot's few thousand segments.
   useEffect(() => {
     const place = () => {
-      const cursor = cursorRef.current;
-      if (!cursor) return;
-      const { slice } = images.getSnapshot();
-      cursor.style.transform = `translateX(${x(slice) - 1}px)`;
-      cursor.dataset.slice = String(slice);
+      const line = cursorRef.current;
+      if (!line) return;
+      const { slice } = cursor.getSnapshot();
+      line.style.transform = `translateX(${x(slice) - 1}px)`;
+      line.dataset.slice = String(slice);
     };
     place();
-    return writeInNextFrameOnChange(images.subscribe, place);
-  }, [images, plotWidth, count]); // eslint-disable-line react-hooks/exhaustive-deps -- x follows plotWidth and count
+    return writeInNextFrameOnChange(cursor.subscribe, place);
+  }, [cursor, plotWidth, count]); // eslint-disable-line react-hooks/exhaustive-deps -- x follows plotWidth and count
 
   const onClick = (event: ReactMouseEvent<SVGSVGElement>) => {
     const rect = event.currentTarget.getBoundingClientRect();
     const fraction = (event.clientX - rect.left - MARGIN.left) / plotWidth;
-    images.setSlice(Math.round(Math.min(1, Math.max(0, fraction)) * (count - 1)) + 1);
+    cursor.setSlice(Math.round(Math.min(1, Math.max(0, fraction)) * (count - 1)) + 1);
   };
 
   const flag = (s: number, color: string, label: string, testId: string) => (

@@ -19,10 +19,11 @@ export type RecordImagesState =
  * The record's image lists and frames, in an image store owned by this review (freed when it
  * closes). The service worker downloads the whole record in the background for the next
  * visit; it pauses while the page itself loads frames. Off with `noImage=true`.
+ * The review passes its session's store (`given`); without one the hook keeps its own.
  */
-export function useRecordImages(recordId: string, enabled: boolean): { state: RecordImagesState; store: ImageStore } {
+export function useRecordImages(recordId: string, enabled: boolean, given?: ImageStore): { state: RecordImagesState; store: ImageStore } {
   const api = useApi();
-  const [store] = useState(() => new ImageStore());
+  const [store] = useState(() => given ?? new ImageStore());
   const [state, setState] = useState<RecordImagesState>(enabled ? { status: 'loading' } : { status: 'off' });
 
   useEffect(() => {

@@ -1,6 +1,9 @@
 import { Box } from '@chakra-ui/react';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { imageToScreen, screenToImage, type PanelViewportSource } from '../panels/view-transform.ts';
+import { createActor } from 'xstate';
+import { imageToScreen, type PanelViewportSource } from '../panels/view-transform.ts';
+import { cutLineToolMachine } from '../tools/cut-line-tool.machine.ts';
+import { toolInputOf } from '../tools/tool-input.ts';
 import { angleForKey, angleTowards, degToRad, type CutAngleStore } from './cut-angle.ts';
 import { lmodeColumnLength } from './lmode-sampling.ts';
 
@@ -31,47 +34,56 @@ export function CutLine({ viewport, cutAngle }: CutLineProps) {
     const handle = handleRef.current;
     const layer = layerRef.current;
     if (!handle || !layer) return;
-    let dragging: number | null = null;
-    const turnTowards = (event: PointerEvent) => {
+    // The handle's turning is the cut-line tool's machine; this layer applies its turns to the angle.
+    const tool = createActor(cutLineToolMachine).start();
+    let turnedByKey = false;
+    tool.on('turn.towards', ({ image }) => {
       const view = viewport.getViewport();
-      if (!view) return;
-      const rect = layer.getBoundingClientRect();
-      const point = screenToImage(view.transform, { x: event.clientX - rect.left, y: event.clientY - rect.top });
-      cutAngle.set(angleTowards({ x: view.imageSize.width / 2, y: view.imageSize.height / 2 }, point));
+      if (view) cutAngle.set(angleTowards({ x: view.imageSize.width / 2, y: view.imageSize.height / 2 }, image));
+    });
+    tool.on('turn.key', ({ key, shiftKey }) => {
+      const next = angleForKey(cutAngle.get(), key, shiftKey);
+      if (next === null) return;
+      turnedByKey = true;
+      cutAngle.set(next);
+    });
+    // Points are the layer's (the whole panel), not the small handle's.
+    const send = (event: Event) => {
+      const input = toolInputOf(event, layer, viewport.getViewport()?.transform ?? null);
+      if (input) tool.send(input);
     };
+    const holds = (event: PointerEvent) => tool.getSnapshot().context.pointerId === event.pointerId;
     const onPointerDown = (event: PointerEvent) => {
       if (event.button !== 0) return;
       event.stopPropagation();
       event.preventDefault();
       handle.focus();
-      dragging = event.pointerId;
+      send(event);
       handle.setPointerCapture?.(event.pointerId);
     };
-    const onPointerMove = (event: PointerEvent) => {
-      if (dragging !== event.pointerId) return;
+    const onPointerMoveOrUp = (event: PointerEvent) => {
+      if (!holds(event)) return;
       event.stopPropagation();
-      turnTowards(event);
-    };
-    const onPointerUp = (event: PointerEvent) => {
-      if (dragging !== event.pointerId) return;
-      event.stopPropagation();
-      dragging = null;
+      send(event);
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      const next = angleForKey(cutAngle.get(), event.key, event.shiftKey);
-      if (next === null) return;
+      turnedByKey = false;
+      send(event);
+      if (!turnedByKey) return;
       event.preventDefault();
       event.stopPropagation();
-      cutAngle.set(next);
     };
     const listeners = new AbortController();
     const { signal } = listeners;
     handle.addEventListener('pointerdown', onPointerDown, { signal });
-    handle.addEventListener('pointermove', onPointerMove, { signal });
-    handle.addEventListener('pointerup', onPointerUp, { signal });
-    handle.addEventListener('pointercancel', onPointerUp, { signal });
+    handle.addEventListener('pointermove', onPointerMoveOrUp, { signal });
+    handle.addEventListener('pointerup', onPointerMoveOrUp, { signal });
+    handle.addEventListener('pointercancel', onPointerMoveOrUp, { signal });
     handle.addEventListener('keydown', onKeyDown, { signal });
-    return () => listeners.abort();
+    return () => {
+      listeners.abort();
+      tool.stop();
+    };
   }, [viewport, cutAngle]);
 
   const line = shown ? cutLineOnScreen(shown.transform, shown.imageSize, angle) : null;

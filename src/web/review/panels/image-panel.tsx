@@ -3,6 +3,7 @@ import { Application, type ApplicationRef } from '@pixi/react';
 import type { Application as PixiApplication } from 'pixi.js';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../imaging/image-store.ts';
+import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import type { CutAngleStore } from '../lmode/cut-angle.ts';
 import { CutLine } from '../lmode/cut-line.tsx';
 import { useActiveToolStore } from '../tools/active-tool.tsx';
@@ -15,6 +16,8 @@ export interface ImagePanelProps {
   label: string;
   widthPercent: number;
   store: ImageStore;
+  /** The review's slice cursor, through which the panel's input moves the slice. */
+  cursor: SliceCursor;
   display: BrightnessContrastStore;
   onDragChange?: ((dragging: boolean) => void) | undefined;
   /**
@@ -34,9 +37,9 @@ export interface ImagePanelProps {
  * unmount, which also loses the WebGL context); the scene itself is driven by PanelController
  * outside React, because a slice change must redraw without a React render.
  */
-export function ImagePanel({ kind, label, widthPercent, store, display, onDragChange, overlay, startGpu = true, onFirstImage, cutAngle }: ImagePanelProps) {
+export function ImagePanel({ kind, label, widthPercent, store, cursor, display, onDragChange, overlay, startGpu = true, onFirstImage, cutAngle }: ImagePanelProps) {
   const tools = useActiveToolStore();
-  const [controller] = useState(() => new PanelController(kind, store, display, cutAngle));
+  const [controller] = useState(() => new PanelController(kind, store, cursor, display, cutAngle));
   const surfaceRef = useRef<HTMLDivElement>(null);
   const appRef = useRef<ApplicationRef>(null);
 
@@ -56,7 +59,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
     if (startGpu) performance.mark(`ivus:${kind}-gpu-start`);
   }, [kind, startGpu]);
 
-  const cursorRef = useCallback((element: HTMLDivElement | null) => controller.setCursorElement(element), [controller]);
+  const cursorLineRef = useCallback((element: HTMLDivElement | null) => controller.setCursorElement(element), [controller]);
   const onInit = useCallback((app: PixiApplication) => controller.attach(app), [controller]);
 
   return (
@@ -94,7 +97,7 @@ export function ImagePanel({ kind, label, widthPercent, store, display, onDragCh
       </Box>
       {kind === 'lmode' && (
         <Box
-          ref={cursorRef}
+          ref={cursorLineRef}
           data-testid="lmode-cursor"
           aria-hidden
           position="absolute"

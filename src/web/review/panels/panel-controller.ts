@@ -1,17 +1,17 @@
 import type { Application } from 'pixi.js';
-import { createActor } from 'xstate';
 import type { ImageStore, ImageStoreSnapshot } from '../imaging/image-store.ts';
+import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import { DEFAULT_CUT_ANGLE_DEG, type CutAngleStore } from '../lmode/cut-angle.ts';
 import type { LmodeImage } from '../lmode/lmode-image.ts';
 import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import { PageLmode } from '../lmode/page-lmode.ts';
 import { frameWrite } from '../imaging/next-frame.ts';
 import type { ActiveToolStore } from '../tools/active-tool.tsx';
-import { brightnessToolMachine } from '../tools/brightness-tool.machine.ts';
-import { DEFAULT_BRIGHTNESS_CONTRAST, type BrightnessContrastStore } from './brightness-contrast.ts';
-import { loadedRuns, lmodeSliceToX, lmodeXToSlice, wheelSteps } from './lmode-mapping.ts';
+import type { BrightnessContrastStore } from './brightness-contrast.ts';
+import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from './lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
-import { DEFAULT_VIEW, imageToScreen, panBy, screenToImage, wheelZoomFactor, zoomAt, type FitMode, type Point, type Size, type PanelViewport, type PanelViewportSource, type ViewState } from './view-transform.ts';
+import { connectPanelTools, type PanelToolTarget } from '../tools/panel-tools.ts';
+import { DEFAULT_VIEW, imageToScreen, panBy, zoomAt, type FitMode, type ImagePoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from './view-transform.ts';
 
 function sameViewport(a: PanelViewport | null, b: PanelViewport): boolean {
   if (!a) return false;
@@ -74,19 +74,16 @@ export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null
   return kind === 'lmode' && drawn.bmodeLoaded !== next.bmodeLoaded ? 'progress' : 'same-image';
 }
 
-type Drag =
-  | { kind: 'pan'; last: Point; pointerId: number }
-  | { kind: 'brightness'; pointerId: number }
-  | { kind: 'slice'; pointerId: number };
-
 /**
- * One panel's behaviour outside React: it redraws (at most once per animation frame) only when
- * what it shows changed (slice, data, size, view, brightness/contrast), and turns pointer and
- * wheel input into slice, view and brightness changes.
+ * One panel's drawing outside React: it redraws (at most once per animation frame) only when
+ * what it shows changed (slice, data, size, view, brightness/contrast). Pointer and wheel input
+ * is the tools' (tools/panel-tools.ts): they tell the panel what to change through toolTarget().
  */
 export class PanelController implements PanelViewportSource {
   readonly kind: PanelKind;
   private readonly store: ImageStore;
+  /** The review's one slice writer: the L-mode click and drag and the B-mode wheel move the slice through it. */
+  private readonly slices: SliceCursor;
   private readonly display: BrightnessContrastStore;
   private readonly fitMode: FitMode;
   private readonly cutAngle: CutAngleStore | null;
@@ -98,8 +95,6 @@ export class PanelController implements PanelViewportSource {
   private drawn: ImageStoreSnapshot | null = null;
   private drawnImage: Uint8Array | null = null;
   private frameRequest = 0;
-  private drag: Drag | null = null;
-  private wheelCarry = 0;
   private disposed = false;
   private onDragChange: ((dragging: boolean) => void) | undefined;
   private onFirstImage: (() => void) | undefined;
@@ -109,9 +104,10 @@ export class PanelController implements PanelViewportSource {
   private shownViewport: PanelViewport | null = null;
   private readonly viewportListeners = new Set<() => void>();
 
-  constructor(kind: PanelKind, store: ImageStore, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null) {
+  constructor(kind: PanelKind, store: ImageStore, slices: SliceCursor, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null) {
     this.kind = kind;
     this.store = store;
+    this.slices = slices;
     this.display = display;
     this.cutAngle = cutAngle;
     this.lmode = new PageLmode(store);
@@ -172,99 +168,40 @@ export class PanelController implements PanelViewportSource {
       this.invalidate();
     });
     resizeObserver.observe(element);
-    const local = (event: MouseEvent): Point => {
-      const rect = element.getBoundingClientRect();
-      return { x: event.clientX - rect.left, y: event.clientY - rect.top };
-    };
-    // The brightness drag goes through the tool statechart: a click within the drag threshold changes nothing.
-    const brightnessTool = createActor(brightnessToolMachine).start();
-    brightnessTool.on('brightness.set', ({ value }) => this.display.set(value));
-    const endDrag = (event: PointerEvent) => {
-      if (!this.drag || this.drag.pointerId !== event.pointerId) return;
-      if (this.drag.kind === 'brightness') brightnessTool.send({ type: 'pointer.up' });
-      this.drag = null;
-      this.onDragChange?.(false);
-    };
-    const onPointerDown = (event: PointerEvent) => {
-      if (this.drag) return;
-      const point = local(event);
-      if (event.button === 1) {
-        event.preventDefault();
-        this.drag = { kind: 'pan', last: point, pointerId: event.pointerId };
-      } else if (event.button === 0 && tools.get() === 'brightness') {
-        this.drag = { kind: 'brightness', pointerId: event.pointerId };
-        brightnessTool.send({ type: 'pointer.down', point, start: this.display.get() });
-      } else if (event.button === 0 && this.kind === 'lmode') {
-        this.drag = { kind: 'slice', pointerId: event.pointerId };
-        this.setSliceAt(point);
-      } else return;
-      element.setPointerCapture?.(event.pointerId);
-      this.onDragChange?.(true);
-    };
-    const onPointerMove = (event: PointerEvent) => {
-      const drag = this.drag;
-      if (!drag || drag.pointerId !== event.pointerId) return;
-      const point = local(event);
-      if (drag.kind === 'pan') {
-        this.view = panBy(this.view, point.x - drag.last.x, point.y - drag.last.y);
-        this.drag = { ...drag, last: point };
-        this.invalidate();
-      } else if (drag.kind === 'brightness') {
-        brightnessTool.send({ type: 'pointer.move', point });
-      } else {
-        this.setSliceAt(point);
-      }
-    };
-    // Middle-button autoscroll and paste would fight the pan.
-    const onMouseDown = (event: MouseEvent) => {
-      if (event.button === 1) event.preventDefault();
-    };
-    const onDoubleClick = () => {
-      if (tools.get() === 'brightness') this.display.set(DEFAULT_BRIGHTNESS_CONTRAST);
-      else {
-        this.view = DEFAULT_VIEW;
-        this.invalidate();
-      }
-    };
-    const onWheel = (event: WheelEvent) => {
-      if (event.ctrlKey) {
-        // Ctrl+wheel would zoom the whole page otherwise.
-        event.preventDefault();
-        if (!this.renderer) return;
-        this.view = zoomAt(this.view, this.renderer.imageSize, this.viewport, this.fitMode, local(event), wheelZoomFactor(event.deltaY));
-        this.invalidate();
-      } else if (this.kind === 'bmode') {
-        event.preventDefault();
-        const { steps, carry } = wheelSteps(this.wheelCarry, event.deltaY, event.deltaMode);
-        this.wheelCarry = carry;
-        if (steps) this.store.setSlice(this.store.getSnapshot().slice + steps);
-      }
-    };
-    const onTool = () => {
-      element.style.cursor = tools.get() === 'brightness' ? 'move' : this.kind === 'lmode' ? 'col-resize' : '';
-    };
-    onTool();
-    const unsubscribeTools = tools.subscribe(onTool);
-    // One signal removes every listener below when the panel goes away.
-    const listeners = new AbortController();
-    const { signal } = listeners;
-    element.addEventListener('pointerdown', onPointerDown, { signal });
-    element.addEventListener('pointermove', onPointerMove, { signal });
-    element.addEventListener('pointerup', endDrag, { signal });
-    element.addEventListener('pointercancel', endDrag, { signal });
-    element.addEventListener('mousedown', onMouseDown, { signal });
-    element.addEventListener('dblclick', onDoubleClick, { signal });
-    element.addEventListener('wheel', onWheel, { passive: false, signal });
+    const stopTools = connectPanelTools(element, tools, this.toolTarget());
     return () => {
-      listeners.abort();
-      unsubscribeTools();
+      stopTools();
       unsubscribeStore();
       unsubscribeDisplay();
       unsubscribeAngle();
       resizeObserver.disconnect();
-      if (this.drag) this.onDragChange?.(false);
-      this.drag = null;
       this.dispose();
+    };
+  }
+
+  /** What the panel's tools change (tools/panel-tools.ts): its view, the slice through the cursor, brightness and contrast. */
+  private toolTarget(): PanelToolTarget {
+    return {
+      slicesByPointer: this.kind === 'lmode',
+      wheelMovesSlice: this.kind === 'bmode',
+      transform: this.currentTransform,
+      panBy: (dx, dy) => {
+        this.view = panBy(this.view, dx, dy);
+        this.invalidate();
+      },
+      zoomAt: (at, factor) => {
+        if (!this.renderer) return;
+        this.view = zoomAt(this.view, this.renderer.imageSize, this.viewport, this.fitMode, at, factor);
+        this.invalidate();
+      },
+      resetView: () => {
+        this.view = DEFAULT_VIEW;
+        this.invalidate();
+      },
+      sliceAt: (image) => this.setSliceAt(image),
+      stepSlices: (steps) => this.slices.step(steps),
+      display: this.display,
+      dragChanged: (dragging) => this.onDragChange?.(dragging),
     };
   }
 
@@ -281,11 +218,14 @@ export class PanelController implements PanelViewportSource {
     this.lmode.clear();
   }
 
-  private setSliceAt(point: Point): void {
-    if (!this.renderer) return;
+  /** The transform the panel draws with now, or null before it can draw. */
+  private readonly currentTransform = (): ViewTransform | null => (this.renderer ? this.renderer.transform(this.view, this.viewport) : null);
+
+  /** The L-mode's column under the pointer is the slice. */
+  private setSliceAt(point: ImagePoint | null): void {
+    if (!this.renderer || !point) return;
     const { sliceCount } = this.store.getSnapshot();
-    const imageX = screenToImage(this.renderer.transform(this.view, this.viewport), point).x;
-    this.store.setSlice(lmodeXToSlice(imageX, this.renderer.imageSize.width, sliceCount));
+    this.slices.setSlice(lmodeXToSlice(point.x, this.renderer.imageSize.width, sliceCount));
   }
 
   private readonly onStoreChange = (): void => {

@@ -1,6 +1,7 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../imaging/image-store.ts';
+import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import { createCutAngleStore } from '../lmode/cut-angle.ts';
 import { createBrightnessContrastStore } from './brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
@@ -21,6 +22,8 @@ const PANELS: readonly { kind: PanelKind; label: string }[] = [
 
 export interface ReviewPanelsProps {
   store: ImageStore;
+  /** The review's slice cursor: the panels' input moves the slice only through it. */
+  cursor: SliceCursor;
   /** Told when a drag on a panel starts and ends (playback pauses automatically meanwhile). */
   onPanelDrag?: (dragging: boolean) => void;
   /** DOM layers over panels' images: the annotations over the B-mode, the annotated slices' marks over the L-mode. */
@@ -37,10 +40,10 @@ export interface ReviewPanelsProps {
 /**
  * The review's three GPU panels (angio, B-mode, L-mode) with two splitters. Panel widths are
  * percent of this row: the set sizes, with the spec's B-mode share applied (see panel-sizes.ts).
- * Must be rendered inside ActiveToolProvider. Brightness and contrast are shared by all panels
+ * Must be rendered inside the review session's provider (the active tool). Brightness and contrast are shared by all panels
  * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
  */
-export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true, noPullback = false }: ReviewPanelsProps) {
+export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
   const [cutAngle] = useState(() => createCutAngleStore());
@@ -85,6 +88,7 @@ export function ReviewPanels({ store, onPanelDrag, overlays, startGpu = true, no
               label={label}
               widthPercent={widths[index]!}
               store={store}
+              cursor={cursor}
               display={display}
               onDragChange={onPanelDrag}
               overlay={overlays?.[kind]}

@@ -1,3 +1,7 @@
+import type { ImagePoint } from '../../../domain/imaging/image-point.ts';
+
+export type { ImagePoint } from '../../../domain/imaging/image-point.ts';
+
 /**
  * Where a panel draws its image: fitted to the panel, then zoomed and panned by the user.
  * Screen coordinates are CSS pixels from the panel's top-left corner; image coordinates are
@@ -10,6 +14,18 @@ export interface Size {
 export interface Point {
   readonly x: number;
   readonly y: number;
+}
+
+declare const screenSpace: unique symbol;
+/**
+ * A point in CSS pixels from the panel's top-left corner. Branded, like `ImagePoint`, so that a
+ * pointer position cannot be taken for an image position (they agree only at zoom 1 with no pan,
+ * which is why mixing them up went unnoticed); tools/tool-input.ts makes them from DOM events.
+ */
+export type ScreenPoint = { readonly x: number; readonly y: number; readonly [screenSpace]: true };
+
+export function screenPoint(x: number, y: number): ScreenPoint {
+  return { x, y } as ScreenPoint;
 }
 /** The user's part: zoom factor over the fit, and pan in screen pixels from the centred position. */
 export interface ViewState {
@@ -69,12 +85,13 @@ export function viewTransform(image: Size, viewport: Size, view: ViewState, mode
   };
 }
 
-export function screenToImage(transform: ViewTransform, point: Point): Point {
-  return { x: (point.x - transform.x) / transform.scaleX, y: (point.y - transform.y) / transform.scaleY };
+export function screenToImage(transform: ViewTransform, point: ScreenPoint): ImagePoint {
+  return { x: (point.x - transform.x) / transform.scaleX, y: (point.y - transform.y) / transform.scaleY } as ImagePoint;
 }
 
-export function imageToScreen(transform: ViewTransform, point: Point): Point {
-  return { x: point.x * transform.scaleX + transform.x, y: point.y * transform.scaleY + transform.y };
+/** `point` in image pixels (an `ImagePoint`, or a point of a stored annotation or contour, which are kept in image pixels). */
+export function imageToScreen(transform: ViewTransform, point: ImagePoint | Point): ScreenPoint {
+  return screenPoint(point.x * transform.scaleX + transform.x, point.y * transform.scaleY + transform.y);
 }
 
 /**
@@ -86,7 +103,7 @@ export function screenLengthToImage(transform: ViewTransform, lengthPx: number):
 }
 
 /** Zooms by `factor` keeping the image point under `point` (screen) where it is. */
-export function zoomAt(view: ViewState, image: Size, viewport: Size, mode: FitMode, point: Point, factor: number): ViewState {
+export function zoomAt(view: ViewState, image: Size, viewport: Size, mode: FitMode, point: ScreenPoint, factor: number): ViewState {
   const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, view.zoom * factor));
   const anchor = screenToImage(viewTransform(image, viewport, view, mode), point);
   const centred = viewTransform(image, viewport, { zoom, panX: 0, panY: 0 }, mode);

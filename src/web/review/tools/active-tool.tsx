@@ -1,4 +1,4 @@
-import { createContext, use, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, use, useSyncExternalStore } from 'react';
 import { toggleTool, type ToolId } from './tools.ts';
 
 /** The review's active tool, shared by the toolbar (which sets it) and the panels (which draw with it). */
@@ -28,13 +28,8 @@ export function createActiveToolStore(initial: ToolId | null = null): ActiveTool
   };
 }
 
-const ActiveToolContext = createContext<ActiveToolStore | null>(null);
-
-/** One store per review visit: leaving the review forgets the tool. */
-export function ActiveToolProvider({ children, store }: { children: ReactNode; store?: ActiveToolStore }) {
-  const [ownStore] = useState(() => store ?? createActiveToolStore());
-  return <ActiveToolContext value={ownStore}>{children}</ActiveToolContext>;
-}
+/** The open record's tool store; provided by the review session's provider, which owns it (review/session). */
+export const ActiveToolContext = createContext<ActiveToolStore | null>(null);
 
 export function useActiveToolStore(): ActiveToolStore {
   const store = use(ActiveToolContext);

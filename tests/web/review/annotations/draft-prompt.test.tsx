@@ -6,7 +6,8 @@ import userEvent from '@testing-library/user-event';
 import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { addAnnotation } from '../../../../src/domain/annotations/edits.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { AnnotationSessionProvider, useAnnotationSession, useSaveState } from '../../../../src/web/review/annotations/annotation-session.tsx';
+import { useAnnotationSession, useSaveState } from '../../../../src/web/review/annotations/annotation-session.tsx';
+import { AnnotationDraftOffer, ReviewSessionProvider } from '../../../../src/web/review/session/review-session-provider.tsx';
 import { draftStore, type DraftOwner } from '../../../../src/web/review/annotations/draft-store.ts';
 import { fakeIdToken } from '../../fake-token.ts';
 import { fakeApi, renderApp, startFakeAuth } from '../../render.tsx';
@@ -46,9 +47,10 @@ async function openRecord(recordId: string, owner: DraftOwner = dana) {
   );
   const auth = await startFakeAuth({ user: userOf(owner, `${owner.subject}@demo.test`) });
   renderApp(
-    <AnnotationSessionProvider patientId="P-7" recordId={recordId}>
+    <ReviewSessionProvider patientId="P-7" recordId={recordId}>
+      <AnnotationDraftOffer />
       <SaveStateProbe />
-    </AnnotationSessionProvider>,
+    </ReviewSessionProvider>,
     { auth, api: client },
   );
   await waitFor(() => expect(screen.getByTestId('probe').dataset.ready).toBe('true'));

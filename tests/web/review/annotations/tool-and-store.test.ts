@@ -4,7 +4,7 @@ import { annotationsOnSlice } from '../../../../src/domain/annotations/edits.ts'
 import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { emptyManifest, type Point } from '../../../../src/domain/annotations/manifest.ts';
 import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/annotations/annotation-store.ts';
-import { annotationToolMachine } from '../../../../src/web/review/annotations/annotation-tool.machine.ts';
+import { annotationToolMachine } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
 import type { ToolId } from '../../../../src/web/review/tools/tools.ts';
 
 /** The tool statechart wired to a loaded store as the overlay wires them. */

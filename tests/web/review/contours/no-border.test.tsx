@@ -9,7 +9,7 @@ import { createActor } from 'xstate';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
 import { AnnotationStore } from '../../../../src/web/review/annotations/annotation-store.ts';
-import { annotationToolMachine } from '../../../../src/web/review/annotations/annotation-tool.machine.ts';
+import { annotationToolMachine } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
 import { NO_BORDER_TEXT } from '../../../../src/web/review/contours/contour-card.tsx';
 import { ContourLayer } from '../../../../src/web/review/contours/contour-layer.tsx';
 import { PullbackPlot } from '../../../../src/web/review/contours/pullback-plot.tsx';
@@ -93,7 +93,7 @@ describe('a slice the detector could not read, in the cross-section', () => {
 describe('slices the detector could not read, along the pullback', () => {
   function renderPlot(unreadable: number[]) {
     const result = correctedAnalysis(detectedContours(60, { 40: 0.3 }, unreadable), emptyManifest(), geometry);
-    renderApp(<PullbackPlot result={result} images={imageStoreFor({ bmodeCount: 60 })} width={600} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
+    renderApp(<PullbackPlot result={result} cursor={imageStoreFor({ bmodeCount: 60 })} width={600} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
     return result;
   }
   /** The x of each point of an SVG path, by run: a run starts at each M. */

@@ -14,7 +14,7 @@ const geometry = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
 function renderPlot(manifest = emptyManifest()) {
   const result = correctedAnalysis(detectedContours(60, { 10: 0.2, 11: 0.4, 12: 0.1, 40: 0.3 }), manifest, geometry);
   const store = imageStoreFor({ bmodeCount: 60 });
-  renderApp(<PullbackPlot result={result} images={store} width={600} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
+  renderApp(<PullbackPlot result={result} cursor={store} width={600} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
   return result;
 }
 

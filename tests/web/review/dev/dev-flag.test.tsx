@@ -1,8 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { ReviewPage } from '../../../../src/web/review/review-page.tsx';
-import { PlaybackProvider } from '../../../../src/web/review/playback/playback-context.tsx';
-import { ActiveToolProvider } from '../../../../src/web/review/tools/active-tool.tsx';
+import { ReviewSessionProvider } from '../../../../src/web/review/session/review-session-provider.tsx';
 import { fakeApi, renderApp } from '../../render.tsx';
 import { ONE_RECORD_PATIENT } from '../../review-fixture.ts';
 
@@ -28,11 +27,9 @@ const ANSWER = ONE_RECORD_PATIENT;
 function renderReview(search: string) {
   const { client } = fakeApi(() => Response.json(ANSWER));
   return renderApp(
-    <ActiveToolProvider>
-      <PlaybackProvider>
-        <ReviewPage patientId="P-7" recordId="R-70" />
-      </PlaybackProvider>
-    </ActiveToolProvider>,
+    <ReviewSessionProvider patientId="P-7" recordId="R-70">
+      <ReviewPage patientId="P-7" recordId="R-70" />
+    </ReviewSessionProvider>,
     { api: client, path: `/patients/P-7/records/R-70/review${search}` },
   );
 }

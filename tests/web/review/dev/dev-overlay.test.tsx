@@ -6,17 +6,19 @@ import { DevOverlay } from '../../../../src/web/review/dev/dev-overlay.tsx';
 import type { AfterPaint } from '../../../../src/web/review/dev/frame-time-sampler.ts';
 import { connectInspector } from '../../../../src/web/review/dev/inspector.ts';
 import type { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
-import { PlaybackProvider, usePlaybackActor, usePlaybackSource } from '../../../../src/web/review/playback/playback-context.tsx';
+import { usePlaybackActor } from '../../../../src/web/review/playback/playback-context.tsx';
 import type { PlaybackActorRef } from '../../../../src/web/review/playback/playback.machine.ts';
-import { ActiveToolProvider, createActiveToolStore } from '../../../../src/web/review/tools/active-tool.tsx';
+import { AnnotationSessionContext } from '../../../../src/web/review/annotations/annotation-session.tsx';
+import { ReviewSessionProvider } from '../../../../src/web/review/session/review-session-provider.tsx';
+import { createActiveToolStore } from '../../../../src/web/review/tools/active-tool.tsx';
 import { renderApp } from '../../render.tsx';
+import { quietApi } from '../session/session-fixture.tsx';
 import { devStore, loadAll } from './dev-store-fixture.ts';
 import { fakeInspectModule } from './fake-inspector.ts';
 
 const playback: { actor: PlaybackActorRef | null } = { actor: null };
 
-function Page({ store, children }: { store: ImageStore; children: ReactNode }) {
-  usePlaybackSource(store);
+function Page({ children }: { children: ReactNode }) {
   const actor = usePlaybackActor();
   useEffect(() => {
     playback.actor = actor;
@@ -40,13 +42,15 @@ function fakePaints() {
 function renderOverlay(store: ImageStore, load = fakeInspectModule()) {
   const tools = createActiveToolStore('ruler');
   renderApp(
-    <ActiveToolProvider store={tools}>
-      <PlaybackProvider>
-        <Page store={store}>
+    <ReviewSessionProvider patientId="P-1" recordId="R-1" images={store} tools={tools}>
+      {/* As before the session owned the annotations: an overlay without annotations (no interaction shown). */}
+      <AnnotationSessionContext value={null}>
+        <Page>
           <DevOverlay store={store} loadInspector={async () => load.module} sampler={fakePaints()} />
         </Page>
-      </PlaybackProvider>
-    </ActiveToolProvider>,
+      </AnnotationSessionContext>
+    </ReviewSessionProvider>,
+    { api: quietApi() },
   );
   return { tools, load };
 }
@@ -118,11 +122,12 @@ describe('developer overlay', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const tools = createActiveToolStore();
     renderApp(
-      <ActiveToolProvider store={tools}>
-        <PlaybackProvider>
+      <ReviewSessionProvider patientId="P-1" recordId="R-1" tools={tools}>
+        <AnnotationSessionContext value={null}>
           <DevOverlay store={devStore()} loadInspector={() => Promise.reject(new Error('offline'))} />
-        </PlaybackProvider>
-      </ActiveToolProvider>,
+        </AnnotationSessionContext>
+      </ReviewSessionProvider>,
+      { api: quietApi() },
     );
     expect(await screen.findByText('The inspector is unavailable.')).toBeTruthy();
     expect(shown('dev-tool')).toBe('none');

@@ -4,8 +4,14 @@ import type { ImagePanelProps } from '../../../../src/web/review/panels/image-pa
 import { NO_PULLBACK_MESSAGE } from '../../../../src/web/review/panels/no-pullback-panel.tsx';
 import { ReviewPanels } from '../../../../src/web/review/panels/review-panels.tsx';
 import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
-import { ActiveToolProvider } from '../../../../src/web/review/tools/active-tool.tsx';
+import { SliceCursor } from '../../../../src/web/review/imaging/slice-cursor.ts';
+import { ReviewSessionProvider } from '../../../../src/web/review/session/review-session-provider.tsx';
 import { renderApp } from '../../render.tsx';
+import { quietApi } from '../session/session-fixture.tsx';
+
+function panelsOf(store: ImageStore) {
+  return { store, cursor: new SliceCursor(store) };
+}
 
 // jsdom has no WebGL: a GPU panel is a stand-in telling whether it would start its context.
 vi.mock('../../../../src/web/review/panels/image-panel.tsx', () => ({
@@ -15,9 +21,10 @@ vi.mock('../../../../src/web/review/panels/image-panel.tsx', () => ({
 describe('panels of a record waiting for its pullback', () => {
   it('say the pullback has not arrived in the B-mode and L-mode panels, and start the angio panel at once', () => {
     renderApp(
-      <ActiveToolProvider>
-        <ReviewPanels store={new ImageStore()} noPullback />
-      </ActiveToolProvider>,
+      <ReviewSessionProvider patientId="P-1" recordId="R-1">
+        <ReviewPanels {...panelsOf(new ImageStore())} noPullback />
+      </ReviewSessionProvider>,
+      { api: quietApi() },
     );
     expect(screen.getByTestId('gpu-panel-angio').getAttribute('data-start-gpu')).toBe('true');
     expect(screen.queryByTestId('gpu-panel-bmode')).toBeNull();
@@ -32,9 +39,10 @@ describe('panels of a record waiting for its pullback', () => {
 
   it('draw all three panels for a record with its pullback, the angio panel after the B-mode', () => {
     renderApp(
-      <ActiveToolProvider>
-        <ReviewPanels store={new ImageStore()} />
-      </ActiveToolProvider>,
+      <ReviewSessionProvider patientId="P-1" recordId="R-1">
+        <ReviewPanels {...panelsOf(new ImageStore())} />
+      </ReviewSessionProvider>,
+      { api: quietApi() },
     );
     expect(screen.getByTestId('gpu-panel-bmode').getAttribute('data-start-gpu')).toBe('true');
     expect(screen.getByTestId('gpu-panel-angio').getAttribute('data-start-gpu')).toBe('false');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, MAX_ZOOM, imageToScreen, panBy, screenToImage, viewTransform, wheelZoomFactor, zoomAt } from '../../../../src/web/review/panels/view-transform.ts';
+import { DEFAULT_VIEW, MAX_ZOOM, imageToScreen, panBy, screenPoint, screenToImage, viewTransform, wheelZoomFactor, zoomAt } from '../../../../src/web/review/panels/view-transform.ts';
 
 const image = { width: 512, height: 256 };
 const viewport = { width: 800, height: 800 };
@@ -23,20 +23,20 @@ describe('viewTransform', () => {
 describe('screen and image coordinates', () => {
   it('are inverse of each other', () => {
     const t = viewTransform(image, viewport, { zoom: 2.5, panX: 33, panY: -7 }, 'stretch');
-    const p = { x: 123.5, y: 456.25 };
+    const p = screenPoint(123.5, 456.25);
     const back = imageToScreen(t, screenToImage(t, p));
     expect(back.x).toBeCloseTo(p.x);
     expect(back.y).toBeCloseTo(p.y);
   });
 
   it('maps the panel centre to the image centre at the default view', () => {
-    expect(screenToImage(viewTransform(image, viewport, DEFAULT_VIEW, 'contain'), { x: 400, y: 400 })).toEqual({ x: 256, y: 128 });
+    expect(screenToImage(viewTransform(image, viewport, DEFAULT_VIEW, 'contain'), screenPoint(400, 400))).toEqual({ x: 256, y: 128 });
   });
 });
 
 describe('zoomAt', () => {
   it('keeps the image point under the pointer fixed', () => {
-    const pointer = { x: 600, y: 300 };
+    const pointer = screenPoint(600, 300);
     const before = screenToImage(viewTransform(image, viewport, DEFAULT_VIEW, 'contain'), pointer);
     const view = zoomAt(DEFAULT_VIEW, image, viewport, 'contain', pointer, 2);
     expect(view.zoom).toBe(2);
@@ -46,13 +46,13 @@ describe('zoomAt', () => {
   });
 
   it('zooming about the centre needs no pan', () => {
-    const view = zoomAt(DEFAULT_VIEW, image, viewport, 'contain', { x: 400, y: 400 }, 3);
+    const view = zoomAt(DEFAULT_VIEW, image, viewport, 'contain', screenPoint(400, 400), 3);
     expect(view.panX).toBeCloseTo(0);
     expect(view.panY).toBeCloseTo(0);
   });
 
   it('clamps the zoom', () => {
-    expect(zoomAt(DEFAULT_VIEW, image, viewport, 'contain', { x: 0, y: 0 }, 1000).zoom).toBe(MAX_ZOOM);
+    expect(zoomAt(DEFAULT_VIEW, image, viewport, 'contain', screenPoint(0, 0), 1000).zoom).toBe(MAX_ZOOM);
   });
 
   it('wheel up zooms in, down out', () => {

@@ -1,17 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { PLAYBACK_DISABLED_REASON, RightToolbar } from '../../../../src/web/app/right-toolbar.tsx';
 import type { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
-import {
-  PlaybackProvider,
-  useAutoPause,
-  usePlaybackActor,
-  usePlaybackSource,
-} from '../../../../src/web/review/playback/playback-context.tsx';
+import { useAutoPause, usePlaybackActor } from '../../../../src/web/review/playback/playback-context.tsx';
+import { ReviewSessionProvider, useReviewSession } from '../../../../src/web/review/session/review-session-provider.tsx';
 import type { PlaybackActorRef } from '../../../../src/web/review/playback/playback.machine.ts';
 import { renderApp } from '../../render.tsx';
+import { quietApi } from '../session/session-fixture.tsx';
 import { imageStoreFor, loadBmodeFrames } from './image-store-fixture.ts';
 
 /** What the page under the toolbar hands out to the test. */
@@ -21,23 +18,29 @@ const page: {
   replaceStore: (store: ImageStore | null) => void;
 } = { actor: null, hold: null, replaceStore: () => undefined };
 
-function Page({ initial }: { initial: ImageStore | null }) {
-  const [store, setStore] = useState(initial);
-  usePlaybackSource(store);
+function Page() {
+  const session = useReviewSession();
   const actor = usePlaybackActor();
   const hold = useAutoPause();
   useEffect(() => {
-    Object.assign(page, { actor, hold, replaceStore: setStore });
-  }, [actor, hold]);
+    // The session's store takes another record's lists and frames; null: the clinician leaves (the session is disposed).
+    const replaceStore = (next: ImageStore | null) => {
+      if (!next?.images) return session.dispose();
+      session.images.setImages(next.images);
+      loadBmodeFrames(session.images, next.getSnapshot().bmodeLoaded);
+    };
+    Object.assign(page, { actor, hold, replaceStore });
+  }, [session, actor, hold]);
   return <input aria-label="Note" />;
 }
 
 function renderToolbar(store: ImageStore | null) {
   return renderApp(
-    <PlaybackProvider>
-      <Page initial={store} />
+    <ReviewSessionProvider patientId="P-1" recordId="R-1" images={store ?? undefined}>
+      <Page />
       <RightToolbar />
-    </PlaybackProvider>,
+    </ReviewSessionProvider>,
+    { api: quietApi() },
   );
 }
 
@@ -192,7 +195,6 @@ describe('automatic pause', () => {
 
 describe('a page rendered without the playback provider', () => {
   function LonePage() {
-    usePlaybackSource(imageStoreFor());
     const hold = useAutoPause();
     return <button onClick={() => hold()()}>Drag</button>;
   }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { PlaybackSource } from '../../../../src/web/review/playback/playback-link.ts';
 import {
   pullbackPositionMm,
   SliceIndicator,
@@ -9,6 +8,7 @@ import {
   useSliceNavigation,
   type SliceSource,
 } from '../../../../src/web/review/playback/slice-navigation.tsx';
+import { SliceCursor } from '../../../../src/web/review/imaging/slice-cursor.ts';
 import { renderApp } from '../../render.tsx';
 import { imageStoreFor } from './image-store-fixture.ts';
 
@@ -24,9 +24,9 @@ function Review({ source }: { source: SliceSource }) {
 }
 
 function renderReview(options?: Parameters<typeof imageStoreFor>[0]) {
-  // The review's own image store is what slice navigation and playback are written against.
-  const store: SliceSource & PlaybackSource = imageStoreFor(options);
-  renderApp(<Review source={store} />);
+  // The review moves the slice through its cursor, which reads like the image store it writes to.
+  const store = imageStoreFor(options);
+  renderApp(<Review source={new SliceCursor(store)} />);
   return store;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { addAnnotation, annotationsOnSlice, updateAnnotation } from '../../../../src/domain/annotations/edits.ts';
 import { emptyManifest, type AnnotationManifest, type Point, type TypedAnnotation } from '../../../../src/domain/annotations/manifest.ts';
-import { annotationToolMachine, type AnnotationToolEmitted } from '../../../../src/web/review/annotations/annotation-tool.machine.ts';
+import { annotationToolMachine, type AnnotationToolEmitted } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
 import type { ToolId } from '../../../../src/web/review/tools/tools.ts';
 
 /** The drag threshold in image pixels for these tests (the overlay derives it from the zoom). */

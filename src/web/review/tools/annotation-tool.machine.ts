@@ -3,7 +3,7 @@ import { newAngle, newArea, newRuler, newText, moveHandle, passedDragThreshold, 
 import { hitTest, type Hit } from '../../../domain/annotations/hit-test.ts';
 import type { AnnotationManifest, Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
 import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
-import type { ToolId } from '../tools/tools.ts';
+import type { ToolId } from './tools.ts';
 
 /**
  * The pointer tools' interaction (spec section 4), tldraw's way: a press on something goes to

@@ -1,0 +1,40 @@
+import { DEFAULT_PIXEL_SPACING_MM } from '../../../domain/constants.ts';
+import type { RecordImages } from '../../../domain/images.ts';
+import type { ContextRecord } from '../../session/context-store.ts';
+
+/** Demo acquisitions' defaults, used only until the record says otherwise. */
+const DEFAULT_GEOMETRY = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
+
+export interface AcquisitionFigures {
+  frameRateHz: number;
+  pullbackSpeedMmPerS: number;
+  pixelSpacingMm: number;
+  /** A record waiting for its pullback (an angiography run only) has no B-mode frame to draw, measure or detect on. */
+  noPullback: boolean;
+  /** The figures the server gave, for the header (the defaults above stand in until it has). */
+  shown: RecordImages | ContextRecord | Record<string, never>;
+}
+
+/**
+ * The acquisition's figures as the review uses them: from the image lists once they are ready
+ * (they are what the frames were made with), from the record until then, and the demo defaults
+ * while neither says. Worked out once per change, so every part of the page agrees.
+ */
+export function acquisitionFigures(images: RecordImages | null, record: ContextRecord | null): AcquisitionFigures {
+  if (images) {
+    return {
+      frameRateHz: images.frameRateHz,
+      pullbackSpeedMmPerS: images.pullbackSpeedMmPerS,
+      pixelSpacingMm: images.pixelSpacingMm,
+      noPullback: images.bmode.count === 0,
+      shown: images,
+    };
+  }
+  return {
+    frameRateHz: record?.frameRateHz ?? DEFAULT_GEOMETRY.frameRateHz,
+    pullbackSpeedMmPerS: record?.pullbackSpeedMmPerS ?? DEFAULT_GEOMETRY.pullbackSpeedMmPerS,
+    pixelSpacingMm: record?.pixelSpacingMm ?? DEFAULT_PIXEL_SPACING_MM,
+    noPullback: record?.bmodeFrameCount === 0,
+    shown: record ?? {},
+  };
+}

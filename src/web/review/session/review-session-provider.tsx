@@ -1,0 +1,65 @@
+import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { useApi } from '../../api/api-context.tsx';
+import { useConfirm } from '../../ui/confirm.tsx';
+import { useToast } from '../../ui/toast.tsx';
+import { AnnotationSessionContext } from '../annotations/annotation-session.tsx';
+import { DraftPrompt, useAnnotationDraft } from '../annotations/draft-prompt.tsx';
+import type { ImageStore } from '../imaging/image-store.ts';
+import { PlaybackContext } from '../playback/playback-context.tsx';
+import { ActiveToolContext, type ActiveToolStore } from '../tools/active-tool.tsx';
+import { ReviewSession } from './review-session.ts';
+
+const ReviewSessionContext = createContext<ReviewSession | null>(null);
+
+export interface ReviewSessionProviderProps {
+  patientId: string;
+  recordId: string;
+  children: ReactNode;
+  /** Seams for tests: an image store already holding frames, a tool already chosen. */
+  images?: ImageStore;
+  tools?: ActiveToolStore;
+}
+
+/**
+ * The one provider of an open record: creates its ReviewSession once, opens it, and disposes it
+ * when the clinician leaves (the router keys it by record, so another record is another session).
+ * The toolbars, the page and the panels reach the parts they use (playback, tool, annotations)
+ * through the folders' own hooks, which read the contexts set here.
+ */
+export function ReviewSessionProvider({ patientId, recordId, children, images, tools }: ReviewSessionProviderProps) {
+  const api = useApi();
+  const toast = useToast();
+  const confirm = useConfirm();
+  const [session] = useState(() => new ReviewSession({ patientId, recordId, api, toast, confirm, images, tools }));
+  useEffect(() => session.open(), [session]);
+  return (
+    <ReviewSessionContext value={session}>
+      <ActiveToolContext value={session.tools}>
+        <PlaybackContext value={session.playback}>
+          <AnnotationSessionContext value={session.annotations}>
+            {children}
+          </AnnotationSessionContext>
+        </PlaybackContext>
+      </ActiveToolContext>
+    </ReviewSessionContext>
+  );
+}
+
+/**
+ * Keeps unsaved annotation edits as a draft in this browser as they are made (so an ended session,
+ * which skips the leave question, loses nothing), and offers a kept draft when the record opens.
+ * The route renders it before the review, so that one Tab reaches the offer; it needs the signed-in
+ * user (the draft's owner).
+ */
+export function AnnotationDraftOffer() {
+  const session = useReviewSession();
+  const draft = useAnnotationDraft(session.annotationStore, { patientId: session.patientId, recordId: session.recordId });
+  return draft ? <DraftPrompt sync={draft} /> : null;
+}
+
+/** The open record's session (the review page's frames, cursor and record). */
+export function useReviewSession(): ReviewSession {
+  const session = use(ReviewSessionContext);
+  if (!session) throw new Error('ReviewSessionProvider is not mounted');
+  return session;
+}

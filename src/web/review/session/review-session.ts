@@ -1,0 +1,132 @@
+import type { AnnotationState } from '../../../domain/records.ts';
+import type { ApiClient } from '../../api/api-client.ts';
+import type { Confirm } from '../../ui/confirm.tsx';
+import type { ToastService } from '../../ui/toast.tsx';
+import { loadAnnotations, saveAnnotations, type AnnotationStatus } from '../annotations/annotation-save.ts';
+import type { AnnotationSession } from '../annotations/annotation-session.tsx';
+import { AnnotationStore } from '../annotations/annotation-store.ts';
+import { guardUnsavedLeave } from '../annotations/leave-guard.ts';
+import { ImageStore } from '../imaging/image-store.ts';
+import { SliceCursor } from '../imaging/slice-cursor.ts';
+import { createCursorPlayback, type CursorPlayback } from '../playback/cursor-playback.ts';
+import { createActiveToolStore, type ActiveToolStore } from '../tools/active-tool.tsx';
+
+export interface ReviewSessionOptions {
+  patientId: string;
+  recordId: string;
+  api: ApiClient;
+  toast: ToastService;
+  confirm: Confirm;
+  /** Seams for tests: an image store already holding frames, a tool already chosen. */
+  images?: ImageStore;
+  tools?: ActiveToolStore;
+}
+
+/** What the session needs of the record: where its annotations stand. */
+export interface SessionRecord {
+  readonly annotation?: AnnotationState | null;
+}
+
+/**
+ * Everything one open record needs while the clinician reviews it, created once by the route and
+ * disposed when the clinician leaves: the record's annotation status, the frame store, the one
+ * slice cursor (the only writer of the slice), playback built on that cursor, the active tool,
+ * and the annotations with their save. Each part used to be created at its own level (router,
+ * layout, page) and wired together afterwards; here they are made together, so they cannot
+ * belong to different records, and one `dispose` ends them all.
+ *
+ * `open()` starts what talks to the outside (the annotations' request, the leave questions, the
+ * tab's visibility); `dispose()` stops it, stops playback and releases the frames. A disposed
+ * session may be opened again (React's strict mode runs effects twice).
+ */
+export class ReviewSession {
+  readonly patientId: string;
+  readonly recordId: string;
+  readonly images: ImageStore;
+  readonly cursor: SliceCursor;
+  readonly playback: CursorPlayback;
+  readonly tools: ActiveToolStore;
+  readonly annotationStore = new AnnotationStore();
+  /** The annotations as the toolbar's Save and the page use them. */
+  readonly annotations: AnnotationSession;
+
+  private record: SessionRecord | null = null;
+  /** Saved during this visit: the record says 'saved' whatever an older copy of it says. */
+  private savedHere = false;
+  private cancelAnnotationLoad: (() => void) | null = null;
+  private closeOutside: (() => void) | null = null;
+
+  private readonly options: ReviewSessionOptions;
+
+  constructor(options: ReviewSessionOptions) {
+    this.options = options;
+    this.patientId = options.patientId;
+    this.recordId = options.recordId;
+    this.images = options.images ?? new ImageStore();
+    this.cursor = new SliceCursor(this.images);
+    this.playback = createCursorPlayback(this.cursor);
+    this.tools = options.tools ?? createActiveToolStore();
+    this.annotations = {
+      store: this.annotationStore,
+      patientId: this.patientId,
+      recordId: this.recordId,
+      save: this.save,
+      reload: this.reloadAnnotations,
+    };
+  }
+
+  /** The record as the page loaded it (its annotation status is what Save sends). */
+  setRecord(record: SessionRecord | null): void {
+    this.record = record;
+  }
+
+  /** The record's annotation status: 'new' until the record is known and has been saved. */
+  annotationStatus = (): AnnotationStatus => (this.savedHere ? 'saved' : (this.record?.annotation?.status ?? 'new'));
+
+  save = (): Promise<void> =>
+    saveAnnotations({
+      api: this.options.api,
+      store: this.annotationStore,
+      patientId: this.patientId,
+      recordId: this.recordId,
+      toast: this.options.toast,
+      confirm: this.options.confirm,
+      status: this.annotationStatus,
+      onSaved: () => {
+        this.savedHere = true;
+      },
+    });
+
+  /** Asks for the latest saved annotations again (after a failed load). */
+  reloadAnnotations = (): void => {
+    this.cancelAnnotationLoad?.();
+    this.cancelAnnotationLoad = loadAnnotations(this.options.api, this.annotationStore, this.recordId);
+  };
+
+  get isOpen(): boolean {
+    return this.closeOutside !== null;
+  }
+
+  /** Starts the session's work with the outside world; returns `dispose`. */
+  open(): () => void {
+    if (this.closeOutside) return this.dispose;
+    this.reloadAnnotations();
+    const closeLeaveGuard = guardUnsavedLeave(this.annotationStore, this.options.confirm);
+    const closePlayback = this.playback.open();
+    this.closeOutside = () => {
+      closeLeaveGuard();
+      closePlayback();
+    };
+    return this.dispose;
+  }
+
+  /** Leaving the record: playback stops, the frames are released, the annotations' request is dropped. */
+  dispose = (): void => {
+    this.cancelAnnotationLoad?.();
+    this.cancelAnnotationLoad = null;
+    this.closeOutside?.();
+    this.closeOutside = null;
+    // Spec: leaving the review frees its frames (slice back to 1); a worker download may go on for the next visit.
+    this.images.reset();
+  };
+}
