@@ -10,7 +10,7 @@ import { ApiError, type ApiClient } from '../../api/api-client.ts';
 import { readPatientContext, readRecordContext, writePatientContext, writeRecordContext } from '../../session/context-store.ts';
 import type { Confirm } from '../../ui/confirm.tsx';
 import type { ToastService } from '../../ui/toast.tsx';
-import type { AnnotationStore } from './annotation-store.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
 
 export type AnnotationStatus = (typeof ANNOTATION_STATUSES)[number];
 

@@ -1,6 +1,6 @@
 import { createContext, use, useCallback, useSyncExternalStore } from 'react';
 import { useConfirm } from '../../ui/confirm.tsx';
-import { AnnotationStore, hasUnsavedChanges } from './annotation-store.ts';
+import { AnnotationStore, hasUnsavedChanges } from '../manifest/annotation-store.ts';
 import { LEAVE_QUESTION } from './leave-guard.ts';
 
 /** The open record's annotations and their save, as the toolbar and the page use them. */

@@ -4,7 +4,7 @@ import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts'
 import type { AnnotationOf } from '../../../domain/annotations/kinds/annotation-kind.ts';
 import { kindOf } from '../../../domain/annotations/kinds/index.ts';
 import type { AnnotationType, Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
-import { imageToScreen as toScreen, type ViewTransform } from '../panels/view-transform.ts';
+import { imageToScreen as toScreen, type ViewTransform } from '../view/view-transform.ts';
 
 const HANDLE_RADIUS_PX = 4;
 const STROKE_PX = 1.5;

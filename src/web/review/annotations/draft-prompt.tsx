@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useSyncExternalStore } from 'react';
 import { Alert, Box, Button, HStack } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
 import { useAuthUser } from '../../auth/auth-context.tsx';
-import type { AnnotationStore } from './annotation-store.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { draftOwnerFromIdToken, draftStore, type DraftStore } from './draft-store.ts';
 import { DraftSync, type DraftOffer } from './draft-sync.ts';
 

@@ -1,5 +1,5 @@
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
-import { hasUnsavedChanges, type AnnotationStore } from './annotation-store.ts';
+import { hasUnsavedChanges, type AnnotationStore } from '../manifest/annotation-store.ts';
 import type { AnnotationDraft, DraftOwner, DraftStore } from './draft-store.ts';
 
 /**

@@ -3,9 +3,9 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, ty
 import { TEXT_DEBOUNCE_MS } from '../../../domain/constants.ts';
 import type { TypedAnnotation } from '../../../domain/annotations/manifest.ts';
 import { measureAnnotation } from '../../../domain/annotations/kinds/index.ts';
-import type { ViewTransform } from '../panels/view-transform.ts';
+import type { ViewTransform } from '../view/view-transform.ts';
 import { cardAnchor } from './annotation-shapes.tsx';
-import type { AnnotationStore } from './annotation-store.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
 
 /** Cards sit this far right of and above their anchor, so they do not hide what they describe. */
 const CARD_OFFSET = { x: 10, y: -12 };

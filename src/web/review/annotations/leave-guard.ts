@@ -1,5 +1,5 @@
 import type { Confirm } from '../../ui/confirm.tsx';
-import { hasUnsavedChanges, type AnnotationStore } from './annotation-store.ts';
+import { hasUnsavedChanges, type AnnotationStore } from '../manifest/annotation-store.ts';
 
 export const LEAVE_QUESTION = {
   title: 'Leave without saving?',

@@ -3,9 +3,9 @@ import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.t
 import { removeManualContour, setManualContour } from '../../../domain/annotations/contour-edits.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import { LOW_CONFIDENCE } from '../../../domain/contours/border-detection.ts';
-import type { BorderSource, ContourBorder } from '../../../domain/contours/contour-set.ts';
+import type { BorderSource, ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
-import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
 
 export interface ContourCardProps {
   /** The slice's figures (live while a point is dragged), or null while there are none. */

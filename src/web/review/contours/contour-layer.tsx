@@ -4,12 +4,12 @@ import type { ActorRefFrom } from 'xstate';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
-import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
+import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import { withCorrection, type SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import { measuredOutline, polygonCentroid } from '../../../domain/contours/measurements.ts';
-import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { annotationToolMachine } from '../tools/annotation-tool.machine.ts';
-import { imageToScreen, type Size, type ViewTransform } from '../panels/view-transform.ts';
+import { imageToScreen, type Size, type ViewTransform } from '../view/view-transform.ts';
 import { ContourCard } from './contour-card.tsx';
 
 const HANDLE_RADIUS_PX = 4;

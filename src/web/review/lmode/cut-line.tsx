@@ -1,7 +1,7 @@
 import { Box } from '@chakra-ui/react';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { createActor } from 'xstate';
-import { imageToScreen, type PanelViewportSource } from '../panels/view-transform.ts';
+import { imageToScreen, type PanelViewportSource } from '../view/view-transform.ts';
 import { cutLineToolMachine } from '../tools/cut-line-tool.machine.ts';
 import { toolInputOf } from '../tools/tool-input.ts';
 import { angleForKey, angleTowards, degToRad, type CutAngleStore } from './cut-angle.ts';

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Button, Portal, Tooltip, VisuallyHidden } from '@chakra-ui/react';
-import type { AnnotationStore } from '../annotations/annotation-store.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { SendToPacsDialog } from './send-to-pacs-dialog.tsx';
 
 export const NO_STUDY_REASON = 'Only records imported from DICOM can be sent: a demo record has no study in a PACS';

@@ -8,7 +8,7 @@ import { LabelledSelect } from '../../ui/labelled-select.tsx';
 import { ModalDialog } from '../../ui/modal-dialog.tsx';
 import { LoadingState } from '../../ui/states.tsx';
 import { useToast } from '../../ui/toast.tsx';
-import { hasUnsavedChanges, type AnnotationStore } from '../annotations/annotation-store.ts';
+import { hasUnsavedChanges, type AnnotationStore } from '../manifest/annotation-store.ts';
 
 
 export const SAVE_FIRST = 'Save first: only saved annotations are sent.';

@@ -7,9 +7,9 @@ import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import type { CutAngleStore } from '../lmode/cut-angle.ts';
 import { CutLine } from '../lmode/cut-line.tsx';
 import { useActiveToolStore } from '../tools/active-tool.tsx';
-import type { BrightnessContrastStore } from './brightness-contrast.ts';
+import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { PanelController, type PanelKind } from './panel-controller.ts';
-import type { PanelViewportSource } from './view-transform.ts';
+import type { PanelViewportSource } from '../view/view-transform.ts';
 
 export interface ImagePanelProps {
   kind: PanelKind;

@@ -7,11 +7,11 @@ import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import { PageLmode } from '../lmode/page-lmode.ts';
 import { frameWrite } from '../imaging/next-frame.ts';
 import type { ActiveToolStore } from '../tools/active-tool.tsx';
-import type { BrightnessContrastStore } from './brightness-contrast.ts';
-import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from './lmode-mapping.ts';
+import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
+import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from '../view/lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
 import { connectPanelTools, type PanelToolTarget } from '../tools/panel-tools.ts';
-import { DEFAULT_VIEW, imageToScreen, panBy, zoomAt, type FitMode, type ImagePoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from './view-transform.ts';
+import { DEFAULT_VIEW, imageToScreen, panBy, zoomAt, type FitMode, type ImagePoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from '../view/view-transform.ts';
 
 function sameViewport(a: PanelViewport | null, b: PanelViewport): boolean {
   if (!a) return false;

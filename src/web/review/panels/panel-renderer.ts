@@ -7,8 +7,8 @@ import 'pixi.js/graphics';
 import { BufferImageSource, Graphics, GlProgram, Mesh, MeshGeometry, Shader, Texture, UniformGroup, type Application, type WebGLRenderer } from 'pixi.js';
 import fragment from '../../../../shaders/panel.frag?raw';
 import vertex from '../../../../shaders/panel.vert?raw';
-import type { BrightnessContrast } from './brightness-contrast.ts';
-import { viewTransform, type FitMode, type Size, type ViewState, type ViewTransform } from './view-transform.ts';
+import type { BrightnessContrast } from '../view/brightness-contrast.ts';
+import { viewTransform, type FitMode, type Size, type ViewState, type ViewTransform } from '../view/view-transform.ts';
 
 /** What a panel shows: an 8-bit gray image, or black of that size while its bytes have not arrived. */
 export interface PanelImage {

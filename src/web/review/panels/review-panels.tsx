@@ -3,11 +3,11 @@ import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } fr
 import type { ImageStore } from '../imaging/image-store.ts';
 import type { SliceCursor } from '../imaging/slice-cursor.ts';
 import { createCutAngleStore } from '../lmode/cut-angle.ts';
-import { createBrightnessContrastStore } from './brightness-contrast.ts';
+import { createBrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
 import { NoPullbackPanel } from './no-pullback-panel.tsx';
 import type { PanelKind } from './panel-controller.ts';
-import type { PanelViewportSource } from './view-transform.ts';
+import type { PanelViewportSource } from '../view/view-transform.ts';
 import { DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
 import { PanelSplitter } from './panel-splitter.tsx';
 

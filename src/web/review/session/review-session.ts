@@ -4,7 +4,7 @@ import type { Confirm } from '../../ui/confirm.tsx';
 import type { ToastService } from '../../ui/toast.tsx';
 import { loadAnnotations, saveAnnotations, type AnnotationStatus } from '../annotations/annotation-save.ts';
 import type { AnnotationSession } from '../annotations/annotation-session.tsx';
-import { AnnotationStore } from '../annotations/annotation-store.ts';
+import { AnnotationStore } from '../manifest/annotation-store.ts';
 import { guardUnsavedLeave } from '../annotations/leave-guard.ts';
 import { ImageStore } from '../imaging/image-store.ts';
 import { SliceCursor } from '../imaging/slice-cursor.ts';

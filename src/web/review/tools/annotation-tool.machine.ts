@@ -2,7 +2,7 @@ import { assign, emit, setup } from 'xstate';
 import { newAngle, newArea, newRuler, newText, moveHandle, passedDragThreshold, translateAnnotation } from '../../../domain/annotations/drag.ts';
 import { hitTest, type Hit } from '../../../domain/annotations/hit-test.ts';
 import type { AnnotationManifest, Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
-import type { ContourBorder } from '../../../domain/contours/contour-set.ts';
+import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { ToolId } from './tools.ts';
 
 /**

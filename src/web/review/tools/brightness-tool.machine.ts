@@ -1,6 +1,6 @@
 import { assign, emit, setup } from 'xstate';
 import { passedDragThreshold, DRAG_THRESHOLD_PX } from '../../../domain/annotations/drag.ts';
-import { dragBrightnessContrast, type BrightnessContrast } from '../panels/brightness-contrast.ts';
+import { dragBrightnessContrast, type BrightnessContrast } from '../view/brightness-contrast.ts';
 
 /**
  * The brightness tool's drag, with the same threshold as the annotation tools: a press and release

@@ -1,5 +1,5 @@
 import { assign, emit, setup } from 'xstate';
-import type { ImagePoint } from '../panels/view-transform.ts';
+import type { ImagePoint } from '../view/view-transform.ts';
 import type { KeyInput, PointerInput, ToolInput } from './tool-input.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { assign, emit, enqueueActions, setup } from 'xstate';
-import { wheelSteps } from '../panels/lmode-mapping.ts';
-import { wheelZoomFactor, type ImagePoint, type ScreenPoint } from '../panels/view-transform.ts';
+import { wheelSteps } from '../view/lmode-mapping.ts';
+import { wheelZoomFactor, type ImagePoint, type ScreenPoint } from '../view/view-transform.ts';
 import type { ToolInput } from './tool-input.ts';
 
 /**

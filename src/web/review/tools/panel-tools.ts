@@ -1,6 +1,6 @@
 import { createActor } from 'xstate';
-import { DEFAULT_BRIGHTNESS_CONTRAST, type BrightnessContrastStore } from '../panels/brightness-contrast.ts';
-import type { ImagePoint, ScreenPoint, ViewTransform } from '../panels/view-transform.ts';
+import { DEFAULT_BRIGHTNESS_CONTRAST, type BrightnessContrastStore } from '../view/brightness-contrast.ts';
+import type { ImagePoint, ScreenPoint, ViewTransform } from '../view/view-transform.ts';
 import type { ActiveToolStore } from './active-tool.tsx';
 import { brightnessToolMachine } from './brightness-tool.machine.ts';
 import { navigateToolMachine } from './navigate-tool.machine.ts';

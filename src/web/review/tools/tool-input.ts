@@ -1,4 +1,4 @@
-import { screenPoint, screenToImage, type ImagePoint, type ScreenPoint, type ViewTransform } from '../panels/view-transform.ts';
+import { screenPoint, screenToImage, type ImagePoint, type ScreenPoint, type ViewTransform } from '../view/view-transform.ts';
 
 /**
  * The one path from the DOM to the review's tools: pointer, wheel, double-click and key events

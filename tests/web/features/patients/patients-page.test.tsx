@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { PatientsPage } from '../../../../src/web/features/patients/patients-page.tsx';
-import type { PatientSummary } from '../../../../src/domain/patients.ts';
+import { firstOrderOf, type PatientSortField, type PatientSummary } from '../../../../src/domain/patients.ts';
 import { fakeApi, renderApp } from '../../render.tsx';
 
 const PATIENTS: PatientSummary[] = Array.from({ length: 60 }, (_, i) => ({
@@ -11,10 +11,11 @@ const PATIENTS: PatientSummary[] = Array.from({ length: 60 }, (_, i) => ({
   birthDate: '1961-04-09',
   sex: i % 2 ? 'M' : 'F',
   recordCount: i % 4,
-  latestRecordDate: i % 4 ? '2024-03-05T10:00:00Z' : null,
+  // Patient k was last seen k days into 2024; every fourth has no record yet.
+  latestRecordDate: i % 4 ? new Date(Date.UTC(2024, 0, 1 + i, 10)).toISOString() : null,
 }));
 
-/** A tiny stand-in for GET /api/{tenant}/patients: search, sort by id, paging. */
+/** A tiny stand-in for GET /api/{tenant}/patients: search, sort (nulls last, then by id), paging. */
 function patientsServer({ fail = 0 } = {}) {
   let failures = fail;
   return fakeApi((url) => {
@@ -26,7 +27,16 @@ function patientsServer({ fail = 0 } = {}) {
     const pageSize = Number(url.searchParams.get('pageSize') ?? 25);
     const search = (url.searchParams.get('search') ?? '').toLowerCase();
     const matching = PATIENTS.filter((p) => !search || p.name.toLowerCase().includes(search) || p.patientId.toLowerCase().includes(search));
-    if (url.searchParams.get('order') === 'desc') matching.reverse();
+    const sort = (url.searchParams.get('sort') ?? 'latestRecordDate') as keyof PatientSummary;
+    const order = url.searchParams.get('order') ?? firstOrderOf(sort as PatientSortField);
+    const direction = order === 'desc' ? -1 : 1;
+    matching.sort((a, b) => {
+      const [x, y] = [a[sort], b[sort]];
+      if (x === y) return a.patientId.localeCompare(b.patientId);
+      if (x === null) return 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : 1) * direction;
+    });
     return Response.json({ items: matching.slice((page - 1) * pageSize, page * pageSize), total: matching.length, page, pageSize });
   });
 }
@@ -46,8 +56,9 @@ describe('patients list', () => {
     const headers = screen.getAllByRole('columnheader').map((th) => th.textContent);
     expect(headers).toEqual(['Patient ID', 'Name', 'Birth date', 'Sex', 'Records', 'Latest record']);
     expect(screen.getAllByRole('columnheader').every((th) => th.getAttribute('scope') === 'col')).toBe(true);
+    // The most recently seen patient first.
     const first = within(rows()[0] as HTMLElement).getAllByRole('cell').map((cell) => cell.textContent);
-    expect(first).toEqual(['P-0001', 'Ann Lee', '04/09/61', 'Female', '0', '—']);
+    expect(first).toEqual(['P-0060', 'Patient 60', '04/09/61', 'Male', '3', '02/29/24']);
     expect(screen.getByTestId('patients-total').textContent).toBe('60 patients');
     expect(screen.getByTestId('page-indicator').textContent).toBe('Page 1 of 3');
   });
@@ -77,10 +88,15 @@ describe('patients list', () => {
     const { client, fetchMock } = patientsServer();
     renderApp(<PatientsPage />, { api: client, path: '/patients' });
     await waitFor(() => expect(rows()).toHaveLength(25));
+    expect(screen.getByRole('columnheader', { name: /Latest record/ }).getAttribute('aria-sort')).toBe('descending');
     const nameHeader = screen.getByRole('columnheader', { name: /Name/ });
-    expect(nameHeader.getAttribute('aria-sort')).toBe('ascending');
+    expect(nameHeader.getAttribute('aria-sort')).toBe('none');
 
+    // A name sorts from A first; a second click turns it.
     await user.click(within(nameHeader).getByRole('button'));
+    await waitFor(() => expect(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('ascending'));
+    expect(requests(fetchMock).at(-1)?.get('sort')).toBe('name');
+    await user.click(within(screen.getByRole('columnheader', { name: /Name/ })).getByRole('button'));
     await waitFor(() => expect(screen.getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('descending'));
     expect(requests(fetchMock).at(-1)?.get('order')).toBe('desc');
 
@@ -93,7 +109,7 @@ describe('patients list', () => {
   it('pages on the server and changes the page size', async () => {
     const user = userEvent.setup();
     const { client, fetchMock } = patientsServer();
-    renderApp(<PatientsPage />, { api: client, path: '/patients' });
+    renderApp(<PatientsPage />, { api: client, path: '/patients?sort=patientId' });
     await waitFor(() => expect(rows()).toHaveLength(25));
 
     await user.click(screen.getByRole('button', { name: 'Next' }));
@@ -119,15 +135,17 @@ describe('patients list', () => {
   it('opens a patient’s records by click or by Enter on the focused row', async () => {
     const user = userEvent.setup();
     const { client } = patientsServer();
-    const { currentPath } = renderApp(<PatientsPage />, { api: client, path: '/patients' });
+    const { currentPath } = renderApp(<PatientsPage />, { api: client, path: '/patients?sort=patientId' });
     await waitFor(() => expect(rows()).toHaveLength(25));
 
     await user.click(screen.getByText('Ann Lee'));
     expect(currentPath()).toBe('/patients/P-0001/records');
 
-    (rows()[1] as HTMLElement).focus();
+    const second = rows()[1] as HTMLElement;
+    const secondId = within(second).getAllByRole('cell')[0]!.textContent;
+    second.focus();
     await user.keyboard('{Enter}');
-    expect(currentPath()).toBe('/patients/P-0002/records');
+    expect(currentPath()).toBe(`/patients/${secondId}/records`);
   });
 
   it('starts from the page and search in the address', async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { addAnnotation } from '../../../../src/domain/annotations/edits.ts';
 import { emptyManifest, type AnnotationManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/annotations/annotation-store.ts';
+import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { draftPromptText } from '../../../../src/web/review/annotations/draft-prompt.tsx';
 import { createDraftStore, type AnnotationDraft } from '../../../../src/web/review/annotations/draft-store.ts';
 import { DraftSync, sameJson } from '../../../../src/web/review/annotations/draft-sync.ts';

@@ -4,7 +4,7 @@ import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { newText } from '../../../../src/domain/annotations/drag.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { AnnotationStore } from '../../../../src/web/review/annotations/annotation-store.ts';
+import { AnnotationStore } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { LabelCards } from '../../../../src/web/review/annotations/label-cards.tsx';
 import { useState } from 'react';
 

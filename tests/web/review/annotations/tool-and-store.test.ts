@@ -3,7 +3,7 @@ import { createActor } from 'xstate';
 import { annotationsOnSlice } from '../../../../src/domain/annotations/edits.ts';
 import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { emptyManifest, type Point } from '../../../../src/domain/annotations/manifest.ts';
-import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/annotations/annotation-store.ts';
+import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { annotationToolMachine } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
 import type { ToolId } from '../../../../src/web/review/tools/tools.ts';
 

@@ -5,7 +5,7 @@ import { setManualContour } from '../../../../src/domain/annotations/contour-edi
 import { emptyManifest, type AnnotationManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../../src/domain/constants.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
-import { AnnotationStore } from '../../../../src/web/review/annotations/annotation-store.ts';
+import { AnnotationStore } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { annotationToolMachine } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
 import { ContourLayer } from '../../../../src/web/review/contours/contour-layer.tsx';
 import { renderApp } from '../../render.tsx';

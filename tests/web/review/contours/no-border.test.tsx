@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
-import { AnnotationStore } from '../../../../src/web/review/annotations/annotation-store.ts';
+import { AnnotationStore } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { annotationToolMachine } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
 import { NO_BORDER_TEXT } from '../../../../src/web/review/contours/contour-card.tsx';
 import { ContourLayer } from '../../../../src/web/review/contours/contour-layer.tsx';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { AnnotationStore } from '../../../../src/web/review/annotations/annotation-store.ts';
+import { AnnotationStore } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { NO_STUDY_REASON, SendToPacsButton } from '../../../../src/web/review/pacs/send-to-pacs-button.tsx';
 import { renderApp } from '../../render.tsx';
 import { ARCHIVE, pacsServer, problem } from '../../features/pacs-fixture.ts';

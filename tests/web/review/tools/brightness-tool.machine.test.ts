@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { DRAG_THRESHOLD_PX } from '../../../../src/domain/annotations/drag.ts';
-import { dragBrightnessContrast, type BrightnessContrast } from '../../../../src/web/review/panels/brightness-contrast.ts';
+import { dragBrightnessContrast, type BrightnessContrast } from '../../../../src/web/review/view/brightness-contrast.ts';
 import { brightnessToolMachine } from '../../../../src/web/review/tools/brightness-tool.machine.ts';
 
 function harness(start: BrightnessContrast = { brightness: 0.2, contrast: 1.5 }) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { cutLineToolMachine, type CutLineToolEmitted } from '../../../../src/web/review/tools/cut-line-tool.machine.ts';
 import type { PointerInputType, ToolInput } from '../../../../src/web/review/tools/tool-input.ts';
-import { screenPoint, type ImagePoint } from '../../../../src/web/review/panels/view-transform.ts';
+import { screenPoint, type ImagePoint } from '../../../../src/web/review/view/view-transform.ts';
 
 const at = (type: PointerInputType, x: number, { button = 0, pointerId = 1, onImage = true } = {}): ToolInput => ({
   type,

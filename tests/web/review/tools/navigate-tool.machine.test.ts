@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { navigateToolMachine, type NavigateToolEmitted } from '../../../../src/web/review/tools/navigate-tool.machine.ts';
 import type { PointerInputType, ToolInput } from '../../../../src/web/review/tools/tool-input.ts';
-import { screenPoint, type ImagePoint } from '../../../../src/web/review/panels/view-transform.ts';
+import { screenPoint, type ImagePoint } from '../../../../src/web/review/view/view-transform.ts';
 
 const image = (x: number, y: number) => ({ x, y }) as ImagePoint;
 const press = (type: PointerInputType, x: number, y: number, { button = 0, pointerId = 1, onImage = true } = {}): ToolInput => ({

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBrightnessContrastStore, DEFAULT_BRIGHTNESS_CONTRAST } from '../../../../src/web/review/panels/brightness-contrast.ts';
-import { DEFAULT_VIEW, viewTransform } from '../../../../src/web/review/panels/view-transform.ts';
+import { createBrightnessContrastStore, DEFAULT_BRIGHTNESS_CONTRAST } from '../../../../src/web/review/view/brightness-contrast.ts';
+import { DEFAULT_VIEW, viewTransform } from '../../../../src/web/review/view/view-transform.ts';
 import { createActiveToolStore } from '../../../../src/web/review/tools/active-tool.tsx';
 import { connectPanelTools, type PanelToolTarget } from '../../../../src/web/review/tools/panel-tools.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listenForToolInput, toolInputOf, type ToolInput } from '../../../../src/web/review/tools/tool-input.ts';
-import { DEFAULT_VIEW, viewTransform, type ViewTransform } from '../../../../src/web/review/panels/view-transform.ts';
+import { DEFAULT_VIEW, viewTransform, type ViewTransform } from '../../../../src/web/review/view/view-transform.ts';
 
 /** A panel 800×400 CSS pixels at (100, 50) on the page. */
 function panel(): HTMLElement {

@@ -6,7 +6,7 @@ import {
   DRAG_PIXELS_PER_UNIT,
   createBrightnessContrastStore,
   dragBrightnessContrast,
-} from '../../../../src/web/review/panels/brightness-contrast.ts';
+} from '../../../../src/web/review/view/brightness-contrast.ts';
 
 describe('dragBrightnessContrast', () => {
   it('a vertical drag changes brightness only: up brightens', () => {

@@ -7,7 +7,7 @@ function bordered(contour: DetectedContour | undefined) {
   if (!contour || !hasBorder(contour)) throw new Error('expected a slice with borders');
   return contour;
 }
-import { borderOf, ContourSetSchema, findContour, mergeContours, type SliceContour } from '../../../src/domain/contours/contour-set.ts';
+import { borderOf, ContourSetSchema, findContour, mergeContours, type SliceContour } from '../../../src/domain/annotations/contour-set.ts';
 
 const square = (x: number, y: number, side: number) => [
   { x, y },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, MAX_ZOOM, imageToScreen, panBy, screenPoint, screenToImage, viewTransform, wheelZoomFactor, zoomAt } from '../../../../src/web/review/panels/view-transform.ts';
+import { DEFAULT_VIEW, MAX_ZOOM, imageToScreen, panBy, screenPoint, screenToImage, viewTransform, wheelZoomFactor, zoomAt } from '../../../../src/web/review/view/view-transform.ts';
 
 const image = { width: 512, height: 256 };
 const viewport = { width: 800, height: 800 };

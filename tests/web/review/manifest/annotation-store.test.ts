@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/annotations/annotation-store.ts';
+import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/manifest/annotation-store.ts';
 
 function loadedStore() {
   const store = new AnnotationStore();

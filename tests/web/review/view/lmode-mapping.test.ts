@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WHEEL_NOTCH_PX, lmodeSliceToX, lmodeXToSlice, loadedRuns, wheelSteps } from '../../../../src/web/review/panels/lmode-mapping.ts';
+import { WHEEL_NOTCH_PX, lmodeSliceToX, lmodeXToSlice, loadedRuns, wheelSteps } from '../../../../src/web/review/view/lmode-mapping.ts';
 
 describe('lmodeXToSlice', () => {
   it('maps the image width onto slices 1..N', () => {
