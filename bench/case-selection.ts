@@ -3,7 +3,7 @@
  * detector's thresholds may be fitted on) instead of EVALUATION_SEEDS, `--types a,b` for some case
  * types only.
  */
-import { EVALUATION_CASE_TYPES, EVALUATION_SEEDS, TUNING_SEEDS, type EvaluationCaseType } from '../src/domain/imaging/evaluation-cases.ts';
+import { EVALUATION_CASE_TYPES, EVALUATION_SEEDS, TUNING_SEEDS, type EvaluationCaseType } from '../src/domain/synthetic/evaluation-cases.ts';
 
 export function caseSelection(args: readonly string[]): { tuning: boolean; types: EvaluationCaseType[]; seeds: readonly number[] } {
   const tuning = args.includes('--tuning');

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:contours-order`: border detection in any frame order (issue 23). From each
- * evaluation case's pullback model (src/domain/imaging/evaluation-cases.ts) it builds sequences of
+ * evaluation case's pullback model (src/domain/synthetic/evaluation-cases.ts) it builds sequences of
  * frames as real exports give them, detects each through detectBorderSequence (the path of the
  * server and the CLI) and each frame alone, and prints per kind the lumen and vessel Dice and the
  * single-vs-sequence difference |Dice in the sequence − Dice alone| (issue 23: ≤ 0.02 wherever the
@@ -37,9 +37,9 @@ import { detectBorderSequence } from '../src/domain/contours/detect-sequence.ts'
 import { NEIGHBOUR_SCORE } from '../src/domain/contours/frame-neighbours.ts';
 import { measuredOutline } from '../src/domain/contours/measurements.ts';
 import type { SliceDetection } from '../src/domain/contours/api.ts';
-import { createBmodeRenderer } from '../src/domain/imaging/bmode-frame.ts';
-import { truthContours } from '../src/domain/imaging/contours.ts';
-import { EVALUATION_CASE_TYPES, evaluationCase, type EvaluationCase } from '../src/domain/imaging/evaluation-cases.ts';
+import { createBmodeRenderer } from '../src/domain/synthetic/bmode-frame.ts';
+import { truthContours } from '../src/domain/synthetic/contours.ts';
+import { EVALUATION_CASE_TYPES, evaluationCase, type EvaluationCase } from '../src/domain/synthetic/evaluation-cases.ts';
 import { caseSelection } from './case-selection.ts';
 import { seededRandom } from '../src/domain/random.ts';
 

@@ -17,11 +17,11 @@ import { createBorderDetector } from '../src/domain/contours/border-detector.ts'
 import { detectBorderSequence } from '../src/domain/contours/detect-sequence.ts';
 import type { ReadabilityFeatures } from '../src/domain/contours/frame-readability.ts';
 import { measuredOutline } from '../src/domain/contours/measurements.ts';
-import { EVALUATION_CASE_TYPES, evaluationCase } from '../src/domain/imaging/evaluation-cases.ts';
+import { EVALUATION_CASE_TYPES, evaluationCase } from '../src/domain/synthetic/evaluation-cases.ts';
 import { caseSelection } from './case-selection.ts';
-import { frameSequence, SEQUENCE_KINDS } from '../src/domain/imaging/sequence-kinds.ts';
-import { UNREADABLE_FRAME_KINDS, unreadableFrame } from '../src/domain/imaging/unreadable-frames.ts';
-import { createBmodeRenderer } from '../src/domain/imaging/bmode-frame.ts';
+import { frameSequence, SEQUENCE_KINDS } from '../src/domain/synthetic/sequence-kinds.ts';
+import { UNREADABLE_FRAME_KINDS, unreadableFrame } from '../src/domain/synthetic/unreadable-frames.ts';
+import { createBmodeRenderer } from '../src/domain/synthetic/bmode-frame.ts';
 
 const args = process.argv.slice(2);
 const { tuning, types, seeds } = caseSelection(args);

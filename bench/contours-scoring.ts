@@ -10,9 +10,9 @@ import type { BorderDetection, BorderDetector } from '../src/domain/contours/bor
 import type { LumenDetector } from '../src/domain/contours/lumen-detector.ts';
 import { lumenAreaMm2, measuredOutline } from '../src/domain/contours/measurements.ts';
 import type { Point } from '../src/domain/annotations/manifest.ts';
-import { polygonAreaMm2 } from '../src/domain/imaging/contours.ts';
-import type { EvaluationCase } from '../src/domain/imaging/evaluation-cases.ts';
-import type { ImagePoint } from '../src/domain/imaging/image-point.ts';
+import { polygonAreaMm2 } from '../src/domain/synthetic/contours.ts';
+import type { EvaluationCase } from '../src/domain/synthetic/evaluation-cases.ts';
+import type { ImagePoint } from '../src/domain/image-point.ts';
 
 /** Per-border sums over frames. */
 export interface BorderScores {

@@ -1,14 +1,14 @@
 /**
  * The sequence part of bench/contours.ts (issue 23): each case's frames given as the sequence kinds
- * real inputs come in (src/domain/imaging/sequence-kinds.ts), detected in the order given as the CLI
+ * real inputs come in (src/domain/synthetic/sequence-kinds.ts), detected in the order given as the CLI
  * does (each frame with the detection and pixels of the one before; the first with the next frame's
  * pixels), and each frame detected alone (no previous detection, no other frame). Per kind: both
  * borders against the truth, and how far a frame's lumen and vessel Dice inside the sequence move
  * from the same frame's alone (the issue asks for at most 0.02).
  */
 import type { BorderDetection, BorderDetector } from '../src/domain/contours/border-detection.ts';
-import type { EvaluationCase } from '../src/domain/imaging/evaluation-cases.ts';
-import { frameSequence, type SequenceFrame, type SequenceKind } from '../src/domain/imaging/sequence-kinds.ts';
+import type { EvaluationCase } from '../src/domain/synthetic/evaluation-cases.ts';
+import { frameSequence, type SequenceFrame, type SequenceKind } from '../src/domain/synthetic/sequence-kinds.ts';
 import { addAgreement, addBorderScores, borderAgreement, emptyBorderScores, type BorderAgreement, type BorderScores } from './contours-scoring.ts';
 
 export interface SequenceRow {

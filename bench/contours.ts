@@ -1,6 +1,6 @@
 /**
  * `npm run bench:contours`: accuracy and speed of automatic border detection (issue 15) on the
- * generator's evaluation cases (src/domain/imaging/evaluation-cases.ts), which the detector was not
+ * generator's evaluation cases (src/domain/synthetic/evaluation-cases.ts), which the detector was not
  * tuned on: per case type, a short run of frames for each of EVALUATION_SEEDS, scored frame by frame
  * against the generator's exact truth (bench/contours-scoring.ts).
  *
@@ -32,8 +32,8 @@ import {
   evaluationCase,
   type EvaluationCase,
   type EvaluationCaseType,
-} from '../src/domain/imaging/evaluation-cases.ts';
-import { SEQUENCE_KINDS, type SequenceKind } from '../src/domain/imaging/sequence-kinds.ts';
+} from '../src/domain/synthetic/evaluation-cases.ts';
+import { SEQUENCE_KINDS, type SequenceKind } from '../src/domain/synthetic/sequence-kinds.ts';
 import {
   SEQUENCE_HEADER,
   addSequenceRow,

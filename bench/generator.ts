@@ -4,10 +4,10 @@
  * means for the 3,600-frame demo record.
  */
 import { availableParallelism } from 'node:os';
-import { renderAngioFrame } from '../src/domain/imaging/angio-frame.ts';
-import { createBmodeRenderer } from '../src/domain/imaging/bmode-frame.ts';
-import { lumenAreaProfileMm2 } from '../src/domain/imaging/contours.ts';
-import { createPullbackModel } from '../src/domain/imaging/pullback-model.ts';
+import { renderAngioFrame } from '../src/domain/synthetic/angio-frame.ts';
+import { createBmodeRenderer } from '../src/domain/synthetic/bmode-frame.ts';
+import { lumenAreaProfileMm2 } from '../src/domain/synthetic/contours.ts';
+import { createPullbackModel } from '../src/domain/synthetic/pullback-model.ts';
 import { createFrameWorkerPool } from '../src/server/imaging/frame-worker-pool.ts';
 
 const RECORD_FRAMES = 3600;

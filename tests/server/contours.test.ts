@@ -4,7 +4,7 @@ import { ContoursProcessingSchema, hasBorder, RecordContoursSchema, type RecordC
 import { diceCoefficient } from '../../src/domain/contours/agreement.ts';
 import { LOW_CONFIDENCE } from '../../src/domain/contours/border-detection.ts';
 import { enclosesContour, measuredOutline } from '../../src/domain/contours/measurements.ts';
-import { lumenAreaProfileMm2, truthContours } from '../../src/domain/imaging/contours.ts';
+import { lumenAreaProfileMm2, truthContours } from '../../src/domain/synthetic/contours.ts';
 import { findRecord } from '../../src/server/db/records.ts';
 import { pullbackModelOf } from '../../src/server/imaging/record-imaging.ts';
 import { clinicianAuthorization, createTestServer, hostOf, postgresUnavailable, type TestServer } from './test-server.ts';

@@ -22,7 +22,7 @@ export function strict<T extends z.core.$ZodLooseShape>(shape: T) {
 export const finite = () => z.number({ error: expected('expected a finite number') });
 
 export const PointSchema = strict({ x: finite(), y: finite() });
-/** A point in image pixels; structurally compatible with the branded ImagePoint of domain/imaging. */
+/** A point in image pixels; structurally compatible with the branded ImagePoint of domain/image-point.ts. */
 export type Point = { x: number; y: number };
 export type ImagePointLike = Point;
 

@@ -3,7 +3,7 @@
  * need not be the frame's middle): `angleCount` rays, ray a at θ = 2πa / angleCount (0 along +x,
  * towards +y), sample k at radius firstRadiusPx + k · radialStepPx (one sample per pixel, or finer
  * on coarse frames, so that sample spacing in mm stays about the same whatever the pixel size). Pixel
- * (col, row) covers [col, col + 1) x [row, row + 1) (domain/imaging/image-point.ts) and a sample is read
+ * (col, row) covers [col, col + 1) x [row, row + 1) (domain/image-point.ts) and a sample is read
  * bilinearly between the four nearest pixel centres. It also says how many samples of each ray lie
  * inside the frame: beyond that a ray has no data, which is not the
  * same as a black (echo-free) sample, and the detector must not read it as blood.

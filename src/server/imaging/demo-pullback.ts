@@ -4,9 +4,9 @@
  * CPU-bound (about 7 ms per 512x512 B-mode frame); frame-worker-pool.ts runs the same code off
  * the main thread.
  */
-import { renderAngioFrame } from '../../domain/imaging/angio-frame.ts';
-import { bmodeRendererFor } from '../../domain/imaging/bmode-frame.ts';
-import type { PullbackModel } from '../../domain/imaging/pullback-model.ts';
+import { renderAngioFrame } from '../../domain/synthetic/angio-frame.ts';
+import { bmodeRendererFor } from '../../domain/synthetic/bmode-frame.ts';
+import type { PullbackModel } from '../../domain/synthetic/pullback-model.ts';
 
 /** Frames start..end-1, concatenated (each frameSizePx² bytes). */
 export function generateFrames(model: PullbackModel, start: number, end: number): Uint8Array<ArrayBuffer> {

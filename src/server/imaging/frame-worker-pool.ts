@@ -3,7 +3,7 @@
  * leaves a core idle; results arrive as transferred buffers (no copy).
  */
 import { availableParallelism } from 'node:os';
-import type { PullbackModelOptions } from '../../domain/imaging/pullback-model.ts';
+import type { PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import type { FrameJob, FrameJobResult } from './frame-worker.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 

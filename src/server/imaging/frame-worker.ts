@@ -3,7 +3,7 @@
  * its options (the model is deterministic, so every worker renders the same bytes).
  */
 import { parentPort } from 'node:worker_threads';
-import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/imaging/pullback-model.ts';
+import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 
 export interface FrameJob {

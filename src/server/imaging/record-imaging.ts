@@ -1,10 +1,10 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { renderAngioFrame } from '../../domain/imaging/angio-frame.ts';
-import { createBmodeRenderer } from '../../domain/imaging/bmode-frame.ts';
-import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
-import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/imaging/pullback-model.ts';
+import { renderAngioFrame } from '../../domain/synthetic/angio-frame.ts';
+import { createBmodeRenderer } from '../../domain/synthetic/bmode-frame.ts';
+import { downsampleByHalf } from '../../domain/downsample.ts';
+import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { chunkCount, chunkFrames, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';

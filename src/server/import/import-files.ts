@@ -1,7 +1,7 @@
 /** Small file helpers of the import service: the age of an upload left behind, and a series' preview. */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { downsampleByHalf } from '../../domain/imaging/downsample.ts';
+import { downsampleByHalf } from '../../domain/downsample.ts';
 import { encodeGrayPng } from '../imaging/png.ts';
 import type { DicomFile } from '../dicom/dicom-file.ts';
 

@@ -2,7 +2,7 @@
  * Which slices each frame chunk of a record serves, so that downloads (the page's and the service
  * worker's) go outwards from the slice the clinician is on, whichever series the chunk belongs to.
  */
-import { angioFrameForSlice } from '../../domain/imaging/angio-geometry.ts';
+import { angioFrameForSlice } from '../../domain/frame-sync.ts';
 import type { ImageSeriesName, RecordImages } from '../../domain/images.ts';
 
 /** A chunk and the 1-based slices first..last whose images it holds. */

@@ -4,11 +4,11 @@ import { diceCoefficient } from '../../../src/domain/contours/agreement.ts';
 import type { BorderDetection } from '../../../src/domain/contours/border-detection.ts';
 import { createBorderDetector, type InspectableBorderDetector } from '../../../src/domain/contours/border-detector.ts';
 import { DEFAULT_CONTROL_POINTS } from '../../../src/domain/contours/lumen-detector.ts';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { truthContours } from '../../../src/domain/imaging/contours.ts';
-import { crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import { EVALUATION_CASE_TYPES, evaluationCase, TUNING_SEEDS, type EvaluationCase } from '../../../src/domain/imaging/evaluation-cases.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import { EVALUATION_CASE_TYPES, evaluationCase, TUNING_SEEDS, type EvaluationCase } from '../../../src/domain/synthetic/evaluation-cases.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 // The demo generator (512 px at 0.01 mm/px), as the legacy lumen detector's tests use it.
 const model = createPullbackModel({ seed: 11, frameCount: 900 });

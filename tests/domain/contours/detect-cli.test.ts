@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Point } from '../../../src/domain/annotations/manifest.ts';
 import { shoelaceArea } from '../../../src/domain/annotations/measurements.ts';
 import { diceCoefficient } from '../../../src/domain/contours/agreement.ts';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { truthContours } from '../../../src/domain/imaging/contours.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 // `npm run -s detect` end to end: real PNG files of generated frames, the script run by node as a child process.
 const root = path.resolve(import.meta.dirname, '../../..');

@@ -6,9 +6,9 @@ import { createBorderDetector } from '../../../src/domain/contours/border-detect
 import { carryOf, detectBorderSequence, detectionOfCarry } from '../../../src/domain/contours/detect-sequence.ts';
 import { enclosesContour, lumenAreaMm2, measureContour, measuredOutline } from '../../../src/domain/contours/measurements.ts';
 import { controlPointsOf, polygonOf } from '../../../src/domain/contours/radial-profile.ts';
-import { renderBmodeFrame } from '../../../src/domain/imaging/bmode-frame.ts';
-import { truthContours } from '../../../src/domain/imaging/contours.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { renderBmodeFrame } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 const [WIDTH, HEIGHT] = [50, 40];
 const geometry = { frameWidth: WIDTH, frameHeight: HEIGHT, pixelSpacingMm: 0.1 };

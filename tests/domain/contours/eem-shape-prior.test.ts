@@ -3,7 +3,7 @@ import { diceCoefficient } from '../../../src/domain/contours/agreement.ts';
 import type { BorderDetection } from '../../../src/domain/contours/border-detection.ts';
 import { createBorderDetector } from '../../../src/domain/contours/border-detector.ts';
 import { arcRobustEemFit, bridgeBlindEem, bridgeEemAcrossArcs } from '../../../src/domain/contours/eem-shape-prior.ts';
-import { evaluationCase, TUNING_SEEDS } from '../../../src/domain/imaging/evaluation-cases.ts';
+import { evaluationCase, TUNING_SEEDS } from '../../../src/domain/synthetic/evaluation-cases.ts';
 
 /** Frame 0 of a tuning case, detected with frame 1 as its temporal neighbour (as bench:contours does). */
 function detectFirst(type: 'low-signal-arc' | 'coronary-20mhz', seed: number): { detection: BorderDetection; truthMm: number[]; lumenMm: number[]; mm: number } {

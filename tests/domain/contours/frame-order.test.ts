@@ -6,9 +6,9 @@ import { carryOf, detectBorderSequence } from '../../../src/domain/contours/dete
 import { NEIGHBOUR_SCORE } from '../../../src/domain/contours/frame-neighbours.ts';
 import { measuredOutline } from '../../../src/domain/contours/measurements.ts';
 import { controlPointsOf, polygonOf } from '../../../src/domain/contours/radial-profile.ts';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { truthContours } from '../../../src/domain/imaging/contours.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 import { seededRandom } from '../../../src/domain/random.ts';
 
 // Two 20 MHz pullbacks of the same frame geometry (as two runs of one export would be).

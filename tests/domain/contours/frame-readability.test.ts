@@ -11,10 +11,10 @@ import { createBorderDetector } from '../../../src/domain/contours/border-detect
 import { detectBorderSequence } from '../../../src/domain/contours/detect-sequence.ts';
 import { isReadableFrame } from '../../../src/domain/contours/frame-readability.ts';
 import { measuredOutline } from '../../../src/domain/contours/measurements.ts';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { EVALUATION_SEEDS, evaluationCase, TUNING_SEEDS, type EvaluationCase, type EvaluationCaseType } from '../../../src/domain/imaging/evaluation-cases.ts';
-import { frameSequence } from '../../../src/domain/imaging/sequence-kinds.ts';
-import { UNREADABLE_FRAME_KINDS, unreadableFrame } from '../../../src/domain/imaging/unreadable-frames.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { EVALUATION_SEEDS, evaluationCase, TUNING_SEEDS, type EvaluationCase, type EvaluationCaseType } from '../../../src/domain/synthetic/evaluation-cases.ts';
+import { frameSequence } from '../../../src/domain/synthetic/sequence-kinds.ts';
+import { UNREADABLE_FRAME_KINDS, unreadableFrame } from '../../../src/domain/synthetic/unreadable-frames.ts';
 
 const geometryOf = (evaluation: EvaluationCase) => ({ frameWidth: evaluation.frameWidth, frameHeight: evaluation.frameHeight, pixelSpacingMm: evaluation.pixelSpacingMm });
 const detectorOf = (evaluation: EvaluationCase) => {

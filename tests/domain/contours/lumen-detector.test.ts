@@ -4,10 +4,10 @@ import { diceCoefficient, hausdorffDistance } from '../../../src/domain/contours
 import { detectSequence } from '../../../src/domain/contours/detect-sequence.ts';
 import { createLumenDetector } from '../../../src/domain/contours/lumen-detector.ts';
 import { lumenAreaMm2, measuredOutline } from '../../../src/domain/contours/measurements.ts';
-import { renderBmodeFrame } from '../../../src/domain/imaging/bmode-frame.ts';
-import { lumenAreaProfileMm2, minimalLumenFrame, truthContours } from '../../../src/domain/imaging/contours.ts';
-import { angleDifferenceRad, crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { renderBmodeFrame } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { lumenAreaProfileMm2, minimalLumenFrame, truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { angleDifferenceRad, crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 const model = createPullbackModel({ seed: 11, frameCount: 900 });
 const detector = createLumenDetector({ frameSizePx: model.frameSizePx, pixelSpacingMm: model.pixelSpacingMm });

@@ -1,7 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderBmodeFrame } from '../../../src/domain/imaging/bmode-frame.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { renderBmodeFrame } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 import { createContourWorkerPool } from '../../../src/server/contours/contour-worker-pool.ts';
 import { detectChunk } from '../../../src/server/contours/detect-chunk.ts';
 

@@ -152,7 +152,7 @@ export function image(relationship: Relationship, reference: Omit<FrameReference
  * A 2D SCOORD (unnamed, as TID 320 has it under INFERRED FROM) on one frame: its IMAGE child says
  * which. Image pixels map to DICOM's image coordinates unchanged: both put (0, 0) at the top-left
  * corner of the top-left pixel, x right and y down, so a pixel's centre is (col + 0.5, row + 0.5)
- * in both (PS3.3 C.18.6.1.2; domain/imaging/image-point.ts).
+ * in both (PS3.3 C.18.6.1.2; domain/image-point.ts).
  */
 export function scoord(relationship: Relationship, graphicType: 'POINT' | 'POLYLINE', points: readonly Point[], frame: FrameReference): Naturalized {
   return item(relationship, 'SCOORD', null, {

@@ -1,7 +1,7 @@
 import { Box } from '@chakra-ui/react';
 import { useMemo, useSyncExternalStore } from 'react';
 import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { ImageStore } from '../frames/image-store.ts';
 import { lmodeSliceToX } from '../view/lmode-mapping.ts';
 import { imageToScreen, type PanelViewportSource } from '../view/view-transform.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';

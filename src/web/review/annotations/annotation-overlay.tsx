@@ -10,7 +10,7 @@ import type { Point, TypedAnnotation } from '../../../domain/annotations/manifes
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { ContourLayer } from '../contours/contour-layer.tsx';
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { ImageStore } from '../frames/image-store.ts';
 import { screenLengthToImage, type ImagePoint, type PanelViewportSource } from '../view/view-transform.ts';
 import { useActiveTool } from '../tools/active-tool.tsx';
 import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';

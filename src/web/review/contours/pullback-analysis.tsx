@@ -2,7 +2,7 @@ import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
-import type { SliceCursor } from '../imaging/slice-cursor.ts';
+import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';

@@ -1,10 +1,10 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
-import { writeInNextFrameOnChange } from '../imaging/next-frame.ts';
+import { writeInNextFrameOnChange } from '../frames/next-frame.ts';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { sliceRuns } from '../../../domain/contours/slices-to-check.ts';
-import type { SliceMover } from '../imaging/slice-cursor.ts';
+import type { SliceMover } from '../frames/slice-cursor.ts';
 
 const HEIGHT_PX = 120;
 /**

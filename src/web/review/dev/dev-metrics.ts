@@ -1,4 +1,4 @@
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { ImageStore } from '../frames/image-store.ts';
 import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import type { PlaybackSnapshot } from '../playback/playback.machine.ts';
 import type { ToolId } from '../tools/tools.ts';

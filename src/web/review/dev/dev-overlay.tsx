@@ -1,6 +1,6 @@
 import { Box, Button, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { ImageStore } from '../frames/image-store.ts';
 import { usePlaybackActor } from '../playback/playback-context.tsx';
 import type { PlaybackActorRef } from '../playback/playback.machine.ts';
 import { useActiveToolStore } from '../tools/active-tool.tsx';

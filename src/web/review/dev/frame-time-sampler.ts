@@ -1,4 +1,4 @@
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { ImageStore } from '../frames/image-store.ts';
 
 /** Runs `callback` once after the next paint; returns a cancel function. */
 export type AfterPaint = (callback: () => void) => () => void;

@@ -1,6 +1,6 @@
 /**
  * L-mode sampling at any cut angle, as pure typed-array code (no DOM): the line through the
- * frame centre at the angle, the same geometry as src/domain/imaging/lmode.ts generalised to
+ * frame centre at the angle, the same geometry as src/domain/synthetic/lmode.ts generalised to
  * frames that are not square. Bilinear weights and sample offsets are computed once per angle
  * and reused for every frame, so a recompute of thousands of frames is one tight loop.
  */

@@ -1,4 +1,4 @@
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { ImageStore } from '../frames/image-store.ts';
 import { degToRad } from './cut-angle.ts';
 import { LmodeImage } from './lmode-image.ts';
 

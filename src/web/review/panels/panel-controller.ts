@@ -1,11 +1,11 @@
 import type { Application } from 'pixi.js';
-import type { ImageStore, ImageStoreSnapshot } from '../imaging/image-store.ts';
-import type { SliceCursor } from '../imaging/slice-cursor.ts';
+import type { ImageStore, ImageStoreSnapshot } from '../frames/image-store.ts';
+import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { DEFAULT_CUT_ANGLE_DEG, type CutAngleStore } from '../lmode/cut-angle.ts';
 import type { LmodeImage } from '../lmode/lmode-image.ts';
 import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import { PageLmode } from '../lmode/page-lmode.ts';
-import { frameWrite } from '../imaging/next-frame.ts';
+import { frameWrite } from '../frames/next-frame.ts';
 import type { ActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from '../view/lmode-mapping.ts';

@@ -1,7 +1,7 @@
 import { Box, Flex } from '@chakra-ui/react';
 import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { ImageStore } from '../imaging/image-store.ts';
-import type { SliceCursor } from '../imaging/slice-cursor.ts';
+import type { ImageStore } from '../frames/image-store.ts';
+import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { createCutAngleStore } from '../lmode/cut-angle.ts';
 import { createBrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Text } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
-import { writeInNextFrameOnChange } from '../imaging/next-frame.ts';
+import { writeInNextFrameOnChange } from '../frames/next-frame.ts';
 import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';
 
 /** Shift with an arrow key moves this many slices. */

@@ -4,7 +4,7 @@ import { useConfirm } from '../../ui/confirm.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { AnnotationSessionContext } from '../annotations/annotation-session.tsx';
 import { DraftPrompt, useAnnotationDraft } from '../annotations/draft-prompt.tsx';
-import type { ImageStore } from '../imaging/image-store.ts';
+import type { ImageStore } from '../frames/image-store.ts';
 import { PlaybackContext } from '../playback/playback-context.tsx';
 import { ActiveToolContext, type ActiveToolStore } from '../tools/active-tool.tsx';
 import { ReviewSession } from './review-session.ts';

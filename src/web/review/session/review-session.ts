@@ -6,8 +6,8 @@ import { loadAnnotations, saveAnnotations, type AnnotationStatus } from '../anno
 import type { AnnotationSession } from '../annotations/annotation-session.tsx';
 import { AnnotationStore } from '../manifest/annotation-store.ts';
 import { guardUnsavedLeave } from '../annotations/leave-guard.ts';
-import { ImageStore } from '../imaging/image-store.ts';
-import { SliceCursor } from '../imaging/slice-cursor.ts';
+import { ImageStore } from '../frames/image-store.ts';
+import { SliceCursor } from '../frames/slice-cursor.ts';
 import { createCursorPlayback, type CursorPlayback } from '../playback/cursor-playback.ts';
 import { createActiveToolStore, type ActiveToolStore } from '../tools/active-tool.tsx';
 

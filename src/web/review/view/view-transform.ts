@@ -1,6 +1,6 @@
-import type { ImagePoint } from '../../../domain/imaging/image-point.ts';
+import type { ImagePoint } from '../../../domain/image-point.ts';
 
-export type { ImagePoint } from '../../../domain/imaging/image-point.ts';
+export type { ImagePoint } from '../../../domain/image-point.ts';
 
 /**
  * Where a panel draws its image: fitted to the panel, then zoomed and panned by the user.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
 import {
   formatBytes,
   frameDataBytes,

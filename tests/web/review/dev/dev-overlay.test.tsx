@@ -5,7 +5,7 @@ import { useEffect, type ReactNode } from 'react';
 import { DevOverlay } from '../../../../src/web/review/dev/dev-overlay.tsx';
 import type { AfterPaint } from '../../../../src/web/review/dev/frame-time-sampler.ts';
 import { connectInspector } from '../../../../src/web/review/dev/inspector.ts';
-import type { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import type { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
 import { usePlaybackActor } from '../../../../src/web/review/playback/playback-context.tsx';
 import type { PlaybackActorRef } from '../../../../src/web/review/playback/playback.machine.ts';
 import { AnnotationSessionContext } from '../../../../src/web/review/annotations/annotation-session.tsx';

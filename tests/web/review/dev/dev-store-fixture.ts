@@ -1,5 +1,5 @@
 import type { RecordImages } from '../../../../src/domain/images.ts';
-import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
 
 /** B-mode 8 x 6 and angio 4 x 4, each series one chunk, so that the byte figures are easy to check by hand. */
 export const BMODE = { width: 8, height: 6 };

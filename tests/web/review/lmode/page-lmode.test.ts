@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordImages } from '../../../../src/domain/images.ts';
-import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
 import { PageLmode } from '../../../../src/web/review/lmode/page-lmode.ts';
 import { testRecordImages } from '../../record-images-fixture.ts';
 

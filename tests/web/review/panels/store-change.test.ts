@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ImageStoreSnapshot } from '../../../../src/web/review/imaging/image-store.ts';
+import type { ImageStoreSnapshot } from '../../../../src/web/review/frames/image-store.ts';
 import { storeChangeFor } from '../../../../src/web/review/panels/panel-controller.ts';
 
 const drawn: ImageStoreSnapshot = {

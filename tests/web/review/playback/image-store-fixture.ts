@@ -1,4 +1,4 @@
-import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
 import type { RecordImages } from '../../../../src/domain/images.ts';
 
 const FRAMES_PER_CHUNK = 16;

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useEffect } from 'react';
 import { PLAYBACK_DISABLED_REASON, RightToolbar } from '../../../../src/web/app/right-toolbar.tsx';
-import type { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import type { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
 import { useAutoPause, usePlaybackActor } from '../../../../src/web/review/playback/playback-context.tsx';
 import { ReviewSessionProvider, useReviewSession } from '../../../../src/web/review/session/review-session-provider.tsx';
 import type { PlaybackActorRef } from '../../../../src/web/review/playback/playback.machine.ts';

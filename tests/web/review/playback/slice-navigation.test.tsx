@@ -8,7 +8,7 @@ import {
   useSliceNavigation,
   type SliceSource,
 } from '../../../../src/web/review/playback/slice-navigation.tsx';
-import { SliceCursor } from '../../../../src/web/review/imaging/slice-cursor.ts';
+import { SliceCursor } from '../../../../src/web/review/frames/slice-cursor.ts';
 import { renderApp } from '../../render.tsx';
 import { imageStoreFor } from './image-store-fixture.ts';
 

@@ -77,7 +77,7 @@ describe('the slice cursor', () => {
     walk(root);
     // The store is held as `store`, `images` or `imageStore` wherever it is passed around.
     const writers = files.filter((path) => /\b(store|images|imageStore)\.setSlice\(/.test(readFileSync(path, 'utf8')));
-    expect(writers.map((path) => path.slice(root.length + 1))).toEqual(['review/imaging/slice-cursor.ts']);
+    expect(writers.map((path) => path.slice(root.length + 1))).toEqual(['review/frames/slice-cursor.ts']);
   });
 });
 

@@ -16,7 +16,7 @@ vi.mock('../../../../src/web/sw/sw-client.ts', () => ({
   stopFetches: async () => true,
   resumeFetches: async () => true,
 }));
-const { useRecordImages } = await import('../../../../src/web/review/imaging/use-record-images.ts');
+const { useRecordImages } = await import('../../../../src/web/review/frames/use-record-images.ts');
 
 const images: RecordImages = {
   recordId: 'rec-a',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createBmodeRenderer, renderBmodeFrame } from '../../../src/domain/imaging/bmode-frame.ts';
-import { minimalLumenFrame } from '../../../src/domain/imaging/contours.ts';
-import { angleDifferenceRad, crossSectionAt, type CrossSection } from '../../../src/domain/imaging/cross-section.ts';
-import { createPullbackModel, type PullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { createBmodeRenderer, renderBmodeFrame } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { minimalLumenFrame } from '../../../src/domain/synthetic/contours.ts';
+import { angleDifferenceRad, crossSectionAt, type CrossSection } from '../../../src/domain/synthetic/cross-section.ts';
+import { createPullbackModel, type PullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 import { regionMean } from './frame-sampling.ts';
 
 const model = createPullbackModel({ seed: 3, frameCount: 3600 });

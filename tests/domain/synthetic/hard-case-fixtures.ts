@@ -2,10 +2,10 @@
  * Test fixtures for the hard cases: small models at a realistic frame geometry, the frame where a
  * feature sits, the rays clear of shadows, and how far a drawn edge lies from the truth.
  */
-import { angleDifferenceRad, crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import type { HardCaseOptions } from '../../../src/domain/imaging/hard-cases.ts';
-import type { ImagingLookName } from '../../../src/domain/imaging/imaging-look.ts';
-import { createPullbackModel, type PullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { angleDifferenceRad, crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import type { HardCaseOptions } from '../../../src/domain/synthetic/hard-cases.ts';
+import type { ImagingLookName } from '../../../src/domain/synthetic/imaging-look.ts';
+import { createPullbackModel, type PullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 import { risingEdgeMm } from './ray-sampling.ts';
 
 export const FRAME_RATE_HZ = 30;

@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { angioFrameForSlice, firstSliceForAngioFrame } from '../../../src/domain/frame-sync.ts';
 import {
-  angioFrameForSlice,
   angioTransducerPosition,
   angioTree,
   cardiacPose,
-  firstSliceForAngioFrame,
   movePoint,
   pointAtArc,
   type AngioVessel,
-} from '../../../src/domain/imaging/angio-geometry.ts';
-import { renderAngioFrame } from '../../../src/domain/imaging/angio-frame.ts';
-import { minimalLumenFrame } from '../../../src/domain/imaging/contours.ts';
-import type { ImagePoint } from '../../../src/domain/imaging/image-point.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+} from '../../../src/domain/synthetic/angio-geometry.ts';
+import { renderAngioFrame } from '../../../src/domain/synthetic/angio-frame.ts';
+import { minimalLumenFrame } from '../../../src/domain/synthetic/contours.ts';
+import type { ImagePoint } from '../../../src/domain/image-point.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 const model = createPullbackModel({ seed: 21, frameCount: 3600 });
 const ANGIO_COUNT = 120;

@@ -6,9 +6,10 @@
  * from the ostium (left main) into the vessel that was pulled back; the pullback covers a stretch of
  * it, distal end first, and its diameter there follows the model's lumen, so the stenosis shows.
  */
+import { angioFrameForSlice } from '../frame-sync.ts';
 import { seededRandom } from '../random.ts';
 import { deriveSeed } from './hash.ts';
-import { imagePoint, type ImagePoint } from './image-point.ts';
+import { imagePoint, type ImagePoint } from '../image-point.ts';
 import { framePositionMm, lumenAreaTargetMm2, type PullbackModel } from './pullback-model.ts';
 
 export const ANGIO_FRAME_RATE_HZ = 15;
@@ -272,16 +273,6 @@ export function movePoint(tree: AngioTree, pose: CardiacPose, x: number, y: numb
   const dx = (x - cx) * pose.scale;
   const dy = (y - cy) * pose.scale;
   return [cx + dx * pose.cos - dy * pose.sin + pose.shiftX, cy + dx * pose.sin + dy * pose.cos + pose.shiftY];
-}
-
-/** The angio frame shown with a B-mode slice: both series span the same pullback, proportionally. */
-export function angioFrameForSlice(slice: number, bmodeCount: number, angioCount: number): number {
-  return Math.min(angioCount - 1, Math.max(0, Math.floor((slice * angioCount) / bmodeCount)));
-}
-
-/** The first B-mode slice that maps to an angio frame. */
-export function firstSliceForAngioFrame(angioIndex: number, bmodeCount: number, angioCount: number): number {
-  return Math.min(bmodeCount - 1, Math.ceil((angioIndex * bmodeCount) / angioCount));
 }
 
 /** Arc length along the main vessel (field units from the ostium) of the transducer at a slice. */

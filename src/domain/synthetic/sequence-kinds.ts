@@ -12,7 +12,7 @@ import { catheterCentrePx, truthContours, type TruthContours } from './contours.
 import { crossSectionAt } from './cross-section.ts';
 import type { EvaluationCase } from './evaluation-cases.ts';
 import { deriveSeed } from './hash.ts';
-import type { ImagePoint } from './image-point.ts';
+import type { ImagePoint } from '../image-point.ts';
 import { createPullbackModel, type PullbackModel } from './pullback-model.ts';
 
 export const SEQUENCE_KINDS = ['consecutive', 'gated', 'shuffled', 'dropped', 'stitched'] as const;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import type { RecordImages } from '../../../../src/domain/images.ts';
-import { FramesStatus } from '../../../../src/web/review/imaging/frames-status.tsx';
+import { FramesStatus } from '../../../../src/web/review/frames/frames-status.tsx';
 import { renderApp } from '../../render.tsx';
 import { imageStoreFor, recordImagesFor } from '../playback/image-store-fixture.ts';
 

@@ -9,7 +9,7 @@
  * - outer band: the 0.5 mm just outside the vessel border (adventitia), measured along the rays from
  *   the catheter.
  */
-import type { ImagePoint } from './image-point.ts';
+import type { ImagePoint } from '../image-point.ts';
 
 export interface RegionStatistics {
   readonly lumen: { readonly mean: number; readonly std: number; readonly p90: number; readonly count: number };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { catheterCentrePx, polygonAreaMm2, truthContours } from '../../../src/domain/imaging/contours.ts';
-import { crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import { framePositionMm } from '../../../src/domain/imaging/pullback-model.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { catheterCentrePx, polygonAreaMm2, truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import { framePositionMm } from '../../../src/domain/synthetic/pullback-model.ts';
 import { centroidPx, FRAME_RATE_HZ, model, quantile, vesselEdgeErrorsPx } from './hard-case-fixtures.ts';
 
 /**

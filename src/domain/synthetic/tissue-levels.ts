@@ -30,7 +30,7 @@ const LEVELS_STREAM = 0x1e7e15;
 
 /**
  * Ranges chosen so that the grey levels measured from the truth borders (region-statistics.ts) fall
- * in the real set's per-frame ranges (tests/domain/imaging/coronary-calibration.test.ts).
+ * in the real set's per-frame ranges (tests/domain/synthetic/coronary-calibration.test.ts).
  */
 export function drawTissueLevels(seed: number, kind: TissueLevelKind): TissueLevelParameters {
   const random = seededRandom(deriveSeed(seed, LEVELS_STREAM));

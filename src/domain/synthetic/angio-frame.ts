@@ -3,10 +3,10 @@
  * vessels that absorb along the chord through each (round) vessel, the heart's motion from frame to
  * frame, and a marker where the IVUS transducer was at the frame's first slice.
  */
+import { firstSliceForAngioFrame } from '../frame-sync.ts';
 import {
   angioTree,
   cardiacPose,
-  firstSliceForAngioFrame,
   movePoint,
   pointAtArc,
   transducerArc,

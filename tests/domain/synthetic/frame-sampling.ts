@@ -2,7 +2,7 @@
  * Test helper: mean pixel value of a frame over a polar region around the catheter, so tests can
  * compare anatomical regions (lumen, wall, shadow) using the model's own geometry.
  */
-import type { PullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import type { PullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 export interface PolarRegion {
   /** Inner and outer radius (mm) at an angle; NaN or inner >= outer skips the angle. */

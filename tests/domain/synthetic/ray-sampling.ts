@@ -2,8 +2,8 @@
  * Test helpers: reading a rendered frame along rays from the catheter centre, to check that what
  * the renderer drew sits where the truth says (edges on the truth borders, dark or bright regions).
  */
-import { catheterCentrePx } from '../../../src/domain/imaging/contours.ts';
-import type { PullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { catheterCentrePx } from '../../../src/domain/synthetic/contours.ts';
+import type { PullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 /** Bilinear gray value at a point of the frame (0 outside it). */
 export function grayAt(model: PullbackModel, frame: Uint8Array, x: number, y: number): number {

@@ -1,4 +1,4 @@
-import { angioFrameForSlice } from '../../../domain/imaging/angio-geometry.ts';
+import { angioFrameForSlice } from '../../../domain/frame-sync.ts';
 import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../domain/images.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { RecordImages } from '../../../../src/domain/images.ts';
 import type { ApiClient } from '../../../../src/web/api/api-client.ts';
-import { describeChunk, loadRecordFrames } from '../../../../src/web/review/imaging/frame-loader.ts';
-import { ImageStore } from '../../../../src/web/review/imaging/image-store.ts';
+import { describeChunk, loadRecordFrames } from '../../../../src/web/review/frames/frame-loader.ts';
+import { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
 import { testRecordImages } from '../../record-images-fixture.ts';
 
 const W = 4; // tiny frames keep the tests readable

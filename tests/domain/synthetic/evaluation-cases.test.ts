@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { truthContours } from '../../../src/domain/imaging/contours.ts';
-import { crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
+import { truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
 import {
   EVALUATION_CASE_TYPES,
   EVALUATION_SEEDS,
@@ -8,7 +8,7 @@ import {
   TUNING_SEEDS,
   evaluationCase,
   type EvaluationCase,
-} from '../../../src/domain/imaging/evaluation-cases.ts';
+} from '../../../src/domain/synthetic/evaluation-cases.ts';
 
 /** Whether the feature a case type is about shows in a frame of the case. */
 function featurePresent(evaluation: EvaluationCase, frameIndex: number): boolean {

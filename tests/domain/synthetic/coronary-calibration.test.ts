@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { catheterCentrePx, truthContours } from '../../../src/domain/imaging/contours.ts';
-import { crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import { evaluationCase } from '../../../src/domain/imaging/evaluation-cases.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
-import { DEFAULT_EXCLUDED_RADIUS_MM, DEFAULT_OUTER_BAND_MM, regionStatistics, type RegionStatistics } from '../../../src/domain/imaging/region-statistics.ts';
-import type { TissueLevelKind } from '../../../src/domain/imaging/tissue-levels.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { catheterCentrePx, truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import { evaluationCase } from '../../../src/domain/synthetic/evaluation-cases.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
+import { DEFAULT_EXCLUDED_RADIUS_MM, DEFAULT_OUTER_BAND_MM, regionStatistics, type RegionStatistics } from '../../../src/domain/synthetic/region-statistics.ts';
+import type { TissueLevelKind } from '../../../src/domain/synthetic/tissue-levels.ts';
 import { regionMean } from './frame-sampling.ts';
 
 /**

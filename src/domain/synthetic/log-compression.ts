@@ -13,7 +13,7 @@
  *   exp(1 / gain) − 1 ≈ 4.6 % wide), which gives the level at the bucket's start; at most a step
  *   or two further comparisons finish it.
  *
- * The result is the formula's, bit for bit, for every power (tests/domain/imaging/log-compression.test.ts
+ * The result is the formula's, bit for bit, for every power (tests/domain/synthetic/log-compression.test.ts
  * checks the neighbours of every step and random powers across the whole range).
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compressedLevel, createLogCompression, levelOf } from '../../../src/domain/imaging/log-compression.ts';
+import { compressedLevel, createLogCompression, levelOf } from '../../../src/domain/synthetic/log-compression.ts';
 
 /** The looks' gains (50 and 60 dB display ranges) with offsets like the renderer's, and two extremes. */
 const mappings = [

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { catheterCentrePx } from '../../../src/domain/imaging/contours.ts';
-import { angleDifferenceRad, crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import { createPullbackModel, type PullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { catheterCentrePx } from '../../../src/domain/synthetic/contours.ts';
+import { angleDifferenceRad, crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import { createPullbackModel, type PullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 import { clearAngles, frameAtMm, model } from './hard-case-fixtures.ts';
 import { arcMean, bandMean } from './ray-sampling.ts';
 

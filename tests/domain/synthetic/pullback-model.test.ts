@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { lumenAreaProfileMm2, minimalLumenFrame } from '../../../src/domain/imaging/contours.ts';
-import { crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import { createPullbackModel, framePositionMm, vesselAreaTargetMm2 } from '../../../src/domain/imaging/pullback-model.ts';
+import { lumenAreaProfileMm2, minimalLumenFrame } from '../../../src/domain/synthetic/contours.ts';
+import { crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import { createPullbackModel, framePositionMm, vesselAreaTargetMm2 } from '../../../src/domain/synthetic/pullback-model.ts';
 
 const SEEDS = [1, 2, 3, 42, 20260];
 

@@ -88,7 +88,7 @@ export const IMAGING_LOOKS: { readonly [name in ImagingLookName]: ImagingLook } 
   '20mhz-coronary': {
     name: '20mhz-coronary',
     // The 20 MHz pulse and beam, with grey levels calibrated on real 20 MHz coronary frames
-    // (issue 23; tests/domain/imaging/coronary-calibration.test.ts): nearly black blood, plaque
+    // (issue 23; tests/domain/synthetic/coronary-calibration.test.ts): nearly black blood, plaque
     // well below the adventitia, a wider display range (real consoles show about 60 dB).
     sampleSpacingMm: 0.015,
     axialTaps: gaussianTaps(2.2, 5),

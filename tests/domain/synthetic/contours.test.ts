@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { lumenAreaProfileMm2, minimalLumenFrame, polygonAreaMm2, truthContours } from '../../../src/domain/imaging/contours.ts';
-import { imagePoint } from '../../../src/domain/imaging/image-point.ts';
-import { createPullbackModel } from '../../../src/domain/imaging/pullback-model.ts';
+import { lumenAreaProfileMm2, minimalLumenFrame, polygonAreaMm2, truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { imagePoint } from '../../../src/domain/image-point.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
 
 const model = createPullbackModel({ seed: 11, frameCount: 900 });
 

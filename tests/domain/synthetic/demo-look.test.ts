@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createBmodeRenderer } from '../../../src/domain/imaging/bmode-frame.ts';
-import { truthContours } from '../../../src/domain/imaging/contours.ts';
-import { createPullbackModel, type PullbackModelOptions } from '../../../src/domain/imaging/pullback-model.ts';
+import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
+import { truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { createPullbackModel, type PullbackModelOptions } from '../../../src/domain/synthetic/pullback-model.ts';
 
 /**
  * Pins the demo look. Demo records' frames are cached in storage by version, so the generator's

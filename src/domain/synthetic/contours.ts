@@ -3,7 +3,7 @@
  * measured against these, so they come from the very radius functions the B-mode renderer draws.
  */
 import { crossSectionAt } from './cross-section.ts';
-import { imagePoint, type ImagePoint } from './image-point.ts';
+import { imagePoint, type ImagePoint } from '../image-point.ts';
 import type { PullbackModel } from './pullback-model.ts';
 
 export const CONTOUR_POINT_COUNT = 180;

@@ -22,7 +22,7 @@ import { createBmodeRenderer, type BmodeRenderer } from './bmode-frame.ts';
 import { catheterCentrePx, truthContours, type TruthContours } from './contours.ts';
 import type { HardCaseOptions } from './hard-cases.ts';
 import { deriveSeed } from './hash.ts';
-import type { ImagePoint } from './image-point.ts';
+import type { ImagePoint } from '../image-point.ts';
 import type { ImagingLookName } from './imaging-look.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from './pullback-model.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { truthContours } from '../../../src/domain/imaging/contours.ts';
-import { crossSectionAt } from '../../../src/domain/imaging/cross-section.ts';
-import { EVALUATION_SEEDS, TUNING_SEEDS, evaluationCase, type EvaluationCaseType } from '../../../src/domain/imaging/evaluation-cases.ts';
-import { GATING_JITTER, MAX_NEIGHBOUR_GAP_FRAMES, SEQUENCE_KINDS, areTemporalNeighbours, frameSequence, type FrameSequence } from '../../../src/domain/imaging/sequence-kinds.ts';
+import { truthContours } from '../../../src/domain/synthetic/contours.ts';
+import { crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';
+import { EVALUATION_SEEDS, TUNING_SEEDS, evaluationCase, type EvaluationCaseType } from '../../../src/domain/synthetic/evaluation-cases.ts';
+import { GATING_JITTER, MAX_NEIGHBOUR_GAP_FRAMES, SEQUENCE_KINDS, areTemporalNeighbours, frameSequence, type FrameSequence } from '../../../src/domain/synthetic/sequence-kinds.ts';
 
 const CASES: readonly [EvaluationCaseType, number][] = [
   ['cardiac-motion', TUNING_SEEDS[0]!],
