@@ -21,7 +21,8 @@
  *    (speckle-features.ts has the formula). Blood is dark, decorrelated and plain speckle; tissue
  *    brighter, persistent and structured. Echolucent plaque is as dark as blood, and at 40–60 MHz
  *    blood is bright: there the temporal cue tells them apart, and the brightness cue is weighed
- *    by how well it separates this frame's self-labelled blood and tissue.
+ *    by how well it separates this frame's self-labelled blood and tissue. A frame read alone with
+ *    nearly black blood (20 MHz) is read on absolute gray levels and texture instead (isDarkBlood).
  * 4. Lumen (lumen-search.ts): the border is where blood ends. Per ray a and candidate sample k,
  *      cost_l(a, k) = −ω_r Σ_{k_ring ≤ k' < k} w L(a, k')  −  ω_e min(E_l(a, k) / σ, 4)
  *                     + γ max(0, |k − k_prev(a)| − τ)
@@ -58,7 +59,7 @@ import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS } from './lumen-detector.ts
 import { createPolarSampler } from './polar-sampler.ts';
 import { removeRingDown, ringDownEnd } from './ring-down.ts';
 import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';
-import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
+import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, isDarkBlood, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
 import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
@@ -269,7 +270,7 @@ export function createBorderDetector(
       const sigma = Math.max(2, Math.sqrt(speckleVariance));
       buildLumenCost(
         { logit, lit, smooth, prefixRows, blind, angleCount, sampleCount, candidateFirst, candidateCount, ringEnd },
-        { inner: lumenInner, outer: lumenOuter, sigma, brightLevel: model.brightLevel, regionWeight: t.regionWeight * unitScale, unlitWeight: t.unlitWeight, edgeWeight: t.lumenEdgeWeight },
+        { inner: lumenInner, outer: lumenOuter, sigma, brightLevel: model.brightLevel, regionWeight: t.regionWeight * unitScale, unlitWeight: isDarkBlood(model, t.blood) ? t.darkUnlitWeight : t.unlitWeight, edgeWeight: t.lumenEdgeWeight },
         lumenCost,
       );
       const vesselParameters = {
