@@ -9,22 +9,26 @@
  *   --types a,b     case types (default: coronary-20mhz, bright-adventitia, low-signal-arc)
  *   --tune json     a partial BorderDetectorTuning (tuning runs only)
  *   --frames n      frames per case (default all of the run)
+ *   --seeds 1,2     other seeds (neither tuning nor evaluation ones: a development set)
  */
 import { diceCoefficient } from '../src/domain/contours/agreement.ts';
 import { createBorderDetector, type BorderDetectorTuning } from '../src/domain/contours/border-detector.ts';
 import { lumenAreaMm2, measuredOutline } from '../src/domain/contours/measurements.ts';
 import { polygonAreaMm2 } from '../src/domain/imaging/contours.ts';
-import { evaluationCase, type EvaluationCaseType } from '../src/domain/imaging/evaluation-cases.ts';
+import { EVALUATION_SEEDS, evaluationCase, type EvaluationCaseType } from '../src/domain/imaging/evaluation-cases.ts';
 import type { ImagePoint } from '../src/domain/imaging/image-point.ts';
 import { caseSelection } from './case-selection.ts';
 
 const args = process.argv.slice(2);
 const CORONARY_TYPES: EvaluationCaseType[] = ['coronary-20mhz', 'bright-adventitia', 'low-signal-arc'];
 const selection = caseSelection(args);
+const seedsAt = args.indexOf('--seeds');
+const seeds = seedsAt >= 0 ? (args[seedsAt + 1] ?? '').split(',').map(Number) : selection.seeds;
+if (seedsAt >= 0 && seeds.some((seed) => EVALUATION_SEEDS.includes(seed))) throw new Error('--seeds must not include evaluation seeds');
 const types = args.includes('--types') ? selection.types : CORONARY_TYPES;
 const tuneAt = args.indexOf('--tune');
 const tune = tuneAt >= 0 ? (JSON.parse(args[tuneAt + 1]!) as Partial<BorderDetectorTuning>) : undefined;
-if (tune && !selection.tuning) throw new Error('--tune only with --tuning: never fit on evaluation seeds');
+if (tune && !selection.tuning && seedsAt < 0) throw new Error('--tune only with --tuning: never fit on evaluation seeds');
 const framesAt = args.indexOf('--frames');
 const frameLimit = framesAt >= 0 ? Number(args[framesAt + 1]) : Infinity;
 
@@ -50,12 +54,12 @@ function radiusTable(points: readonly ImagePoint[], cx: number, cy: number, angl
   return radii;
 }
 
-console.info(`frames alone, ${selection.tuning ? 'TUNING' : 'EVALUATION'} seeds ${selection.seeds.join(',')}${tune ? ` tune ${JSON.stringify(tune)}` : ''}`);
+console.info(`frames alone, ${seedsAt >= 0 ? 'DEVELOPMENT' : selection.tuning ? 'TUNING' : 'EVALUATION'} seeds ${seeds.join(',')}${tune ? ` tune ${JSON.stringify(tune)}` : ''}`);
 console.info('type                 frames  lumen Dice mean/worst  <0.80  area err % (signed/abs)  vessel Dice  logit blood/plaque');
 const total = { frames: 0, dice: 0, worst: 1, below: 0, signed: 0, abs: 0, vessel: 0 };
 for (const type of types) {
   const row = { frames: 0, dice: 0, worst: 1, below: 0, signed: 0, abs: 0, vessel: 0, logitBlood: 0, logitPlaque: 0 };
-  for (const seed of selection.seeds) {
+  for (const seed of seeds) {
     const evaluation = evaluationCase(type, seed);
     const size = evaluation.frameWidth;
     const count = Math.min(evaluation.frames.length, frameLimit);
@@ -89,6 +93,7 @@ for (const type of types) {
       }
       row.logitBlood += nb > 0 ? sb / nb : 0;
       row.logitPlaque += np > 0 ? sp / np : 0;
+      if (args.includes('--worst') && dice < 0.85) console.info(`  ${type} seed ${seed} frame ${k}: lumen Dice ${dice.toFixed(3)}, area ${signed.toFixed(1)} %`);
     }
   }
   const f = row.frames;

@@ -59,7 +59,7 @@ import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS } from './lumen-detector.ts
 import { createPolarSampler } from './polar-sampler.ts';
 import { removeRingDown, ringDownEnd } from './ring-down.ts';
 import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';
-import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, isDarkBlood, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
+import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
 import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
@@ -270,7 +270,7 @@ export function createBorderDetector(
       const sigma = Math.max(2, Math.sqrt(speckleVariance));
       buildLumenCost(
         { logit, lit, smooth, prefixRows, blind, angleCount, sampleCount, candidateFirst, candidateCount, ringEnd },
-        { inner: lumenInner, outer: lumenOuter, sigma, brightLevel: model.brightLevel, regionWeight: t.regionWeight * unitScale, unlitWeight: isDarkBlood(model, t.blood) ? t.darkUnlitWeight : t.unlitWeight, edgeWeight: t.lumenEdgeWeight },
+        { inner: lumenInner, outer: lumenOuter, sigma, brightLevel: model.brightLevel, regionWeight: t.regionWeight * unitScale, unlitWeight: t.unlitWeight, edgeWeight: t.lumenEdgeWeight },
         lumenCost,
       );
       const vesselParameters = {

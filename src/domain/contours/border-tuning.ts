@@ -21,8 +21,6 @@ export interface BorderDetectorTuning {
   readonly regionWeight: number;
   /** Weight of the blood evidence of black samples without speckle (20 MHz blood, but also echolucent plaque). */
   readonly unlitWeight: number;
-  /** The same on a dark-blood frame read alone (speckle-features.ts isDarkBlood), where black is blood's absolute level. */
-  readonly darkUnlitWeight: number;
   readonly lumenEdgeWeight: number;
   readonly lumenInnerMm: number;
   readonly lumenOuterMm: number;
@@ -61,7 +59,6 @@ export const DEFAULT_TUNING: BorderDetectorTuning = {
   blood: { brightness: 1, brightnessMid: 0.5, temporal: 1.2, texture: 1, darkCeiling: 25, darkMargin: 12, darkGain: 0.1, darkVariation: 1, darkVariationMid: 0.7 },
   regionWeight: 1,
   unlitWeight: 0.2,
-  darkUnlitWeight: 0.5,
   lumenEdgeWeight: 8,
   lumenInnerMm: 0.06,
   lumenOuterMm: 0.1,
