@@ -21,7 +21,8 @@
  *    (speckle-features.ts has the formula). Blood is dark, decorrelated and plain speckle; tissue
  *    brighter, persistent and structured. Echolucent plaque is as dark as blood, and at 40–60 MHz
  *    blood is bright: there the temporal cue tells them apart, and the brightness cue is weighed
- *    by how well it separates this frame's self-labelled blood and tissue.
+ *    by how well it separates this frame's self-labelled blood and tissue. A frame read alone with
+ *    nearly black blood (20 MHz) is read on absolute gray levels and texture instead (isDarkBlood).
  * 4. Lumen (lumen-search.ts): the border is where blood ends. Per ray a and candidate sample k,
  *      cost_l(a, k) = −ω_r Σ_{k_ring ≤ k' < k} w L(a, k')  −  ω_e min(E_l(a, k) / σ, 4)
  *                     + γ max(0, |k − k_prev(a)| − τ)

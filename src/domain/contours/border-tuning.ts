@@ -56,7 +56,7 @@ export const DEFAULT_TUNING: BorderDetectorTuning = {
   statHalfRays: 3,
   alignMaxRays: 3,
   alignMaxMm: 0.09,
-  blood: { brightness: 1, brightnessMid: 0.5, temporal: 1.2, texture: 1 },
+  blood: { brightness: 1, brightnessMid: 0.5, temporal: 1.2, texture: 1, darkCeiling: 25, darkMargin: 12, darkGain: 0.1, darkVariation: 1, darkVariationMid: 0.7 },
   regionWeight: 1,
   unlitWeight: 0.2,
   lumenEdgeWeight: 8,

@@ -23,12 +23,18 @@
  * m the level between blood and tissue brightness, g = (m_t − m_b) / s² the linear discriminant's
  * gain (s the spread of μ within a class, see estimateBloodModel), c_t the temporal reliability, and
  * clamped to ±L_MAX so that no single sample decides a ray. Samples outside the frame are 0 (no
- * evidence). A black sample without speckle is blood by brightness (20 MHz blood falls below the
+ * evidence). A frame read alone whose blood is nearly black (isDarkBlood: 20 MHz) is read on
+ * absolute terms instead (issue 23): m at most DARK_MARGIN gray levels above blood's own level and
+ * g at least a fixed gain, whatever the adventitia's brightness, plus the coefficient of variation
+ * √v / μ over the statistics window (blood clipped at the display floor varies more than its mean,
+ * speckled plaque far less). A black sample without speckle is blood by brightness (20 MHz blood falls below the
  * display floor), unless it lies in a shadow, which the lumen search decides (border-detector.ts).
  */
 
 export interface FeatureMaps {
   readonly mean: Float32Array;
+  /** Local mean over the statistics window (the texture cue's coefficient of variation divides by it). */
+  readonly statMean: Float32Array;
   /** Local variance of the current frame. */
   readonly variance: Float32Array;
   /** Temporal mean squared difference (box-filtered), or empty when there is no previous frame. */
@@ -42,6 +48,7 @@ export function createFeatureMaps(angleCount: number, sampleCount: number): Feat
   const n = angleCount * sampleCount;
   return {
     mean: new Float32Array(n),
+    statMean: new Float32Array(n),
     variance: new Float32Array(n),
     difference: new Float32Array(n),
     scratch: new Float32Array(n),
@@ -117,14 +124,14 @@ export interface WindowSizes {
  * [first, sampleCount) of every ray.
  */
 export function computeFeatures(polar: Float32Array, maps: FeatureMaps, angleCount: number, sampleCount: number, first: number, windows: WindowSizes): number {
-  const { mean, variance, scratch, squares, runningSum } = maps;
+  const { mean, statMean, variance, scratch, squares, runningSum } = maps;
   const n = angleCount * sampleCount;
   boxFilter(polar, mean, scratch, runningSum, angleCount, sampleCount, windows.meanRays, windows.meanSamples);
   // Local variance over the statistics window: box(P²) − box(P)².
   for (let s = 0; s < n; s++) squares[s] = polar[s]! * polar[s]!;
   boxFilter(squares, variance, scratch, runningSum, angleCount, sampleCount, windows.statRays, windows.statSamples);
-  boxFilter(polar, squares, scratch, runningSum, angleCount, sampleCount, windows.statRays, windows.statSamples);
-  for (let s = 0; s < n; s++) variance[s] = Math.max(0, variance[s]! - squares[s]! * squares[s]!);
+  boxFilter(polar, statMean, scratch, runningSum, angleCount, sampleCount, windows.statRays, windows.statSamples);
+  for (let s = 0; s < n; s++) variance[s] = Math.max(0, variance[s]! - statMean[s]! * statMean[s]!);
   return medianVariance(variance, angleCount, sampleCount, first);
 }
 
@@ -180,6 +187,9 @@ function medianVariance(variance: Float32Array, angleCount: number, sampleCount:
 
 /** Below this share of the speckle variance a region carries no signal (see bloodLogit). */
 export const NO_SIGNAL_VARIANCE = 0.25;
+/** Below this local mean (gray levels) the coefficient of variation means nothing (a black sample). */
+const VARIATION_FLOOR = 2;
+const VARIATION_SPAN = 0.4;
 /** The largest log-odds one sample may carry. */
 const LOGIT_LIMIT = 3;
 
@@ -204,6 +214,31 @@ export interface BloodWeights {
   readonly brightnessMid: number;
   readonly temporal: number;
   readonly texture: number;
+  /** Dark blood (see darkBlood): blood's local mean at or below this gray level just outside the ring-down. */
+  readonly darkCeiling: number;
+  /**
+   * Dark blood: the 50:50 level lies at most this many gray levels above blood's (DARK_MARGIN). 12:
+   * real blood's level near the catheter reads about 8.5 (a mean of 11), so 50:50 falls near 20,
+   * between blood and the darkest real plaque (median 27); tuning seeds agree from 12 to 25.
+   */
+  readonly darkMargin: number;
+  /** ... and the brightness cue weighs at least this much log-odds per gray level. */
+  readonly darkGain: number;
+  /** Dark blood: weight of the coefficient of variation (see bloodLogit), and where it reads 50:50. */
+  readonly darkVariation: number;
+  readonly darkVariationMid: number;
+}
+
+/**
+ * Whether this frame is read on its ABSOLUTE gray levels: no temporal cue, and blood near the
+ * catheter nearly black (20 MHz: real blood has a mean of 11, 8–15 per frame, 90th percentile about
+ * 29, while plaque has a median of 52, 27–81 per frame; issue 23). Without a temporal cue the frame's
+ * own tissue level is the 75th percentile of its bright samples, which a bright adventitia (mean
+ * 150–180) pushes so high that a moderately dark plaque (median 60) falls on blood's side of the
+ * relative midpoint; blood is darker than plaque in absolute terms, whatever the adventitia does.
+ */
+export function isDarkBlood(model: BloodModel, weights: BloodWeights): boolean {
+  return !model.temporal && model.bloodLevel <= weights.darkCeiling;
 }
 
 /** Class statistics from a histogram: median and a robust spread (interquartile range / 1.35). */
@@ -297,11 +332,15 @@ export function bloodLogit(
   sampleCount: number,
   out: Float32Array,
 ): void {
-  const { mean, variance, difference } = maps;
+  const { mean, statMean, variance, difference } = maps;
   const span = model.tissueLevel - model.bloodLevel;
-  const mid = model.bloodLevel + weights.brightnessMid * span;
+  const relativeMid = model.bloodLevel + weights.brightnessMid * span;
   // Linear discriminant: (m_t − m_b) / s² per gray level, at most one unit of log-odds per spread.
-  const brightnessGain = weights.brightness * Math.min(span / model.brightnessSpread ** 2, 1 / model.brightnessSpread);
+  const relativeGain = weights.brightness * Math.min(span / model.brightnessSpread ** 2, 1 / model.brightnessSpread);
+  // Dark blood: the 50:50 level is anchored on blood's absolute level, not on the tissue's.
+  const dark = isDarkBlood(model, weights);
+  const mid = dark ? Math.min(relativeMid, model.bloodLevel + weights.darkMargin) : relativeMid;
+  const brightnessGain = dark ? Math.max(relativeGain, weights.darkGain) : relativeGain;
   const inverseVariance = 1 / Math.max(1, model.speckleVariance);
   // d = box((P − Q)²) / 2σ²; (d − ½) / 0.25 = 2·box((P − Q)²)/σ² − 2.
   const temporalGain = weights.temporal * 2 * inverseVariance;
@@ -321,6 +360,13 @@ export function bloodLogit(
         logit += reliability * (temporalGain * difference[s]! - 2 * weights.temporal);
       }
       if (relative > 1.5) logit -= weights.texture * (relative - 1.5);
+      if (dark && statMean[s]! > VARIATION_FLOOR) {
+        // Nearly black blood clipped at the display floor varies more than its mean (real: std 15
+        // over a mean of 11), speckled plaque far less (a log-compressed speckle's spread over a
+        // median of 27–81); ±1 unit of log-odds, linear over ±VARIATION_SPAN around the midpoint.
+        const variation = (Math.sqrt(variance[s]!) / statMean[s]! - weights.darkVariationMid) / VARIATION_SPAN;
+        logit += weights.darkVariation * (variation > 1 ? 1 : variation < -1 ? -1 : variation);
+      }
       out[s] = logit > LOGIT_LIMIT ? LOGIT_LIMIT : logit < -LOGIT_LIMIT ? -LOGIT_LIMIT : logit;
     }
   }

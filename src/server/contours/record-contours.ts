@@ -41,8 +41,11 @@ const gunzip = promisify(zlib.gunzip);
  * stored under 1 carry edge-of-image borders there, so they are detected again rather than served.
  * 3 (issue 23): "no border" is decided by whether the frame could be read (frame-readability.ts),
  * not by a confidence cut that also hid good borders; contours under 2 are detected again.
+ * 4 (issue 23): a frame without a temporal neighbour whose blood is nearly black (20 MHz) is read
+ * on absolute gray levels and texture (speckle-features.ts isDarkBlood): the lumen no longer takes
+ * a moderately dark plaque next to a bright adventitia; contours under 3 are detected again.
  */
-export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-3';
+export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-4';
 
 /** Storage key of a record's contours: `{tenant}/{record}/{imaging version}/contours/{algorithm}.json.gz`. */
 export function contoursKey(record: ImagingKeyParts): string {
