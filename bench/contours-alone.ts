@@ -14,9 +14,9 @@
 import { diceCoefficient } from '../src/domain/contours/agreement.ts';
 import { createBorderDetector, type BorderDetectorTuning } from '../src/domain/contours/border-detector.ts';
 import { lumenAreaMm2, measuredOutline } from '../src/domain/contours/measurements.ts';
-import { polygonAreaMm2 } from '../src/domain/imaging/contours.ts';
-import { EVALUATION_SEEDS, evaluationCase, type EvaluationCaseType } from '../src/domain/imaging/evaluation-cases.ts';
-import type { ImagePoint } from '../src/domain/imaging/image-point.ts';
+import { polygonAreaMm2 } from '../src/domain/synthetic/contours.ts';
+import { EVALUATION_SEEDS, evaluationCase, type EvaluationCaseType } from '../src/domain/synthetic/evaluation-cases.ts';
+import type { ImagePoint } from '../src/domain/image-point.ts';
 import { caseSelection } from './case-selection.ts';
 
 const args = process.argv.slice(2);

@@ -4,8 +4,8 @@ import { createBorderDetector } from '../../../src/domain/contours/border-detect
 import { DEFAULT_TUNING } from '../../../src/domain/contours/border-tuning.ts';
 import { lumenAreaMm2, measuredOutline } from '../../../src/domain/contours/measurements.ts';
 import { bloodLogit, computeFeatures, createFeatureMaps, estimateBloodModel, type BloodWeights } from '../../../src/domain/contours/speckle-features.ts';
-import { polygonAreaMm2 } from '../../../src/domain/imaging/contours.ts';
-import { evaluationCase, TUNING_SEEDS } from '../../../src/domain/imaging/evaluation-cases.ts';
+import { polygonAreaMm2 } from '../../../src/domain/synthetic/contours.ts';
+import { evaluationCase, TUNING_SEEDS } from '../../../src/domain/synthetic/evaluation-cases.ts';
 import { seededRandom } from '../../../src/domain/random.ts';
 
 const ANGLES = 360;
