@@ -7,7 +7,7 @@
  */
 import { diceCoefficient, hausdorffDistance } from '../src/domain/contours/agreement.ts';
 import type { BorderDetection, BorderDetector } from '../src/domain/contours/border-detection.ts';
-import type { LumenDetector } from '../src/domain/contours/lumen-detector.ts';
+import type { LumenDetector } from './legacy/lumen-detector.ts';
 import { lumenAreaMm2, measuredOutline } from '../src/domain/contours/measurements.ts';
 import type { Point } from '../src/domain/annotations/manifest.ts';
 import { polygonAreaMm2 } from '../src/domain/synthetic/contours.ts';

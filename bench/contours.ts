@@ -7,7 +7,7 @@
  * Per case type: lumen Dice (mean, worst frame), lumen area error (mean, max, %), vessel Dice and
  * area error, Hausdorff distance (mm, mean and max; lumen, and the vessel's mean), detection
  * frames/s on one thread (rendering timed apart). Then the overall row and the issue's goals, and
- * the legacy lumen detector (lumen-detector.ts, lumen only) on the same frames, so the change is
+ * the legacy lumen detector (bench/legacy/lumen-detector.ts, lumen only) on the same frames, so the change is
  * visible. Then (issue 23) the same cases as sequences of each kind (bench/contours-sequences.ts):
  * per case type and kind, both borders' Dice, area error and Hausdorff, and the single-vs-sequence
  * difference (each frame detected alone against inside the sequence: mean and max |ΔDice|).
@@ -23,7 +23,7 @@
  */
 import { createBorderDetector } from '../src/domain/contours/border-detector.ts';
 import type { BorderDetector } from '../src/domain/contours/border-detection.ts';
-import { createLumenDetector } from '../src/domain/contours/lumen-detector.ts';
+import { createLumenDetector } from './legacy/lumen-detector.ts';
 import {
   EVALUATION_CASE_TYPES,
   EVALUATION_SEEDS,
@@ -180,7 +180,7 @@ function caseTables(): void {
   }
 
   const overall = table('border detector (border-detector.ts), both borders:', rows, true);
-  const legacyOverall = table('legacy lumen detector (lumen-detector.ts), lumen only, same frames:', legacyRows, false);
+  const legacyOverall = table('legacy lumen detector (bench/legacy), lumen only, same frames:', legacyRows, false);
 
   console.info('case geometry (look, frame size @ mm/px) per seed:');
   for (const type of types) console.info(`  ${type.padEnd(20)}${geometries.get(type)!.join('; ')}`);

@@ -9,6 +9,11 @@
  */
 import type { Point } from '../annotations/manifest.ts';
 
+/** Rays round the catheter the borders are searched on. */
+export const DEFAULT_ANGLE_COUNT = 360;
+/** Control points of a detected border (the contour tool draws the smooth closed curve through them). */
+export const DEFAULT_CONTROL_POINTS = 16;
+
 export interface BorderDetectorOptions {
   readonly frameWidth: number;
   readonly frameHeight: number;

@@ -44,18 +44,17 @@
  * 7. Side branches: rays whose EEM lies far outside the robust ellipse of the others saw no wall
  *    (the branch's ostium); both searches run again with them blind, bridging the ostium.
  * 8. Sub-sample refinement of each border on its own step response (parabola through the chosen
- *    sample and its neighbours), the log-compression bloom for the lumen (see lumen-detector.ts),
+ *    sample and its neighbours), the log-compression bloom for the lumen (as the legacy bench/legacy/lumen-detector.ts did),
  *    angular low-pass (Fourier series of r(θ): 10 harmonics for the lumen, 6 for the smoother EEM),
  *    and finally r_v(θ) ≥ r_l(θ) + G/2 on every ray.
  * 9. Confidence (confidence.ts): a logistic model of the blind shares, the blood contrast across
  *    the lumen border, the EEM edge strength, the agreement with the previous frame and whether
  *    there was one.
  */
-import type { BorderDetector, BorderDetectorOptions, Border } from './border-detection.ts';
+import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS, type BorderDetector, type BorderDetectorOptions, type Border } from './border-detection.ts';
 import { createBorderSearchWorkspace, searchClosedBorder } from './border-search.ts';
 import { frameConfidence, type ConfidenceInputs } from './confidence.ts';
 import { addContinuity, buildLumenCost, lumenBloodContrast, refine } from './lumen-search.ts';
-import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS } from './lumen-detector.ts';
 import { createPolarSampler } from './polar-sampler.ts';
 import { removeRingDown, ringDownEnd } from './ring-down.ts';
 import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';

@@ -14,8 +14,7 @@
 import type { Point } from '../annotations/manifest.ts';
 import type { SliceDetection } from './api.ts';
 import type { BorderDetection, BorderDetector } from './border-detection.ts';
-import type { LumenDetector } from './lumen-detector.ts';
-import { lumenAreaMm2, measureContour, type ContourMeasurements } from './measurements.ts';
+import { lumenAreaMm2, measureContour } from './measurements.ts';
 import { polygonOf } from './radial-profile.ts';
 
 export interface FrameGeometry {
@@ -107,36 +106,3 @@ export function detectBorderSequence(detector: BorderDetector, frames: Uint8Arra
   return { detections, carry: previous && previousFrame ? carryOf(previous, previousFrame) : carry };
 }
 
-/** One frame's lumen border alone, measured (the lumen-only detector of lumen-detector.ts). */
-export interface LumenSliceDetection extends ContourMeasurements {
-  readonly controlPoints: readonly Point[];
-}
-
-export interface SequenceDetection {
-  readonly detections: LumenSliceDetection[];
-  /** The last frame's radii, to continue with the next run of frames. */
-  readonly lastRadiiPx: Float32Array | null;
-}
-
-/**
- * The lumen-only detector over consecutive frames of frameSizePx² bytes each. The server no longer
- * uses it (detectBorderSequence does); `npm run bench:contours` and the detector's own tests still do.
- */
-export function detectSequence(
-  detector: LumenDetector,
-  frames: Uint8Array,
-  frameSizePx: number,
-  pixelSpacingMm: number,
-  previousRadiiPx: Float32Array | null = null,
-): SequenceDetection {
-  const frameBytes = frameSizePx * frameSizePx;
-  if (frames.length % frameBytes !== 0) throw new RangeError(`frames must be whole ${frameSizePx}x${frameSizePx} images, got ${frames.length} bytes`);
-  const detections: LumenSliceDetection[] = [];
-  let previous = previousRadiiPx;
-  for (let offset = 0; offset < frames.length; offset += frameBytes) {
-    const result = detector.detect(frames.subarray(offset, offset + frameBytes), previous);
-    previous = result.radiiPx;
-    detections.push({ controlPoints: result.controlPoints, ...measureContour(result.controlPoints, pixelSpacingMm) });
-  }
-  return { detections, lastRadiiPx: previous };
-}

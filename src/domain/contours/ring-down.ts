@@ -33,7 +33,7 @@ export function ringDownEnd(values: Float32Array, angleCount: number, sampleCoun
 /**
  * Removes the ring-down's excess over the blood level from the ring zone: the blood level is that
  * of the zone's last radius, and the excess is subtracted as power, floored at a tenth of the
- * blood's (as in lumen-detector.ts).
+ * blood's (as in the legacy bench/legacy/lumen-detector.ts).
  */
 export function removeRingDown(values: Float32Array, angleCount: number, sampleCount: number, ringEnd: number, level: Float32Array): void {
   if (ringEnd <= 0) return;

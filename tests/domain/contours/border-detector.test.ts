@@ -3,7 +3,7 @@ import type { Point } from '../../../src/domain/annotations/manifest.ts';
 import { diceCoefficient } from '../../../src/domain/contours/agreement.ts';
 import type { BorderDetection } from '../../../src/domain/contours/border-detection.ts';
 import { createBorderDetector, type InspectableBorderDetector } from '../../../src/domain/contours/border-detector.ts';
-import { DEFAULT_CONTROL_POINTS } from '../../../src/domain/contours/lumen-detector.ts';
+import { DEFAULT_CONTROL_POINTS } from '../../../src/domain/contours/border-detection.ts';
 import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
 import { truthContours } from '../../../src/domain/synthetic/contours.ts';
 import { crossSectionAt } from '../../../src/domain/synthetic/cross-section.ts';

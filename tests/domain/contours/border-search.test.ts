@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBorderSearchWorkspace, searchClosedBorder } from '../../../src/domain/contours/border-search.ts';
-import { createPolarTable, resamplePolar } from '../../../src/domain/contours/polar-resample.ts';
+import { createPolarTable, resamplePolar } from '../../../bench/legacy/polar-resample.ts';
 
 const ANGLES = 90;
 const SAMPLES = 60;

@@ -31,11 +31,12 @@
  * Output: radius per ray, the dense polygon (one vertex per ray) and a few control points (evenly
  * spaced in angle) through which the contour tool draws its smooth closed curve.
  */
-import type { Point } from '../annotations/manifest.ts';
-import { createBorderSearchWorkspace, searchClosedBorder, type BorderSearchWorkspace } from './border-search.ts';
+import type { Point } from '../../src/domain/annotations/manifest.ts';
+import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS } from '../../src/domain/contours/border-detection.ts';
+import { createBorderSearchWorkspace, searchClosedBorder, type BorderSearchWorkspace } from '../../src/domain/contours/border-search.ts';
 import { createPolarTable, resamplePolar, type PolarTable } from './polar-resample.ts';
-import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';
-import { removeRingDown } from './ring-down.ts';
+import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from '../../src/domain/contours/radial-profile.ts';
+import { removeRingDown } from '../../src/domain/contours/ring-down.ts';
 
 export interface LumenDetectorOptions {
   readonly frameSizePx: number;
@@ -70,10 +71,6 @@ export interface LumenDetector {
   detect(frame: Uint8Array, previous?: Float32Array | null): LumenDetection;
 }
 
-/** Default number of rays. */
-export const DEFAULT_ANGLE_COUNT = 360;
-/** Default number of control points of a detected contour. */
-export const DEFAULT_CONTROL_POINTS = 16;
 /** Outer radius of the catheter's echo rings (ring-down) zone, in mm from the centre. */
 const RING_DOWN_END_MM = 0.72;
 /** Just outside a 3 F catheter (0.5 mm radius) and its sheath's echo rings. */

@@ -5,7 +5,7 @@
  * per pixel of radius (sample k at radius firstRadiusPx + k), read by bilinear interpolation between
  * the four nearest pixel centres; outside the frame reads 0.
  */
-import { createPolarSampler, type PolarSampler } from './polar-sampler.ts';
+import { createPolarSampler, type PolarSampler } from '../../src/domain/contours/polar-sampler.ts';
 
 export interface PolarGeometry {
   readonly frameSizePx: number;
