@@ -17,7 +17,8 @@ import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from './a
 import { drawableText } from './report-text.ts';
 
 export interface ReportInput {
-  patient: { name: string; patientId: string };
+  /** `birthDate`: ISO YYYY-MM-DD, or null/absent when unknown. */
+  patient: { name: string; patientId: string; birthDate?: string | null | undefined };
   /** `assumed`: the facts the files did not give (see ACQUISITION_FACTS). */
   record: { acquiredAt: string; modality: string; recordId: string; assumed?: readonly AcquisitionFact[] | undefined };
   result: CorrectedAnalysis;
@@ -26,6 +27,8 @@ export interface ReportInput {
   figures: AcquisitionFigures;
   /** When the report was made, shown in its footer. */
   madeAt: Date;
+  /** Who saved the annotations the report shows, and when (the record's saved version); absent or null fields while unsaved. */
+  review?: { savedBy: string | null; savedAt: string | null } | null | undefined;
 }
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -37,12 +40,15 @@ const KIND = { ruler: 'Ruler', area: 'Area', angle: 'Angle', text: 'Note' } as c
  * give is 'unknown', and figures they did not give are marked '(assumed)', with a note saying what
  * rests on them.
  */
-export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' | 'figures'>): string[] {
-  const { patient, record, figures } = input;
+export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' | 'figures' | 'review'>): string[] {
+  const { patient, record, figures, review } = input;
   const lines = [
-    `Patient: ${patient.name} (${patient.patientId})`,
+    `Patient: ${patient.name}, ID ${patient.patientId}, born ${patient.birthDate || 'unknown'}`,
     `Record: ${record.modality}, acquired ${formatAcquisitionTime(record)}`,
     `Acquisition: ${figuresLine(record, figures)}`,
+    review?.savedBy
+      ? `Reviewed by ${review.savedBy}${review.savedAt ? ` on ${new Date(review.savedAt).toLocaleString('en-US')}` : ''}`
+      : 'Review: annotations not saved yet',
   ];
   if (record.assumed?.some((fact) => fact !== 'acquiredAt')) {
     lines.push('Figures marked (assumed) were not in the files: lengths, areas and positions along the pullback rest on them.');
@@ -98,7 +104,7 @@ export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array
   pdf.registerFontkit(fontkit);
   pdf.setTitle(`IVUS pullback report ${input.patient.patientId}`);
   pdf.setCreator('IVUS Review');
-  const page = pdf.addPage([A4.width, A4.height]);
+  let page = pdf.addPage([A4.width, A4.height]);
   // Subset: the PDF carries only the glyphs it uses, not the whole font.
   const font = await pdf.embedFont(unicodeFont, { subset: true });
   const covered = new Set(font.getCharacterSet());
@@ -160,14 +166,19 @@ export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array
   const annotations = allAnnotations(input.manifest).sort((a, b) => a.slice - b.slice || a.label.localeCompare(b.label));
   if (annotations.length === 0) line('None.');
   for (const annotation of annotations) {
+    // Every saved measurement is in the report: a long list continues on another page.
     if (y < MARGIN + 20) {
-      line(`... and more (see the review)`, 9);
-      break;
+      page = pdf.addPage([A4.width, A4.height]);
+      y = A4.height - MARGIN;
+      line('Annotations (continued)', 12, true);
     }
     const measured = measureAnnotation(annotation, input.figures.pixelSpacingMm);
     const value = annotation.type === 'text' ? `"${annotation.text.slice(0, 80)}"` : `${measured?.value} ${measured?.unit}`;
     line(`Slice ${annotation.slice}  ${annotation.label}  ${KIND[annotation.type]}  ${value}`, 9);
   }
-  page.drawText(drawable(`Made ${input.madeAt.toLocaleString('en-US')} with IVUS Review`), { x: MARGIN, y: MARGIN / 2, size: 7, font, color: rgb(0.4, 0.4, 0.4) });
+  const pages = pdf.getPages();
+  pages.forEach((each, index) =>
+    each.drawText(drawable(`Made ${input.madeAt.toLocaleString('en-US')} with IVUS Review · page ${index + 1} of ${pages.length}`), { x: MARGIN, y: MARGIN / 2, size: 7, font, color: rgb(0.4, 0.4, 0.4) }),
+  );
   return pdf.save();
 }

@@ -75,12 +75,13 @@ export async function sendRecordToPacs(
     recordId,
   };
   const pdf = await buildReportPdf({
-    patient: { name: patient.name, patientId: patient.patientId },
+    patient: { name: patient.name, patientId: patient.patientId, birthDate: patient.birthDate },
     record: { acquiredAt: record.acquiredAt.toISOString(), modality: record.modality, recordId, assumed: record.assumed as AcquisitionFact[] },
     result: analysis,
     manifest,
     figures,
     madeAt,
+    review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
   }, await reportFont());
   const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
   const document = buildEncapsulatedPdf(subject, pdf);

@@ -160,7 +160,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           result={analysis}
           cursor={cursor}
           annotations={annotations.store}
-          report={{ patient: context.patient, record: { ...record, recordId }, figures }}
+          report={{ patient: context.patient, record: { ...record, recordId }, figures, review: record.annotation ?? null }}
         />
       ) : null}
       {dev ? <DevOverlay store={store} /> : null}

@@ -59,9 +59,10 @@ describe('pullback report', () => {
       figures,
     });
     expect(lines).toEqual([
-      'Patient: Brown, Tomasz (DEM-001)',
+      'Patient: Brown, Tomasz, ID DEM-001, born unknown',
       'Record: IVUS, acquired unknown',
       'Acquisition: 0.01 mm/px (assumed) · 30 frames/s · 0.5 mm/s (assumed)',
+      'Review: annotations not saved yet',
       'Figures marked (assumed) were not in the files: lengths, areas and positions along the pullback rest on them.',
     ]);
   });
@@ -71,5 +72,16 @@ describe('pullback report', () => {
     expect(lines[1]).toBe(`Record: IVUS, acquired ${new Date('2025-12-25T10:00:00Z').toLocaleString('en-US')}`);
     expect(lines[2]).toBe('Acquisition: 0.01 mm/px · 30 frames/s · 0.5 mm/s');
     expect(lines.join('\n')).not.toContain('assumed');
+  });
+
+  it('names the patient with ID and birth date, and who saved the review and when', () => {
+    const lines = reportHeaderLines({
+      patient: { ...patient, birthDate: '1961-04-09' },
+      record: { acquiredAt: '2025-12-25T10:00:00Z', modality: 'IVUS', recordId: 'r-1' },
+      figures,
+      review: { savedBy: 'dana@demo.test', savedAt: '2026-11-20T09:30:00Z' },
+    });
+    expect(lines[0]).toBe('Patient: Brown, Tomasz, ID DEM-001, born 1961-04-09');
+    expect(lines[3]).toBe(`Reviewed by dana@demo.test on ${new Date('2026-11-20T09:30:00Z').toLocaleString('en-US')}`);
   });
 });

@@ -67,14 +67,14 @@ describe('the report with names and notes from several scripts', () => {
   it.skipIf(!hasPdftotext)('shows Latin, Greek, Cyrillic and Vietnamese names and the note as written', async () => {
     for (const name of [NAMES.polish, NAMES.greek, NAMES.cyrillic, NAMES.vietnamese]) {
       const text = pdfText(await report(name));
-      expect(text).toContain(`Patient: ${name} (DEM-042)`);
+      expect(text).toContain(`Patient: ${name}, ID DEM-042`);
       expect(text).toContain(NOTE);
     }
   });
 
   it.skipIf(!hasPdftotext)('marks the characters its font lacks (CJK) visibly, the rest of the line as written', async () => {
     const text = pdfText(await report(NAMES.cjk));
-    expect(text).toContain('Patient: ��, �� (DEM-042)');
+    expect(text).toContain('Patient: ��, ��, ID DEM-042');
   });
 
   it('survives a note with line breaks, tabs, NUL and a lone surrogate', async () => {

@@ -5,6 +5,7 @@ import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
+import { pullbackExportCsv } from '../../../domain/reports/measurements-csv.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
@@ -58,7 +59,12 @@ export function PullbackAnalysis({ state, result, cursor, annotations, report }:
   const exportCsv = () =>
     result &&
     downloadFile(
-      csvFileText(report ? withAssumedColumn(measurementsCsv(result), report.record) : measurementsCsv(result)),
+      csvFileText(
+        report
+          ? // The clinician's own measurements follow the per-slice table, as a table of their own.
+            pullbackExportCsv(withAssumedColumn(measurementsCsv(result), report.record), annotations.getSnapshot().manifest, report.figures)
+          : measurementsCsv(result),
+      ),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
     );

@@ -84,7 +84,7 @@ describe.each(NAMES)('sending a report for a %s name', (script, name, pn) => {
     fs.writeFileSync(file, pdf);
     const text = spawnSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).stdout;
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
-    expect(text).toContain(`Patient: ${name} (DEM-001)`);
+    expect(text).toContain(`Patient: ${name}, ID DEM-001`);
     expect(text).toContain(NOTE);
   });
 });
