@@ -110,7 +110,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     await api.register(contourRoutes, { db, contours });
     await api.register(annotationRoutes, { db });
     await api.register(importRoutes, { service: importing.service, config });
-    await api.register(pacsRoutes, { db, imports: importing.service, contours, addressPolicy: { allowLoopback: config.pacsAllowLoopback } });
+    await api.register(pacsRoutes, { db, imports: importing.service, contours, imaging, addressPolicy: { allowLoopback: config.pacsAllowLoopback } });
     await api.register(dicomCallerRoutes, { db, config });
   });
   // Limiters only where a route asks for one (idp/sign-in-throttle.ts), not on every request.

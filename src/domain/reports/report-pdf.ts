@@ -14,6 +14,10 @@ import { measureAnnotation } from '../annotations/kinds/index.ts';
 import type { CorrectedAnalysis } from '../contours/corrected-analysis.ts';
 import type { AcquisitionFact } from '../records.ts';
 import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from './acquisition-format.ts';
+// Types only: pdf-lib itself is loaded when a report is made (buildReportPdf).
+import type { PDFDocument, PDFFont, rgb as rgbOf } from 'pdf-lib';
+import { measuredOutline } from '../contours/measurements.ts';
+import { grayPng, type ReportFrame, type ReportFrameRole } from './report-frames.ts';
 import { drawableText } from './report-text.ts';
 
 export interface ReportInput {
@@ -27,6 +31,8 @@ export interface ReportInput {
   figures: AcquisitionFigures;
   /** When the report was made, shown in its footer. */
   madeAt: Date;
+  /** The MLA and reference frames to show with their borders (report-frames.ts); absent where the frames are not at hand. */
+  frames?: readonly { role: ReportFrameRole; slice: number; frame: ReportFrame }[] | undefined;
   /** Who saved the annotations the report shows, and when (the record's saved version); absent or null fields while unsaved. */
   review?: { savedBy: string | null; savedAt: string | null } | null | undefined;
 }
@@ -176,9 +182,43 @@ export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array
     const value = annotation.type === 'text' ? `"${annotation.text.slice(0, 80)}"` : `${measured?.value} ${measured?.unit}`;
     line(`Slice ${annotation.slice}  ${annotation.label}  ${KIND[annotation.type]}  ${value}`, 9);
   }
+  await drawFramesPage(pdf, input, { font, bold, rgb, drawable });
   const pages = pdf.getPages();
   pages.forEach((each, index) =>
     each.drawText(drawable(`Made ${input.madeAt.toLocaleString('en-US')} with IVUS Review · page ${index + 1} of ${pages.length}`), { x: MARGIN, y: MARGIN / 2, size: 7, font, color: rgb(0.4, 0.4, 0.4) }),
   );
   return pdf.save();
+}
+
+type Rgb = typeof rgbOf;
+
+/**
+ * A page of the MLA and reference frames side by side, each with its lumen (teal) and vessel
+ * (orange) borders drawn over the image as vector lines, and what it is under it.
+ */
+async function drawFramesPage(pdf: PDFDocument, input: ReportInput, tools: { font: PDFFont; bold: PDFFont; rgb: Rgb; drawable: (text: string) => string }): Promise<void> {
+  const frames = input.frames ?? [];
+  if (frames.length === 0) return;
+  const { font, bold, rgb, drawable } = tools;
+  const page = pdf.addPage([A4.width, A4.height]);
+  page.drawText('Frames', { x: MARGIN, y: A4.height - MARGIN, size: 12, font: bold });
+  const gap = 12;
+  const boxWidth = (A4.width - 2 * MARGIN - 2 * gap) / 3;
+  const top = A4.height - MARGIN - 20;
+  for (const [k, { role, slice, frame }] of frames.slice(0, 3).entries()) {
+    const height = (boxWidth * frame.height) / frame.width;
+    const box = { x: MARGIN + k * (boxWidth + gap), y: top - height, width: boxWidth, height };
+    page.drawImage(await pdf.embedPng(grayPng(frame)), box);
+    const measured = input.result.slices[slice - 1];
+    const toPage = ({ x, y }: { x: number; y: number }) => ({ x: box.x + (x / frame.width) * box.width, y: box.y + box.height - (y / frame.height) * box.height });
+    const outline = (points: readonly { x: number; y: number }[], color: ReturnType<Rgb>) => {
+      const path = measuredOutline(points).map(toPage);
+      path.forEach((start, i) => page.drawLine({ start, end: path[(i + 1) % path.length]!, thickness: 0.8, color }));
+    };
+    if (measured && measured.controlPoints.length >= 3) outline(measured.controlPoints, rgb(0.35, 0.8, 0.8));
+    if (measured?.vessel && measured.vessel.controlPoints.length >= 3) outline(measured.vessel.controlPoints, rgb(0.95, 0.55, 0.15));
+    const area = measured?.areaMm2 == null ? 'no lumen border' : `lumen ${measured.areaMm2.toFixed(2)} mm²`;
+    const lines = [`${role[0]!.toUpperCase()}${role.slice(1)}`, `slice ${slice} · ${measured ? measured.positionMm.toFixed(1) : '-'} mm`, area];
+    lines.forEach((text, i) => page.drawText(drawable(text), { x: box.x, y: box.y - 12 - 11 * i, size: 8, font }));
+  }
 }

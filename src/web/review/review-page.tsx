@@ -161,6 +161,11 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           cursor={cursor}
           annotations={annotations.store}
           report={{ patient: context.patient, record: { ...record, recordId }, figures, review: record.annotation ?? null }}
+          frameAt={(slice) => {
+            const size = store.size('bmode');
+            const pixels = store.bmodeFrameAt(slice);
+            return size && pixels ? { width: size.width, height: size.height, pixels } : null;
+          }}
         />
       ) : null}
       {dev ? <DevOverlay store={store} /> : null}

@@ -3,6 +3,10 @@
  * per tenant with sealed credentials, the test button, study and series search, thumbnails, pulls
  * through the import pipeline, and the report sent back and read again from Orthanc.
  */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setManualContour } from '../../../src/domain/annotations/contour-edits.ts';
@@ -12,6 +16,7 @@ import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
 import { RecordContoursSchema } from '../../../src/domain/contours/api.ts';
 import { correctedAnalysis } from '../../../src/domain/contours/corrected-analysis.ts';
 import { measureAnnotation } from '../../../src/domain/annotations/kinds/index.ts';
+import { reportFrameSlices } from '../../../src/domain/reports/report-frames.ts';
 import type { PacsConnection, PacsSeriesList, PacsStudyList } from '../../../src/domain/pacs.ts';
 import { saveAnnotationVersion } from '../../../src/server/db/annotations.ts';
 import { findUserByEmail } from '../../../src/server/db/tenants.ts';
@@ -220,7 +225,16 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     const pdfUid = result.stored.find((s: { kind: string }) => s.kind === 'pdf').sopInstanceUid;
     const pdf = await fetch(`${orthanc.httpUrl}/instances/${await orthancIdOf(orthanc, pdfUid)}/pdf`, { headers: { authorization: orthanc.authorization! } });
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const pdfBytes = Buffer.from(await pdf.arrayBuffer());
+    expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // It shows the MLA and reference frames as images (issue 26), read from the stored pullback.
+    if (spawnSync('pdfimages', ['-v']).status === 0) {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-sent-')), 'report.pdf');
+      fs.writeFileSync(file, pdfBytes);
+      const listed = spawnSync('pdfimages', ['-list', file], { encoding: 'utf8' }).stdout.split('\n').slice(2).filter((line) => line.trim() !== '');
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      expect(listed).toHaveLength(reportFrameSlices(analysis).length);
+    }
 
     const audit = await session.server.database.db.execute(sql`select details from audit_log where action = 'record-sent-to-pacs' and target_id = ${recordId}`);
     expect((audit as unknown as { rows: unknown[] }).rows).toHaveLength(1);

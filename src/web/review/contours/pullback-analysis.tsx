@@ -6,6 +6,7 @@ import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
 import { pullbackExportCsv } from '../../../domain/reports/measurements-csv.ts';
+import { reportFrameSlices, type ReportFrame } from '../../../domain/reports/report-frames.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
@@ -33,14 +34,16 @@ export interface PullbackAnalysisProps {
   cursor: SliceCursor;
   annotations: AnnotationStore;
   /** `record.studyInstanceUid`: the record's DICOM study, where Send to PACS stores the report (none on a demo record). */
-  report: (Omit<ReportInput, 'result' | 'manifest' | 'madeAt'> & { record: { studyInstanceUid?: string | null | undefined } }) | null;
+  report: (Omit<ReportInput, 'result' | 'manifest' | 'madeAt' | 'frames'> & { record: { studyInstanceUid?: string | null | undefined } }) | null;
+  /** The B-mode frame at a 1-based slice, if loaded: the report shows the MLA and reference frames with their borders. */
+  frameAt?: (slice: number) => ReportFrame | null;
 }
 
 /**
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result, cursor, annotations, report }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result, cursor, annotations, report, frameAt }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -72,7 +75,14 @@ export function PullbackAnalysis({ state, result, cursor, annotations, report }:
   const exportPdf = () => {
     if (!result || !report) return;
     reportFont()
-      .then((font) => buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date() }, font))
+      .then((font) => {
+        // The frames shown are those loaded: a frame not loaded yet is left out rather than waited for.
+        const frames = reportFrameSlices(result).flatMap(({ role, slice }) => {
+          const frame = frameAt?.(slice);
+          return frame ? [{ role, slice, frame }] : [];
+        });
+        return buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames }, font);
+      })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
       .catch((error: unknown) => toast.show({ severity: 'error', summary: 'The report could not be made', detail: error instanceof Error ? error.message : String(error) }));
   };
