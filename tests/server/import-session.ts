@@ -101,7 +101,8 @@ export async function footprint(session: Session) {
     imports: await count('imports'),
     series: await count('import_series'),
     audit: await count('audit_log', "and action = 'record-imported'"),
-    blobs: filesUnder(session.server.storeDir),
+    // Borders an earlier import's idle detection stores meanwhile (contours-precompute) are not this upload's doing.
+    blobs: filesUnder(session.server.storeDir).filter((file) => !file.includes('/contours/')),
     temp: filesUnder(importTempRoot({ dataDir: session.dataDir })),
   };
 }
