@@ -84,21 +84,46 @@ function inAppLinkOf(event: MouseEvent): HTMLAnchorElement | null {
   return to.pathname === window.location.pathname && to.search === window.location.search ? null : anchor;
 }
 
+/** The browser's Navigation API where it has one (Chromium); typed as optional, since Firefox and Safari lacked it. */
+function navigationApi(): Navigation | undefined {
+  return (window as { navigation?: Navigation }).navigation;
+}
+
 /**
  * While a record is open: closing or reloading the tab with unsaved edits gets the browser's
  * question (the draft in this browser is kept whatever the answer); the browser's Back and
  * Forward and in-app links ask `confirmLeave` first. Returns the removal of the listeners.
+ *
+ * A history step is stopped before it happens where the browser allows (the Navigation API's
+ * cancelable `navigate` event): `popstate` comes too late for that, as the address changes some
+ * tasks earlier and the router may render the page it names meanwhile, unmounting the review and
+ * this guard (the issue-26 bug: Back went to the records at once). Where the step cannot be
+ * stopped, `popstate` puts the review's address back and asks.
  */
 export function guardUnsavedLeave(unsaved: () => boolean, confirmLeave: () => Promise<boolean>): () => void {
   const onBeforeUnload = (event: BeforeUnloadEvent) => {
     if (unsaved()) event.preventDefault();
   };
+  const navigation = navigationApi();
+  const onNavigate = (event: NavigateEvent) => {
+    if (event.navigationType !== 'traverse' || !event.cancelable || !unsaved()) return;
+    event.preventDefault();
+    const { key } = event.destination;
+    void confirmLeave().then((leave) => {
+      if (!leave) return;
+      // After Save or Discard nothing is unsaved: the same step is taken again and let through.
+      const step = navigation!.traverseTo(key);
+      step.committed?.catch(() => {});
+      step.finished?.catch(() => {});
+    });
+  };
   const here = window.location.href;
-  const onPopState = () => {
+  const onPopState = (event: PopStateEvent) => {
     if (!unsaved()) return;
-    // A history step cannot be cancelled: put the review back at once (same task, so nothing
-    // unmounts). The new entry sits on top of the one the step went to, so one step back after
-    // Save or Discard goes there, whether it was a Back or a Forward.
+    // Capture and stopImmediatePropagation: heard before the router's listener on the window.
+    event.stopImmediatePropagation();
+    // A history step that could not be cancelled: put the review back. The new entry sits on top
+    // of the one the step went to, so one step back after Save or Discard goes there.
     window.history.pushState(window.history.state, '', here);
     void confirmLeave().then((leave) => {
       if (leave) window.history.back();
@@ -116,11 +141,13 @@ export function guardUnsavedLeave(unsaved: () => boolean, confirmLeave: () => Pr
     });
   };
   window.addEventListener('beforeunload', onBeforeUnload);
-  window.addEventListener('popstate', onPopState);
+  navigation?.addEventListener('navigate', onNavigate);
+  window.addEventListener('popstate', onPopState, true);
   document.addEventListener('click', onClick, true);
   return () => {
     window.removeEventListener('beforeunload', onBeforeUnload);
-    window.removeEventListener('popstate', onPopState);
+    navigation?.removeEventListener('navigate', onNavigate);
+    window.removeEventListener('popstate', onPopState, true);
     document.removeEventListener('click', onClick, true);
   };
 }

@@ -87,13 +87,19 @@ describe('the window guard of an open record', () => {
     expect(clean.defaultPrevented).toBe(false);
   });
 
-  it('the browser’s Back puts the review back and asks; Stay stays there', async () => {
+  it('the browser’s Back puts the review back before the router hears of it, and asks; Stay stays there', async () => {
     window.history.replaceState(null, '', '/patients/P-7/records/R-70/review');
+    // The router listens from the start of the app, before any review opened.
+    const routerSaw: string[] = [];
+    const router = () => routerSaw.push(window.location.pathname);
+    window.addEventListener('popstate', router);
     const confirmLeave = guard({ value: true }, false);
     const back = vi.spyOn(window.history, 'back');
     window.history.replaceState(null, '', '/patients/P-7/records'); // where the step went
     window.dispatchEvent(new PopStateEvent('popstate'));
     expect(window.location.pathname).toBe('/patients/P-7/records/R-70/review');
+    expect(routerSaw.filter((path) => path !== '/patients/P-7/records/R-70/review')).toEqual([]);
+    window.removeEventListener('popstate', router);
     await vi.waitFor(() => expect(confirmLeave).toHaveBeenCalledOnce());
     await Promise.resolve();
     expect(back).not.toHaveBeenCalled();
@@ -140,5 +146,46 @@ describe('the window guard of an open record', () => {
     await vi.waitFor(() => expect(followed).toHaveBeenCalledOnce());
     expect(leave).toHaveBeenCalledOnce();
     expect((followed.mock.calls[0]![0].target as HTMLAnchorElement).getAttribute('href')).toBe('/patients');
+  });
+
+  describe('where the browser can cancel a history step (the Navigation API)', () => {
+    function withNavigation() {
+      const navigation = Object.assign(new EventTarget(), { traverseTo: vi.fn(() => ({ committed: Promise.resolve(), finished: Promise.resolve() })) });
+      Object.defineProperty(window, 'navigation', { value: navigation, configurable: true });
+      return navigation;
+    }
+    afterEach(() => {
+      delete (window as { navigation?: unknown }).navigation;
+    });
+    const traverse = (key: string) => Object.assign(new Event('navigate', { cancelable: true }), { navigationType: 'traverse', destination: { key } });
+
+    it('stops Back before the address changes and asks; Stay stays, a leave takes the same step', async () => {
+      const navigation = withNavigation();
+      const stay = guard({ value: true }, false);
+      const back = traverse('records-entry');
+      navigation.dispatchEvent(back);
+      expect(back.defaultPrevented).toBe(true);
+      await vi.waitFor(() => expect(stay).toHaveBeenCalledOnce());
+      expect(navigation.traverseTo).not.toHaveBeenCalled();
+      close!();
+
+      const leave = guard({ value: true }, true);
+      navigation.dispatchEvent(traverse('records-entry'));
+      await vi.waitFor(() => expect(navigation.traverseTo).toHaveBeenCalledWith('records-entry'));
+      expect(leave).toHaveBeenCalledOnce();
+      // Taken again with nothing unsaved, the step goes through.
+      const again = traverse('records-entry');
+      navigation.dispatchEvent(again);
+      expect(again.defaultPrevented).toBe(false);
+    });
+
+    it('lets every step through when nothing is unsaved', () => {
+      const navigation = withNavigation();
+      const confirmLeave = guard({ value: false }, false);
+      const back = traverse('records-entry');
+      navigation.dispatchEvent(back);
+      expect(back.defaultPrevented).toBe(false);
+      expect(confirmLeave).not.toHaveBeenCalled();
+    });
   });
 });
