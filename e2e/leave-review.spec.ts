@@ -56,6 +56,12 @@ test('leaving with unsaved edits asks Save / Discard / Stay; nothing asks when a
   await expect(page).toHaveURL(/\/review\?noImage=true$/);
   await expect(cards(page)).toHaveCount(1);
 
+  // Sign out asks too.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await leaveDialog(page).getByRole('button', { name: 'Stay' }).click();
+  await expect(leaveDialog(page)).toHaveCount(0);
+  await expect(page).toHaveURL(/\/review\?noImage=true$/);
+
   // Back again, Discard: the records, where the record is still not annotated and has no draft.
   await page.getByRole('button', { name: 'Navigate back' }).click();
   await leaveDialog(page).getByRole('button', { name: 'Discard' }).click();
@@ -92,8 +98,13 @@ test('the draft offer is a bar beside the image, never over it', async ({ page }
   await expect(page.getByRole('button', { name: 'Save' })).toHaveAttribute('data-attention', '');
   // Kept as a draft while working; the reload's "leave site?" question is the browser's: leave.
   await page.waitForFunction(async () => (await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts'));
-  page.on('dialog', (dialog) => void dialog.accept());
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
   await page.reload();
+  expect(asked).toEqual(['beforeunload']);
 
   const offer = page.getByRole('region', { name: 'Unsaved annotations' });
   await expect(offer).toBeVisible();
@@ -103,6 +114,8 @@ test('the draft offer is a bar beside the image, never over it', async ({ page }
   const b = (await bmode.boundingBox())!;
   const overlaps = a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   expect(overlaps, `offer ${JSON.stringify(a)} over the B-mode canvas ${JSON.stringify(b)}`).toBe(false);
+  // The panels make room for the bar: the whole image stays on screen, nothing is pushed below it.
+  expect(b.y + b.height).toBeLessThanOrEqual(page.viewportSize()!.height);
   // Nothing covers the offer's buttons either: Discard answers it, and the bar goes.
   await offer.getByRole('button', { name: 'Discard' }).click();
   await expect(offer).toHaveCount(0);
