@@ -128,7 +128,7 @@ test('leaving with unsaved changes asks first; a conflicting save offers to keep
   // Leaving asks; staying keeps the work.
   await page.getByRole('button', { name: 'Upload' }).click();
   const leave = page.getByRole('alertdialog').or(page.getByRole('dialog'));
-  await expect(leave).toContainText('Leave without saving?');
+  await expect(leave).toContainText('Save your annotation changes?');
   await leave.getByRole('button', { name: 'Stay' }).click();
   await expect(page).toHaveURL(/\/review/);
   await expect(cards(page)).toHaveCount(1);

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Box, Flex } from '@chakra-ui/react';
 import { Redirect, Route, Switch } from 'wouter';
 import { useAuthUser } from '../auth/auth-context.tsx';
 import { PatientsPage } from '../features/patients/patients-page.tsx';
@@ -60,9 +61,14 @@ export function AppRouter() {
           <RequireAuth>
             {/* Inside RequireAuth (it loads with the user's token), around the layout (its toolbars use it); one session per record. */}
             <ReviewSessionProvider key={`${patientId}/${recordId}`} patientId={patientId} recordId={recordId}>
-              <AnnotationDraftOffer />
               <AppLayout screen="review" fullBleed>
-                <ReviewPage patientId={patientId} recordId={recordId} />
+                {/* The draft offer is a bar above the review, in the layout's flow: it never covers the image. */}
+                <Flex direction="column" height="full">
+                  <AnnotationDraftOffer />
+                  <Box flex="1" minHeight="0">
+                    <ReviewPage patientId={patientId} recordId={recordId} />
+                  </Box>
+                </Flex>
               </AppLayout>
             </ReviewSessionProvider>
           </RequireAuth>

@@ -127,7 +127,7 @@ export function LeftToolbar({ screen, isAdmin }: LeftToolbarProps) {
             label="Navigate back"
             icon={<BackIcon />}
             shortcut={SHORTCUTS.back}
-            onActivate={() => window.history.back()}
+            onActivate={() => void confirmLeave().then((leave) => leave && window.history.back())}
           />
         ) : null}
         {layout.save ? <SaveButton /> : null}

@@ -9,7 +9,7 @@
 export { ReviewPage } from './review-page.tsx';
 
 // The one owner of an open record (its frames, slice cursor, playback, tool, annotations and their
-// save), mounted by the app's router per record; the draft offer the router shows before the layout;
+// save), mounted by the app's router per record; the draft offer the router shows above the page;
 // the hooks the app's toolbars read the session with.
 export { AnnotationDraftOffer, ReviewSessionProvider } from './session/review-session-provider.tsx';
 export { useActiveTool, useActiveToolStore } from './tools/active-tool.tsx';

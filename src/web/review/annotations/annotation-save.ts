@@ -57,8 +57,8 @@ async function post(deps: SaveDeps, baseVersion: number) {
   deps.toast.show({ severity: 'success', summary: 'Annotations saved', detail: `Version ${saved.version}.`, life: TOAST_LIFE_MS });
 }
 
-/** A newer version exists: load it (ours stays one undo away) or store ours as the version after it. */
-async function resolveConflict(deps: SaveDeps, error: ApiError): Promise<void> {
+/** A newer version exists: load it (ours stays one undo away) or store ours as the version after it; true when ours was stored. */
+async function resolveConflict(deps: SaveDeps, error: ApiError): Promise<boolean> {
   const conflict = AnnotationConflictSchema.safeParse(error.details);
   const latest = conflict.success ? conflict.data.latestVersion : null;
   if (latest === null) throw error;
@@ -71,35 +71,41 @@ async function resolveConflict(deps: SaveDeps, error: ApiError): Promise<void> {
   });
   if (keepMine) {
     await post(deps, latest);
-    return;
+    return true;
   }
   const newer = await deps.api.get(AnnotationVersionSchema, `records/${encodeURIComponent(deps.recordId)}/annotations`);
   deps.store.loadOver(newer);
   deps.toast.show({ severity: 'info', summary: `Version ${newer.version} loaded`, detail: 'Press Ctrl+Z to bring your changes back.', life: TOAST_LIFE_MS });
+  return false;
 }
 
-/** Save: the next version of the record's annotations, with the conflict question when another was saved meanwhile. */
-export async function saveAnnotations(deps: SaveDeps): Promise<void> {
+/**
+ * Save: the next version of the record's annotations, with the conflict question when another was
+ * saved meanwhile. True when the edits were stored (leaving after Save waits for this).
+ */
+export async function saveAnnotations(deps: SaveDeps): Promise<boolean> {
   const { store, toast } = deps;
   const snapshot = store.getSnapshot();
-  if (snapshot.status !== 'ready' || snapshot.saving) return;
+  if (snapshot.status !== 'ready' || snapshot.saving) return false;
   // Spec: annotations are uploaded only while both a record and a patient are in context.
   if (!readPatientContext(deps.patientId) || !readRecordContext(deps.patientId, deps.recordId)) {
     toast.show({ severity: 'error', summary: 'Not saved', detail: 'Open this record from its patient’s records to save its annotations.' });
-    return;
+    return false;
   }
   store.setSaving(true);
   try {
     try {
       await post(deps, snapshot.version);
+      return true;
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) await resolveConflict(deps, error);
-      else throw error;
+      if (error instanceof ApiError && error.status === 409) return await resolveConflict(deps, error);
+      throw error;
     }
   } catch (error) {
     const rejected = error instanceof ApiError ? ManifestRejectedSchema.safeParse(error.details) : null;
     const detail = rejected?.success ? `${rejected.data.message} ${rejected.data.problems.slice(0, 3).join('; ')}` : error instanceof Error ? error.message : String(error);
     toast.show({ severity: 'error', summary: 'Annotations not saved', detail });
+    return false;
   } finally {
     store.setSaving(false);
   }

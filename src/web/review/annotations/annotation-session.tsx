@@ -1,15 +1,16 @@
 import { createContext, use, useCallback, useSyncExternalStore } from 'react';
-import { useConfirm } from '../../ui/confirm.tsx';
 import { AnnotationStore, hasUnsavedChanges } from '../manifest/annotation-store.ts';
-import { LEAVE_QUESTION } from './leave-guard.ts';
 
 /** The open record's annotations and their save, as the toolbar and the page use them. */
 export interface AnnotationSession {
   store: AnnotationStore;
   patientId: string;
   recordId: string;
-  save: () => Promise<void>;
+  /** True when the edits were stored. */
+  save: () => Promise<boolean>;
   reload: () => void;
+  /** Asks Save / Discard / Stay when there are unsaved edits (leave-guard.ts); true when the clinician may leave. */
+  confirmLeave: () => Promise<boolean>;
 }
 
 /** Provided by the review session's provider, which owns the annotations (review/session). */
@@ -30,14 +31,10 @@ export function useSaveState(session: AnnotationSession | null): { ready: boolea
 }
 
 /**
- * Asks before leaving a review with unsaved annotations; answers true at once when there is
- * nothing to lose (or no review open).
+ * Asks before leaving a review with unsaved annotations (Save / Discard / Stay); answers true at
+ * once when there is nothing to lose (or no review open). The toolbar navigates only on true.
  */
 export function useConfirmLeave(): () => Promise<boolean> {
   const session = useAnnotationSession();
-  const confirm = useConfirm();
-  return useCallback(async () => {
-    if (!session || !hasUnsavedChanges(session.store.getSnapshot())) return true;
-    return confirm(LEAVE_QUESTION);
-  }, [session, confirm]);
+  return useCallback(async () => (session ? session.confirmLeave() : true), [session]);
 }

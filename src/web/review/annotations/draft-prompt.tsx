@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useSyncExternalStore } from 'react';
-import { Alert, Box, Button, HStack } from '@chakra-ui/react';
+import { Alert, Box, Button, HStack, Wrap } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
 import { useAuthUser } from '../../auth/auth-context.tsx';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
@@ -39,39 +39,32 @@ export function useAnnotationDraft(
 }
 
 /**
- * The non-blocking offer of a kept draft. It takes no focus (the review's keys keep working) but
- * comes first in the tab order, and is announced as an alert when it appears.
+ * The non-blocking offer of a kept draft: a bar in the layout above the review, so it never covers
+ * the image (issue 26); the panels below take the height that is left. It takes no focus (the
+ * review's keys keep working) but comes first in the review's tab order, and is announced as an
+ * alert when it appears.
  */
 export function DraftPrompt({ sync }: { sync: DraftSync }) {
   const offer = useSyncExternalStore(sync.subscribe, sync.getOffer);
   const titleId = useId();
   if (!offer) return null;
   return (
-    <Box
-      role="region"
-      aria-labelledby={titleId}
-      data-testid="draft-prompt"
-      position="fixed"
-      top="16"
-      insetX="0"
-      marginX="auto"
-      width="fit-content"
-      maxWidth="min(40rem, calc(100vw - 2rem))"
-      zIndex="banner"
-    >
-      <Alert.Root status="warning" variant="surface" boxShadow="lg">
+    <Box role="region" aria-labelledby={titleId} data-testid="draft-prompt" flexShrink={0}>
+      <Alert.Root status="warning" variant="surface" borderRadius="0" borderWidth="0" borderBottomWidth="1px" py="2">
         <Alert.Indicator />
         <Alert.Content>
-          <Alert.Title id={titleId}>Unsaved annotations</Alert.Title>
-          <Alert.Description>{draftPromptText(offer)}</Alert.Description>
-          <HStack marginTop="3" gap="2">
-            <Button size="sm" colorPalette="teal" onClick={() => sync.restore()}>
-              Restore
-            </Button>
-            <Button size="sm" variant="outline" onClick={() => sync.discard()}>
-              Discard
-            </Button>
-          </HStack>
+          <Wrap align="center" gap="3" rowGap="1">
+            <Alert.Title id={titleId}>Unsaved annotations</Alert.Title>
+            <Alert.Description>{draftPromptText(offer)}</Alert.Description>
+            <HStack gap="2">
+              <Button size="xs" colorPalette="teal" onClick={() => sync.restore()}>
+                Restore
+              </Button>
+              <Button size="xs" variant="outline" onClick={() => sync.discard()}>
+                Discard
+              </Button>
+            </HStack>
+          </Wrap>
         </Alert.Content>
       </Alert.Root>
     </Box>

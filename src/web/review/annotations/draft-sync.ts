@@ -117,6 +117,20 @@ export class DraftSync {
     this.track();
   }
 
+  /**
+   * Deletes this record's draft, whatever is pending or offered (Discard when leaving): nothing of
+   * the dropped edits is written afterwards, and no offer stays up.
+   */
+  async forget(): Promise<void> {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    this.written = null;
+    if (this.phase === 'offering' || this.phase === 'checking') this.phase = 'tracking';
+    this.scheduled = null;
+    this.setOffer(null);
+    await this.options.drafts.deleteDraft(this.options.owner, this.options.recordId);
+  }
+
   /** Writes a pending change now. */
   flush(): void {
     if (this.timer === null) return;

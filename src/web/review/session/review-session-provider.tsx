@@ -4,6 +4,7 @@ import { useConfirm } from '../../ui/confirm.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { AnnotationSessionContext } from '../annotations/annotation-session.tsx';
 import { DraftPrompt, useAnnotationDraft } from '../annotations/draft-prompt.tsx';
+import { LeaveDialog } from '../annotations/leave-dialog.tsx';
 import type { ImageStore } from '../frames/image-store.ts';
 import { PlaybackContext } from '../playback/playback-context.tsx';
 import { ActiveToolContext, type ActiveToolStore } from '../tools/active-tool.tsx';
@@ -38,6 +39,7 @@ export function ReviewSessionProvider({ patientId, recordId, children, images, t
         <PlaybackContext value={session.playback}>
           <AnnotationSessionContext value={session.annotations}>
             {children}
+            <LeaveDialog question={session.leaveQuestion} />
           </AnnotationSessionContext>
         </PlaybackContext>
       </ActiveToolContext>
@@ -48,12 +50,14 @@ export function ReviewSessionProvider({ patientId, recordId, children, images, t
 /**
  * Keeps unsaved annotation edits as a draft in this browser as they are made (so an ended session,
  * which skips the leave question, loses nothing), and offers a kept draft when the record opens.
- * The route renders it before the review, so that one Tab reaches the offer; it needs the signed-in
- * user (the draft's owner).
+ * The route renders it as a bar above the review page, in the layout's flow so that it never covers
+ * the image, and first in the page's tab order; it needs the signed-in user (the draft's owner).
  */
 export function AnnotationDraftOffer() {
   const session = useReviewSession();
   const draft = useAnnotationDraft(session.annotationStore, { patientId: session.patientId, recordId: session.recordId });
+  // Discard when leaving deletes the draft too.
+  useEffect(() => (draft ? session.attachDrafts(draft) : undefined), [session, draft]);
   return draft ? <DraftPrompt sync={draft} /> : null;
 }
 

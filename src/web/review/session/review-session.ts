@@ -4,8 +4,9 @@ import type { Confirm } from '../../ui/confirm.tsx';
 import type { ToastService } from '../../ui/toast.tsx';
 import { loadAnnotations, saveAnnotations, type AnnotationStatus } from '../annotations/annotation-save.ts';
 import type { AnnotationSession } from '../annotations/annotation-session.tsx';
-import { AnnotationStore } from '../manifest/annotation-store.ts';
-import { guardUnsavedLeave } from '../annotations/leave-guard.ts';
+import { AnnotationStore, hasUnsavedChanges } from '../manifest/annotation-store.ts';
+import type { DraftSync } from '../annotations/draft-sync.ts';
+import { decideLeave, guardUnsavedLeave, LeaveQuestion } from '../annotations/leave-guard.ts';
 import { ImageStore } from '../frames/image-store.ts';
 import { SliceCursor } from '../frames/slice-cursor.ts';
 import { createCursorPlayback, type CursorPlayback } from '../playback/cursor-playback.ts';
@@ -49,12 +50,16 @@ export class ReviewSession {
   readonly annotationStore = new AnnotationStore();
   /** The annotations as the toolbar's Save and the page use them. */
   readonly annotations: AnnotationSession;
+  /** The Save / Discard / Stay question asked before leaving with unsaved edits (the provider shows it). */
+  readonly leaveQuestion = new LeaveQuestion();
 
   private record: SessionRecord | null = null;
   /** Saved during this visit: the record says 'saved' whatever an older copy of it says. */
   private savedHere = false;
   private cancelAnnotationLoad: (() => void) | null = null;
   private closeOutside: (() => void) | null = null;
+  /** The draft kept of the edits in this browser, once the signed-in user is known (draft-prompt.tsx). */
+  private drafts: DraftSync | null = null;
 
   private readonly options: ReviewSessionOptions;
 
@@ -72,6 +77,7 @@ export class ReviewSession {
       recordId: this.recordId,
       save: this.save,
       reload: this.reloadAnnotations,
+      confirmLeave: this.confirmLeave,
     };
   }
 
@@ -83,7 +89,7 @@ export class ReviewSession {
   /** The record's annotation status: 'new' until the record is known and has been saved. */
   annotationStatus = (): AnnotationStatus => (this.savedHere ? 'saved' : (this.record?.annotation?.status ?? 'new'));
 
-  save = (): Promise<void> =>
+  save = (): Promise<boolean> =>
     saveAnnotations({
       api: this.options.api,
       store: this.annotationStore,
@@ -96,6 +102,27 @@ export class ReviewSession {
         this.savedHere = true;
       },
     });
+
+  /** The draft keeping of this record's edits; returns its detach. */
+  attachDrafts(drafts: DraftSync): () => void {
+    this.drafts = drafts;
+    return () => {
+      if (this.drafts === drafts) this.drafts = null;
+    };
+  }
+
+  hasUnsavedEdits = (): boolean => hasUnsavedChanges(this.annotationStore.getSnapshot());
+
+  /** Discard when leaving: the edits go back to the saved version, and their draft is deleted. */
+  discardEdits = async (): Promise<void> => {
+    const { saved, version, savedBy, savedAt } = this.annotationStore.getSnapshot();
+    this.annotationStore.load({ manifest: saved, version, savedBy, savedAt });
+    await this.drafts?.forget();
+  };
+
+  /** Whether the clinician may leave now: asks Save / Discard / Stay when there are unsaved edits. */
+  confirmLeave = (): Promise<boolean> =>
+    decideLeave({ unsaved: this.hasUnsavedEdits, ask: this.leaveQuestion.ask, save: this.save, discard: this.discardEdits });
 
   /** Asks for the latest saved annotations again (after a failed load). */
   reloadAnnotations = (): void => {
@@ -111,10 +138,12 @@ export class ReviewSession {
   open(): () => void {
     if (this.closeOutside) return this.dispose;
     this.reloadAnnotations();
-    const closeLeaveGuard = guardUnsavedLeave(this.annotationStore, this.options.confirm);
+    const closeLeaveGuard = guardUnsavedLeave(this.hasUnsavedEdits, this.confirmLeave);
     const closePlayback = this.playback.open();
     this.closeOutside = () => {
       closeLeaveGuard();
+      // A question left open by a leave that happened anyway (an ended session) is answered Stay.
+      this.leaveQuestion.answer('stay');
       closePlayback();
     };
     return this.dispose;
