@@ -1,0 +1,71 @@
+import { expect, test, type Page } from '@playwright/test';
+import { OTHER_ULTRASOUND_LABEL } from '../src/domain/records.ts';
+import { makeDicom } from '../tests/support/dicom-fixtures.ts';
+import { signIn, storedIdToken } from './sign-in.ts';
+
+const FRAMES = 12;
+
+/** Imports one file through the API as the signed-in user, confirming it is other ultrasound; answers its record. */
+async function importOtherUltrasound(page: Page, bytes: Uint8Array): Promise<string> {
+  const token = await storedIdToken(page);
+  const importId = await page.evaluate(
+    async ([base64, t]) => {
+      const body = new FormData();
+      body.append('confirmOtherUltrasound', 'true');
+      const file = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      body.append('files', new File([file], 'fetal.dcm', { type: 'application/dicom' }));
+      const answer = await fetch('/api/demo/imports', { method: 'POST', body, headers: { Authorization: `Bearer ${t}` } });
+      if (answer.status !== 202) throw new Error(`import answered ${answer.status}: ${await answer.text()}`);
+      return ((await answer.json()) as { imports: { importId: string }[] }).imports[0]!.importId;
+    },
+    [Buffer.from(bytes).toString('base64'), token] as const,
+  );
+  let recordId: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const summary = await page.evaluate(
+          ([id, t]) => fetch(`/api/demo/imports/${id}`, { headers: { Authorization: `Bearer ${t}` } }).then((r) => r.json()),
+          [importId, token] as const,
+        );
+        recordId = summary.recordId;
+        return summary.status;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe('done');
+  return recordId!;
+}
+
+test('a loop that is not IVUS, imported on the uploader’s word, opens to view and measure only', async ({ page }) => {
+  const patientId = `E2E-US-${Date.now()}`;
+  const loop = makeDicom({
+    kind: 'us', pullbackRate: null, manufacturer: 'GE Healthcare', model: 'Voluson E10',
+    rows: 120, columns: 160, frames: FRAMES, patientId, patientName: 'Fetal^Loop',
+  });
+  await signIn(page);
+  const recordId = await importOtherUltrasound(page, loop.bytes);
+
+  await page.goto(`/patients/${patientId}/records/${recordId}/review`);
+  await expect(page.getByTestId('frames-status')).toHaveText(new RegExp(`${FRAMES} B-mode and 0 angio frames (loaded|downloaded)`), { timeout: 60_000 });
+  await expect(page.getByTestId('imaging-kind')).toHaveText(OTHER_ULTRASOUND_LABEL);
+
+  // Nothing an IVUS analysis would make: no contour tool, no pullback analysis, no report, no PACS.
+  const tools = page.getByRole('group', { name: 'Annotation tools' });
+  await expect(tools.getByRole('button', { name: 'Ruler', exact: true })).toBeVisible();
+  await expect(tools.getByRole('button', { name: 'Contour', exact: true })).toHaveCount(0);
+  await expect(page.getByText('Pullback analysis')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /PDF|CSV|Send to PACS/ })).toHaveCount(0);
+
+  // A ruler is drawn and measured across the middle of the image.
+  await tools.getByRole('button', { name: 'Ruler', exact: true }).click();
+  const box = (await page.getByTestId('annotation-overlay').boundingBox())!;
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const half = Math.min(box.width, box.height) * 0.2;
+  await page.mouse.click(centre.x - half, centre.y);
+  await page.mouse.move(centre.x, centre.y);
+  await page.mouse.click(centre.x + half, centre.y);
+  const card = page.getByTestId('label-card');
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId('card-measurement')).toHaveText(/^\d+(\.\d+)?$/);
+});
