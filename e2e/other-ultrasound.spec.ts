@@ -37,7 +37,7 @@ async function importOtherUltrasound(page: Page, bytes: Uint8Array): Promise<str
   return recordId!;
 }
 
-test('a loop that is not IVUS, imported on the uploader’s word, opens to view and measure only', async ({ page }) => {
+test('a loop that is not IVUS, imported on the uploader’s word, opens to view, measure and play only', async ({ page }) => {
   const patientId = `E2E-US-${Date.now()}`;
   const loop = makeDicom({
     kind: 'us', pullbackRate: null, manufacturer: 'GE Healthcare', model: 'Voluson E10',
@@ -68,4 +68,11 @@ test('a loop that is not IVUS, imported on the uploader’s word, opens to view 
   const card = page.getByTestId('label-card');
   await expect(card).toHaveCount(1);
   await expect(card.getByTestId('card-measurement')).toHaveText(/^\d+(\.\d+)?$/);
+
+  // Play needs min(100, frame count) frames: a 12-frame loop plays once its 12 are in.
+  const playback = page.getByRole('complementary', { name: 'Playback toolbar' });
+  await expect(playback.getByRole('button', { name: 'Play', exact: true })).not.toHaveAttribute('aria-disabled', 'true');
+  await playback.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(page.getByTestId('slice-indicator')).not.toHaveText(`Slice 1 / ${FRAMES}`);
+  await playback.getByRole('button', { name: 'Pause', exact: true }).click();
 });
