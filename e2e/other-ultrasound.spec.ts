@@ -49,6 +49,10 @@ test('a loop that is not IVUS, imported on the uploader’s word, opens to view,
   await page.goto(`/patients/${patientId}/records/${recordId}/review`);
   await expect(page.getByTestId('frames-status')).toHaveText(new RegExp(`${FRAMES} B-mode and 0 angio frames (loaded|downloaded)`), { timeout: 60_000 });
   await expect(page.getByTestId('imaging-kind')).toHaveText(OTHER_ULTRASOUND_LABEL);
+  // No angiography run: its panel is collapsed (B-mode and L-mode take the row), and one line says so.
+  await expect(page.getByTestId('missing-series-note')).toHaveText('This record has no angiography run.');
+  await expect(page.locator('[data-panel="angio"]')).toHaveCount(0);
+  await expect(page.locator('[data-panel="bmode"]')).toBeVisible();
 
   // Nothing an IVUS analysis would make: no contour tool, no pullback analysis, no report, no PACS.
   const tools = page.getByRole('group', { name: 'Annotation tools' });

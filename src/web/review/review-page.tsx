@@ -19,6 +19,7 @@ import { useRecordContours } from './contours/use-record-contours.ts';
 import { acquisitionFigures } from './session/acquisition-figures.ts';
 import { useReviewSession } from './session/review-session-provider.tsx';
 import { reviewScope } from './session/review-scope.ts';
+import { missingSeriesNote } from './panels/missing-series.ts';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -80,10 +81,12 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     if (noImage && frameWidth && frameHeight && bmodeFrameCount) store.setGeometry({ width: frameWidth, height: frameHeight, count: bmodeFrameCount });
   }, [noImage, store, frameWidth, frameHeight, bmodeFrameCount]);
 
-  const { frameRateHz, pullbackSpeedMmPerS, pixelSpacingMm, noPullback, shown: shownFigures } = useMemo(
+  const { frameRateHz, pullbackSpeedMmPerS, pixelSpacingMm, noPullback, noAngio, shown: shownFigures } = useMemo(
     () => acquisitionFigures(images.status === 'ready' ? images.images : null, record, { pullback: scope.analysed }),
     [images, record, scope.analysed],
   );
+  // A series the record lacks collapses its panel; one line says which (none while the record is unknown).
+  const seriesNote = record ? missingSeriesNote({ pullback: noPullback, angio: noAngio }) : null;
   const geometry = useMemo(() => ({ frameRateHz, pullbackSpeedMmPerS }), [frameRateHz, pullbackSpeedMmPerS]);
   // The contours wait until playback could start: their request (and, on a first visit, the
   // server's detection) must not compete with the first frames for the network and the CPU.
@@ -161,7 +164,22 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <ReviewPanels store={store} cursor={cursor} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} noPullback={noPullback} />
+        <>
+          {seriesNote ? (
+            <Text px="4" py="1" textStyle="sm" color="fg.muted" borderBottomWidth="1px" data-testid="missing-series-note">
+              {seriesNote}
+            </Text>
+          ) : null}
+          <ReviewPanels
+            store={store}
+            cursor={cursor}
+            onPanelDrag={onPanelDrag}
+            overlays={overlays}
+            startGpu={images.status !== 'loading'}
+            noPullback={noPullback}
+            noAngio={noAngio}
+          />
+        </>
       )}
       {record && context && !noPullback && scope.analysed ? (
         <PullbackAnalysis

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import { OTHER_ULTRASOUND_LABEL } from '../../../src/domain/records.ts';
 import { AppLayout } from '../../../src/web/app/app-layout.tsx';
+import { NO_ANGIO_NOTE } from '../../../src/web/review/panels/missing-series.ts';
 import type { ReviewPanelsProps } from '../../../src/web/review/panels/review-panels.tsx';
 import { ReviewPage } from '../../../src/web/review/review-page.tsx';
 import { ReviewSessionProvider } from '../../../src/web/review/session/review-session-provider.tsx';
@@ -74,6 +75,8 @@ describe('the review of other ultrasound (issue 26: only IVUS is analysed as IVU
     const { asked, tools } = await renderReview('other-ultrasound');
     expect(screen.getByTestId('imaging-kind').textContent).toBe(OTHER_ULTRASOUND_LABEL);
     expect(tools()).toEqual(['Ruler', 'Area', 'Text', 'Angle', 'Brightness']);
+    // The loop has no angiography run: its panel is collapsed, and one line says so.
+    expect(screen.getByTestId('missing-series-note').textContent).toBe(NO_ANGIO_NOTE);
     // Still nothing asked of the borders once the frames are in (when an IVUS review asks for them).
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(asked().filter((path) => path.includes('contours'))).toEqual([]);

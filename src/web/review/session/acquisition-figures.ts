@@ -18,6 +18,8 @@ export interface AcquisitionFigures {
   pixelSpacingMm: number;
   /** A record waiting for its pullback (an angiography run only) has no B-mode frame to draw, measure or detect on. */
   noPullback: boolean;
+  /** A record without an angiography run (a pullback alone, a loop of other ultrasound): its angio panel collapses. */
+  noAngio: boolean;
   /** The figures the server gave, for the header (the defaults above stand in until it has). */
   shown: ShownFigures;
 }
@@ -38,6 +40,7 @@ export function acquisitionFigures(
         pullbackSpeedMmPerS: images.pullbackSpeedMmPerS,
         pixelSpacingMm: images.pixelSpacingMm,
         noPullback: images.bmode.count === 0,
+        noAngio: images.angio.count === 0,
         shown: images,
       }
     : {
@@ -45,6 +48,7 @@ export function acquisitionFigures(
         pullbackSpeedMmPerS: record?.pullbackSpeedMmPerS ?? DEFAULT_GEOMETRY.pullbackSpeedMmPerS,
         pixelSpacingMm: record?.pixelSpacingMm ?? DEFAULT_PIXEL_SPACING_MM,
         noPullback: record?.bmodeFrameCount === 0,
+        noAngio: record?.angioFrameCount === 0,
         shown: record ?? {},
       };
   if (pullback) return figures;
