@@ -5,15 +5,15 @@ import { signIn, storedIdToken } from './sign-in.ts';
 
 const FRAMES = 12;
 
-/** Imports one file through the API as the signed-in user, confirming it is other ultrasound; answers its record. */
-async function importOtherUltrasound(page: Page, bytes: Uint8Array): Promise<string> {
+/** Imports one file through the API as the signed-in user (confirming other ultrasound); answers its record. */
+async function importFile(page: Page, bytes: Uint8Array): Promise<string> {
   const token = await storedIdToken(page);
   const importId = await page.evaluate(
     async ([base64, t]) => {
       const body = new FormData();
       body.append('confirmOtherUltrasound', 'true');
       const file = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      body.append('files', new File([file], 'fetal.dcm', { type: 'application/dicom' }));
+      body.append('files', new File([file], 'loop.dcm', { type: 'application/dicom' }));
       const answer = await fetch('/api/demo/imports', { method: 'POST', body, headers: { Authorization: `Bearer ${t}` } });
       if (answer.status !== 202) throw new Error(`import answered ${answer.status}: ${await answer.text()}`);
       return ((await answer.json()) as { imports: { importId: string }[] }).imports[0]!.importId;
@@ -44,7 +44,7 @@ test('a loop that is not IVUS, imported on the uploader’s word, opens to view,
     rows: 120, columns: 160, frames: FRAMES, patientId, patientName: 'Fetal^Loop',
   });
   await signIn(page);
-  const recordId = await importOtherUltrasound(page, loop.bytes);
+  const recordId = await importFile(page, loop.bytes);
 
   await page.goto(`/patients/${patientId}/records/${recordId}/review`);
   await expect(page.getByTestId('frames-status')).toHaveText(new RegExp(`${FRAMES} B-mode and 0 angio frames (loaded|downloaded)`), { timeout: 60_000 });
@@ -76,6 +76,26 @@ test('a loop that is not IVUS, imported on the uploader’s word, opens to view,
   // Play needs min(100, frame count) frames: a 12-frame loop plays once its 12 are in.
   const playback = page.getByRole('complementary', { name: 'Playback toolbar' });
   await expect(playback.getByRole('button', { name: 'Play', exact: true })).not.toHaveAttribute('aria-disabled', 'true');
+  await playback.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(page.getByTestId('slice-indicator')).not.toHaveText(`Slice 1 / ${FRAMES}`);
+  await playback.getByRole('button', { name: 'Pause', exact: true }).click();
+});
+
+test('an angiography run without its pullback fills the row, says why, and plays', async ({ page }) => {
+  const patientId = `E2E-XA-${Date.now()}`;
+  const run = makeDicom({ kind: 'xa', rows: 64, columns: 64, frames: FRAMES, patientId, patientName: 'Angio^Only' });
+  await signIn(page);
+  const recordId = await importFile(page, run.bytes);
+
+  await page.goto(`/patients/${patientId}/records/${recordId}/review`);
+  await expect(page.getByTestId('frames-status')).toHaveText(new RegExp(`0 B-mode and ${FRAMES} angio frames (loaded|downloaded)`), { timeout: 60_000 });
+  await expect(page.getByTestId('missing-series-note')).toHaveText(/pullback of this study has not arrived yet/);
+  await expect(page.locator('[data-panel="angio"]')).toBeVisible();
+  await expect(page.locator('[data-panel="bmode"], [data-panel="lmode"]')).toHaveCount(0);
+
+  // Its run plays (Play used to wait for 100 B-mode images that would never come), at its own frame rate.
+  const playback = page.getByRole('complementary', { name: 'Playback toolbar' });
+  await expect(playback.getByRole('button', { name: /^Playback speed: Real time/ })).toBeVisible();
   await playback.getByRole('button', { name: 'Play', exact: true }).click();
   await expect(page.getByTestId('slice-indicator')).not.toHaveText(`Slice 1 / ${FRAMES}`);
   await playback.getByRole('button', { name: 'Pause', exact: true }).click();
