@@ -18,7 +18,7 @@ import {
   UploadIcon,
   UsersIcon,
 } from '../ui/icons.tsx';
-import { TOOLS, useActiveTool, useActiveToolStore, useAnnotationSession, useConfirmLeave, useSaveState, type ToolId } from '../review/index.ts';
+import { TOOLS, useActiveTool, useActiveToolStore, useAnnotationSession, useConfirmLeave, useReviewTools, useSaveState, type ToolId } from '../review/index.ts';
 import { toolbarLayout, type Screen } from './screens.ts';
 
 const TOOL_ICONS: Record<ToolId, ComponentType> = {
@@ -43,9 +43,11 @@ export const SHORTCUTS = {
 function ToolButtons() {
   const store = useActiveToolStore();
   const active = useActiveTool();
+  // The open record's tools: a loop that is not IVUS has no contour tool (and so no C shortcut).
+  const offered = useReviewTools();
   return (
     <Stack gap="1" role="group" aria-label="Annotation tools">
-      {TOOLS.map(({ id, label, shortcut }) => {
+      {TOOLS.filter(({ id }) => offered.includes(id)).map(({ id, label, shortcut }) => {
         const ToolIcon = TOOL_ICONS[id];
         return (
           <ToolbarButton

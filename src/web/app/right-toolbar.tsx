@@ -1,22 +1,19 @@
 import { Button, Flex, Menu, Portal } from '@chakra-ui/react';
-import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
 import { PLAYBACK_SHORTCUT, PLAYBACK_SPEEDS, speedBadge, speedLabel, usePlaybackControls, useSpaceToggle, type PlaybackSpeed } from '../review/index.ts';
 import { ToolbarButton } from '../ui/toolbar-button.tsx';
 import { PauseIcon, PlayIcon } from '../ui/icons.tsx';
 
-export const PLAYBACK_DISABLED_REASON = `Available once ${MIN_BMODE_IMAGES_FOR_PLAYBACK} B-mode images are loaded`;
-
 /**
- * Spec section 2: Play shows while playback is stopped, Pause while it runs, both disabled below
- * the B-mode image threshold. Both are the user's own (manual) resume and pause.
+ * Spec section 2: Play shows while playback is stopped, Pause while it runs, both disabled until
+ * min(100, frame count) images are in (the record's own count, in the tooltip). Both are the user's own (manual) resume and pause.
  */
 export function RightToolbar() {
-  const { running, canPlay, play, pause, toggle, speed, setSpeed, frameRateHz } = usePlaybackControls();
+  const { running, canPlay, waitReason, play, pause, toggle, speed, setSpeed, frameRateHz } = usePlaybackControls();
   useSpaceToggle(toggle);
   const shared = {
     shortcut: PLAYBACK_SHORTCUT,
     disabled: !canPlay,
-    disabledReason: PLAYBACK_DISABLED_REASON,
+    disabledReason: waitReason,
     tooltipPlacement: 'left',
   } as const;
 

@@ -13,6 +13,7 @@ export { ReviewPage } from './review-page.tsx';
 // the hooks the app's toolbars read the session with.
 export { AnnotationDraftOffer, ReviewSessionProvider } from './session/review-session-provider.tsx';
 export { useActiveTool, useActiveToolStore } from './tools/active-tool.tsx';
+export { useReviewTools } from './session/use-review-scope.ts';
 export { useAnnotationSession, useConfirmLeave, useSaveState } from './annotations/annotation-session.tsx';
 export { usePlaybackControls } from './playback/playback-context.tsx';
 // Unsaved work: the app clears it on sign-out, and record cards say where a draft waits.

@@ -18,6 +18,8 @@ import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-anal
 import { useRecordContours } from './contours/use-record-contours.ts';
 import { acquisitionFigures } from './session/acquisition-figures.ts';
 import { useReviewSession } from './session/review-session-provider.tsx';
+import { reviewScope } from './session/review-scope.ts';
+import { missingSeriesNote } from './panels/missing-series.ts';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -70,6 +72,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     [holdPlayback],
   );
   const missing = !loading && !record;
+  // Only IVUS is analysed as IVUS (issue 26): other ultrasound is viewed and measured by hand only.
+  const scope = reviewScope(record);
 
   // Without images (noImage=true) the record's frame size still places the annotations.
   const { frameWidth, frameHeight, bmodeFrameCount } = record ?? {};
@@ -77,17 +81,20 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     if (noImage && frameWidth && frameHeight && bmodeFrameCount) store.setGeometry({ width: frameWidth, height: frameHeight, count: bmodeFrameCount });
   }, [noImage, store, frameWidth, frameHeight, bmodeFrameCount]);
 
-  const { frameRateHz, pullbackSpeedMmPerS, pixelSpacingMm, noPullback, shown: shownFigures } = useMemo(
-    () => acquisitionFigures(images.status === 'ready' ? images.images : null, record),
-    [images, record],
+  const { frameRateHz, pullbackSpeedMmPerS, pixelSpacingMm, noPullback, noAngio, shown: shownFigures } = useMemo(
+    () => acquisitionFigures(images.status === 'ready' ? images.images : null, record, { pullback: scope.analysed }),
+    [images, record, scope.analysed],
   );
+  // A series the record lacks collapses its panel; one line says which (none while the record is unknown).
+  const seriesNote = record ? missingSeriesNote({ pullback: noPullback, angio: noAngio }) : null;
   const geometry = useMemo(() => ({ frameRateHz, pullbackSpeedMmPerS }), [frameRateHz, pullbackSpeedMmPerS]);
   // The contours wait until playback could start: their request (and, on a first visit, the
   // server's detection) must not compete with the first frames for the network and the CPU.
   const framesUnderWay = useSyncExternalStore(store.subscribe, () => store.getSnapshot().bmodeLoaded < MIN_BMODE_IMAGES_FOR_PLAYBACK && store.getSnapshot().bmodeLoaded < (store.size('bmode')?.count ?? 0));
   const contoursState = useRecordContours(
     recordId,
-    !noPullback && (images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay)),
+    // Asked only of a record known to be an IVUS pullback (the server refuses other ultrasound).
+    scope.analysed && record !== null && !noPullback && (images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay)),
   );
   const analysis = useCorrectedAnalysis(contoursState, annotations.store, geometry);
   const contourPending =
@@ -107,12 +114,12 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           images={store}
           annotations={annotations.store}
           pixelSpacingMm={pixelSpacingMm}
-          contours={{ analysis, pending: contourPending }}
+          contours={scope.analysed ? { analysis, pending: contourPending } : undefined}
         />
       ),
       lmode: (viewport: PanelViewportSource) => <AnnotatedSliceMarks viewport={viewport} images={store} annotations={annotations.store} />,
     }),
-    [annotations, store, pixelSpacingMm, analysis, contourPending],
+    [annotations, store, pixelSpacingMm, analysis, contourPending, scope.analysed],
   );
 
   return (
@@ -129,6 +136,11 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
                 {record ? ` · ${record.modality}` : ''}
               </Text>
             ) : null}
+            {scope.label ? (
+              <Text textStyle="sm" fontWeight="semibold" color="fg.warning" data-testid="imaging-kind">
+                {scope.label}
+              </Text>
+            ) : null}
           </HStack>
           {record ? (
             // What measurements rest on; a figure the files did not give is marked, never shown as read.
@@ -140,7 +152,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         <HStack marginInlineStart="auto" gap="4">
           <AnnotationsStatus store={annotations.store} onRetry={annotations.reload} />
           <FramesStatus state={images} store={store} />
-          <SliceIndicator source={cursor} position={noPullback ? 'none' : record && positionAssumed(record) ? 'assumed' : 'measured'} />
+          <SliceIndicator source={cursor} position={noPullback || !scope.analysed ? 'none' : record && positionAssumed(record) ? 'assumed' : 'measured'} />
         </HStack>
       </HStack>
       {error && !record ? (
@@ -152,9 +164,24 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <ReviewPanels store={store} cursor={cursor} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} noPullback={noPullback} />
+        <>
+          {seriesNote ? (
+            <Text px="4" py="1" textStyle="sm" color="fg.muted" borderBottomWidth="1px" data-testid="missing-series-note">
+              {seriesNote}
+            </Text>
+          ) : null}
+          <ReviewPanels
+            store={store}
+            cursor={cursor}
+            onPanelDrag={onPanelDrag}
+            overlays={overlays}
+            startGpu={images.status !== 'loading'}
+            noPullback={noPullback}
+            noAngio={noAngio}
+          />
+        </>
       )}
-      {record && context && !noPullback ? (
+      {record && context && !noPullback && scope.analysed ? (
         <PullbackAnalysis
           state={contoursState}
           result={analysis}

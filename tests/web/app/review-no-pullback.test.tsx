@@ -1,12 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import type { ReviewPanelsProps } from '../../../src/web/review/panels/review-panels.tsx';
+import { NO_PULLBACK_NOTE } from '../../../src/web/review/panels/missing-series.ts';
 import { ReviewPage } from '../../../src/web/review/review-page.tsx';
 import { ReviewSessionProvider } from '../../../src/web/review/session/review-session-provider.tsx';
 import { fakeApi, renderApp } from '../render.tsx';
 
-// jsdom has no WebGL: the panels are a stand-in naming what the page asks of them (their own
-// no-pullback message is tested in tests/web/review/panels/no-pullback-panel.test.tsx).
+// jsdom has no WebGL: the panels are a stand-in naming what the page asks of them (how they
+// collapse is tested in tests/web/review/panels/missing-series-panels.test.tsx).
 vi.mock('../../../src/web/review/panels/review-panels.tsx', () => ({
   ReviewPanels: ({ noPullback }: ReviewPanelsProps) => <div data-testid="review-panels" data-no-pullback={String(noPullback)} />,
 }));
@@ -62,6 +63,8 @@ describe('the review of a record waiting for its pullback', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Review, acquisition date unknown' })).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('frames-status').textContent).toBe('0 B-mode and 2 angio frames loaded'));
     expect(screen.getByTestId('review-panels').getAttribute('data-no-pullback')).toBe('true');
+    // One line says why the B-mode and L-mode panels are not there (issue 26), instead of a panel saying it.
+    expect(screen.getByTestId('missing-series-note').textContent).toBe(NO_PULLBACK_NOTE);
     // No B-mode: no lumen contours, no pullback analysis, no L-mode image, no position in mm.
     const asked = fetchMock.mock.calls.map(([input]) => new URL(String(input), 'http://demo.localhost').pathname);
     expect(asked.filter((path) => /contours|lmode|bmode/.test(path))).toEqual([]);

@@ -13,6 +13,9 @@ export interface ImageStoreSnapshot {
   readonly sliceCount: number;
   readonly bmodeLoaded: number;
   readonly angioLoaded: number;
+  /** Frames in each series of the record (0 until its lists are known, and for a series it lacks). */
+  readonly bmodeCount: number;
+  readonly angioCount: number;
   readonly downloading: boolean;
   readonly playCounter: number;
   /** Changes whenever frame data arrives, so panels know to redraw. */
@@ -26,6 +29,8 @@ const EMPTY: ImageStoreSnapshot = {
   sliceCount: 0,
   bmodeLoaded: 0,
   angioLoaded: 0,
+  bmodeCount: 0,
+  angioCount: 0,
   downloading: false,
   playCounter: 0,
   dataVersion: 0,
@@ -60,7 +65,13 @@ export class ImageStore {
       chunks: s.chunks.map(() => null),
     });
     this.series = { bmode: empty(images.bmode), angio: empty(images.angio) };
-    this.update({ ...EMPTY, sliceCount: Math.max(images.bmode.count, images.angio.count), dataVersion: this.snapshot.dataVersion + 1 });
+    this.update({
+      ...EMPTY,
+      sliceCount: Math.max(images.bmode.count, images.angio.count),
+      bmodeCount: images.bmode.count,
+      angioCount: images.angio.count,
+      dataVersion: this.snapshot.dataVersion + 1,
+    });
   }
 
   /**
@@ -71,7 +82,7 @@ export class ImageStore {
     if (this.images) return;
     const none = { framesPerChunk: 1, chunks: [] };
     this.series = { bmode: { ...bmode, ...none }, angio: { width: 1, height: 1, count: 0, ...none } };
-    this.update({ ...EMPTY, sliceCount: bmode.count, dataVersion: this.snapshot.dataVersion + 1 });
+    this.update({ ...EMPTY, sliceCount: bmode.count, bmodeCount: bmode.count, dataVersion: this.snapshot.dataVersion + 1 });
   }
 
   /** Stores a chunk's raw bytes (frames first..first+count of the series). */

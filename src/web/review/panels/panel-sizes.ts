@@ -45,3 +45,16 @@ export function moveSplitter(sizes: PanelSizes, splitter: 0 | 1, deltaPercent: n
   next[splitter + 1] = round(after - delta);
   return next;
 }
+
+/**
+ * The widths with the panels a record lacks taken out (issue 26: a missing series collapses its
+ * panel): each shown panel gets the missing ones' width in proportion to its own, so an
+ * angiography run alone fills the row and a loop without angio splits it between B-mode and L-mode.
+ */
+export function collapseMissing(widths: PanelSizes, shown: readonly [boolean, boolean, boolean]): PanelSizes {
+  const total = widths[0] + widths[1] + widths[2];
+  const kept = widths.reduce((sum, width, index) => sum + (shown[index] ? width : 0), 0);
+  if (kept === total) return widths;
+  const grown = (index: 0 | 1 | 2) => (shown[index] && kept > 0 ? Math.round(((widths[index] * total) / kept) * 10) / 10 : 0);
+  return [grown(0), grown(1), grown(2)];
+}

@@ -5,10 +5,9 @@ import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { createCutAngleStore } from '../lmode/cut-angle.ts';
 import { createBrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
-import { NoPullbackPanel } from './no-pullback-panel.tsx';
 import type { PanelKind } from './panel-controller.ts';
 import type { PanelViewportSource } from '../view/view-transform.ts';
-import { DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
+import { collapseMissing, DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
 import { PanelSplitter } from './panel-splitter.tsx';
 
 /** The angio and L-mode panels start their WebGL contexts after the first B-mode frame, or after this long. */
@@ -33,8 +32,10 @@ export interface ReviewPanelsProps {
    * their way, so that creating a context (a long main-thread task) never delays that request.
    */
   startGpu?: boolean;
-  /** The record holds an angiography run only: the B-mode and L-mode panels say so instead of drawing. */
+  /** The record holds an angiography run only: the B-mode and L-mode panels collapse, the angio takes the row. */
   noPullback?: boolean;
+  /** The record has no angiography run (a loop of other ultrasound, a pullback alone): the angio panel collapses. */
+  noAngio?: boolean;
 }
 
 /**
@@ -43,12 +44,14 @@ export interface ReviewPanelsProps {
  * Must be rendered inside the review session's provider (the active tool). Brightness and contrast are shared by all panels
  * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
  */
-export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false }: ReviewPanelsProps) {
+export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false, noAngio = false }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
   const [cutAngle] = useState(() => createCutAngleStore());
   const rootRef = useRef<HTMLDivElement>(null);
-  const widths = panelWidths(sizes);
+  // A series the record lacks collapses its panel (issue 26); the review says so in one line above.
+  const shown = [!noAngio, !noPullback, !noPullback] as const;
+  const widths = collapseMissing(panelWidths(sizes), shown);
   // Creating a WebGL context and compiling its shader is a long main-thread task: the B-mode panel,
   // which the clinician looks at first, gets the thread to itself until its first frame is shown.
   const [allPanelsStarted, setAllPanelsStarted] = useState(false);
@@ -80,9 +83,7 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
     <Flex ref={rootRef} flex="1" minHeight="0" minWidth="0" data-testid="review-panels" data-panel-sizes={sizes.join(',')} p="1" bg="bg.muted">
       {PANELS.map(({ kind, label }, index) => (
         <Fragment key={kind}>
-          {noPullback && kind !== 'angio' ? (
-            <NoPullbackPanel kind={kind} label={label} widthPercent={widths[index]!} />
-          ) : (
+          {!shown[index] ? null : (
             <ImagePanel
               kind={kind}
               label={label}
@@ -98,7 +99,7 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
               cutAngle={cutAngle}
             />
           )}
-          {index < 2 ? (
+          {index < 2 && shown[index] && shown[index + 1] ? (
             <PanelSplitter
               label={`Resize ${label} and ${PANELS[index + 1]!.label} panels`}
               value={sizes[index]!}

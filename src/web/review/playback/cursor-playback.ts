@@ -1,7 +1,6 @@
 import { createActor } from 'xstate';
-import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../../domain/constants.ts';
-import { isPlaying, playbackMachine, type PlaybackActorRef, type PlaybackView } from './playback.machine.ts';
-import { slicesPerTickFor, type PlaybackSpeed } from './playback-speed.ts';
+import { canPlayView, isPlaying, playbackWaitReason, playbackMachine, type PlaybackActorRef, type PlaybackView } from './playback.machine.ts';
+import { defaultPlaybackSpeed, slicesPerTickFor, type PlaybackSpeed } from './playback-speed.ts';
 
 /** What playback reads and moves: the review's slice cursor (`SliceCursor` fits as it is). */
 export interface PlaybackSource {
@@ -27,14 +26,12 @@ export interface CursorPlayback {
   /** The record's frame rate, or null while it is not known. */
   frameRateHz: () => number | null;
   canPlay: () => boolean;
+  /** Why Play waits while it cannot play (the frames this record needs). */
+  waitReason: () => string;
   /** Told when the speed, the frame rate or what can play may have changed. */
   subscribe: (listener: () => void) => () => void;
   /** Starts following the tab's visibility and the record's frame rate; returns the close, which stops playback. */
   open: () => () => void;
-}
-
-export function canPlayView(view: PlaybackView): boolean {
-  return view.bmodeLoaded >= MIN_BMODE_IMAGES_FOR_PLAYBACK;
 }
 
 /**
@@ -71,27 +68,32 @@ export function createCursorPlayback(cursor: PlaybackSource): CursorPlayback {
   const hold = createAutoPauseHolds(actor);
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((listener) => listener());
-  let speed: PlaybackSpeed = 'spec';
+  // The clinician's choice; until there is one, the record's kind of run decides (see defaultPlaybackSpeed).
+  let chosen: PlaybackSpeed | null = null;
+  const speed = (): PlaybackSpeed => chosen ?? defaultPlaybackSpeed(cursor.getSnapshot());
   const frameRateHz = () => cursor.images?.frameRateHz ?? null;
-  // The chosen speed becomes slices per tick once the record's frame rate is known (and again whenever it changes).
+  // The speed becomes slices per tick once the record's frame rate is known (and again whenever it or the speed changes).
   let appliedFrameRateHz: number | null = null;
+  let appliedSpeed: PlaybackSpeed | null = null;
   const applySpeed = () => {
     appliedFrameRateHz = frameRateHz();
-    actor.send({ type: 'playback.setSpeed', slicesPerTick: slicesPerTickFor(speed, appliedFrameRateHz) });
+    appliedSpeed = speed();
+    actor.send({ type: 'playback.setSpeed', slicesPerTick: slicesPerTickFor(appliedSpeed, appliedFrameRateHz) });
   };
 
   return {
     actor,
     hold,
-    speed: () => speed,
+    speed,
     setSpeed: (next) => {
-      if (next === speed) return;
-      speed = next;
+      if (next === speed()) return;
+      chosen = next;
       applySpeed();
       notify();
     },
     frameRateHz,
     canPlay: () => canPlayView(cursor.getSnapshot()),
+    waitReason: () => playbackWaitReason(cursor.getSnapshot()),
     subscribe: (listener) => {
       listeners.add(listener);
       const unsubscribe = cursor.subscribe(listener);
@@ -103,7 +105,7 @@ export function createCursorPlayback(cursor: PlaybackSource): CursorPlayback {
     open: () => {
       applySpeed();
       const unsubscribe = cursor.subscribe(() => {
-        if (frameRateHz() !== appliedFrameRateHz) applySpeed();
+        if (frameRateHz() !== appliedFrameRateHz || speed() !== appliedSpeed) applySpeed();
       });
       let release: (() => void) | null = null;
       const onVisibilityChange = () => {

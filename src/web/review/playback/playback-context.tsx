@@ -23,8 +23,10 @@ export function usePlaybackActor(): PlaybackActorRef {
 
 export interface PlaybackControls {
   running: boolean;
-  /** Enough B-mode images are loaded for Play and Pause. */
+  /** Enough images are loaded for Play and Pause: min(100, frame count) of the B-mode, or of the angio run without a pullback. */
   canPlay: boolean;
+  /** Why Play waits while it cannot play. */
+  waitReason: string;
   /** Manual resume. */
   play: () => void;
   /** Manual pause. */
@@ -43,10 +45,11 @@ export function usePlaybackControls(): PlaybackControls {
   const speed = useSyncExternalStore(playback.subscribe, playback.speed);
   const frameRateHz = useSyncExternalStore(playback.subscribe, playback.frameRateHz);
   const canPlay = useSyncExternalStore(playback.subscribe, playback.canPlay);
+  const waitReason = useSyncExternalStore(playback.subscribe, playback.waitReason);
   const play = useCallback(() => actor.send({ type: 'playback.manualResume' }), [actor]);
   const pause = useCallback(() => actor.send({ type: 'playback.manualPause' }), [actor]);
   const toggle = useCallback(() => (isPlaying(actor.getSnapshot()) ? pause() : play()), [actor, pause, play]);
-  return { running, canPlay, play, pause, toggle, speed, setSpeed, frameRateHz };
+  return { running, canPlay, waitReason, play, pause, toggle, speed, setSpeed, frameRateHz };
 }
 
 const NO_HOLD = () => () => undefined;

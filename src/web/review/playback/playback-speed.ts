@@ -1,5 +1,5 @@
 import { PLAYBACK_STEP_MS } from '../../../domain/constants.ts';
-import { realTimeSlicesPerTick } from './playback.machine.ts';
+import { realTimeSlicesPerTick, type PlaybackView } from './playback.machine.ts';
 
 /**
  * The playback speeds a clinician can choose: the spec's (one slice per 10 ms tick, 100 slices a
@@ -8,6 +8,15 @@ import { realTimeSlicesPerTick } from './playback.machine.ts';
 export type PlaybackSpeed = 'spec' | 'real-time' | 'double';
 
 export const PLAYBACK_SPEEDS: readonly PlaybackSpeed[] = ['spec', 'real-time', 'double'];
+
+/**
+ * The speed a record plays at until the clinician chooses one: the spec's fast review for a
+ * pullback, real time for an angiography run without one (issue 26): a cine run is read at the
+ * rate it was acquired, and 100 frames a second would play a 96-frame run in one second.
+ */
+export function defaultPlaybackSpeed(view: Pick<PlaybackView, 'bmodeCount' | 'angioCount'>): PlaybackSpeed {
+  return view.bmodeCount === 0 && view.angioCount > 0 ? 'real-time' : 'spec';
+}
 
 /** Slices per tick for a speed; the real-time speeds need the acquisition's frame rate (null: not known yet, so the spec's). */
 export function slicesPerTickFor(speed: PlaybackSpeed, frameRateHz: number | null): number {

@@ -15,6 +15,31 @@ export interface PlaybackView {
   /** The larger of the B-mode and angio counts: playback wraps after it. */
   readonly sliceCount: number;
   readonly bmodeLoaded: number;
+  /** The record's frames per series (0: none), to know how many must be loaded before playing. */
+  readonly bmodeCount: number;
+  readonly angioCount: number;
+  readonly angioLoaded: number;
+}
+
+/**
+ * Whether enough frames are loaded to play (spec section 2, issue 26): min(100, frame count) of the
+ * B-mode, so that an 87-frame loop plays once its 87 frames are in; a record without a pullback
+ * (an angiography run only) plays its angiography run on the same rule. A record with no frames
+ * at all, or whose lists are not known yet, does not play.
+ */
+export function canPlayView(view: PlaybackView): boolean {
+  const [loaded, count] = view.bmodeCount > 0 ? [view.bmodeLoaded, view.bmodeCount] : [view.angioLoaded, view.angioCount];
+  return count > 0 && loaded >= Math.min(MIN_BMODE_IMAGES_FOR_PLAYBACK, count);
+}
+
+/** Why Play waits, for its tooltip: the frames this record needs ("Available once 87 B-mode images are loaded"). */
+export function playbackWaitReason(view: PlaybackView): string {
+  if (view.bmodeCount === 0 && view.angioCount > 0) {
+    return `Available once ${Math.min(MIN_BMODE_IMAGES_FOR_PLAYBACK, view.angioCount)} angiography images are loaded`;
+  }
+  // While the record's lists are unknown, the spec's threshold is what Play waits for.
+  const needed = view.bmodeCount > 0 ? Math.min(MIN_BMODE_IMAGES_FOR_PLAYBACK, view.bmodeCount) : MIN_BMODE_IMAGES_FOR_PLAYBACK;
+  return `Available once ${needed} B-mode images are loaded`;
 }
 
 export interface PlaybackInput {
@@ -80,7 +105,7 @@ export const playbackMachine = setup({
     }),
   },
   guards: {
-    canPlay: ({ context }) => context.read().bmodeLoaded >= MIN_BMODE_IMAGES_FOR_PLAYBACK,
+    canPlay: ({ context }) => canPlayView(context.read()),
     isAutomatic: ({ context }) => !context.manual,
   },
 }).createMachine({

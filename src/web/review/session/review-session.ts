@@ -1,4 +1,4 @@
-import type { AnnotationState } from '../../../domain/records.ts';
+import type { AnnotationState, ImagingKind } from '../../../domain/records.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import type { Confirm } from '../../ui/confirm.tsx';
 import type { ToastService } from '../../ui/toast.tsx';
@@ -11,6 +11,7 @@ import { ImageStore } from '../frames/image-store.ts';
 import { SliceCursor } from '../frames/slice-cursor.ts';
 import { createCursorPlayback, type CursorPlayback } from '../playback/cursor-playback.ts';
 import { createActiveToolStore, type ActiveToolStore } from '../tools/active-tool.tsx';
+import { reviewScope, type ReviewScope } from './review-scope.ts';
 
 export interface ReviewSessionOptions {
   patientId: string;
@@ -23,9 +24,10 @@ export interface ReviewSessionOptions {
   tools?: ActiveToolStore;
 }
 
-/** What the session needs of the record: where its annotations stand. */
+/** What the session needs of the record: where its annotations stand, and what it is (IVUS or not). */
 export interface SessionRecord {
   readonly annotation?: AnnotationState | null;
+  readonly imagingKind?: ImagingKind | undefined;
 }
 
 /**
@@ -54,6 +56,8 @@ export class ReviewSession {
   readonly leaveQuestion = new LeaveQuestion();
 
   private record: SessionRecord | null = null;
+  private currentScope: ReviewScope = reviewScope(null);
+  private readonly scopeListeners = new Set<() => void>();
   /** Saved during this visit: the record says 'saved' whatever an older copy of it says. */
   private savedHere = false;
   private cancelAnnotationLoad: (() => void) | null = null;
@@ -84,7 +88,22 @@ export class ReviewSession {
   /** The record as the page loaded it (its annotation status is what Save sends). */
   setRecord(record: SessionRecord | null): void {
     this.record = record;
+    const scope = reviewScope(record);
+    if (scope === this.currentScope) return;
+    this.currentScope = scope;
+    // A tool the record does not offer (the contour tool on other ultrasound) is put down.
+    const active = this.tools.get();
+    if (active && !scope.tools.includes(active)) this.tools.set(null);
+    this.scopeListeners.forEach((listener) => listener());
   }
+
+  /** What the review offers for this record (the toolbar's tools, the analysis); IVUS until the record is known. */
+  scope = (): ReviewScope => this.currentScope;
+
+  subscribeScope = (listener: () => void): (() => void) => {
+    this.scopeListeners.add(listener);
+    return () => this.scopeListeners.delete(listener);
+  };
 
   /** The record's annotation status: 'new' until the record is known and has been saved. */
   annotationStatus = (): AnnotationStatus => (this.savedHere ? 'saved' : (this.record?.annotation?.status ?? 'new'));

@@ -7,6 +7,8 @@ const drawn: ImageStoreSnapshot = {
   sliceCount: 3600,
   bmodeLoaded: 160,
   angioLoaded: 16,
+  bmodeCount: 3600,
+  angioCount: 40,
   downloading: true,
   playCounter: 0,
   dataVersion: 12,

@@ -36,3 +36,11 @@ export function loadBmodeFrames(store: ImageStore, frames: number): void {
     store.addChunk('bmode', index, new Uint8Array(Math.min(FRAMES_PER_CHUNK, total - first)));
   }
 }
+
+/** Delivers the first `frames` angio frames (whole chunks) to the store. */
+export function loadAngioFrames(store: ImageStore, frames: number): void {
+  const total = store.size('angio')?.count ?? 0;
+  for (let first = 0, index = 0; first < Math.min(frames, total); first += FRAMES_PER_CHUNK, index += 1) {
+    store.addChunk('angio', index, new Uint8Array(Math.min(FRAMES_PER_CHUNK, total - first)));
+  }
+}

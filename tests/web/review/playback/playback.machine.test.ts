@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import { MIN_BMODE_IMAGES_FOR_PLAYBACK, PLAYBACK_STEP_MS } from '../../../../src/domain/constants.ts';
 import {
+  canPlayView,
   isPlaying,
   nextSlice,
   playbackMachine,
@@ -10,8 +11,16 @@ import {
 } from '../../../../src/web/review/playback/playback.machine.ts';
 
 /** A stand-in for the image store: it owns the slice, as the real one does. */
-function fakeStore({ slice = 1, sliceCount = 300, bmodeLoaded = MIN_BMODE_IMAGES_FOR_PLAYBACK } = {}) {
-  const view: { -readonly [K in keyof PlaybackView]: PlaybackView[K] } = { slice, sliceCount, bmodeLoaded };
+function fakeStore({
+  slice = 1,
+  sliceCount = 300,
+  bmodeLoaded = MIN_BMODE_IMAGES_FOR_PLAYBACK,
+  bmodeCount = undefined as number | undefined,
+  angioCount = 0,
+  angioLoaded = 0,
+} = {}) {
+  bmodeCount ??= sliceCount;
+  const view: { -readonly [K in keyof PlaybackView]: PlaybackView[K] } = { slice, sliceCount, bmodeLoaded, bmodeCount, angioCount, angioLoaded };
   const shown: number[] = [];
   return { view, shown, read: () => view };
 }
@@ -106,6 +115,25 @@ describe('playback statechart (spec section 4)', () => {
     store.view.bmodeLoaded = MIN_BMODE_IMAGES_FOR_PLAYBACK;
     actor.send({ type: 'playback.manualResume' });
     expect(state().playing).toBe(true);
+  });
+
+  it('plays a record shorter than the threshold once all its frames are in (an 87-frame loop)', () => {
+    const { actor, store, state } = startPlayback(fakeStore({ sliceCount: 87, bmodeLoaded: 80 }));
+    actor.send({ type: 'playback.manualResume' });
+    expect(state().playing).toBe(false);
+    store.view.bmodeLoaded = 87;
+    actor.send({ type: 'playback.manualResume' });
+    expect(state().playing).toBe(true);
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 2);
+    expect(store.shown).toEqual([2, 3]);
+  });
+
+  it('plays the angiography run of a record without a pullback', () => {
+    const { actor, store, state } = startPlayback(fakeStore({ slice: 95, sliceCount: 96, bmodeLoaded: 0, bmodeCount: 0, angioCount: 96, angioLoaded: 96 }));
+    actor.send({ type: 'playback.manualResume' });
+    expect(state().playing).toBe(true);
+    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+    expect(store.shown).toEqual([96, 1, 2]);
   });
 
   describe('automatic pause and resume', () => {
@@ -219,5 +247,24 @@ describe('playback statechart (spec section 4)', () => {
     expect(nextSlice(3599, 3600, 3)).toBe(2);
     expect(nextSlice(1, 3600, -1)).toBe(3600);
     expect(nextSlice(5, 0, 1)).toBe(1);
+  });
+});
+
+describe('when Play is available (issue 26: min(100, frame count) frames loaded)', () => {
+  const view = (bmodeCount: number, bmodeLoaded: number, angioCount = 0, angioLoaded = 0) => ({
+    slice: 1, sliceCount: Math.max(bmodeCount, angioCount), bmodeCount, bmodeLoaded, angioCount, angioLoaded,
+  });
+  it.each([
+    ['a long pullback with fewer than 100 B-mode frames in', view(300, MIN_BMODE_IMAGES_FOR_PLAYBACK - 1, 40, 40), false],
+    ['a long pullback with 100 B-mode frames in', view(300, MIN_BMODE_IMAGES_FOR_PLAYBACK), true],
+    ['an 87-frame loop with 86 frames in', view(87, 86), false],
+    ['an 87-frame loop with all 87 in', view(87, 87), true],
+    ['an angiography run of 96 frames (no pullback) with 95 in', view(0, 0, 96, 95), false],
+    ['an angiography run of 96 frames (no pullback) with all 96 in', view(0, 0, 96, 96), true],
+    ['an angiography run of 300 frames with 100 in', view(0, 0, 300, 100), true],
+    ['a pullback whose angio is in but not its B-mode', view(87, 0, 96, 96), false],
+    ['a record whose image lists are not known yet', view(0, 0), false],
+  ])('%s: %s', (_, playbackView, playable) => {
+    expect(canPlayView(playbackView)).toBe(playable);
   });
 });
