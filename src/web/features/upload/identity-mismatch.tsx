@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { Badge, Button, Dialog, Portal, Table, Text } from '@chakra-ui/react';
+import { Badge, Button, Table, Text } from '@chakra-ui/react';
+import { QuestionDialog } from '../../ui/question-dialog.tsx';
 import type { ImportRejected } from '../../../domain/imports.ts';
 import { formatDate } from '../../../domain/reports/format-date.ts';
 
@@ -32,73 +33,58 @@ export function IdentityMismatch({ identity, onConfirm, onCancel }: IdentityMism
     { label: 'Birth date', file: birth(identity.file.birthDate), existing: birth(identity.existing.birthDate) },
   ];
   return (
-    <Dialog.Root
-      open
-      role="alertdialog"
+    <QuestionDialog
+      title="Is this the same patient?"
+      description={`Patient ID ${identity.patientId} already belongs to a patient with another name or birth date. Nothing was imported. Check that the files are of this patient before importing them.`}
+      safeButton={cancel}
+      onDismiss={onCancel}
       size="lg"
-      initialFocusEl={() => cancel.current}
-      onOpenChange={(details) => {
-        if (!details.open) onCancel();
-      }}
+      testId="identity-mismatch"
+      footer={
+        <>
+          <Button ref={cancel} colorPalette="teal" onClick={onCancel}>
+            Cancel: import nothing
+          </Button>
+          <Button variant="outline" colorPalette="red" onClick={onConfirm}>
+            {confirmLabel(identity)}
+          </Button>
+        </>
+      }
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="identity-mismatch">
-            <Dialog.Header>
-              <Dialog.Title>Is this the same patient?</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Dialog.Description>
-                Patient ID {identity.patientId} already belongs to a patient with another name or birth date. Nothing was imported. Check
-                that the files are of this patient before importing them.
-              </Dialog.Description>
-              <Table.Root size="sm" mt="4" variant="outline">
-                <Table.Caption captionSide="top" textAlign="start" mb="1">
-                  Patient ID {identity.patientId}
-                </Table.Caption>
-                <Table.Header>
-                  <Table.Row>
-                    <Table.ColumnHeader />
-                    <Table.ColumnHeader scope="col">In this upload</Table.ColumnHeader>
-                    <Table.ColumnHeader scope="col">Existing patient</Table.ColumnHeader>
-                  </Table.Row>
-                </Table.Header>
-                <Table.Body>
-                  {rows.map((row) => {
-                    const differs = row.file !== row.existing;
-                    return (
-                      <Table.Row key={row.label} data-testid={`identity-${row.label === 'Name' ? 'name' : 'birth-date'}`} data-differs={differs || undefined}>
-                        <Table.Cell as="th" scope="row" fontWeight="medium">
-                          {row.label}
-                          {differs ? (
-                            <Badge ms="2" colorPalette="orange" variant="subtle">
-                              differs
-                            </Badge>
-                          ) : null}
-                        </Table.Cell>
-                        <Table.Cell fontWeight={differs ? 'semibold' : undefined}>{row.file}</Table.Cell>
-                        <Table.Cell fontWeight={differs ? 'semibold' : undefined}>{row.existing}</Table.Cell>
-                      </Table.Row>
-                    );
-                  })}
-                </Table.Body>
-              </Table.Root>
-              <Text textStyle="sm" color="fg.muted" mt="3">
-                If they are different people, cancel and correct the Patient ID on the imaging system before uploading again.
-              </Text>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button ref={cancel} colorPalette="teal" onClick={onCancel}>
-                Cancel: import nothing
-              </Button>
-              <Button variant="outline" colorPalette="red" onClick={onConfirm}>
-                {confirmLabel(identity)}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Table.Root size="sm" mt="4" variant="outline">
+        <Table.Caption captionSide="top" textAlign="start" mb="1">
+          Patient ID {identity.patientId}
+        </Table.Caption>
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader />
+            <Table.ColumnHeader scope="col">In this upload</Table.ColumnHeader>
+            <Table.ColumnHeader scope="col">Existing patient</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.map((row) => {
+            const differs = row.file !== row.existing;
+            return (
+              <Table.Row key={row.label} data-testid={`identity-${row.label === 'Name' ? 'name' : 'birth-date'}`} data-differs={differs || undefined}>
+                <Table.Cell as="th" scope="row" fontWeight="medium">
+                  {row.label}
+                  {differs ? (
+                    <Badge ms="2" colorPalette="orange" variant="subtle">
+                      differs
+                    </Badge>
+                  ) : null}
+                </Table.Cell>
+                <Table.Cell fontWeight={differs ? 'semibold' : undefined}>{row.file}</Table.Cell>
+                <Table.Cell fontWeight={differs ? 'semibold' : undefined}>{row.existing}</Table.Cell>
+              </Table.Row>
+            );
+          })}
+        </Table.Body>
+      </Table.Root>
+      <Text textStyle="sm" color="fg.muted" mt="3">
+        If they are different people, cancel and correct the Patient ID on the imaging system before uploading again.
+      </Text>
+    </QuestionDialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { Button, Dialog, List, Portal, Text } from '@chakra-ui/react';
+import { Button, List, Text } from '@chakra-ui/react';
+import { QuestionDialog } from '../../ui/question-dialog.tsx';
 import type { ImportRejected } from '../../../domain/imports.ts';
 
 export interface NotIvusQuestionProps {
@@ -17,41 +18,28 @@ export interface NotIvusQuestionProps {
 export function NotIvusQuestion({ rejection, onConfirm, onCancel }: NotIvusQuestionProps) {
   const cancel = useRef<HTMLButtonElement>(null);
   return (
-    <Dialog.Root
-      open
-      role="alertdialog"
-      size="md"
-      initialFocusEl={() => cancel.current}
-      onOpenChange={(details) => {
-        if (!details.open) onCancel();
-      }}
+    <QuestionDialog
+      title="This is not an IVUS pullback"
+      description={rejection.message}
+      safeButton={cancel}
+      onDismiss={onCancel}
+      testId="not-ivus"
+      footer={
+        <>
+          <Button ref={cancel} variant="outline" onClick={onCancel}>
+            Cancel: import nothing
+          </Button>
+          <Button colorPalette="orange" onClick={onConfirm}>
+            Import as other ultrasound (view only)
+          </Button>
+        </>
+      }
     >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="not-ivus">
-            <Dialog.Header>
-              <Dialog.Title>This is not an IVUS pullback</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Dialog.Description>{rejection.message}</Dialog.Description>
-              <Text mt="3">Nothing was imported. Imported anyway, it is kept as other ultrasound, to view only:</Text>
-              <List.Root mt="2" ps="5">
-                <List.Item>no lumen or vessel borders, no MLA or stenosis;</List.Item>
-                <List.Item>no report, CSV or Send to PACS.</List.Item>
-              </List.Root>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button ref={cancel} variant="outline" onClick={onCancel}>
-                Cancel: import nothing
-              </Button>
-              <Button colorPalette="orange" onClick={onConfirm}>
-                Import as other ultrasound (view only)
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <Text mt="3">Nothing was imported. Imported anyway, it is kept as other ultrasound, to view only:</Text>
+      <List.Root mt="2" ps="5">
+        <List.Item>no lumen or vessel borders, no MLA or stenosis;</List.Item>
+        <List.Item>no report, CSV or Send to PACS.</List.Item>
+      </List.Root>
+    </QuestionDialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useRef, useSyncExternalStore } from 'react';
-import { Button, Dialog, Portal } from '@chakra-ui/react';
+import { Button } from '@chakra-ui/react';
+import { QuestionDialog } from '../../ui/question-dialog.tsx';
 import type { LeaveQuestion } from './leave-guard.ts';
 
 export const LEAVE_DIALOG_TEXT = {
@@ -16,38 +17,25 @@ export function LeaveDialog({ question }: { question: LeaveQuestion }) {
   const stayRef = useRef<HTMLButtonElement>(null);
   if (!open) return null;
   return (
-    <Dialog.Root
-      open
-      role="alertdialog"
-      onOpenChange={(details) => {
-        if (!details.open) question.answer('stay');
-      }}
-      initialFocusEl={() => stayRef.current}
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="leave-dialog">
-            <Dialog.Header>
-              <Dialog.Title>{LEAVE_DIALOG_TEXT.title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Dialog.Description>{LEAVE_DIALOG_TEXT.message}</Dialog.Description>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button ref={stayRef} variant="outline" onClick={() => question.answer('stay')}>
-                Stay
-              </Button>
-              <Button variant="outline" colorPalette="red" onClick={() => question.answer('discard')}>
-                Discard
-              </Button>
-              <Button colorPalette="teal" onClick={() => question.answer('save')}>
-                Save
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <QuestionDialog
+      title={LEAVE_DIALOG_TEXT.title}
+      description={LEAVE_DIALOG_TEXT.message}
+      safeButton={stayRef}
+      onDismiss={() => question.answer('stay')}
+      testId="leave-dialog"
+      footer={
+        <>
+          <Button ref={stayRef} variant="outline" onClick={() => question.answer('stay')}>
+            Stay
+          </Button>
+          <Button variant="outline" colorPalette="red" onClick={() => question.answer('discard')}>
+            Discard
+          </Button>
+          <Button colorPalette="teal" onClick={() => question.answer('save')}>
+            Save
+          </Button>
+        </>
+      }
+    />
   );
 }
