@@ -2,6 +2,7 @@ import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
+import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
@@ -14,15 +15,21 @@ import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
 
-/** The detected contours with the clinician's corrections, measured; null until detection is done. */
+/**
+ * The detected contours with the clinician's corrections, measured; null until detection is done.
+ * Memoised on the manifest's contours alone: with key frames the analysis costs about a second on a
+ * 3,600-frame pullback, and a ruler drag, a note or a label must not pay it again.
+ */
 export function useCorrectedAnalysis(state: RecordContoursState, annotations: AnnotationStore | null, geometry: PullbackGeometry): CorrectedAnalysis | null {
-  const manifest = useSyncExternalStore(annotations?.subscribe ?? NO_SUBSCRIBE, () => annotations?.getSnapshot().manifest ?? null);
+  const corrections = useSyncExternalStore(annotations?.subscribe ?? NO_SUBSCRIBE, () => (annotations ? (annotations.getSnapshot().manifest.contours ?? NO_CORRECTIONS) : null));
   const contours = state.status === 'ready' ? state.contours : null;
   return useMemo(
-    () => (contours && manifest ? correctedAnalysis(contours, manifest, geometry) : null),
-    [contours, manifest, geometry.frameRateHz, geometry.pullbackSpeedMmPerS], // eslint-disable-line react-hooks/exhaustive-deps -- the geometry's two numbers are its identity
+    () => (contours && corrections ? correctedAnalysis(contours, { contours: corrections }, geometry) : null),
+    [contours, corrections, geometry.frameRateHz, geometry.pullbackSpeedMmPerS], // eslint-disable-line react-hooks/exhaustive-deps -- the geometry's two numbers are its identity
   );
 }
+/** One empty list for every manifest without corrections, so that its absence reads as no change. */
+const NO_CORRECTIONS: NonNullable<AnnotationManifest['contours']> = [];
 const NO_SUBSCRIBE = () => () => {};
 
 export interface PullbackAnalysisProps {
