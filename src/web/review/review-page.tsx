@@ -18,6 +18,10 @@ import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-anal
 import { useRecordContours } from './contours/use-record-contours.ts';
 import { acquisitionFigures } from './session/acquisition-figures.ts';
 import { useReviewSession } from './session/review-session-provider.tsx';
+import { createCutAngleStore } from './lmode/cut-angle.ts';
+import { LmodeBorderLayer } from './lmode/lmode-border-layer.tsx';
+import { PageLmode } from './lmode/page-lmode.ts';
+import { useBmodeFrameSize } from './lmode/use-bmode-frame-size.ts';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -90,6 +94,10 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     !noPullback && (images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay)),
   );
   const analysis = useCorrectedAnalysis(contoursState, annotations.store, geometry);
+  // The L-mode's cut and image, shared by the L-mode panel and the strip above the plot (issue 25).
+  const lmodeViews = useMemo(() => ({ cutAngle: createCutAngleStore(), image: new PageLmode(store) }), [store]);
+  const bmodeFrame = useBmodeFrameSize(store);
+  const lmodeStrip = useMemo(() => ({ store, ...lmodeViews, pixelSpacingMm, geometry }), [store, lmodeViews, pixelSpacingMm, geometry]);
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -110,9 +118,14 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           contours={{ analysis, pending: contourPending }}
         />
       ),
-      lmode: (viewport: PanelViewportSource) => <AnnotatedSliceMarks viewport={viewport} images={store} annotations={annotations.store} />,
+      lmode: (viewport: PanelViewportSource) => (
+        <>
+          <LmodeBorderLayer viewport={viewport} frame={bmodeFrame} analysis={analysis} cutAngle={lmodeViews.cutAngle} annotations={annotations.store} pixelSpacingMm={pixelSpacingMm} testId="lmode-panel-borders" />
+          <AnnotatedSliceMarks viewport={viewport} images={store} annotations={annotations.store} />
+        </>
+      ),
     }),
-    [annotations, store, pixelSpacingMm, analysis, contourPending],
+    [annotations, store, pixelSpacingMm, analysis, contourPending, bmodeFrame, lmodeViews],
   );
 
   return (
@@ -152,13 +165,14 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           <ErrorState title="Record not found" message={`Patient ${patientId} has no record ${recordId}.`} />
         </Box>
       ) : (
-        <ReviewPanels store={store} cursor={cursor} onPanelDrag={onPanelDrag} overlays={overlays} startGpu={images.status !== 'loading'} noPullback={noPullback} />
+        <ReviewPanels store={store} cursor={cursor} onPanelDrag={onPanelDrag} overlays={overlays} lmode={lmodeViews} startGpu={images.status !== 'loading'} noPullback={noPullback} />
       )}
       {record && context && !noPullback ? (
         <PullbackAnalysis
           state={contoursState}
           result={analysis}
           cursor={cursor}
+          lmode={lmodeStrip}
           annotations={annotations.store}
           report={{ patient: context.patient, record: { ...record, recordId }, figures }}
         />

@@ -9,7 +9,7 @@ import type { Point, TypedAnnotation } from '../../../domain/annotations/manifes
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { ContourLayer } from '../contours/contour-layer.tsx';
-import { commitBorderCorrection } from '../contours/contour-corrections.ts';
+import { commitBorderCorrection } from '../manifest/border-corrections.ts';
 import type { ImageStore } from '../frames/image-store.ts';
 import { screenLengthToImage, type ImagePoint, type PanelViewportSource } from '../view/view-transform.ts';
 import { useActiveTool } from '../tools/active-tool.tsx';

@@ -11,6 +11,7 @@ import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { ANALYSIS_BLOCK_MIN_PX, PullbackPlot } from './pullback-plot.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
+import { LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
@@ -39,6 +40,8 @@ export interface PullbackAnalysisProps {
   cursor: SliceCursor;
   annotations: AnnotationStore;
   /** `record.studyInstanceUid`: the record's DICOM study, where Send to PACS stores the report (none on a demo record). */
+  /** The L-mode the panels show, for the strip above the plot; none without a pullback. */
+  lmode?: (LmodeStripSource & { geometry: PullbackGeometry }) | null | undefined;
   report: (Omit<ReportInput, 'result' | 'manifest' | 'madeAt'> & { record: { studyInstanceUid?: string | null | undefined } }) | null;
 }
 
@@ -46,7 +49,7 @@ export interface PullbackAnalysisProps {
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result, cursor, annotations, report }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result, cursor, annotations, lmode, report }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -104,6 +107,12 @@ export function PullbackAnalysis({ state, result, cursor, annotations, report }:
           </Box>
         ) : null}
       </HStack>
+      {open && lmode && width > 0 ? (
+        // Beside the plot's padding, on the plot's own x axis.
+        <Box px="2" pt="1" borderTopWidth="1px" bg="bg.subtle">
+          <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} />
+        </Box>
+      ) : null}
       {open && result && width > 0 ? (
         <PullbackPlot result={result} cursor={cursor} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
       ) : open && state.status !== 'error' ? (

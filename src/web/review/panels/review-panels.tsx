@@ -2,7 +2,8 @@ import { Box, Flex } from '@chakra-ui/react';
 import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../frames/image-store.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
-import { createCutAngleStore } from '../lmode/cut-angle.ts';
+import { createCutAngleStore, type CutAngleStore } from '../lmode/cut-angle.ts';
+import type { PageLmode } from '../lmode/page-lmode.ts';
 import { createBrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
 import { NoPullbackPanel } from './no-pullback-panel.tsx';
@@ -35,6 +36,8 @@ export interface ReviewPanelsProps {
   startGpu?: boolean;
   /** The record holds an angiography run only: the B-mode and L-mode panels say so instead of drawing. */
   noPullback?: boolean;
+  /** The L-mode's cut and image when another view (the strip above the plot) shows them too; the panels make their own otherwise. */
+  lmode?: { cutAngle: CutAngleStore; image: PageLmode } | undefined;
 }
 
 /**
@@ -43,10 +46,11 @@ export interface ReviewPanelsProps {
  * Must be rendered inside the review session's provider (the active tool). Brightness and contrast are shared by all panels
  * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
  */
-export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false }: ReviewPanelsProps) {
+export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false, lmode }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
-  const [cutAngle] = useState(() => createCutAngleStore());
+  const [ownCutAngle] = useState(() => createCutAngleStore());
+  const cutAngle = lmode?.cutAngle ?? ownCutAngle;
   const rootRef = useRef<HTMLDivElement>(null);
   const widths = panelWidths(sizes);
   // Creating a WebGL context and compiling its shader is a long main-thread task: the B-mode panel,
@@ -96,6 +100,7 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
               startGpu={startGpu && (kind === 'bmode' || allPanelsStarted || noPullback)}
               onFirstImage={kind === 'bmode' ? startAllPanelsAfterNextFrame : undefined}
               cutAngle={cutAngle}
+              lmode={kind === 'lmode' ? lmode?.image : undefined}
             />
           )}
           {index < 2 ? (

@@ -7,7 +7,7 @@ import { act, renderHook } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { commitBorderCorrection } from '../../../../src/web/review/contours/contour-corrections.ts';
+import { commitBorderCorrection } from '../../../../src/web/review/manifest/border-corrections.ts';
 import { useCorrectedAnalysis } from '../../../../src/web/review/contours/pullback-analysis.tsx';
 import { AnnotationStore } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { circle, detectedContours } from './contours-fixture.ts';

@@ -2,7 +2,7 @@ import { setKeyFrame } from '../../../domain/annotations/contour-edits.ts';
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import { DEFAULT_REACH_MM } from '../../../domain/contours/border-propagation.ts';
-import type { AnnotationStore } from '../manifest/annotation-store.ts';
+import type { AnnotationStore } from './annotation-store.ts';
 
 /**
  * A border corrected by hand, on the cross-section or on the L-mode, is stored as a key frame
