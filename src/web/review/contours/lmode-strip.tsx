@@ -80,6 +80,11 @@ export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, c
     const drawNow = () => {
       if (!request) request = requestAnimationFrame(draw);
     };
+    // A new cut: the L-mode panel, drawing in the next frame, samples the frames at the new angle
+    // (and measures it for bench:review); the strip draws the shared result one frame later.
+    const drawAfterPanel = () => {
+      if (!request) request = requestAnimationFrame(() => (request = requestAnimationFrame(draw)));
+    };
     let loaded = store.getSnapshot().bmodeLoaded;
     const onStore = () => {
       const next = store.getSnapshot().bmodeLoaded;
@@ -92,7 +97,7 @@ export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, c
     };
     drawNow();
     const unsubscribeStore = store.subscribe(onStore);
-    const unsubscribeAngle = cutAngle.subscribe(drawNow);
+    const unsubscribeAngle = cutAngle.subscribe(drawAfterPanel);
     return () => {
       unsubscribeStore();
       unsubscribeAngle();
