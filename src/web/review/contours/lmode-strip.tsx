@@ -17,6 +17,8 @@ import { MLA_COLOR, PLOT_MARGIN, REFERENCE_COLOR } from './pullback-plot.tsx';
 
 const STRIP_PX = 96;
 const TICKS_PX = 16;
+/** The strip's height, kept from the start (before the record's frame size is known): the panels above must not shrink under the pointer when it arrives. */
+export const LMODE_STRIP_HEIGHT_PX = STRIP_PX + TICKS_PX;
 /** How often the strip draws the L-mode again while frames arrive. */
 const LOADING_REDRAW_MS = 300;
 const ANNOTATION_COLOR = '#FFE411';
@@ -136,7 +138,7 @@ export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, c
     if (event.currentTarget.hasPointerCapture?.(event.pointerId)) sliceAt(event);
   };
 
-  if (!frame || count < 2) return null;
+  if (!frame || count < 2) return <Box height={`${LMODE_STRIP_HEIGHT_PX}px`} data-testid="lmode-strip-pending" />;
   const mmPerSlice = geometry.pullbackSpeedMmPerS / geometry.frameRateHz;
   const lastMm = (count - 1) * mmPerSlice;
   const step = tickStepMm(plotWidth / Math.max(lastMm, 1e-6));
@@ -152,7 +154,7 @@ export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, c
   );
 
   return (
-    <Box position="relative" width={`${width}px`} height={`${STRIP_PX + TICKS_PX}px`} data-testid="lmode-strip" data-plot-left={PLOT_MARGIN.left} data-plot-width={plotWidth}>
+    <Box position="relative" width={`${width}px`} height={`${LMODE_STRIP_HEIGHT_PX}px`} data-testid="lmode-strip" data-plot-left={PLOT_MARGIN.left} data-plot-width={plotWidth}>
       <Box position="absolute" left="0" top="0" width={`${width}px`} height={`${STRIP_PX}px`} touchAction="none" cursor="pointer" onPointerDown={onPointerDown} onPointerMove={onPointerMove} aria-label="L-mode along the pullback; click to go to a slice">
         <canvas ref={canvasRef} data-testid="lmode-strip-image" style={{ position: 'absolute', inset: 0, width: `${width}px`, height: `${STRIP_PX}px`, background: 'black' }} />
         <LmodeBorderLayer viewport={source} frame={frameSize} analysis={analysis} cutAngle={cutAngle} annotations={annotations} pixelSpacingMm={pixelSpacingMm} testId="lmode-strip-borders" />

@@ -11,7 +11,7 @@ import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { ANALYSIS_BLOCK_MIN_PX, PullbackPlot } from './pullback-plot.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
-import { LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
+import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
@@ -107,10 +107,10 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           </Box>
         ) : null}
       </HStack>
-      {open && lmode && width > 0 ? (
-        // Beside the plot's padding, on the plot's own x axis.
+      {open && lmode ? (
+        // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
         <Box px="2" pt="1" borderTopWidth="1px" bg="bg.subtle">
-          <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} />
+          <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
         </Box>
       ) : null}
       {open && result && width > 0 ? (
