@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { setKeyFrame } from '../../../../src/domain/annotations/contour-edits.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
-import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
+import { correctedAnalysis, measurementsCsv } from '../../../../src/domain/contours/corrected-analysis.ts';
 import { radiusAlong } from '../../../../src/domain/contours/polar-border.ts';
 import { measuredOutline } from '../../../../src/domain/contours/measurements.ts';
 import { borderLinesFor, pickBorderLine } from '../../../../src/web/review/lmode/border-lines.ts';
@@ -62,6 +62,11 @@ describe('a border dropped on the L-mode', () => {
     // The detected lumen, a 100 px circle at 0.01 mm/px, measures π mm² (the fixture's stated areas are not measured); the dragged one more.
     expect(corrected.slices[149]!.areaMm2!).toBeGreaterThan(Math.PI + 0.1);
     expect(corrected.slices[159]!.source).toBe('propagated');
+    // The export says which slices were corrected and which carry the correction.
+    const rows = measurementsCsv(corrected).split('\n');
+    const sourceColumn = rows[0]!.split(',').indexOf('lumen_source');
+    expect(rows[150]!.split(',')[sourceColumn]).toBe('manual');
+    expect(rows[160]!.split(',')[sourceColumn]).toBe('propagated');
   });
 
   it('on the far side of the catheter moves the border there; a lumen dragged past the vessel stops inside it', () => {
