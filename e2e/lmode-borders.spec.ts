@@ -62,8 +62,10 @@ test('the L-mode views draw the lumen and vessel borders along the cut; a border
   const box = (await strip.boundingBox())!;
   const x = Math.round(plotLeft + 0.4 * plotWidth);
   await page.mouse.click(box.x + x, box.y + 1);
-  const slice = Number(await page.getByTestId('strip-cursor').getAttribute('data-slice'));
-  expect(slice).toBeGreaterThan(1000);
+  // The strip's cursor line moves in the next animation frame.
+  const stripSlice = async () => Number(await page.getByTestId('strip-cursor').getAttribute('data-slice'));
+  await expect.poll(stripSlice).toBeGreaterThan(1000);
+  const slice = await stripSlice();
   await expect(page.getByTestId('slice-indicator')).toContainText(`Slice ${slice} / 3600`);
 
   // With the contour tool, drag the lumen line below the catheter (the far side of the cut) 12 px outwards.
