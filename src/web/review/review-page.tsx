@@ -20,6 +20,10 @@ import { acquisitionFigures } from './session/acquisition-figures.ts';
 import { useReviewSession } from './session/review-session-provider.tsx';
 import { reviewScope } from './session/review-scope.ts';
 import { missingSeriesNote } from './panels/missing-series.ts';
+import { createCutAngleStore } from './lmode/cut-angle.ts';
+import { LmodeBorderLayer } from './lmode/lmode-border-layer.tsx';
+import { PageLmode } from './lmode/page-lmode.ts';
+import { useBmodeFrameSize } from './lmode/use-bmode-frame-size.ts';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -97,6 +101,10 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
     scope.analysed && record !== null && !noPullback && (images.status === 'off' || images.status === 'error' || (images.status === 'ready' && !framesUnderWay)),
   );
   const analysis = useCorrectedAnalysis(contoursState, annotations.store, geometry);
+  // The L-mode's cut and image, shared by the L-mode panel and the strip above the plot (issue 25).
+  const lmodeViews = useMemo(() => ({ cutAngle: createCutAngleStore(), image: new PageLmode(store) }), [store]);
+  const bmodeFrame = useBmodeFrameSize(store);
+  const lmodeStrip = useMemo(() => ({ store, ...lmodeViews, pixelSpacingMm, geometry }), [store, lmodeViews, pixelSpacingMm, geometry]);
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -117,9 +125,14 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           contours={scope.analysed ? { analysis, pending: contourPending } : undefined}
         />
       ),
-      lmode: (viewport: PanelViewportSource) => <AnnotatedSliceMarks viewport={viewport} images={store} annotations={annotations.store} />,
+      lmode: (viewport: PanelViewportSource) => (
+        <>
+          <LmodeBorderLayer viewport={viewport} frame={bmodeFrame} analysis={analysis} cutAngle={lmodeViews.cutAngle} annotations={annotations.store} pixelSpacingMm={pixelSpacingMm} testId="lmode-panel-borders" />
+          <AnnotatedSliceMarks viewport={viewport} images={store} annotations={annotations.store} />
+        </>
+      ),
     }),
-    [annotations, store, pixelSpacingMm, analysis, contourPending, scope.analysed],
+    [annotations, store, pixelSpacingMm, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews],
   );
 
   return (
@@ -175,6 +188,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
             cursor={cursor}
             onPanelDrag={onPanelDrag}
             overlays={overlays}
+            lmode={lmodeViews}
             startGpu={images.status !== 'loading'}
             noPullback={noPullback}
             noAngio={noAngio}
@@ -186,6 +200,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           state={contoursState}
           result={analysis}
           cursor={cursor}
+          lmode={lmodeStrip}
           annotations={annotations.store}
           report={{ patient: context.patient, record: { ...record, recordId }, figures, review: record.annotation ?? null }}
           frameAt={(slice) => {

@@ -2,7 +2,6 @@ import { Box } from '@chakra-ui/react';
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useRef, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
 import { HIT_RADIUS_PX } from '../../../domain/constants.ts';
-import { setManualContour } from '../../../domain/annotations/contour-edits.ts';
 import { DRAG_THRESHOLD_PX } from '../../../domain/annotations/drag.ts';
 import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
 import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
@@ -10,6 +9,7 @@ import type { Point, TypedAnnotation } from '../../../domain/annotations/manifes
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { ContourLayer } from '../contours/contour-layer.tsx';
+import { commitBorderCorrection } from '../manifest/border-corrections.ts';
 import type { ImageStore } from '../frames/image-store.ts';
 import { screenLengthToImage, type ImagePoint, type PanelViewportSource } from '../view/view-transform.ts';
 import { useActiveTool } from '../tools/active-tool.tsx';
@@ -70,9 +70,8 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
       actor.on('cancelPreview', () => annotations.cancelPreview()),
       actor.on('select', ({ id }) => annotations.select(id)),
       actor.on('remove', ({ id }) => annotations.remove(id)),
-      actor.on('contour.commit', ({ slice, border, controlPoints }) =>
-        annotations.commit(setManualContour(annotations.getSnapshot().history.present, slice, controlPoints, border)),
-      ),
+      // A cross-section correction is a key frame: it propagates to the neighbouring slices.
+      actor.on('contour.commit', ({ slice, border, controlPoints }) => commitBorderCorrection(annotations, slice, controlPoints, border)),
     ];
     return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
   }, [actor, annotations]);

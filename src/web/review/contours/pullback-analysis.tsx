@@ -2,6 +2,7 @@ import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
+import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
@@ -12,19 +13,26 @@ import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { ANALYSIS_BLOCK_MIN_PX, PullbackPlot } from './pullback-plot.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
+import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
 
-/** The detected contours with the clinician's corrections, measured; null until detection is done. */
+/**
+ * The detected contours with the clinician's corrections, measured; null until detection is done.
+ * Memoised on the manifest's contours alone: with key frames the analysis costs about a second on a
+ * 3,600-frame pullback, and a ruler drag, a note or a label must not pay it again.
+ */
 export function useCorrectedAnalysis(state: RecordContoursState, annotations: AnnotationStore | null, geometry: PullbackGeometry): CorrectedAnalysis | null {
-  const manifest = useSyncExternalStore(annotations?.subscribe ?? NO_SUBSCRIBE, () => annotations?.getSnapshot().manifest ?? null);
+  const corrections = useSyncExternalStore(annotations?.subscribe ?? NO_SUBSCRIBE, () => (annotations ? (annotations.getSnapshot().manifest.contours ?? NO_CORRECTIONS) : null));
   const contours = state.status === 'ready' ? state.contours : null;
   return useMemo(
-    () => (contours && manifest ? correctedAnalysis(contours, manifest, geometry) : null),
-    [contours, manifest, geometry.frameRateHz, geometry.pullbackSpeedMmPerS], // eslint-disable-line react-hooks/exhaustive-deps -- the geometry's two numbers are its identity
+    () => (contours && corrections ? correctedAnalysis(contours, { contours: corrections }, geometry) : null),
+    [contours, corrections, geometry.frameRateHz, geometry.pullbackSpeedMmPerS], // eslint-disable-line react-hooks/exhaustive-deps -- the geometry's two numbers are its identity
   );
 }
+/** One empty list for every manifest without corrections, so that its absence reads as no change. */
+const NO_CORRECTIONS: NonNullable<AnnotationManifest['contours']> = [];
 const NO_SUBSCRIBE = () => () => {};
 
 export interface PullbackAnalysisProps {
@@ -34,6 +42,8 @@ export interface PullbackAnalysisProps {
   cursor: SliceCursor;
   annotations: AnnotationStore;
   /** `record.studyInstanceUid`: the record's DICOM study, where Send to PACS stores the report (none on a demo record). */
+  /** The L-mode the panels show, for the strip above the plot; none without a pullback. */
+  lmode?: (LmodeStripSource & { geometry: PullbackGeometry }) | null | undefined;
   report: (Omit<ReportInput, 'result' | 'manifest' | 'madeAt' | 'frames'> & { record: { studyInstanceUid?: string | null | undefined } }) | null;
   /** The B-mode frame at a 1-based slice, if loaded: the report shows the MLA and reference frames with their borders. */
   frameAt?: (slice: number) => ReportFrame | null;
@@ -43,7 +53,7 @@ export interface PullbackAnalysisProps {
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result, cursor, annotations, report, frameAt }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -113,6 +123,12 @@ export function PullbackAnalysis({ state, result, cursor, annotations, report, f
           </Box>
         ) : null}
       </HStack>
+      {open && lmode ? (
+        // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
+        <Box px="2" pt="1" borderTopWidth="1px" bg="bg.subtle">
+          <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
+        </Box>
+      ) : null}
       {open && result && width > 0 ? (
         <PullbackPlot result={result} cursor={cursor} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
       ) : open && state.status !== 'error' ? (

@@ -14,9 +14,10 @@ const HEIGHT_PX = 120;
  */
 export const ANALYSIS_BLOCK_MIN_PX = 200;
 /** The right margin holds the plaque burden axis. */
-const MARGIN = { left: 44, right: 40, top: 10, bottom: 22 };
-const MLA_COLOR = '#FF461F';
-const REFERENCE_COLOR = '#45FF4F';
+export const PLOT_MARGIN = { left: 44, right: 40, top: 10, bottom: 22 };
+const MARGIN = PLOT_MARGIN;
+export const MLA_COLOR = '#FF461F';
+export const REFERENCE_COLOR = '#45FF4F';
 /** The plaque burden curve is the vessel border's figure: it takes the vessel's colour. */
 const PLAQUE_BURDEN_COLOR = VESSEL_CONTOUR_COLOR;
 /** Slices the detector could not read (no border, a gap in both curves) are shaded in this colour. */

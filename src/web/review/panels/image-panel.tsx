@@ -5,6 +5,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNo
 import type { ImageStore } from '../frames/image-store.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
 import type { CutAngleStore } from '../lmode/cut-angle.ts';
+import type { PageLmode } from '../lmode/page-lmode.ts';
 import { CutLine } from '../lmode/cut-line.tsx';
 import { useActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
@@ -30,6 +31,8 @@ export interface ImagePanelProps {
   onFirstImage?: (() => void) | undefined;
   /** The L-mode cut angle: the L-mode panel samples along it, the B-mode panel draws and turns it. */
   cutAngle?: CutAngleStore | undefined;
+  /** The L-mode panel's image when it is shared with another view; the panel builds its own otherwise. */
+  lmode?: PageLmode | undefined;
 }
 
 /**
@@ -37,9 +40,9 @@ export interface ImagePanelProps {
  * unmount, which also loses the WebGL context); the scene itself is driven by PanelController
  * outside React, because a slice change must redraw without a React render.
  */
-export function ImagePanel({ kind, label, widthPercent, store, cursor, display, onDragChange, overlay, startGpu = true, onFirstImage, cutAngle }: ImagePanelProps) {
+export function ImagePanel({ kind, label, widthPercent, store, cursor, display, onDragChange, overlay, startGpu = true, onFirstImage, cutAngle, lmode }: ImagePanelProps) {
   const tools = useActiveToolStore();
-  const [controller] = useState(() => new PanelController(kind, store, cursor, display, cutAngle));
+  const [controller] = useState(() => new PanelController(kind, store, cursor, display, cutAngle, lmode));
   const surfaceRef = useRef<HTMLDivElement>(null);
   const appRef = useRef<ApplicationRef>(null);
 

@@ -104,13 +104,14 @@ export class PanelController implements PanelViewportSource {
   private shownViewport: PanelViewport | null = null;
   private readonly viewportListeners = new Set<() => void>();
 
-  constructor(kind: PanelKind, store: ImageStore, slices: SliceCursor, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null) {
+  constructor(kind: PanelKind, store: ImageStore, slices: SliceCursor, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null, lmode?: PageLmode) {
     this.kind = kind;
     this.store = store;
     this.slices = slices;
     this.display = display;
     this.cutAngle = cutAngle;
-    this.lmode = new PageLmode(store);
+    // Shared with the strip above the plot when the review has one: one L-mode built for both views.
+    this.lmode = lmode ?? new PageLmode(store);
     this.fitMode = kind === 'lmode' ? 'stretch' : 'contain';
   }
 

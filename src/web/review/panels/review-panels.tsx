@@ -2,7 +2,8 @@ import { Box, Flex } from '@chakra-ui/react';
 import { Fragment, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ImageStore } from '../frames/image-store.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
-import { createCutAngleStore } from '../lmode/cut-angle.ts';
+import { createCutAngleStore, type CutAngleStore } from '../lmode/cut-angle.ts';
+import type { PageLmode } from '../lmode/page-lmode.ts';
 import { createBrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
 import type { PanelKind } from './panel-controller.ts';
@@ -36,6 +37,8 @@ export interface ReviewPanelsProps {
   noPullback?: boolean;
   /** The record has no angiography run (a loop of other ultrasound, a pullback alone): the angio panel collapses. */
   noAngio?: boolean;
+  /** The L-mode's cut and image when another view (the strip above the plot) shows them too; the panels make their own otherwise. */
+  lmode?: { cutAngle: CutAngleStore; image: PageLmode } | undefined;
 }
 
 /**
@@ -44,10 +47,11 @@ export interface ReviewPanelsProps {
  * Must be rendered inside the review session's provider (the active tool). Brightness and contrast are shared by all panels
  * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
  */
-export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false, noAngio = false }: ReviewPanelsProps) {
+export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false, noAngio = false, lmode }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [display] = useState(createBrightnessContrastStore);
-  const [cutAngle] = useState(() => createCutAngleStore());
+  const [ownCutAngle] = useState(() => createCutAngleStore());
+  const cutAngle = lmode?.cutAngle ?? ownCutAngle;
   const rootRef = useRef<HTMLDivElement>(null);
   // A series the record lacks collapses its panel (issue 26); the review says so in one line above.
   const shown = [!noAngio, !noPullback, !noPullback] as const;
@@ -97,6 +101,7 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
               startGpu={startGpu && (kind === 'bmode' || allPanelsStarted || noPullback)}
               onFirstImage={kind === 'bmode' ? startAllPanelsAfterNextFrame : undefined}
               cutAngle={cutAngle}
+              lmode={kind === 'lmode' ? lmode?.image : undefined}
             />
           )}
           {index < 2 && shown[index] && shown[index + 1] ? (

@@ -1,0 +1,146 @@
+import { Box } from '@chakra-ui/react';
+import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { createActor } from 'xstate';
+import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
+import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
+import { commitBorderCorrection } from '../manifest/border-corrections.ts';
+import { useActiveTool } from '../tools/active-tool.tsx';
+import { lmodeBorderToolMachine } from '../tools/lmode-border-tool.machine.ts';
+import { toolInputOf } from '../tools/tool-input.ts';
+import { imageToScreen, type PanelViewportSource, type Size } from '../view/view-transform.ts';
+import { borderLinesFor, pickBorderLine, strokeBorderLines } from './border-lines.ts';
+import { degToRad, type CutAngleStore } from './cut-angle.ts';
+import { keyFrameForDrop } from './lmode-border-drag.ts';
+
+const COLOURS = { lumen: CONTOUR_COLOR, vessel: VESSEL_CONTOUR_COLOR } as const;
+/** A press this close to a line (screen pixels, vertically) takes the line. */
+const PICK_TOLERANCE_PX = 6;
+const DOT_PX = 8;
+
+export interface LmodeBorderLayerProps {
+  /** Where the L-mode image is on screen: the L-mode panel's controller, or the strip's fixed layout. */
+  viewport: PanelViewportSource;
+  /** The B-mode frame size the borders and the L-mode rows are measured in; null before it is known. */
+  frame: Size | null;
+  analysis: CorrectedAnalysis | null;
+  cutAngle: CutAngleStore;
+  annotations: AnnotationStore;
+  pixelSpacingMm: number;
+  testId: string;
+}
+
+/**
+ * The lumen and vessel borders of every frame where they cross the cut, over an L-mode view (two
+ * lines each side of the catheter), on a 2D canvas redrawn only when the analysis, the cut angle or
+ * the view changes. With the contour tool active a line can be dragged: the release makes a key
+ * frame on the frame pressed (one undo step), which propagates to the neighbouring frames. Input
+ * reaches the drag machine through the one tool input path, before the view's own tools see it.
+ */
+export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, annotations, pixelSpacingMm, testId }: LmodeBorderLayerProps) {
+  const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
+  const angleDeg = useSyncExternalStore(cutAngle.subscribe, cutAngle.get);
+  const editable = useActiveTool() === 'contour';
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const dotRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const lines = analysis && frame ? borderLinesFor(analysis, frame, degToRad(angleDeg)) : null;
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const context = canvas?.getContext('2d');
+    if (!canvas || !context) return;
+    const ratio = globalThis.devicePixelRatio || 1;
+    const size = viewport?.viewportSize ?? { width: 1, height: 1 };
+    canvas.width = Math.max(1, Math.round(size.width * ratio));
+    canvas.height = Math.max(1, Math.round(size.height * ratio));
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    context.clearRect(0, 0, size.width, size.height);
+    // The lines are drawn in the L-mode image's columns: only once the image has one column per frame.
+    if (!lines || !viewport || viewport.imageSize.width !== lines.frameCount) {
+      delete canvas.dataset.frames;
+      return;
+    }
+    strokeBorderLines(context, lines, viewport.transform, COLOURS);
+    canvas.dataset.frames = String(lines.frameCount);
+  }, [lines, viewport]);
+
+  // The latest of everything a drop needs, read by the listeners without re-attaching them.
+  const latest = useRef({ lines, analysis, frame, editable, pixelSpacingMm, source, annotations });
+  useLayoutEffect(() => {
+    latest.current = { lines, analysis, frame, editable, pixelSpacingMm, source, annotations };
+  });
+
+  useEffect(() => {
+    // The view the layer lies over (the panel's surface, the strip): its events pass through it, not through this layer.
+    const target = rootRef.current?.parentElement;
+    if (!target) return;
+    const tool = createActor(lmodeBorderToolMachine, {
+      input: {
+        pick: (image) => {
+          const { lines: shown, editable: canEdit, source: view } = latest.current;
+          const transform = view.getViewport()?.transform;
+          return shown && canEdit && transform ? pickBorderLine(shown, image, PICK_TOLERANCE_PX / Math.abs(transform.scaleY)) : null;
+        },
+      },
+    }).start();
+    const hideDot = () => {
+      if (dotRef.current) dotRef.current.style.visibility = 'hidden';
+    };
+    tool.on('border.preview', ({ hit, image }) => {
+      const transform = latest.current.source.getViewport()?.transform;
+      const dot = dotRef.current;
+      if (!transform || !dot) return;
+      const at = imageToScreen(transform, { x: hit.slice - 0.5, y: image.y });
+      dot.style.visibility = 'visible';
+      dot.style.transform = `translate(${at.x - DOT_PX / 2}px, ${at.y - DOT_PX / 2}px)`;
+      dot.style.background = COLOURS[hit.border];
+    });
+    tool.on('border.cancel', hideDot);
+    tool.on('border.drop', ({ hit, image }) => {
+      hideDot();
+      const { analysis: shown, frame: size, lines: drawn, pixelSpacingMm: spacing, annotations: store } = latest.current;
+      if (!shown || !size || !drawn) return;
+      const keyFrame = keyFrameForDrop(shown, hit, image.y, size, drawn.angleRad, spacing);
+      commitBorderCorrection(store, keyFrame.slice, keyFrame.controlPoints, keyFrame.border, keyFrame.reachMm);
+    });
+    const dragging = () => tool.getSnapshot().value === 'dragging';
+    const send = (event: Event) => {
+      const input = toolInputOf(event, target, latest.current.source.getViewport()?.transform ?? null);
+      if (input) tool.send(input);
+    };
+    const follow = new AbortController();
+    let held: AbortController | null = null;
+    // Once a line is held, its moves and release are the drag's wherever the pointer goes.
+    const onHeld = (event: Event) => {
+      if (!dragging()) return;
+      event.stopPropagation();
+      send(event);
+      if (!dragging()) held?.abort();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      send(event);
+      if (!dragging()) return;
+      // The view's own tools (the slice, a pan) do not see a press that took a line.
+      event.stopPropagation();
+      event.preventDefault();
+      held?.abort();
+      held = new AbortController();
+      for (const type of ['pointermove', 'pointerup', 'pointercancel']) window.addEventListener(type, onHeld, { capture: true, signal: held.signal });
+      window.addEventListener('keydown', onHeld, { capture: true, signal: held.signal });
+    };
+    target.addEventListener('pointerdown', onPointerDown, { capture: true, signal: follow.signal });
+    return () => {
+      follow.abort();
+      held?.abort();
+      tool.stop();
+    };
+  }, []);
+
+  return (
+    <Box ref={rootRef} position="absolute" inset="0" pointerEvents="none" data-testid={testId} data-editable={editable || undefined}>
+      <canvas ref={canvasRef} data-testid={`${testId}-canvas`} style={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }} />
+      <Box ref={dotRef} data-testid={`${testId}-drag`} position="absolute" left="0" top="0" width={`${DOT_PX}px`} height={`${DOT_PX}px`} borderRadius="full" border="1px solid black" visibility="hidden" />
+    </Box>
+  );
+}
