@@ -133,13 +133,16 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
   expect(await numberIn(page.getByTestId('contour-area'))).toBe(after);
   expect(await numberIn(page.getByTestId('vessel-area'))).toBe(vesselAfter);
 
-  // The CSV: a header and one row per slice; the corrected slice names both sources, with the areas shown.
+  // The CSV: a header and one row per slice (then the measurements); the corrected slice names both sources, with the areas shown.
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csvText = fs.readFileSync(await (await download).path(), 'utf8');
   // UTF-8 behind a byte order mark, so spreadsheet programs read names and units as written.
   expect(csvText.startsWith('\uFEFF')).toBe(true);
-  const csv = csvText.slice(1).trim().split(/\r?\n/);
+  // Two tables, an empty line between: one row per slice, then the clinician's own measurements.
+  const [sliceTable, measurementTable] = csvText.slice(1).split('\r\n\r\n');
+  expect(measurementTable!.split('\r\n')[0]).toBe('measurement,slice,position_mm,kind,value,unit,note');
+  const csv = sliceTable!.trim().split(/\r?\n/);
   expect(csv[0]).toBe(
     'slice,position_mm,lumen_area_mm2,min_diameter_mm,max_diameter_mm,eccentricity,vessel_area_mm2,plaque_area_mm2,plaque_burden_percent,confidence,lumen_source,vessel_source,flag',
   );
