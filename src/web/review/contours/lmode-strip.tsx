@@ -3,7 +3,6 @@ import { useEffect, useMemo, useRef, useSyncExternalStore, type PointerEvent as 
 import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
 import type { CorrectedAnalysis, PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { ImageStore } from '../frames/image-store.ts';
-import { writeInNextFrameOnChange } from '../frames/next-frame.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
 import type { CutAngleStore } from '../lmode/cut-angle.ts';
 import { LmodeBorderLayer } from '../lmode/lmode-border-layer.tsx';
@@ -14,6 +13,7 @@ import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { PanelViewport, PanelViewportSource } from '../view/view-transform.ts';
 import { stripImageData, tickStepMm } from './lmode-strip-image.ts';
 import { MLA_COLOR, PLOT_MARGIN, REFERENCE_COLOR } from './pullback-plot.tsx';
+import { useSliceLine } from './slice-line.ts';
 
 const STRIP_PX = 96;
 const TICKS_PX = 16;
@@ -48,7 +48,6 @@ export interface LmodeStripProps extends LmodeStripSource {
  */
 export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, cursor, annotations, geometry, width }: LmodeStripProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
-  const cursorRef = useRef<HTMLDivElement>(null);
   const frame = useBmodeFrameSize(store);
   const count = frame?.count ?? 0;
   const plotWidth = Math.max(10, width - PLOT_MARGIN.left - PLOT_MARGIN.right);
@@ -108,18 +107,7 @@ export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, c
     };
   }, [store, image, cutAngle, viewport, width]);
 
-  // The current slice's line is moved outside React, as on the plot.
-  useEffect(() => {
-    const place = () => {
-      const line = cursorRef.current;
-      if (!line) return;
-      const { slice } = cursor.getSnapshot();
-      line.style.transform = `translateX(${x(slice) - 1}px)`;
-      line.dataset.slice = String(slice);
-    };
-    place();
-    return writeInNextFrameOnChange(cursor.subscribe, place);
-  }, [cursor, plotWidth, count]); // eslint-disable-line react-hooks/exhaustive-deps -- x follows plotWidth and count
+  const cursorRef = useSliceLine(cursor, x, plotWidth, count);
 
   const manifest = useSyncExternalStore(annotations.subscribe, () => annotations.getSnapshot().manifest);
   const annotated = useMemo(() => slicesWithAnnotations(manifest), [manifest]);

@@ -1,10 +1,10 @@
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
-import { useEffect, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
-import { writeInNextFrameOnChange } from '../frames/next-frame.ts';
+import { useMemo, type MouseEvent as ReactMouseEvent } from 'react';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { sliceRuns } from '../../../domain/contours/slices-to-check.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
+import { useSliceLine } from './slice-line.ts';
 
 const HEIGHT_PX = 120;
 /**
@@ -69,7 +69,6 @@ function Swatch({ color, label }: { color: string; label: string }) {
  * the pointer.
  */
 export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
-  const cursorRef = useRef<HTMLDivElement>(null);
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2 ?? 0)) * 1.1, [result]);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
@@ -100,19 +99,7 @@ export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, 
     height: plotHeight,
   });
 
-  // The current-slice line is a DOM element moved by a transform, outside React: a slice change
-  // (a hundred a second while playing) must not repaint the plot's few thousand segments.
-  useEffect(() => {
-    const place = () => {
-      const line = cursorRef.current;
-      if (!line) return;
-      const { slice } = cursor.getSnapshot();
-      line.style.transform = `translateX(${x(slice) - 1}px)`;
-      line.dataset.slice = String(slice);
-    };
-    place();
-    return writeInNextFrameOnChange(cursor.subscribe, place);
-  }, [cursor, plotWidth, count]); // eslint-disable-line react-hooks/exhaustive-deps -- x follows plotWidth and count
+  const cursorRef = useSliceLine(cursor, x, plotWidth, count);
 
   const onClick = (event: ReactMouseEvent<SVGSVGElement>) => {
     const rect = event.currentTarget.getBoundingClientRect();
