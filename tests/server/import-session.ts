@@ -95,14 +95,17 @@ export async function footprint(session: Session) {
     const result = await session.server.database.db.execute(sql.raw(`select count(*)::int as n from ${table} where tenant_id = 'demo' ${also}`));
     return Number((result as unknown as { rows: { n: number }[] }).rows[0]!.n);
   };
+  const done = await session.server.database.db.execute(sql.raw(`select id from imports where tenant_id = 'demo' and status = 'done'`));
+  const finished = (done as unknown as { rows: { id: string }[] }).rows.map((row) => row.id);
   return {
     patients: await count('patients'),
     records: await count('records'),
     imports: await count('imports'),
     series: await count('import_series'),
     audit: await count('audit_log', "and action = 'record-imported'"),
-    // Borders an earlier import's idle detection stores meanwhile (contours-precompute) are not this upload's doing.
-    blobs: filesUnder(session.server.storeDir).filter((file) => !file.includes('/contours/')),
+    // Not this upload's doing: borders an earlier import's idle detection stores meanwhile
+    // (contours-precompute), and the staged copies a finished import removes just after it says done.
+    blobs: filesUnder(session.server.storeDir).filter((file) => !file.includes('/contours/') && !finished.some((id) => file.includes(`/import-staging/${id}/`))),
     temp: filesUnder(importTempRoot({ dataDir: session.dataDir })),
   };
 }

@@ -308,13 +308,13 @@ export class ImportService {
       await fs.rm(plan.row.tempDir, { recursive: true, force: true });
       await commitImport(this.db, plan, framesDone);
       clearInterval(heartbeat);
-      // The frames are stored: the borders are made now, at idle, rather than when the record is first opened.
-      // Not for other ultrasound: it is never analysed (issue 26).
-      // Not for other ultrasound: it is never analysed (issue 26).
-      if (plan.bmode?.ultrasound?.kind === 'ivus') await schedulePrecompute(this.queue, plan.target).catch((err: unknown) => this.log.warn({ err, importId }, 'idle border detection not queued'));
+      // Kept until the commit, so that a retry after a failed commit can fetch them again.
       if (this.stagesUploads) {
         await this.store.deletePrefix(stagingPrefix(plan.actor.tenantId, importId)).catch((err: unknown) => this.log.warn({ err, importId }, 'staged upload not removed'));
       }
+      // The frames are stored: the borders are made now, at idle, rather than when the record is first
+      // opened. Not for other ultrasound: it is never analysed (issue 26).
+      if (plan.bmode?.ultrasound?.kind === 'ivus') await schedulePrecompute(this.queue, plan.target).catch((err: unknown) => this.log.warn({ err, importId }, 'idle border detection not queued'));
       this.log.info({ importId, tenant: plan.actor.tenantId, recordId: plan.target.id, frames: framesDone }, 'import done');
     } catch (error) {
       clearInterval(heartbeat);
