@@ -9,6 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { patients, records } from '../../src/server/db/schema.ts';
 import { makeDicom, type FixtureOptions } from '../support/dicom-fixtures.ts';
+import { LOOP_COLUMNS, LOOP_ROWS, loopGray } from '../support/ultrasound-loops.ts';
 import { batchDone, closeSession, get, openSession, upload, uploadAccepted, type Session } from './import-session.ts';
 import { hostOf, postgresUnavailable } from './test-server.ts';
 
@@ -72,15 +73,17 @@ describe.skipIf(postgresUnavailable)('ultrasound that is not IVUS', () => {
   });
 
   it('is IVUS when its header says so in any of the ways consoles do', async () => {
+    // Where only a name says IVUS, the frames must not contradict it: they are drawn as an IVUS catheter's image.
+    const ivusFrames: FixtureOptions = { rows: LOOP_ROWS, columns: LOOP_COLUMNS, pixel: (f, x, y) => loopGray('ivus', f, x, y) };
     const ways: [string, FixtureOptions][] = [
       ['modality IVUS', { kind: 'ivus', pullbackRate: null }],
       ['an IVUS acquisition attribute', { kind: 'us', pullbackRate: 0.5 }],
-      ['an IVUS console', { kind: 'us', pullbackRate: null, manufacturer: 'Boston Scientific', model: 'iLab' }],
-      ['a description naming IVUS', { kind: 'us', pullbackRate: null, seriesDescription: 'IVUS LAD pullback' }],
+      ['an IVUS console', { kind: 'us', pullbackRate: null, manufacturer: 'Boston Scientific', model: 'iLab', ...ivusFrames }],
+      ['a description naming IVUS', { kind: 'us', pullbackRate: null, seriesDescription: 'IVUS LAD pullback', ...ivusFrames }],
     ];
     for (const [way, options] of ways) {
       const patientId = nextPatient();
-      const file = makeDicom({ ...options, patientId, frames: 3, rows: 32, columns: 32 });
+      const file = makeDicom({ frames: 3, rows: 32, columns: 32, ...options, patientId });
       const [done] = await batchDone(session, await uploadAccepted(session, [{ name: 'pullback.dcm', bytes: file.bytes }]));
       const [row] = await recordsOf(patientId);
       expect(row?.imagingKind, way).toBe('ivus');

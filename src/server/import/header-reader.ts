@@ -1,6 +1,7 @@
 /**
  * Reads uploaded files' headers off the event loop (header-worker.ts), within the import budgets;
- * a refused file comes back as the same ImportRejection the reader threw. Without imaging workers
+ * a refused file comes back as the same ImportRejection the reader threw. An ultrasound series also
+ * has a few frames decoded, for what its pixels say it is (ultrasound-pixel-check.ts). Without imaging workers
  * (tests) it reads on the calling thread, yielding to the event loop first.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -9,6 +10,7 @@ import { createWorkerPool } from '../workers/worker-pool.ts';
 import { readDicomUpload, type DicomFile } from '../dicom/dicom-file.ts';
 import { ImportRejection } from '../../domain/import-rejection.ts';
 import type { HeaderRequest, HeaderResponse } from './header-worker.ts';
+import { withUltrasoundPixels } from './ultrasound-pixel-check.ts';
 
 export interface HeaderReader {
   read(filePath: string, fileName: string): Promise<DicomFile>;
@@ -22,7 +24,7 @@ export function createHeaderReader(workers: number, budgets: ImportBudgets): Hea
     return {
       async read(filePath, fileName) {
         await yieldToEventLoop();
-        return readDicomUpload(filePath, fileName, budgets);
+        return withUltrasoundPixels(await readDicomUpload(filePath, fileName, budgets));
       },
       async close() {},
     };

@@ -6,6 +6,7 @@ import { parentPort } from 'node:worker_threads';
 import type { ImportBudgets } from '../dicom/budgets.ts';
 import { readDicomUpload, type DicomFile } from '../dicom/dicom-file.ts';
 import { ImportRejection } from '../../domain/import-rejection.ts';
+import { withUltrasoundPixels } from './ultrasound-pixel-check.ts';
 import type { ImportErrorCode } from '../../domain/imports.ts';
 
 export type HeaderRequest = { readonly id: number; readonly filePath: string; readonly fileName: string; readonly budgets: ImportBudgets };
@@ -17,7 +18,7 @@ export type HeaderResponse =
 parentPort?.on('message', async ({ id, filePath, fileName, budgets }: HeaderRequest) => {
   try {
     // A deflated file is inflated by streaming, so one worker may hold several files at once.
-    parentPort?.postMessage({ id, file: await readDicomUpload(filePath, fileName, budgets) } satisfies HeaderResponse);
+    parentPort?.postMessage({ id, file: await withUltrasoundPixels(await readDicomUpload(filePath, fileName, budgets)) } satisfies HeaderResponse);
   } catch (error) {
     if (error instanceof ImportRejection) {
       parentPort?.postMessage({ id, rejection: { code: error.code, message: error.message, fileName: error.fileName } } satisfies HeaderResponse);
