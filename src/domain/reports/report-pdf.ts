@@ -18,6 +18,7 @@ import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from './a
 import type { PDFDocument, PDFFont, rgb as rgbOf } from 'pdf-lib';
 import { measuredOutline } from '../contours/measurements.ts';
 import { grayPng, type ReportFrame, type ReportFrameRole } from './report-frames.ts';
+import { drawLModeMarkers, type LModeMarker, type ReportLMode } from './report-lmode.ts';
 import { drawableText } from './report-text.ts';
 
 export interface ReportInput {
@@ -33,6 +34,8 @@ export interface ReportInput {
   madeAt: Date;
   /** The MLA and reference frames to show with their borders (report-frames.ts); absent where the frames are not at hand. */
   frames?: readonly { role: ReportFrameRole; slice: number; frame: ReportFrame }[] | undefined;
+  /** The L-mode along the horizontal cut through the frames' centre (report-lmode.ts); absent where the frames are not at hand. */
+  lmode?: ReportLMode | undefined;
   /** Who saved the annotations the report shows, and when (the record's saved version); absent or null fields while unsaved. */
   review?: { savedBy: string | null; savedAt: string | null } | null | undefined;
 }
@@ -168,8 +171,23 @@ export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array
   page.drawText('slice 1 · 0 mm', { x: plot.x, y: plot.y - 10, size: 7, font });
   y = plot.y - 28;
 
-  line('Annotations', 12, true);
   const annotations = allAnnotations(input.manifest).sort((a, b) => a.slice - b.slice || a.label.localeCompare(b.label));
+  if (input.lmode) {
+    // Under the plot and on its scale, so a marker on one is above the same slice on the other.
+    line('L-mode (horizontal cut through the centre of each slice)', 12, true);
+    const strip = { x: plot.x, y: y - 80, width: plot.width, height: 78 };
+    page.drawImage(await pdf.embedPng(grayPng(input.lmode.image)), strip);
+    const markers: LModeMarker[] = [
+      ...(references.distal ? [{ slice: references.distal.index + 1, label: 'D ref', kind: 'reference' as const }] : []),
+      ...(references.proximal ? [{ slice: references.proximal.index + 1, label: 'P ref', kind: 'reference' as const }] : []),
+      ...(mla ? [{ slice: mla.index + 1, label: 'MLA', kind: 'mla' as const }] : []),
+      ...annotations.map((a) => ({ slice: a.slice, label: drawable(a.label), kind: 'annotation' as const })),
+    ];
+    drawLModeMarkers(page, strip, input.lmode.sliceCount, markers, { font, rgb });
+    y = strip.y - 26;
+  }
+
+  line('Annotations', 12, true);
   if (annotations.length === 0) line('None.');
   for (const annotation of annotations) {
     // Every saved measurement is in the report: a long list continues on another page.

@@ -12,12 +12,8 @@ import { RecordContoursSchema } from '../../domain/contours/api.ts';
 import { correctedAnalysis } from '../../domain/contours/corrected-analysis.ts';
 import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
-import { FRAMES_PER_CHUNK } from '../../domain/images.ts';
-import type { CorrectedAnalysis } from '../../domain/contours/corrected-analysis.ts';
-import { reportFrameSlices } from '../../domain/reports/report-frames.ts';
-import { buildReportPdf, type ReportInput } from '../../domain/reports/report-pdf.ts';
+import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
-import type { RecordRow } from '../db/records.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { RecordContourService } from '../contours/record-contours.ts';
 import { findAnnotationVersion } from '../db/annotations.ts';
@@ -32,22 +28,11 @@ import { buildMeasurementReport, type ReportSubject } from '../dicom/sr/measurem
 import type { PacsClient } from '../pacs/dicomweb.ts';
 import { contoursOr422 } from './contours.ts';
 import { NotFoundError } from './validation.ts';
+import { reportFrames, reportLMode } from './report-images.ts';
 
 const gunzip = promisify(zlib.gunzip);
 
 export type SendDeps = { db: Db; contours: RecordContourService; imaging: Pick<RecordImaging, 'chunk'> };
-
-/** The B-mode frames the report shows (MLA and references), read from the record's stored chunks. */
-async function reportFrames(imaging: SendDeps['imaging'], record: RecordRow, analysis: CorrectedAnalysis): Promise<NonNullable<ReportInput['frames']>> {
-  const frameBytes = record.frameWidth * record.frameHeight;
-  const frames: NonNullable<ReportInput['frames']>[number][] = [];
-  for (const { role, slice } of reportFrameSlices(analysis)) {
-    const chunk = await gunzip(await imaging.chunk(record, 'bmode', Math.floor((slice - 1) / FRAMES_PER_CHUNK)));
-    const offset = ((slice - 1) % FRAMES_PER_CHUNK) * frameBytes;
-    frames.push({ role, slice, frame: { width: record.frameWidth, height: record.frameHeight, pixels: new Uint8Array(chunk.subarray(offset, offset + frameBytes)) } });
-  }
-  return frames;
-}
 
 export async function sendRecordToPacs(
   deps: SendDeps,
@@ -100,6 +85,7 @@ export async function sendRecordToPacs(
     madeAt,
     review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
     frames: await reportFrames(deps.imaging, record, analysis),
+    lmode: await reportLMode(deps.imaging, record),
   }, await reportFont());
   const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
   const document = buildEncapsulatedPdf(subject, pdf);
