@@ -227,13 +227,15 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     expect(pdf.status).toBe(200);
     const pdfBytes = Buffer.from(await pdf.arrayBuffer());
     expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    // It shows the MLA and reference frames as images (issue 26), read from the stored pullback.
+    // It shows the MLA and reference frames and the L-mode as images (issue 26), read from the stored pullback.
     if (spawnSync('pdfimages', ['-v']).status === 0) {
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-sent-')), 'report.pdf');
       fs.writeFileSync(file, pdfBytes);
       const listed = spawnSync('pdfimages', ['-list', file], { encoding: 'utf8' }).stdout.split('\n').slice(2).filter((line) => line.trim() !== '');
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
-      expect(listed).toHaveLength(reportFrameSlices(analysis).length);
+      // The frames, then the L-mode (one column per slice of the 12-frame pullback, one row per pixel of its 256-pixel cut).
+      expect(listed).toHaveLength(reportFrameSlices(analysis).length + 1);
+      expect(listed.some((line) => /\simage\s+12\s+256\s/.test(line)), listed.join('\n')).toBe(true);
     }
 
     const audit = await session.server.database.db.execute(sql`select details from audit_log where action = 'record-sent-to-pacs' and target_id = ${recordId}`);
