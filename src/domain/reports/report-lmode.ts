@@ -45,6 +45,23 @@ export function lmodeCollector(sliceCount: number, frameWidth: number, frameHeig
   };
 }
 
+/**
+ * The L-mode from frames at hand (a browser's frame store, `frameAt` by 1-based slice): undefined
+ * unless every frame it shows is loaded, so a report never shows an L-mode with holes.
+ */
+export function lmodeOfLoadedFrames(sliceCount: number, frameAt: (slice: number) => ReportFrame | null | undefined): ReportLMode | undefined {
+  const first = sliceCount > 0 ? frameAt(1) : null;
+  if (!first) return undefined;
+  const collector = lmodeCollector(sliceCount, first.width, first.height);
+  for (let index = 0; index < sliceCount; index++) {
+    if (!collector.wants(index)) continue;
+    const frame = frameAt(index + 1);
+    if (!frame || frame.width !== first.width || frame.height !== first.height) return undefined;
+    collector.add(index, frame.pixels);
+  }
+  return collector.result();
+}
+
 export interface LModeMarker {
   readonly slice: number;
   readonly label: string;

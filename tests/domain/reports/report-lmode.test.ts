@@ -14,7 +14,7 @@ import { newRuler } from '../../../src/domain/annotations/drag.ts';
 import { addAnnotation } from '../../../src/domain/annotations/edits.ts';
 import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../src/domain/contours/corrected-analysis.ts';
-import { LMODE_MAX_COLUMNS, LMODE_MAX_ROWS, lmodeCollector } from '../../../src/domain/reports/report-lmode.ts';
+import { LMODE_MAX_COLUMNS, LMODE_MAX_ROWS, lmodeCollector, lmodeOfLoadedFrames } from '../../../src/domain/reports/report-lmode.ts';
 import { buildReportPdf } from '../../../src/domain/reports/report-pdf.ts';
 import { detectedContours } from '../../web/review/contours/contours-fixture.ts';
 
@@ -54,6 +54,16 @@ describe('the L-mode collector', () => {
     collector.add(9, new Uint8Array(16).fill(200));
     collector.add(0, new Uint8Array(3).fill(200));
     expect(collector.result().image.pixels.every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe('the L-mode of the frames a browser has loaded', () => {
+  const frame = (value: number) => ({ width: 4, height: 4, pixels: new Uint8Array(16).fill(value) });
+  it('is made when every frame it shows is loaded, and not at all when one is missing', () => {
+    const lmode = lmodeOfLoadedFrames(3, (slice) => frame(slice * 10));
+    expect(Array.from(lmode!.image.pixels.subarray(0, 3))).toEqual([10, 20, 30]);
+    expect(lmodeOfLoadedFrames(3, (slice) => (slice === 2 ? null : frame(1)))).toBeUndefined();
+    expect(lmodeOfLoadedFrames(0, () => frame(1))).toBeUndefined();
   });
 });
 
