@@ -18,7 +18,7 @@ import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from './a
 import type { PDFDocument, PDFFont, rgb as rgbOf } from 'pdf-lib';
 import { measuredOutline } from '../contours/measurements.ts';
 import { grayPng, type ReportFrame, type ReportFrameRole } from './report-frames.ts';
-import { drawLModeMarkers, type LModeMarker, type ReportLMode } from './report-lmode.ts';
+import { drawLModeMarkers, lmodeOfLoadedFrames, type LModeMarker, type ReportLMode } from './report-lmode.ts';
 import { drawableText } from './report-text.ts';
 
 export interface ReportInput {
@@ -36,6 +36,8 @@ export interface ReportInput {
   frames?: readonly { role: ReportFrameRole; slice: number; frame: ReportFrame }[] | undefined;
   /** The L-mode along the horizontal cut through the frames' centre (report-lmode.ts); absent where the frames are not at hand. */
   lmode?: ReportLMode | undefined;
+  /** The frames at hand by 1-based slice (a browser's frame store): the L-mode is taken from them when `lmode` is not given and every frame it shows is loaded. */
+  frameAt?: ((slice: number) => ReportFrame | null | undefined) | undefined;
   /** Who saved the annotations the report shows, and when (the record's saved version); absent or null fields while unsaved. */
   review?: { savedBy: string | null; savedAt: string | null } | null | undefined;
 }
@@ -172,18 +174,19 @@ export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array
   y = plot.y - 28;
 
   const annotations = allAnnotations(input.manifest).sort((a, b) => a.slice - b.slice || a.label.localeCompare(b.label));
-  if (input.lmode) {
+  const lmode = input.lmode ?? (input.frameAt ? lmodeOfLoadedFrames(slices.length, input.frameAt) : undefined);
+  if (lmode) {
     // Under the plot and on its scale, so a marker on one is above the same slice on the other.
     line('L-mode (horizontal cut through the centre of each slice)', 12, true);
     const strip = { x: plot.x, y: y - 80, width: plot.width, height: 78 };
-    page.drawImage(await pdf.embedPng(grayPng(input.lmode.image)), strip);
+    page.drawImage(await pdf.embedPng(grayPng(lmode.image)), strip);
     const markers: LModeMarker[] = [
       ...(references.distal ? [{ slice: references.distal.index + 1, label: 'D ref', kind: 'reference' as const }] : []),
       ...(references.proximal ? [{ slice: references.proximal.index + 1, label: 'P ref', kind: 'reference' as const }] : []),
       ...(mla ? [{ slice: mla.index + 1, label: 'MLA', kind: 'mla' as const }] : []),
       ...annotations.map((a) => ({ slice: a.slice, label: drawable(a.label), kind: 'annotation' as const })),
     ];
-    drawLModeMarkers(page, strip, input.lmode.sliceCount, markers, { font, rgb });
+    drawLModeMarkers(page, strip, lmode.sliceCount, markers, { font, rgb });
     y = strip.y - 26;
   }
 

@@ -65,6 +65,19 @@ describe('the L-mode of the frames a browser has loaded', () => {
     expect(lmodeOfLoadedFrames(3, (slice) => (slice === 2 ? null : frame(1)))).toBeUndefined();
     expect(lmodeOfLoadedFrames(0, () => frame(1))).toBeUndefined();
   });
+
+  it.skipIf(!hasPoppler)('is in the PDF a browser makes from its loaded frames', async () => {
+    const result = correctedAnalysis(detectedContours(50, {}), emptyManifest(), FIGURES);
+    const bytes = await buildReportPdf(
+      { patient: { name: 'Brown, Tomasz', patientId: 'DEM-001' }, record: { acquiredAt: '2026-01-02T03:04:05Z', modality: 'IVUS', recordId: 'r-1' }, result, manifest: emptyManifest(), figures: FIGURES, madeAt: new Date(), frameAt: () => ({ width: 32, height: 32, pixels: new Uint8Array(1024).fill(90) }) },
+      UNICODE_FONT,
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-lmode-'));
+    fs.writeFileSync(path.join(dir, 'report.pdf'), bytes);
+    const images = spawnSync('pdfimages', ['-list', path.join(dir, 'report.pdf')], { encoding: 'utf8' }).stdout.split('\n').slice(2).filter((line) => line.trim() !== '');
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(images.some((line) => /\simage\s+50\s+32\s/.test(line)), images.join('\n')).toBe(true);
+  });
 });
 
 describe.skipIf(!hasPoppler)('the L-mode in the report PDF (poppler-utils)', () => {

@@ -91,7 +91,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           const frame = frameAt?.(slice);
           return frame ? [{ role, slice, frame }] : [];
         });
-        return buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames }, font);
+        return buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt }, font);
       })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
       .catch((error: unknown) => toast.show({ severity: 'error', summary: 'The report could not be made', detail: error instanceof Error ? error.message : String(error) }));
