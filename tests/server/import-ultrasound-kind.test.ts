@@ -91,6 +91,21 @@ describe.skipIf(postgresUnavailable)('ultrasound that is not IVUS', () => {
     }
   });
 
+  it('keeps the header\'s word when the frames show nothing clear (all black, or one bright pixel), and takes IVUS from a name over a linear probe\'s rectangle', async () => {
+    for (const [way, pixel] of [['all black', () => 0], ['one bright pixel', (f: number, x: number, y: number) => (x === 5 && y === 5 ? 255 : 0)]] as const) {
+      const patientId = nextPatient();
+      const file = makeDicom({ kind: 'us', pullbackRate: null, manufacturer: 'Volcano', model: 's5i', patientId, frames: 3, rows: 32, columns: 32, pixel });
+      await batchDone(session, await uploadAccepted(session, [{ name: 'dark.dcm', bytes: file.bytes }]));
+      expect((await recordsOf(patientId)).map((r) => r.imagingKind), way).toEqual(['ivus']);
+    }
+    const patientId = nextPatient();
+    const linear = makeDicom({ kind: 'us', pullbackRate: null, manufacturer: 'Volcano', model: 's5i', patientId, frames: 3, rows: 32, columns: 32 });
+    const refused = await upload(session, [{ name: 'linear.dcm', bytes: linear.bytes }]);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toMatch(/names IVUS only by an IVUS console \(Volcano s5i\) and its frames show a rectangular field of view/);
+    expect(await recordsOf(patientId)).toEqual([]);
+  });
+
   it('is skipped from a folder of files with its reason, while the IVUS pullback beside it is imported', async () => {
     const patientId = nextPatient();
     const pullback = makeDicom({ patientId, frames: 3, rows: 32, columns: 32 });
