@@ -1,9 +1,11 @@
 import { Button, HStack, Text } from '@chakra-ui/react';
-import { useSyncExternalStore } from 'react';
+import { useId, useSyncExternalStore } from 'react';
 import { formatBrightnessContrast, isDefaultBrightnessContrast, type BrightnessContrastStore } from '../view/brightness-contrast.ts';
 
 /** The bar's height: the panel's image starts below it. */
 export const PANEL_DISPLAY_BAR_PX = 28;
+/** Below this width the bar shows only the values and Reset. */
+const NAME_MIN_BAR_PX = 290;
 
 export interface PanelDisplayBarProps {
   /** The panel's name as shown ("B-mode"); also names the Reset button for screen readers. */
@@ -17,13 +19,14 @@ export interface PanelDisplayBarProps {
  * are always shown, defaults included: "Brightness 0 · Contrast 1.00" says the image is as stored,
  * which is worth knowing when comparing panels, and the bar keeps one layout (nothing appears or
  * moves under the pointer during a drag). Reset stays in the tab order whatever the values, so
- * keyboard focus is never dropped when it is used; the panel's double-click does the same.
+ * keyboard focus is never dropped when it is used; the panel's double-click (brightness tool) does the same.
  * It renders only itself on each drag move (the panel's image is redrawn outside React).
  */
 export function PanelDisplayBar({ label, display, testId }: PanelDisplayBarProps) {
   const value = useSyncExternalStore(display.subscribe, display.get);
   const shown = formatBrightnessContrast(value);
   const changed = !isDefaultBrightnessContrast(value);
+  const valuesId = useId();
   return (
     <HStack
       data-testid={testId}
@@ -42,22 +45,32 @@ export function PanelDisplayBar({ label, display, testId }: PanelDisplayBarProps
       whiteSpace="nowrap"
       overflow="hidden"
       borderBottomWidth="1px"
+      css={{ containerType: 'inline-size' }}
     >
-      <Text as="h2" fontWeight="semibold" flexShrink={1} minWidth="0" truncate>
+      {/* Left out when the panel is too narrow for it (the L-mode on a laptop): the values and Reset
+          matter more, and the panel and its Reset are still named for screen readers. */}
+      <Text as="h2" fontWeight="semibold" flexShrink={1} minWidth="0" truncate css={{ [`@container (max-width: ${NAME_MIN_BAR_PX - 1}px)`]: { display: 'none' } }}>
         {label}
       </Text>
       <Text
+        id={valuesId}
         data-testid={`${testId}-values`}
         marginInlineStart="auto"
         flexShrink={0}
         fontVariantNumeric="tabular-nums"
-        // A changed image is marked: what is on screen is not the stored pixels.
+        // A changed image is marked: what is on screen is not the stored pixels. Text stays in fg,
+        // on a tint (orange text on the bar's gray is too faint to read in the light theme).
         fontWeight={changed ? 'semibold' : 'normal'}
-        color={changed ? 'fg.warning' : 'fg'}
+        color="fg"
+        bg={changed ? 'yellow.subtle' : undefined}
+        px="1"
+        rounded="sm"
       >
         Brightness {shown.brightness} · Contrast {shown.contrast}
       </Text>
-      <Button size="2xs" variant="outline" flexShrink={0} aria-label={`Reset brightness and contrast of the ${label} panel`} onClick={display.reset}>
+      {/* Named after the panel, with the values it resets as its description. Not "brightness" in its
+          name: the toolbar's Brightness tool keeps a name no other button on the page contains. */}
+      <Button size="2xs" variant="outline" flexShrink={0} aria-label={`Reset ${label} panel`} aria-describedby={valuesId} onClick={display.reset}>
         Reset
       </Button>
     </HStack>
