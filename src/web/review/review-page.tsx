@@ -102,7 +102,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   );
   const analysis = useCorrectedAnalysis(contoursState, annotations.store, geometry);
   // The L-mode's cut and image, shared by the L-mode panel and the strip above the plot (issue 25).
-  const lmodeViews = useMemo(() => ({ cutAngle: createCutAngleStore(), image: new PageLmode(store) }), [store]);
+  // The strip follows the L-mode panel's brightness and contrast (issue 26).
+  const lmodeViews = useMemo(() => ({ cutAngle: createCutAngleStore(), image: new PageLmode(store), display: session.displays.lmode }), [store, session]);
   const bmodeFrame = useBmodeFrameSize(store);
   const lmodeStrip = useMemo(() => ({ store, ...lmodeViews, pixelSpacingMm, geometry }), [store, lmodeViews, pixelSpacingMm, geometry]);
   const contourPending =
@@ -189,6 +190,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
             onPanelDrag={onPanelDrag}
             overlays={overlays}
             lmode={lmodeViews}
+            displays={session.displays}
             startGpu={images.status !== 'loading'}
             noPullback={noPullback}
             noAngio={noAngio}

@@ -10,6 +10,7 @@ import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import { useBmodeFrameSize } from '../lmode/use-bmode-frame-size.ts';
 import type { PageLmode } from '../lmode/page-lmode.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
+import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import type { PanelViewport, PanelViewportSource } from '../view/view-transform.ts';
 import { stripImageData, tickStepMm } from './lmode-strip-image.ts';
 import { MLA_COLOR, PLOT_MARGIN, REFERENCE_COLOR } from './pullback-plot.tsx';
@@ -29,6 +30,8 @@ export interface LmodeStripSource {
   image: PageLmode;
   cutAngle: CutAngleStore;
   pixelSpacingMm: number;
+  /** The L-mode panel's brightness and contrast, which the strip follows (issue 26). */
+  display?: BrightnessContrastStore | undefined;
 }
 
 export interface LmodeStripProps extends LmodeStripSource {
@@ -46,7 +49,7 @@ export interface LmodeStripProps extends LmodeStripSource {
  * mm ticks, the MLA, reference and annotation markers, and the current slice. A click or a drag off
  * the border lines moves the slice, as on the L-mode panel.
  */
-export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, cursor, annotations, geometry, width }: LmodeStripProps) {
+export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, analysis, cursor, annotations, geometry, width }: LmodeStripProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const frame = useBmodeFrameSize(store);
   const count = frame?.count ?? 0;
@@ -75,7 +78,7 @@ export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, c
       request = 0;
       image.refresh(cutAngle.get());
       const lmode = image.image;
-      if (lmode) context.putImageData(stripImageData(lmode, viewport.transform, width, STRIP_PX), 0, 0);
+      if (lmode) context.putImageData(stripImageData(lmode, viewport.transform, width, STRIP_PX, display?.get()), 0, 0);
       canvas.dataset.revision = String(lmode?.revision ?? 0);
     };
     const drawNow = () => {
@@ -99,13 +102,15 @@ export function LmodeStrip({ store, image, cutAngle, pixelSpacingMm, analysis, c
     drawNow();
     const unsubscribeStore = store.subscribe(onStore);
     const unsubscribeAngle = cutAngle.subscribe(drawAfterPanel);
+    const unsubscribeDisplay = display?.subscribe(drawNow);
     return () => {
       unsubscribeStore();
       unsubscribeAngle();
+      unsubscribeDisplay?.();
       cancelAnimationFrame(request);
       if (timer) clearTimeout(timer);
     };
-  }, [store, image, cutAngle, viewport, width]);
+  }, [store, image, cutAngle, display, viewport, width]);
 
   const cursorRef = useSliceLine(cursor, x, plotWidth, count);
 

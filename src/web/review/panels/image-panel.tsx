@@ -10,6 +10,7 @@ import { CutLine } from '../lmode/cut-line.tsx';
 import { useActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { PanelController, type PanelKind } from './panel-controller.ts';
+import { PANEL_DISPLAY_BAR_PX, PanelDisplayBar } from './panel-display-bar.tsx';
 import type { PanelViewportSource } from '../view/view-transform.ts';
 
 export interface ImagePanelProps {
@@ -19,6 +20,7 @@ export interface ImagePanelProps {
   store: ImageStore;
   /** The review's slice cursor, through which the panel's input moves the slice. */
   cursor: SliceCursor;
+  /** This panel's own brightness and contrast: its tool drag, its header's values and Reset. */
   display: BrightnessContrastStore;
   onDragChange?: ((dragging: boolean) => void) | undefined;
   /**
@@ -77,7 +79,9 @@ export function ImagePanel({ kind, label, widthPercent, store, cursor, display, 
       // No rounded corners: clipping a WebGL canvas to them costs an extra compositing pass per frame.
       overflow="hidden"
     >
-      <Box ref={surfaceRef} position="absolute" inset="0" touchAction="none" css={{ '& > canvas': { display: 'block', position: 'absolute', inset: 0 } }}>
+      <PanelDisplayBar label={label} display={display} testId={`panel-display-${kind}`} />
+      {/* The image and everything over it start below the header bar. */}
+      <Box ref={surfaceRef} position="absolute" inset="0" top={`${PANEL_DISPLAY_BAR_PX}px`} touchAction="none" css={{ '& > canvas': { display: 'block', position: 'absolute', inset: 0 } }}>
         {startGpu ? (
         <Application
           ref={appRef}
@@ -104,7 +108,7 @@ export function ImagePanel({ kind, label, widthPercent, store, cursor, display, 
           data-testid="lmode-cursor"
           aria-hidden
           position="absolute"
-          top="0"
+          top={`${PANEL_DISPLAY_BAR_PX}px`}
           left="-1px"
           width="2px"
           bg="#ffe411"

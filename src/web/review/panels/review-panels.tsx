@@ -4,7 +4,7 @@ import type { ImageStore } from '../frames/image-store.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { createCutAngleStore, type CutAngleStore } from '../lmode/cut-angle.ts';
 import type { PageLmode } from '../lmode/page-lmode.ts';
-import { createBrightnessContrastStore } from '../view/brightness-contrast.ts';
+import { createPanelDisplays, type PanelDisplays } from '../view/brightness-contrast.ts';
 import { ImagePanel } from './image-panel.tsx';
 import type { PanelKind } from './panel-controller.ts';
 import type { PanelViewportSource } from '../view/view-transform.ts';
@@ -39,17 +39,22 @@ export interface ReviewPanelsProps {
   noAngio?: boolean;
   /** The L-mode's cut and image when another view (the strip above the plot) shows them too; the panels make their own otherwise. */
   lmode?: { cutAngle: CutAngleStore; image: PageLmode } | undefined;
+  /** Each panel's brightness and contrast, owned by the review session (reset with every record); the panels make their own otherwise. */
+  displays?: PanelDisplays | undefined;
 }
 
 /**
  * The review's three GPU panels (angio, B-mode, L-mode) with two splitters. Panel widths are
  * percent of this row: the set sizes, with the spec's B-mode share applied (see panel-sizes.ts).
- * Must be rendered inside the review session's provider (the active tool). Brightness and contrast are shared by all panels
- * and exposed as data-brightness / data-contrast on the root for end-to-end tests.
+ * Must be rendered inside the review session's provider (the active tool). Each panel has its own
+ * brightness and contrast (issue 26), shown with a Reset in its header; the root carries the
+ * B-mode's as data-brightness / data-contrast, the image the clinician reads first.
  */
-export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false, noAngio = false, lmode }: ReviewPanelsProps) {
+export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false, noAngio = false, lmode, displays: sessionDisplays }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
-  const [display] = useState(createBrightnessContrastStore);
+  const [ownDisplays] = useState(createPanelDisplays);
+  const displays = sessionDisplays ?? ownDisplays;
+  const display = displays.bmode;
   const [ownCutAngle] = useState(() => createCutAngleStore());
   const cutAngle = lmode?.cutAngle ?? ownCutAngle;
   const rootRef = useRef<HTMLDivElement>(null);
@@ -94,7 +99,7 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
               widthPercent={widths[index]!}
               store={store}
               cursor={cursor}
-              display={display}
+              display={displays[kind]}
               onDragChange={onPanelDrag}
               overlay={overlays?.[kind]}
               // Without a pullback no B-mode image will come to start the angio panel.

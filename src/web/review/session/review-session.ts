@@ -11,6 +11,7 @@ import { ImageStore } from '../frames/image-store.ts';
 import { SliceCursor } from '../frames/slice-cursor.ts';
 import { createCursorPlayback, type CursorPlayback } from '../playback/cursor-playback.ts';
 import { createActiveToolStore, type ActiveToolStore } from '../tools/active-tool.tsx';
+import { createPanelDisplays, type PanelDisplays } from '../view/brightness-contrast.ts';
 import { reviewScope, type ReviewScope } from './review-scope.ts';
 
 export interface ReviewSessionOptions {
@@ -54,6 +55,8 @@ export class ReviewSession {
   readonly annotations: AnnotationSession;
   /** The Save / Discard / Stay question asked before leaving with unsaved edits (the provider shows it). */
   readonly leaveQuestion = new LeaveQuestion();
+  /** Each panel's brightness and contrast (the L-mode's also drives the strip above the plot); another record starts at default. */
+  readonly displays: PanelDisplays = createPanelDisplays();
 
   private record: SessionRecord | null = null;
   private currentScope: ReviewScope = reviewScope(null);

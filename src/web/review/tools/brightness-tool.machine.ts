@@ -1,18 +1,20 @@
 import { assign, emit, setup } from 'xstate';
 import { passedDragThreshold, DRAG_THRESHOLD_PX } from '../../../domain/annotations/drag.ts';
-import { dragBrightnessContrast, type BrightnessContrast } from '../view/brightness-contrast.ts';
+import { DEFAULT_BRIGHTNESS_CONTRAST, dragBrightnessContrast, type BrightnessContrast } from '../view/brightness-contrast.ts';
 
 /**
  * The brightness tool's drag, with the same threshold as the annotation tools: a press and release
  * within DRAG_THRESHOLD_PX is a click and changes nothing; past it, vertical movement sets brightness
- * and horizontal movement contrast. Escape puts back the values the drag started from.
- * Points are screen pixels of the panel.
+ * and horizontal movement contrast. Escape puts back the values the drag started from; `reset` (the
+ * panel's double-click or its Reset button) puts the defaults back and ends any drag.
+ * One actor per panel: its values are that panel's only. Points are screen pixels of the panel.
  */
 export type BrightnessToolEvent =
   | { type: 'pointer.down'; point: { x: number; y: number }; start: BrightnessContrast }
   | { type: 'pointer.move'; point: { x: number; y: number } }
   | { type: 'pointer.up' }
-  | { type: 'key.escape' };
+  | { type: 'key.escape' }
+  | { type: 'reset' };
 
 export type BrightnessToolEmitted = { type: 'brightness.set'; value: BrightnessContrast };
 
@@ -37,11 +39,13 @@ export const brightnessToolMachine = setup({
       return { type: 'brightness.set' as const, value: dragBrightnessContrast(context.start, point.x - context.from.x, point.y - context.from.y) };
     }),
     emitStart: emit(({ context }) => ({ type: 'brightness.set' as const, value: context.start })),
+    emitDefault: emit({ type: 'brightness.set' as const, value: DEFAULT_BRIGHTNESS_CONTRAST }),
   },
 }).createMachine({
   id: 'brightnessTool',
-  context: { from: { x: 0, y: 0 }, start: { brightness: 0, contrast: 1 } },
+  context: { from: { x: 0, y: 0 }, start: DEFAULT_BRIGHTNESS_CONTRAST },
   initial: 'idle',
+  on: { reset: { target: '.idle', actions: 'emitDefault' } },
   states: {
     idle: {
       on: { 'pointer.down': { target: 'pointing', actions: 'press' } },

@@ -1,12 +1,12 @@
 import { createActor } from 'xstate';
-import { DEFAULT_BRIGHTNESS_CONTRAST, type BrightnessContrastStore } from '../view/brightness-contrast.ts';
+import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import type { ImagePoint, ScreenPoint, ViewTransform } from '../view/view-transform.ts';
 import type { ActiveToolStore } from './active-tool.tsx';
 import { brightnessToolMachine } from './brightness-tool.machine.ts';
 import { navigateToolMachine } from './navigate-tool.machine.ts';
 import { listenForToolInput, type PointerInput, type ToolInput } from './tool-input.ts';
 
-/** What a panel offers its tools: its view to pan, zoom and reset, the slice to move, and the shared brightness and contrast. */
+/** What a panel offers its tools: its view to pan, zoom and reset, the slice to move, and its own brightness and contrast. */
 export interface PanelToolTarget {
   /** The L-mode: a press picks the slice under the pointer. */
   readonly slicesByPointer: boolean;
@@ -81,7 +81,7 @@ export function connectPanelTools(element: HTMLElement, tools: ActiveToolStore, 
         navigate.send(input);
         return;
       case 'double-click':
-        if (tools.get() === 'brightness') target.display.set(DEFAULT_BRIGHTNESS_CONTRAST);
+        if (tools.get() === 'brightness') brightness.send({ type: 'reset' });
         else navigate.send(input);
         return;
       default:

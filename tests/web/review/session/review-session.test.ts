@@ -5,6 +5,7 @@ import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { writePatientContext, writeRecordContext } from '../../../../src/web/session/context-store.ts';
 import { ReviewSession } from '../../../../src/web/review/session/review-session.ts';
 import { isPlaying } from '../../../../src/web/review/playback/playback.machine.ts';
+import { DEFAULT_BRIGHTNESS_CONTRAST } from '../../../../src/web/review/view/brightness-contrast.ts';
 import type { ToastService } from '../../../../src/web/ui/toast.tsx';
 import { fakeApi } from '../../render.tsx';
 import { ONE_RECORD_PATIENT } from '../../review-fixture.ts';
@@ -157,5 +158,16 @@ describe('the review session', () => {
     expect(session.playback.actor.getSnapshot().context.slicesPerTick).toBeCloseTo(0.3);
     session.images.setImages({ ...session.images.images!, frameRateHz: 50 });
     expect(session.playback.actor.getSnapshot().context.slicesPerTick).toBeCloseTo(0.5);
+  });
+});
+
+describe('each panel’s brightness and contrast (issue 26)', () => {
+  it('belong to the open record’s session: the next record opens with every panel at default', () => {
+    const first = sessionWith().session;
+    first.displays.bmode.set({ brightness: 0.4, contrast: 2 });
+    first.displays.lmode.set({ brightness: -0.2, contrast: 1 });
+    expect(first.displays.angio.get()).toEqual(DEFAULT_BRIGHTNESS_CONTRAST);
+    const next = sessionWith().session;
+    expect([next.displays.angio.get(), next.displays.bmode.get(), next.displays.lmode.get()]).toEqual([DEFAULT_BRIGHTNESS_CONTRAST, DEFAULT_BRIGHTNESS_CONTRAST, DEFAULT_BRIGHTNESS_CONTRAST]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { DRAG_THRESHOLD_PX } from '../../../../src/domain/annotations/drag.ts';
-import { dragBrightnessContrast, type BrightnessContrast } from '../../../../src/web/review/view/brightness-contrast.ts';
+import { BRIGHTNESS_RANGE, CONTRAST_RANGE, DEFAULT_BRIGHTNESS_CONTRAST, dragBrightnessContrast, type BrightnessContrast } from '../../../../src/web/review/view/brightness-contrast.ts';
 import { brightnessToolMachine } from '../../../../src/web/review/tools/brightness-tool.machine.ts';
 
 function harness(start: BrightnessContrast = { brightness: 0.2, contrast: 1.5 }) {
@@ -49,5 +49,26 @@ describe('brightness tool statechart', () => {
     h.actor.send({ type: 'key.escape' });
     expect(h.state()).toBe('idle');
     expect(h.set.at(-1)).toEqual(start);
+  });
+
+  it('reset (double-click or the panel’s Reset) sets the defaults, and ends a drag in progress', () => {
+    const h = harness({ brightness: 0.4, contrast: 3 });
+    h.actor.send({ type: 'reset' });
+    expect(h.set).toEqual([DEFAULT_BRIGHTNESS_CONTRAST]);
+    h.down(0, 0);
+    h.move(0, -60);
+    h.actor.send({ type: 'reset' });
+    expect(h.state()).toBe('idle');
+    expect(h.set.at(-1)).toEqual(DEFAULT_BRIGHTNESS_CONTRAST);
+    // The drag is over: a move before the next press changes nothing.
+    h.move(0, -120);
+    expect(h.set.at(-1)).toEqual(DEFAULT_BRIGHTNESS_CONTRAST);
+  });
+
+  it('a drag far past the ranges emits clamped values', () => {
+    const h = harness(DEFAULT_BRIGHTNESS_CONTRAST);
+    h.down(0, 0);
+    h.move(100_000, -100_000);
+    expect(h.set.at(-1)).toEqual({ brightness: BRIGHTNESS_RANGE[1], contrast: CONTRAST_RANGE[1] });
   });
 });
