@@ -3,7 +3,7 @@
  * BorderDetector contract of border-detection.ts.
  *
  * 1. Polar image P(a, k) around the catheter centre (polar-sampler.ts: any frame size, the centre
- *    anywhere), 360 rays, samples min(pixel, 0.015 mm) apart out to 4.5 mm or the frame's far edge
+ *    anywhere), 360 rays, samples 0.015 mm apart out to 4.5 mm or the frame's far edge
  *    (rays leaving the frame sooner see nothing past it). With a previous frame, its polar image Q
  *    too (kept from the last call when that frame is the one detected last).
  * 2. Local statistics (speckle-features.ts): the 3 x 3 mean S, on which edges are taken, and over
@@ -32,7 +32,7 @@
  *    step response E_l = mean(S[k, k + W_o)) − mean(S[k − W_i, k)) in speckle deviations σ
  *    (localises the border on the intima's edge), the last a weak continuity with the previous
  *    frame.
- * 5. Blind rays: behind the guidewire and off the frame (no speckle past 0.8 mm) both borders are
+ * 5. Blind rays (blind-rays.ts): behind the guidewire and off the frame (no speckle past 0.8 mm) both borders are
  *    unseen; behind calcium or a strut (a strong echo near the lumen border, then no speckle) only
  *    the EEM is (vessel-search.ts). Blind rays have a flat cost, are crossed on smoothness alone,
  *    and their radii are interpolated from the seeing rays on each side.
@@ -43,27 +43,30 @@
  *    than the minimal plaque+media thickness G outside the lumen, stiffer than the lumen's.
  * 7. Side branches: rays whose EEM lies far outside the robust ellipse of the others saw no wall
  *    (the branch's ostium); both searches run again with them blind, bridging the ostium.
- * 8. Sub-sample refinement of each border on its own step response (parabola through the chosen
+ * 8. Radii (border-radii.ts): sub-sample refinement of each border on its own step response (parabola through the chosen
  *    sample and its neighbours), the log-compression bloom for the lumen (as the legacy bench/legacy/lumen-detector.ts did),
  *    angular low-pass (Fourier series of r(θ): 10 harmonics for the lumen, 6 for the smoother EEM),
  *    and finally r_v(θ) ≥ r_l(θ) + G/2 on every ray.
- * 9. Confidence (confidence.ts): a logistic model of the blind shares, the blood contrast across
+ * 9. Confidence (confidence.ts, inputs from frame-confidence-inputs.ts): a logistic model of the blind shares, the blood contrast across
  *    the lumen border, the EEM edge strength, the agreement with the previous frame and whether
  *    there was one.
  */
 import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS, type BorderDetector, type BorderDetectorOptions, type Border } from './border-detection.ts';
 import { createBorderSearchWorkspace, searchClosedBorder } from './border-search.ts';
 import { frameConfidence, type ConfidenceInputs } from './confidence.ts';
-import { addContinuity, buildLumenCost, lumenBloodContrast, refine } from './lumen-search.ts';
+import { addContinuity, buildLumenCost } from './lumen-search.ts';
+import { bordersFromPaths } from './border-radii.ts';
+import { BLIND_BAND_START_MM, BLIND_MARGIN_RAYS, rayEvidence } from './blind-rays.ts';
+import { frameConfidenceInputs } from './frame-confidence-inputs.ts';
 import { createPolarSampler } from './polar-sampler.ts';
 import { removeRingDown, ringDownEnd } from './ring-down.ts';
-import { controlPointsOf, interpolateBlind, lowPass, polygonOf, widen } from './radial-profile.ts';
+import { controlPointsOf, polygonOf, widen } from './radial-profile.ts';
 import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
 import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
-import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, stepAt, vesselCost } from './vessel-search.ts';
-import { bridgeEemAcrossArcs, eemArcScales, wallEemFit } from './eem-shape-prior.ts';
+import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, vesselCost } from './vessel-search.ts';
+import { eemArcScales, wallEemFit } from './eem-shape-prior.ts';
 import { isReadableFrame, readabilityFeatures, type ReadabilityFeatures } from './frame-readability.ts';
 
 
@@ -79,12 +82,13 @@ const ALIGN_BLOCK_MM = 0.45;
 const MIN_RING_DOWN_END_MM = 0.62;
 const RING_MARGIN_MM = 0.03;
 const RING_FLOOR_WINDOW_MM = 0.45;
-/** Coarsest polar sample spacing. */
-const MAX_SAMPLE_MM = 0.015;
-/** Blind-ray test: past this radius, a ray with less than this share above the mid level sees nothing. */
-const BLIND_BAND_START_MM = 0.8;
-const BLIND_SHARE = 0.03;
-const BLIND_MARGIN_RAYS = 2;
+/**
+ * Polar sample spacing along the rays, whatever the pixel size. The windows and costs were tuned at
+ * this spacing (every evaluation case but the demo look has pixels of 0.02 mm or more); the demo
+ * records' 0.01 mm pixels were sampled per pixel before, half again as many samples for no better
+ * border (lumen Dice 0.987 -> 0.992 on the demo look's tuning seeds at this spacing, issue 23).
+ */
+const SAMPLE_MM = 0.015;
 /** Shadow test for the EEM: a strong echo within this band past the lumen, then no signal beyond this gap. */
 const SHADOW_BAND_MM = 0.4;
 const SHADOW_GAP_MM = 0.1;
@@ -134,9 +138,9 @@ export function createBorderDetector(
   const centreY = options.centreY ?? height / 2;
   if (!(centreX >= 0 && centreX <= width && centreY >= 0 && centreY <= height)) throw new RangeError('the catheter centre must lie inside the frame');
   const t: BorderDetectorTuning = { ...DEFAULT_TUNING, ...options.tuning };
-  // The polar grid's sample spacing: the pixel size, but no coarser than MAX_SAMPLE_MM, so that the
-  // windows below hold about as many samples on a 0.035 mm/px export as on a 0.01 mm/px frame.
-  const sampleMm = Math.min(mm, MAX_SAMPLE_MM);
+  // The polar grid's sample spacing is the same in mm on every frame (SAMPLE_MM), so that the windows
+  // below hold as many samples on a 0.035 mm/px export as on a 0.01 mm/px frame.
+  const sampleMm = SAMPLE_MM;
   const step = sampleMm / mm;
   const px = (lengthMm: number, least = 1): number => Math.max(least, Math.round(lengthMm / sampleMm));
 
@@ -161,7 +165,6 @@ export function createBorderDetector(
   const minRingEnd = Math.max(0, Math.min(maxRingEnd, px(MIN_RING_DOWN_END_MM) - firstSample));
   const ringLevel = new Float32Array(maxRingEnd);
   const ringColumn = new Float32Array(Math.ceil(angleCount / 2));
-  const blindStart = px(BLIND_BAND_START_MM) - firstSample;
   const unitScale = sampleMm / 0.01;
   /** Radius in pixels of (fractional) sample k. */
   const radiusOf = (k: number): number => (firstSample + k) * step;
@@ -184,6 +187,7 @@ export function createBorderDetector(
   const previousMean = new Float32Array(n);
   const aligned = new Float32Array(n);
   const lit = new Uint8Array(n);
+  const rayGrid = { angleCount, sampleCount, insideCount, blindStart: px(BLIND_BAND_START_MM) - firstSample, minSamples: gap };
   const prefixRows = new Float64Array(angleCount * (sampleCount + 1));
   const lumenCost = new Float32Array(angleCount * candidateCount);
   const vCost = new Float32Array(angleCount * candidateCount);
@@ -206,7 +210,16 @@ export function createBorderDetector(
   const neighbourThreshold = options.neighbourScore ?? NEIGHBOUR_SCORE;
 
   function border(radiiPx: Float32Array): Border {
-    return { radiiPx, polygon: polygonOf(radiiPx, centreX, centreY), controlPoints: controlPointsOf(radiiPx, centreX, centreY, controlPointCount) };
+    // The dense polygon (360 points) is made only when read: per-record detection keeps the
+    // control points alone, and making it for every frame was garbage-collector work.
+    let polygon: Border['polygon'] | null = null;
+    return {
+      radiiPx,
+      get polygon() {
+        return (polygon ??= polygonOf(radiiPx, centreX, centreY));
+      },
+      controlPoints: controlPointsOf(radiiPx, centreX, centreY, controlPointCount),
+    };
   }
 
   return {
@@ -249,25 +262,8 @@ export function createBorderDetector(
       const model = estimateBloodModel(maps, speckleVariance, temporal, angleCount, sampleCount, Math.max(candidateFirst, ringEnd), ringEnd + px(0.1));
       bloodLogit(maps, model, t.blood, temporalRamp, insideCount, angleCount, sampleCount, logit);
 
-      // Prefix sums of S per ray, and the rays that see nothing (guidewire, off the frame): a sample
-      // is lit when it carries speckle (a shadow is clipped to black, flat).
-      const litLevel = NO_SIGNAL_VARIANCE * speckleVariance;
-      for (let s = 0; s < n; s++) lit[s] = maps.variance[s]! > litLevel ? 1 : 0;
-      const blind = new Uint8Array(angleCount);
-      for (let a = 0; a < angleCount; a++) {
-        const row = a * sampleCount;
-        const prow = a * (sampleCount + 1);
-        prefixRows[prow] = 0;
-        for (let k = 0; k < sampleCount; k++) prefixRows[prow + k + 1] = prefixRows[prow + k]! + smooth[row + k]!;
-        let seen = 0;
-        let count = 0;
-        for (let k = Math.max(0, blindStart); k < insideCount[a]!; k++) {
-          count++;
-          seen += lit[row + k]!;
-        }
-        if (count < gap || seen < BLIND_SHARE * count) blind[a] = 1;
-      }
-      widen(blind, BLIND_MARGIN_RAYS);
+      // Prefix sums of S per ray, lit samples, and the rays that see nothing (blind-rays.ts).
+      const blind = rayEvidence(smooth, maps.variance, NO_SIGNAL_VARIANCE * speckleVariance, rayGrid, lit, prefixRows);
 
       // Lumen cost: region term (blood inside) plus the step response.
       // Continuity only from a neighbour's trustworthy borders: a failed frame never carries into the next.
@@ -350,54 +346,13 @@ export function createBorderDetector(
         vesselBlind = searchVessel();
       }
 
-      // Radii: sub-sample refinement, blind rays interpolated, low-pass, the vessel outside the lumen.
-      const lumenRadii = new Float32Array(angleCount);
-      const vesselRadii = new Float32Array(angleCount);
-      let blindCount = 0;
-      let vesselBlindCount = 0;
-      let vesselEdge = 0;
-      for (let a = 0; a < angleCount; a++) {
-        const prow = a * (sampleCount + 1);
-        const kl = candidateFirst + lumenPath[a]!;
-        const kv = candidateFirst + vesselPath[a]!;
-        lumenRadii[a] = radiusOf(kl + refine(prefixRows, prow, kl, lumenInner, lumenOuter, candidateFirst, candidateFirst + candidateCount - 1) + t.bloomMm / sampleMm);
-        vesselRadii[a] = radiusOf(kv + refine(prefixRows, prow, kv, media, adventitia, candidateFirst, candidateFirst + candidateCount - 1) + t.vesselOffsetMm / sampleMm);
-        blindCount += blind[a]!;
-        vesselBlindCount += vesselBlind[a]!;
-        if (vesselBlind[a] === 0) vesselEdge += stepAt(prefixRows, prow, kv, media, adventitia);
-      }
-      const seenRays = angleCount - vesselBlindCount;
-      vesselEdge = seenRays > 0 ? vesselEdge / seenRays / sigma : 0;
-      if (blindCount === angleCount && prevLumen && prevVessel) {
-        lumenRadii.set(prevLumen);
-        vesselRadii.set(prevVessel);
-      } else {
-        if (blindCount > 0 && blindCount < angleCount) interpolateBlind(lumenRadii, blind);
-        // Shape prior (eem-shape-prior.ts): blind arcs, and stray arcs that saw no wall, follow the EEM's robust ellipse.
-        if (vesselBlindCount < angleCount) bridgeEemAcrossArcs(vesselRadii, vesselBlind, lumenRadii, mm, sampleMm, { scale: 1 / step, offset: -firstSample }, wallEvidence, gap * step);
-        lowPass(lumenRadii, t.lumenHarmonics);
-        lowPass(vesselRadii, t.vesselHarmonics);
-      }
-      const minGapPx = 0.5 * gap * step;
-      for (let a = 0; a < angleCount; a++) {
-        lumenRadii[a] = Math.max(radiusOf(0), lumenRadii[a]!);
-        vesselRadii[a] = Math.max(vesselRadii[a]!, lumenRadii[a]! + minGapPx);
-      }
-
-      const bloodContrast = lumenBloodContrast(logit, lumenRadii, blind, angleCount, sampleCount, firstSample, step, px(0.1), insideCount);
-      let changeMm: number | null = null;
-      if (prevLumen && prevVessel) {
-        let sum = 0;
-        for (let a = 0; a < angleCount; a++) sum += Math.abs(lumenRadii[a]! - prevLumen[a]!) + Math.abs(vesselRadii[a]! - prevVessel[a]!);
-        changeMm = (sum / (2 * angleCount)) * mm;
-      }
-      lastInputs = {
-        lumenBlindShare: blindCount / angleCount,
-        vesselBlindShare: vesselBlindCount / angleCount,
-        bloodContrast,
-        vesselEdge,
-        changeMm,
-      };
+      // Radii: sub-sample refinement, blind rays interpolated, low-pass, the vessel outside the lumen (border-radii.ts).
+      const radii = bordersFromPaths(
+        { lumenPath, vesselPath, blind, vesselBlind, prefixRows, prevLumen, prevVessel, wallEvidence, sigma },
+        { angleCount, sampleCount, firstSample, candidateFirst, candidateCount, step, sampleMm, pixelSpacingMm: mm, gap, lumenInner, lumenOuter, media, adventitia, tuning: t },
+      );
+      const { lumenRadii, vesselRadii } = radii;
+      lastInputs = frameConfidenceInputs({ ...radii, logit, blind, insideCount, prevLumen, prevVessel }, { angleCount, sampleCount, firstSample, step, pixelSpacingMm: mm, contrastBand: px(0.1) });
       const confidence = frameConfidence(lastInputs);
       const maxBorderRadiusPx = radiusOf(candidateFirst + candidateCount - 1);
       lastReadability = readabilityFeatures({ polar, angleCount, sampleCount, insideCount, firstRadiusMm: firstSample * sampleMm, sampleMm, pixelSpacingMm: mm, vesselRadiiPx: vesselRadii, maxBorderRadiusPx, vesselBlindShare: lastInputs.vesselBlindShare, confidence });
@@ -418,7 +373,18 @@ export function createBorderDetector(
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  // Four bytes at a time where both views are aligned (frames usually are): a frame is compared
+  // with the last one on every call.
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.length >> 2;
+    const wa = new Uint32Array(a.buffer, a.byteOffset, words);
+    const wb = new Uint32Array(b.buffer, b.byteOffset, words);
+    for (let w = 0; w < words; w++) if (wa[w] !== wb[w]) return false;
+    i = words << 2;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

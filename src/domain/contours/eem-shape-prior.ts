@@ -26,6 +26,7 @@
  *    lumen plus the minimal plaque+media thickness.
  */
 import { robustEemFit } from './vessel-search.ts';
+import { ELLIPSE_TERMS, ellipseTerms } from './ellipse-terms.ts';
 import { forEachBlindRun } from './radial-profile.ts';
 
 /** Widths of the arcs left out by the hypotheses, degrees. */
@@ -40,7 +41,7 @@ const ARC_STEP_DEG = 10;
  */
 export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tolerance: number, floor: number, fit: Float64Array): boolean {
   const n = radii.length;
-  const basis = harmonicTable(n);
+  const basis = ellipseTerms(n);
   // Running sums round the circle of the seeing rays' normal equations (b bᵀ and b r), so that each
   // hypothesis's equations are the total less its arc's: 150 hypotheses cost about one fit each.
   const stride = TERMS * TERMS + TERMS;
@@ -331,23 +332,7 @@ export function bridgeEemAcrossArcs(
   return true;
 }
 
-/** Terms of the ellipse model: 1, cos θ, sin θ, cos 2θ, sin 2θ (as fitHarmonics). */
-const TERMS = 5;
-const harmonicTables = new Map<number, Float64Array>();
-
-/** The model's terms at each of n rays (n × TERMS), computed once per ray count. */
-function harmonicTable(n: number): Float64Array {
-  let table = harmonicTables.get(n);
-  if (table === undefined) {
-    table = new Float64Array(n * TERMS);
-    for (let a = 0; a < n; a++) {
-      const angle = (2 * Math.PI * a) / n;
-      table.set([1, Math.cos(angle), Math.sin(angle), Math.cos(2 * angle), Math.sin(2 * angle)], a * TERMS);
-    }
-    harmonicTables.set(n, table);
-  }
-  return table;
-}
+const TERMS = ELLIPSE_TERMS;
 
 /** Solves the normal equations (TERMS × TERMS matrix then right-hand side, in `equations`, which it overwrites) into `out`; false if singular. */
 function solveNormal(equations: Float64Array, out: Float64Array): boolean {

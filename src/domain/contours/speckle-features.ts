@@ -131,7 +131,10 @@ export function computeFeatures(polar: Float32Array, maps: FeatureMaps, angleCou
   for (let s = 0; s < n; s++) squares[s] = polar[s]! * polar[s]!;
   boxFilter(squares, variance, scratch, runningSum, angleCount, sampleCount, windows.statRays, windows.statSamples);
   boxFilter(polar, statMean, scratch, runningSum, angleCount, sampleCount, windows.statRays, windows.statSamples);
-  for (let s = 0; s < n; s++) variance[s] = Math.max(0, variance[s]! - statMean[s]! * statMean[s]!);
+  for (let s = 0; s < n; s++) {
+    const v = variance[s]! - statMean[s]! * statMean[s]!;
+    variance[s] = v > 0 ? v : 0;
+  }
   return medianVariance(variance, angleCount, sampleCount, first);
 }
 

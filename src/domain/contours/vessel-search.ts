@@ -17,6 +17,7 @@
  * strong echo (calcium, a stent strut) just outside the lumen is followed by almost no signal: the
  * EEM behind it is invisible and is interpolated across the shadow from the rays on each side.
  */
+import { ELLIPSE_TERMS, ellipseTerms } from './ellipse-terms.ts';
 
 /** The step response of one ray from its prefix sums (starting at prefix[base]): mean of the next `outer` minus the previous `inner` samples. */
 export function stepAt(prefix: Float64Array, base: number, k: number, inner: number, outer: number): number {
@@ -189,18 +190,18 @@ export function branchRays(radii: Int32Array, fit: Float64Array, blind: Uint8Arr
 /** Weighted least squares of r(θ) on 1, cos θ, sin θ, cos 2θ, sin 2θ into `fit`; false if too few rays. */
 export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: Float64Array): boolean {
   const n = radii.length;
-  const m = 5;
+  const m = ELLIPSE_TERMS;
+  const terms = ellipseTerms(n);
   const normal = new Float64Array(m * m);
   const right = new Float64Array(m);
-  const basis = new Float64Array(m);
   let count = 0;
   for (let a = 0; a < n; a++) {
     if (weight[a] === 0) continue;
     count++;
-    harmonicBasis((2 * Math.PI * a) / n, basis);
+    const basis = a * m;
     for (let i = 0; i < m; i++) {
-      right[i]! += basis[i]! * radii[a]!;
-      for (let j = 0; j < m; j++) normal[i * m + j]! += basis[i]! * basis[j]!;
+      right[i]! += terms[basis + i]! * radii[a]!;
+      for (let j = 0; j < m; j++) normal[i * m + j]! += terms[basis + i]! * terms[basis + j]!;
     }
   }
   if (count < n / 4) return false;
@@ -219,18 +220,10 @@ export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: 
     }
   }
   for (let a = 0; a < n; a++) {
-    harmonicBasis((2 * Math.PI * a) / n, basis);
+    const basis = a * m;
     let value = 0;
-    for (let i = 0; i < m; i++) value += (basis[i]! * right[i]!) / normal[i * m + i]!;
+    for (let i = 0; i < m; i++) value += (terms[basis + i]! * right[i]!) / normal[i * m + i]!;
     fit[a] = value;
   }
   return true;
-}
-
-function harmonicBasis(angle: number, out: Float64Array): void {
-  out[0] = 1;
-  out[1] = Math.cos(angle);
-  out[2] = Math.sin(angle);
-  out[3] = Math.cos(2 * angle);
-  out[4] = Math.sin(2 * angle);
 }
