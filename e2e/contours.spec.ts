@@ -52,7 +52,8 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
   test.setTimeout(180_000);
   await signIn(page);
   await openShortRecord(page);
-  await expect(page.getByTestId('mla-summary')).toContainText(/MLA \d+\.\d\d mm² at slice \d+ .*plaque burden there \d+ %/);
+  await expect(page.getByTestId('result-mla')).toContainText(/MLA\s*\d+\.\d\d mm².*slice \d+/);
+  await expect(page.getByTestId('mla-plaque-burden')).toContainText(/Plaque burden at the MLA \d+ %/);
 
   // The plaque burden is a second curve, in the vessel's colour, with its own axis and a legend entry.
   const burden = page.getByTestId('plaque-burden-curve');

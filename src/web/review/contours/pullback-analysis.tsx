@@ -4,14 +4,18 @@ import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type Pullba
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
-import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
+import { isAssumed, positionAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
 import { pullbackExportCsv } from '../../../domain/reports/measurements-csv.ts';
 import { reportFrameSlices, type ReportFrame } from '../../../domain/reports/report-frames.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
-import { ANALYSIS_BLOCK_MIN_PX, PullbackPlot } from './pullback-plot.tsx';
+import { PLOT_HEADER_PX, PullbackPlot } from './pullback-plot.tsx';
+import { useAuthUser } from '../../auth/auth-context.tsx';
+import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
+import { PlotResizeHandle } from './plot-resize-handle.tsx';
+import { ResultsBlock } from './results-block.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
@@ -58,6 +62,8 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   const [width, setWidth] = useState(0);
   const boxRef = useRef<HTMLDivElement>(null);
   const toast = useToast();
+  const user = useAuthUser();
+  const [plotHeight, setPlotHeight] = usePlotHeight(user?.email ?? null);
   useEffect(() => {
     const element = boxRef.current;
     if (!element) return;
@@ -100,7 +106,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   return (
     <Box ref={boxRef} flexShrink={0}>
       <HStack px="2" py="0.5" borderTopWidth="1px" gap="2">
-        <Button size="2xs" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <Button size="xs" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           {open ? '▾' : '▸'} Pullback analysis
         </Button>
         {state.status === 'processing' ? (
@@ -123,6 +129,12 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           </Box>
         ) : null}
       </HStack>
+      {open ? (
+        <>
+          <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
+          {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
+        </>
+      ) : null}
       {open && lmode ? (
         // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
         <Box px="2" pt="1" borderTopWidth="1px" bg="bg.subtle">
@@ -130,10 +142,10 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
         </Box>
       ) : null}
       {open && result && width > 0 ? (
-        <PullbackPlot result={result} cursor={cursor} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
+        <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
       ) : open && state.status !== 'error' ? (
-        // The plot's room, kept while the borders are on their way (see ANALYSIS_BLOCK_MIN_PX).
-        <Box borderTopWidth="1px" bg="bg.subtle" height={`${ANALYSIS_BLOCK_MIN_PX}px`} data-testid="pullback-analysis-pending" />
+        // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
+        <Box bg="bg.subtle" height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />
       ) : null}
     </Box>
   );
