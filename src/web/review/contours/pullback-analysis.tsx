@@ -60,17 +60,18 @@ export interface PullbackAnalysisProps {
 export function PullbackAnalysis({ state, result, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
-  const boxRef = useRef<HTMLDivElement>(null);
+  // The strip and the plot's column: its width is their x axis.
+  const plotColumnRef = useRef<HTMLDivElement>(null);
   const toast = useToast();
   const user = useAuthUser();
   const [plotHeight, setPlotHeight] = usePlotHeight(user?.email ?? null);
   useEffect(() => {
-    const element = boxRef.current;
+    const element = plotColumnRef.current;
     if (!element) return;
     const observer = new ResizeObserver(([entry]) => setWidth(entry?.contentRect.width ?? 0));
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+  }, [open]);
 
   // A file name carries no invented date: an unknown acquisition date is written 'undated'.
   const fileDate = report && (isAssumed(report.record, 'acquiredAt') ? 'undated' : report.record.acquiredAt.slice(0, 10));
@@ -104,7 +105,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   };
 
   return (
-    <Box ref={boxRef} flexShrink={0}>
+    <Box flexShrink={0}>
       <HStack px="2" py="0.5" borderTopWidth="1px" gap="2">
         <Button size="xs" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           {open ? '▾' : '▸'} Pullback analysis
@@ -132,20 +133,24 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
       {open ? (
         <>
           <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
-          {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
+          <HStack align="start" gap="0" bg="bg.subtle">
+            {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
+            <Box ref={plotColumnRef} flex="1" minWidth="0">
+              {lmode ? (
+                // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
+                <Box px="2" pt="1">
+                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
+                </Box>
+              ) : null}
+              {result && width > 0 ? (
+                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
+              ) : state.status !== 'error' ? (
+                // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
+                <Box height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />
+              ) : null}
+            </Box>
+          </HStack>
         </>
-      ) : null}
-      {open && lmode ? (
-        // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
-        <Box px="2" pt="1" borderTopWidth="1px" bg="bg.subtle">
-          <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
-        </Box>
-      ) : null}
-      {open && result && width > 0 ? (
-        <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
-      ) : open && state.status !== 'error' ? (
-        // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
-        <Box bg="bg.subtle" height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />
       ) : null}
     </Box>
   );

@@ -137,7 +137,7 @@ export function PullbackPlot({ result, cursor, width, height, assumedNote, onExp
   return (
     <Box bg="bg.subtle" px="2" pt="1" minHeight={`${height + PLOT_HEADER_PX}px`} data-testid="pullback-analysis">
       <HStack gap="4" textStyle="sm" wrap="wrap" minHeight="28px">
-        <Text fontWeight="semibold">Lumen area and plaque burden along the pullback</Text>
+        <Text fontWeight="semibold">Lumen area and plaque burden</Text>
         {mla ? (
           // The MLA's area, diameter and place are in the results block above; here, its plaque.
           <Text data-testid="mla-plaque-burden">

@@ -16,11 +16,14 @@ export interface ResultsBlockProps {
   positionAssumed: boolean;
 }
 
-/** A figure's box: a marker colour on its left, a name, the figure large, and its details. */
-function Tile({ color, name, value, children, testId }: { color: string | null; name: string; value: string; children?: ReactNode; testId: string }) {
+/** The column's width: the figures' longest line at 14 px, beside the strip and the plot. */
+export const RESULTS_BLOCK_WIDTH_PX = 288;
+
+/** A figure's box: a marker colour on its left, a name, the figure large, and its details (one line each). */
+function Tile({ color, name, value, lines = [], testId }: { color: string | null; name: string; value: string; lines?: readonly string[]; testId: string }) {
   return (
-    <Stack as="span" gap="0" align="start" textAlign="start" borderInlineStartWidth="4px" borderColor={color ?? 'border.emphasized'} ps="2" data-testid={testId}>
-      <HStack as="span" gap="2" align="baseline">
+    <Stack as="span" gap="0" align="start" textAlign="start" borderInlineStartWidth="4px" borderColor={color ?? 'border.emphasized'} ps="2" data-testid={testId} color="fg">
+      <HStack as="span" gap="2" align="baseline" wrap="wrap">
         <Text as="span" textStyle="sm" fontWeight="semibold">
           {name}
         </Text>
@@ -28,9 +31,11 @@ function Tile({ color, name, value, children, testId }: { color: string | null; 
           {value}
         </Text>
       </HStack>
-      <Text as="span" textStyle="sm" color="fg.muted" fontVariantNumeric="tabular-nums">
-        {children}
-      </Text>
+      {lines.map((line) => (
+        <Text key={line} as="span" textStyle="sm" color="fg.muted" fontVariantNumeric="tabular-nums">
+          {line}
+        </Text>
+      ))}
     </Stack>
   );
 }
@@ -44,11 +49,15 @@ export function ResultsBlock({ result, cursor, positionAssumed }: ResultsBlockPr
   const results = result ? lesionResults(result) : null;
   const assumed = positionAssumed ? ' (assumed)' : '';
   const at = (frame: ResultFrame) => `at ${MM.format(frame.positionMm)} mm${assumed} · slice ${frame.slice}`;
+  const none = (why: string) => [why, '—'];
   const frameButton = (frame: ResultFrame | null, tile: ReactNode, testId: string, what: string) =>
     frame ? (
       <Button
-        variant="ghost"
+        variant="outline"
+        borderColor="border"
         height="auto"
+        width="full"
+        justifyContent="start"
         py="1"
         px="1"
         onClick={() => cursor.setSlice(frame.slice)}
@@ -61,44 +70,41 @@ export function ResultsBlock({ result, cursor, positionAssumed }: ResultsBlockPr
         {tile}
       </Button>
     ) : (
-      <Box py="1" px="1" data-testid={testId}>
+      <Box py="1" px="1" borderWidth="1px" borderColor="transparent" data-testid={testId}>
         {tile}
       </Box>
     );
   const reference = (frame: ResultFrame | null, side: 'Distal' | 'Proximal') =>
     frameButton(
       frame,
-      <Tile color={REFERENCE_COLOR} name={`${side} reference`} value={frame ? `${TWO.format(frame.areaMm2)} mm²` : '—'} testId={`result-${side.toLowerCase()}-figures`}>
-        {frame ? `mean Ø ${TWO.format(frame.meanDiameterMm)} mm · min Ø ${TWO.format(frame.minDiameterMm)} mm · ${at(frame)}` : 'no reference frame'}
-      </Tile>,
+      <Tile
+        color={REFERENCE_COLOR}
+        name={`${side} reference`}
+        value={frame ? `${TWO.format(frame.areaMm2)} mm²` : '—'}
+        lines={frame ? [`mean Ø ${TWO.format(frame.meanDiameterMm)} mm · min Ø ${TWO.format(frame.minDiameterMm)} mm`, at(frame)] : none('no reference frame')}
+        testId={`result-${side.toLowerCase()}-figures`}
+      />,
       `result-${side.toLowerCase()}-reference`,
       `${side.toLowerCase()} reference`,
     );
   const mla = results?.mla ?? null;
   return (
-    <Box as="section" aria-label="Pullback results" data-testid="results-block" px="2" py="1" bg="bg.subtle">
-      <HStack gap="3" wrap="wrap" align="stretch">
-        {frameButton(
-          mla,
-          <Tile color={MLA_COLOR} name="MLA" value={mla ? `${TWO.format(mla.areaMm2)} mm²` : '—'} testId="result-mla-figures">
-            {mla ? `MLD ${TWO.format(mla.minDiameterMm)} mm · ${at(mla)}` : 'no lumen border yet'}
-          </Tile>,
-          'result-mla',
-          'MLA',
-        )}
-        {reference(results?.distalReference ?? null, 'Distal')}
-        {reference(results?.proximalReference ?? null, 'Proximal')}
-        <Box py="1" px="1">
-          <Tile color={null} name="Area stenosis" value={results?.areaStenosisPercent != null ? `${results.areaStenosisPercent.toFixed(0)} %` : '—'} testId="result-stenosis">
-            against the mean reference area
-          </Tile>
-        </Box>
-        <Box py="1" px="1">
-          <Tile color={null} name="Lesion length" value={results?.lesionLengthMm != null ? `${MM.format(results.lesionLengthMm)} mm${assumed}` : '—'} testId="result-lesion-length">
-            distal to proximal reference
-          </Tile>
-        </Box>
-      </HStack>
-    </Box>
+    // A column beside the strip and the plot: on a laptop a row of these took the panels' height.
+    <Stack as="section" aria-label="Pullback results" data-testid="results-block" gap="1" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0} px="2" py="1">
+      {frameButton(
+        mla,
+        <Tile color={MLA_COLOR} name="MLA" value={mla ? `${TWO.format(mla.areaMm2)} mm²` : '—'} lines={mla ? [`MLD ${TWO.format(mla.minDiameterMm)} mm`, at(mla)] : none('no lumen border yet')} testId="result-mla-figures" />,
+        'result-mla',
+        'MLA',
+      )}
+      {reference(results?.distalReference ?? null, 'Distal')}
+      {reference(results?.proximalReference ?? null, 'Proximal')}
+      <Box py="1" px="1" title="Against the mean of the two reference areas">
+        <Tile color={null} name="Area stenosis" value={results?.areaStenosisPercent != null ? `${results.areaStenosisPercent.toFixed(0)} %` : '—'} testId="result-stenosis" />
+      </Box>
+      <Box py="1" px="1" title="From the distal to the proximal reference frame">
+        <Tile color={null} name="Lesion length" value={results?.lesionLengthMm != null ? `${MM.format(results.lesionLengthMm)} mm${assumed}` : '—'} testId="result-lesion-length" />
+      </Box>
+    </Stack>
   );
 }

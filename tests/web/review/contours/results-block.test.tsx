@@ -26,8 +26,8 @@ describe('the results block', () => {
   it('shows the MLA with its MLD, both references with area, mean and min diameter, the stenosis and the lesion length, in mm along the pullback', () => {
     const { results } = renderBlock();
     const { mla, distalReference, proximalReference } = results;
-    expect(screen.getByTestId('result-mla').textContent).toBe(`MLA${mla!.areaMm2.toFixed(2)} mm²MLD 2.00 mm · at ${mla!.positionMm.toFixed(1)} mm · slice ${mla!.slice}`);
-    expect(screen.getByTestId('result-distal-reference').textContent).toContain(`Distal reference${distalReference!.areaMm2.toFixed(2)} mm²mean Ø 2.50 mm · min Ø 2.00 mm · at ${distalReference!.positionMm.toFixed(1)} mm`);
+    expect(screen.getByTestId('result-mla').textContent).toBe(`MLA${mla!.areaMm2.toFixed(2)} mm²MLD 2.00 mmat ${mla!.positionMm.toFixed(1)} mm · slice ${mla!.slice}`);
+    expect(screen.getByTestId('result-distal-reference').textContent).toContain(`Distal reference${distalReference!.areaMm2.toFixed(2)} mm²mean Ø 2.50 mm · min Ø 2.00 mmat ${distalReference!.positionMm.toFixed(1)} mm`);
     expect(screen.getByTestId('result-proximal-reference').textContent).toContain(`slice ${proximalReference!.slice}`);
     expect(screen.getByTestId('result-stenosis-value').textContent).toBe(`${results.areaStenosisPercent!.toFixed(0)} %`);
     expect(screen.getByTestId('result-lesion-length-value').textContent).toBe(`${results.lesionLengthMm!.toFixed(1)} mm`);
