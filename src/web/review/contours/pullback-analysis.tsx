@@ -124,11 +124,20 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           </Text>
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
-        {report ? (
-          <Box marginInlineStart="auto">
-            <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} />
-          </Box>
-        ) : null}
+        <HStack marginInlineStart="auto" gap="1">
+          {/* The exports beside Send to PACS: what leaves the review, in one place. */}
+          {result ? (
+            <>
+              <Button size="xs" variant="outline" onClick={exportCsv}>
+                Export CSV
+              </Button>
+              <Button size="xs" variant="outline" onClick={exportPdf}>
+                PDF report
+              </Button>
+            </>
+          ) : null}
+          {report ? <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} /> : null}
+        </HStack>
       </HStack>
       {open ? (
         <>
@@ -143,7 +152,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
                 </Box>
               ) : null}
               {result && width > 0 ? (
-                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
+                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} />
               ) : state.status !== 'error' ? (
                 // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
                 <Box height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />

@@ -1,4 +1,4 @@
-import { Box, Button, HStack, Text } from '@chakra-ui/react';
+import { Box, HStack, Text } from '@chakra-ui/react';
 import { useMemo, type MouseEvent as ReactMouseEvent } from 'react';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
@@ -9,12 +9,13 @@ import { sliceToX, xToSlice, type PlotAxis } from './plot-scale.ts';
 import { useSliceLine } from './slice-line.ts';
 
 /**
- * The plot's title and legend rows above the drawing. The open analysis keeps this plus the plot's
- * height from the start, whether its plot is there yet or not: the panels above must not shrink
- * under the clinician's pointer when the borders arrive (mid-drawing, that moved the image and drew
- * the outline somewhere else).
+ * The plot's figures (two lines of 14 px text at most) and legend above the drawing: a fixed height,
+ * however many lines the figures take. The open analysis keeps this plus the plot's height from the
+ * start, whether its plot is there yet or not: the panels above must not shrink under the
+ * clinician's pointer when the borders arrive (mid-drawing, that moved the image and drew the
+ * outline somewhere else).
  */
-export const PLOT_HEADER_PX = 52;
+export const PLOT_HEADER_PX = 72;
 /** The left and right margins hold the area and plaque burden axes; the top one the marker labels' row. */
 export const PLOT_MARGIN = { left: 56, right: 48, top: MARKER_CHIP_HEIGHT_PX + 8, bottom: 24 };
 /** Axis figures: as large as the plot's other text. */
@@ -36,8 +37,6 @@ export interface PullbackPlotProps {
   height: number;
   /** Which figures the areas and positions rest on that the files did not give, or null. */
   assumedNote: string | null;
-  onExportCsv: () => void;
-  onExportPdf: () => void;
 }
 
 /** Polyline of a per-slice value against slice, in plot pixels; null values (no figure) break the line. */
@@ -88,7 +87,7 @@ function Swatch({ color, label }: { color: string; label: string }) {
  * the maximal plaque burden flagged; low-confidence slices shaded; a click jumps to the slice under
  * the pointer.
  */
-export function PullbackPlot({ result, cursor, width, height, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
+export function PullbackPlot({ result, cursor, width, height, assumedNote }: PullbackPlotProps) {
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2 ?? 0)) * 1.1, [result]);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
@@ -135,8 +134,9 @@ export function PullbackPlot({ result, cursor, width, height, assumedNote, onExp
   );
 
   return (
-    <Box bg="bg.subtle" px="2" pt="1" minHeight={`${height + PLOT_HEADER_PX}px`} data-testid="pullback-analysis">
-      <HStack gap="4" textStyle="sm" wrap="wrap" minHeight="28px">
+    <Box px="2" height={`${height + PLOT_HEADER_PX}px`} data-testid="pullback-analysis">
+      <Box height={`${PLOT_HEADER_PX}px`} overflow="hidden" pt="1">
+      <HStack columnGap="4" rowGap="0" textStyle="sm" wrap="wrap" minHeight="44px" alignContent="start">
         <Text fontWeight="semibold">Lumen area and plaque burden</Text>
         {mla ? (
           // The MLA's area, diameter and place are in the results block above; here, its plaque.
@@ -164,14 +164,6 @@ export function PullbackPlot({ result, cursor, width, height, assumedNote, onExp
           </Text>
         ) : null}
         {result.manualCount > 0 ? <Text color="fg.muted">{result.manualCount} corrected slice{result.manualCount > 1 ? 's' : ''}</Text> : null}
-        <HStack marginInlineStart="auto" gap="1">
-          <Button size="xs" variant="outline" onClick={onExportCsv}>
-            Export CSV
-          </Button>
-          <Button size="xs" variant="outline" onClick={onExportPdf}>
-            PDF report
-          </Button>
-        </HStack>
       </HStack>
       <HStack gap="4" textStyle="sm" color="fg.muted" data-testid="plot-legend">
         <Swatch color={CONTOUR_COLOR} label="Lumen area (mm², left)" />
@@ -185,6 +177,7 @@ export function PullbackPlot({ result, cursor, width, height, assumedNote, onExp
           <Text>No border (gap)</Text>
         </HStack>
       </HStack>
+      </Box>
       <Box position="relative">
         <Box
           ref={cursorRef}

@@ -93,7 +93,7 @@ describe('a slice the detector could not read, in the cross-section', () => {
 describe('slices the detector could not read, along the pullback', () => {
   function renderPlot(unreadable: number[]) {
     const result = correctedAnalysis(detectedContours(60, { 40: 0.3 }, unreadable), emptyManifest(), geometry);
-    renderApp(<PullbackPlot result={result} cursor={imageStoreFor({ bmodeCount: 60 })} width={600} height={200} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
+    renderApp(<PullbackPlot result={result} cursor={imageStoreFor({ bmodeCount: 60 })} width={600} height={200} assumedNote={null} />);
     return result;
   }
   /** The x of each point of an SVG path, by run: a run starts at each M. */

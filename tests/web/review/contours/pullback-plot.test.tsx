@@ -1,5 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setManualContour } from '../../../../src/domain/annotations/contour-edits.ts';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../../src/domain/constants.ts';
@@ -15,7 +15,7 @@ const geometry = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
 function renderPlot(manifest = emptyManifest()) {
   const result = correctedAnalysis(detectedContours(60, { 10: 0.2, 11: 0.4, 12: 0.1, 40: 0.3 }), manifest, geometry);
   const store = imageStoreFor({ bmodeCount: 60 });
-  renderApp(<PullbackPlot result={result} cursor={store} width={600} height={200} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
+  renderApp(<PullbackPlot result={result} cursor={store} width={600} height={200} assumedNote={null} />);
   return result;
 }
 
@@ -62,7 +62,7 @@ describe('the pullback plot', () => {
     // 3,000 slices on a laptop-wide plot: two slices a pixel, so a label's width is dozens of slices.
     const result = correctedAnalysis(detectedContours(3000), emptyManifest(), geometry);
     const cursor = new SliceCursor(imageStoreFor({ bmodeCount: 3000 }));
-    renderApp(<PullbackPlot result={result} cursor={cursor} width={1350} height={200} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
+    renderApp(<PullbackPlot result={result} cursor={cursor} width={1350} height={200} assumedNote={null} />);
     const plot = screen.getByTestId('pullback-plot');
     plot.getBoundingClientRect = () => ({ left: 0, top: 0, right: 1350, bottom: 200, width: 1350, height: 200, x: 0, y: 0, toJSON: () => ({}) });
     for (const testId of ['mla-flag', 'distal-reference', 'proximal-reference']) {
@@ -78,7 +78,7 @@ describe('the pullback plot', () => {
   it('lays the marker labels out on one row without overlap, even when the markers nearly coincide', () => {
     // 600 slices on 200 px of plot: the references, 10 mm (300 slices) round the MLA, are far apart; on 40 px they crowd.
     const result = correctedAnalysis(detectedContours(600), emptyManifest(), geometry);
-    renderApp(<PullbackPlot result={result} cursor={imageStoreFor({ bmodeCount: 600 })} width={140} height={200} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />);
+    renderApp(<PullbackPlot result={result} cursor={imageStoreFor({ bmodeCount: 600 })} width={140} height={200} assumedNote={null} />);
     const spans = screen
       .getAllByTestId('plot-marker-label')
       .map((label) => label.querySelector('rect')!)
@@ -90,7 +90,7 @@ describe('the pullback plot', () => {
 
   it('draws at the height it is given', () => {
     renderApp(
-      <PullbackPlot result={correctedAnalysis(detectedContours(60), emptyManifest(), geometry)} cursor={imageStoreFor({ bmodeCount: 60 })} width={600} height={320} assumedNote={null} onExportCsv={vi.fn()} onExportPdf={vi.fn()} />,
+      <PullbackPlot result={correctedAnalysis(detectedContours(60), emptyManifest(), geometry)} cursor={imageStoreFor({ bmodeCount: 60 })} width={600} height={320} assumedNote={null} />,
     );
     expect(screen.getByTestId('pullback-plot').getAttribute('height')).toBe('320');
   });
