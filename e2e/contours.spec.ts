@@ -178,6 +178,8 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
 });
 
 test('the panels keep their size when the borders arrive: nothing moves under the pointer', async ({ page }) => {
+  // The wait for the borders below (up to 120 s under load) must fit in the test's own time.
+  test.setTimeout(180_000);
   await signIn(page);
   // A record no other spec opens, so its borders are still being detected when the review opens.
   await page.goto(`${originOf('demo')}/patients/DEM-007/records`);
