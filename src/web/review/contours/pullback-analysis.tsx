@@ -12,7 +12,7 @@ import { buildReportPdf, type ReportInput } from '../../../domain/reports/report
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
 import { PLOT_HEADER_PX, PullbackPlot } from './pullback-plot.tsx';
-import { useAuthUser } from '../../auth/auth-context.tsx';
+import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
 import { ResultsBlock } from './results-block.tsx';
@@ -63,8 +63,8 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   // The strip and the plot's column: its width is their x axis.
   const plotColumnRef = useRef<HTMLDivElement>(null);
   const toast = useToast();
-  const user = useAuthUser();
-  const [plotHeight, setPlotHeight] = usePlotHeight(user?.email ?? null);
+  // The plot's height is remembered per user (plot-height.ts).
+  const [plotHeight, setPlotHeight] = usePlotHeight(useSignedInEmail());
   useEffect(() => {
     const element = plotColumnRef.current;
     if (!element) return;
