@@ -52,7 +52,8 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
   test.setTimeout(180_000);
   await signIn(page);
   await openShortRecord(page);
-  await expect(page.getByTestId('mla-summary')).toContainText(/MLA \d+\.\d\d mm² at slice \d+ .*plaque burden there \d+ %/);
+  await expect(page.getByTestId('result-mla')).toContainText(/MLA\s*\d+\.\d\d mm².*slice \d+/);
+  await expect(page.getByTestId('mla-plaque-burden')).toContainText(/Plaque burden at the MLA \d+ %/);
 
   // The plaque burden is a second curve, in the vessel's colour, with its own axis and a legend entry.
   const burden = page.getByTestId('plaque-burden-curve');
@@ -177,6 +178,8 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
 });
 
 test('the panels keep their size when the borders arrive: nothing moves under the pointer', async ({ page }) => {
+  // The wait for the borders below (up to 120 s under load) must fit in the test's own time.
+  test.setTimeout(180_000);
   await signIn(page);
   // A record no other spec opens, so its borders are still being detected when the review opens.
   await page.goto(`${originOf('demo')}/patients/DEM-007/records`);

@@ -12,6 +12,7 @@ import { allAnnotations } from '../annotations/edits.ts';
 import type { AnnotationManifest } from '../annotations/manifest.ts';
 import { measureAnnotation } from '../annotations/kinds/index.ts';
 import type { CorrectedAnalysis } from '../contours/corrected-analysis.ts';
+import { lesionResults, type ResultFrame } from '../contours/lesion-results.ts';
 import type { AcquisitionFact } from '../records.ts';
 import { figuresLine, formatAcquisitionTime, type AcquisitionFigures } from './acquisition-format.ts';
 // Types only: pdf-lib itself is loaded when a report is made (buildReportPdf).
@@ -67,6 +68,12 @@ export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' 
   return lines;
 }
 
+/** A reference frame's figures as the report gives them: area, mean and minimal diameters, slice and position. */
+const referenceText = (frame: ResultFrame | null) =>
+  frame
+    ? `${frame.areaMm2.toFixed(2)} mm², mean diameter ${frame.meanDiameterMm.toFixed(2)} mm (min ${frame.minDiameterMm.toFixed(2)} mm), slice ${frame.slice} at ${frame.positionMm.toFixed(1)} mm`
+    : '-';
+
 /**
  * The quantitative lines of the report: the MLA with its vessel area and plaque burden, the
  * references, the area stenosis, the maximal plaque burden, how many slices the detector flagged
@@ -74,7 +81,8 @@ export function reportHeaderLines(input: Pick<ReportInput, 'patient' | 'record' 
  */
 export function analysisLines(result: CorrectedAnalysis): string[] {
   const { slices, analysis, maxPlaqueBurden, lowConfidenceSlices, noBorderSlices, manualCount, propagatedCount } = result;
-  const { mla, references, stenosisPercent } = analysis;
+  const { mla, stenosisPercent } = analysis;
+  const results = lesionResults(result);
   const atMla = mla ? slices[mla.index] : undefined;
   const burden = (fraction: number) => `${(100 * fraction).toFixed(0)} %`;
   const low = lowConfidenceSlices.length;
@@ -87,11 +95,14 @@ export function analysisLines(result: CorrectedAnalysis): string[] {
       ? `Minimal lumen area: ${mla.areaMm2.toFixed(2)} mm² at slice ${mla.index + 1} (${atMla.positionMm.toFixed(1)} mm)`
       : `Minimal lumen area: -${unmeasurable ? ' (no slice has a lumen border)' : ''}`,
     atMla
-      ? `At the MLA: vessel area ${atMla.vessel ? `${atMla.vessel.areaMm2.toFixed(2)} mm²` : '- (no vessel border)'}, plaque burden ${atMlaPlaque}`
+      ? `At the MLA: ${atMla.minDiameterMm === null ? '' : `minimal lumen diameter ${atMla.minDiameterMm.toFixed(2)} mm, `}vessel area ${atMla.vessel ? `${atMla.vessel.areaMm2.toFixed(2)} mm²` : '- (no vessel border)'}, plaque burden ${atMlaPlaque}`
       : 'At the MLA: -',
-    `Distal reference: ${references.distal ? `${references.distal.areaMm2.toFixed(2)} mm² at slice ${references.distal.index + 1}` : '-'}`,
-    `Proximal reference: ${references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² at slice ${references.proximal.index + 1}` : '-'}`,
-    `Area stenosis: ${stenosisPercent === null ? '-' : `${stenosisPercent.toFixed(0)} %`}`,
+    `Distal reference: ${referenceText(results.distalReference)}`,
+    `Proximal reference: ${referenceText(results.proximalReference)}`,
+    // The lesion runs between the two references (lesion-results.ts): what a stent's length is chosen from.
+    `Area stenosis: ${stenosisPercent === null ? '-' : `${stenosisPercent.toFixed(0)} %`}; lesion length (distal to proximal reference): ${
+      results.lesionLengthMm === null ? '-' : `${results.lesionLengthMm.toFixed(1)} mm`
+    }`,
     maxPlaqueBurden
       ? `Maximal plaque burden: ${burden(maxPlaqueBurden.plaqueBurden)} at slice ${maxPlaqueBurden.index + 1} (${slices[maxPlaqueBurden.index]?.positionMm.toFixed(1)} mm)`
       : 'Maximal plaque burden: -',

@@ -1,4 +1,4 @@
-import { createContext, use, type ReactNode } from 'react';
+import { createContext, use, useSyncExternalStore, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { AuthActorRef, AuthSnapshot } from './auth.machine.ts';
 import { isCompleteUser, toAuthUser, type AuthUser } from './session-user.ts';
@@ -36,4 +36,26 @@ export function useAuthError(): string | null {
 export function useAuthUser(): AuthUser | null {
   const user = useSelector(useAuthActor(), (snapshot) => snapshot.context.user);
   return isCompleteUser(user) ? toAuthUser(user) : null;
+}
+
+const NO_SUBSCRIPTION = () => () => {};
+
+/**
+ * The signed-in user's email, or null when no one is signed in or there is no auth service above
+ * (a screen rendered alone). For what is only remembered per user (a layout choice), never for access.
+ */
+export function useSignedInEmail(): string | null {
+  const actor = use(AuthContext);
+  return useSyncExternalStore(
+    actor
+      ? (onChange: () => void) => {
+          const subscription = actor.subscribe(onChange);
+          return () => subscription.unsubscribe();
+        }
+      : NO_SUBSCRIPTION,
+    () => {
+      const user = actor?.getSnapshot().context.user;
+      return isCompleteUser(user) ? (user.profile.email as string) : null;
+    },
+  );
 }

@@ -40,7 +40,9 @@ describe('pullback report', () => {
     const manifest = setManualContour(emptyManifest(), 20, circle(50));
     const lines = analysisLines(correctedAnalysis(detectedContours(50, { 7: 0.2, 8: 0.3 }), manifest, geometry));
     expect(lines[0]).toBe('Minimal lumen area: 0.78 mm² at slice 20 (0.3 mm)');
-    expect(lines[1]).toBe('At the MLA: vessel area 12.00 mm², plaque burden 93 %');
+    expect(lines[1]).toMatch(/^At the MLA: minimal lumen diameter \d+\.\d\d mm, vessel area 12.00 mm², plaque burden 93 %$/);
+    expect(lines[2]).toMatch(/^Distal reference: \d+\.\d\d mm², mean diameter 2.50 mm \(min 2.00 mm\), slice \d+ at \d+\.\d mm$/);
+    expect(lines[4]).toMatch(/^Area stenosis: \d+ %; lesion length \(distal to proximal reference\): \d+\.\d mm$/);
     expect(lines[5]).toBe('Maximal plaque burden: 93 % at slice 20 (0.3 mm)');
     expect(lines[6]).toBe('Low-confidence slices (automatic borders to check): 2');
     expect(lines[7]).toBe('Contours: automatic lumen and vessel detection, 1 slice corrected by hand');

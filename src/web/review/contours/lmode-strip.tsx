@@ -13,11 +13,12 @@ import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import type { PanelViewport, PanelViewportSource } from '../view/view-transform.ts';
 import { stripImageData, tickStepMm } from './lmode-strip-image.ts';
-import { MLA_COLOR, PLOT_MARGIN, REFERENCE_COLOR } from './pullback-plot.tsx';
+import { PLOT_MARGIN, plotMarkers } from './pullback-plot.tsx';
+import { sliceToX, xToSlice, type PlotAxis } from './plot-scale.ts';
 import { useSliceLine } from './slice-line.ts';
 
 const STRIP_PX = 96;
-const TICKS_PX = 16;
+const TICKS_PX = 18;
 /** The strip's height, kept from the start (before the record's frame size is known): the panels above must not shrink under the pointer when it arrives. */
 export const LMODE_STRIP_HEIGHT_PX = STRIP_PX + TICKS_PX;
 /** How often the strip draws the L-mode again while frames arrive. */
@@ -63,7 +64,8 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
   }, [count, plotWidth, length, width]);
   const source = useMemo((): PanelViewportSource => ({ subscribe: () => () => {}, getViewport: () => viewport }), [viewport]);
   const frameSize = frame;
-  const x = (slice: number) => PLOT_MARGIN.left + (count > 1 ? ((slice - 1) / (count - 1)) * plotWidth : 0);
+  const axis: PlotAxis = { left: PLOT_MARGIN.left, width: plotWidth, count };
+  const x = (slice: number) => sliceToX(slice, axis);
 
   // The image: drawn again when the cut turns (at once) and while frames arrive (a few times a second).
   useEffect(() => {
@@ -118,9 +120,7 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
   const annotated = useMemo(() => slicesWithAnnotations(manifest), [manifest]);
 
   const sliceAt = (event: { clientX: number; currentTarget: Element }) => {
-    const rect = event.currentTarget.getBoundingClientRect();
-    const fraction = (event.clientX - rect.left - PLOT_MARGIN.left) / plotWidth;
-    cursor.setSlice(Math.round(Math.min(1, Math.max(0, fraction)) * (count - 1)) + 1);
+    cursor.setSlice(xToSlice(event.clientX - event.currentTarget.getBoundingClientRect().left, axis));
   };
   const onPointerDown = (event: ReactPointerEvent<HTMLDivElement>) => {
     if (event.button !== 0 || count < 2) return;
@@ -136,13 +136,12 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
   const lastMm = (count - 1) * mmPerSlice;
   const step = tickStepMm(plotWidth / Math.max(lastMm, 1e-6));
   const ticks = Array.from({ length: Math.floor(lastMm / step) + 1 }, (_, i) => i * step);
-  const { mla, references } = analysis?.analysis ?? { mla: null, references: { distal: null, proximal: null } };
-  const marker = (slice: number, color: string, label: string, testId: string) => (
+  // The markers' lines only: their labels sit just below, in the plot's label row, on the same x axis.
+  const marker = ({ slice, color, label, testId }: { slice: number; color: string; label: string; testId: string }) => (
     <g key={testId} data-testid={testId} data-slice={slice}>
-      <line x1={x(slice)} x2={x(slice)} y1={0} y2={STRIP_PX} stroke={color} strokeDasharray="3 2" />
-      <text x={x(slice) + 3} y={10} fill={color} fontSize="10">
-        {label}
-      </text>
+      <line x1={x(slice)} x2={x(slice)} y1={0} y2={STRIP_PX} stroke={color} strokeWidth={2} strokeDasharray="4 3">
+        <title>{label}</title>
+      </line>
     </g>
   );
 
@@ -156,13 +155,11 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
         {annotated.map((slice) => (
           <path key={`a${slice}`} data-testid="strip-annotation-mark" d={`M${x(slice) - 3},0 L${x(slice) + 3},0 L${x(slice)},7 Z`} fill={ANNOTATION_COLOR} />
         ))}
-        {references.distal ? marker(references.distal.index + 1, REFERENCE_COLOR, 'D ref', 'strip-distal-reference') : null}
-        {references.proximal ? marker(references.proximal.index + 1, REFERENCE_COLOR, 'P ref', 'strip-proximal-reference') : null}
-        {mla ? marker(mla.index + 1, MLA_COLOR, 'MLA', 'strip-mla') : null}
+        {plotMarkers(analysis, 'strip-').map(marker)}
         {ticks.map((mm) => (
           <g key={mm} data-testid="strip-mm-tick">
             <line x1={x(1 + mm / mmPerSlice)} x2={x(1 + mm / mmPerSlice)} y1={STRIP_PX} y2={STRIP_PX + 4} stroke="currentColor" />
-            <text x={x(1 + mm / mmPerSlice)} y={STRIP_PX + 13} fontSize="9" fill="currentColor" textAnchor="middle">
+            <text x={x(1 + mm / mmPerSlice)} y={STRIP_PX + 15} fontSize="12" fill="currentColor" textAnchor="middle">
               {mm} mm
             </text>
           </g>

@@ -4,14 +4,18 @@ import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type Pullba
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
-import { isAssumed } from '../../../domain/reports/acquisition-format.ts';
+import { isAssumed, positionAssumed } from '../../../domain/reports/acquisition-format.ts';
 import { csvFileText } from '../../../domain/reports/csv-file.ts';
 import { pullbackExportCsv } from '../../../domain/reports/measurements-csv.ts';
 import { reportFrameSlices, type ReportFrame } from '../../../domain/reports/report-frames.ts';
 import { buildReportPdf, type ReportInput } from '../../../domain/reports/report-pdf.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { analysisAssumedNote, withAssumedColumn } from './assumed-export.ts';
-import { ANALYSIS_BLOCK_MIN_PX, PullbackPlot } from './pullback-plot.tsx';
+import { PLOT_HEADER_PX, PullbackPlot } from './pullback-plot.tsx';
+import { useSignedInEmail } from '../../auth/auth-context.tsx';
+import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
+import { PlotResizeHandle } from './plot-resize-handle.tsx';
+import { ResultsBlock } from './results-block.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
@@ -56,15 +60,18 @@ export interface PullbackAnalysisProps {
 export function PullbackAnalysis({ state, result, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
-  const boxRef = useRef<HTMLDivElement>(null);
+  // The strip and the plot's column: its width is their x axis.
+  const plotColumnRef = useRef<HTMLDivElement>(null);
   const toast = useToast();
+  // The plot's height is remembered per user (plot-height.ts).
+  const [plotHeight, setPlotHeight] = usePlotHeight(useSignedInEmail());
   useEffect(() => {
-    const element = boxRef.current;
+    const element = plotColumnRef.current;
     if (!element) return;
     const observer = new ResizeObserver(([entry]) => setWidth(entry?.contentRect.width ?? 0));
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+  }, [open]);
 
   // A file name carries no invented date: an unknown acquisition date is written 'undated'.
   const fileDate = report && (isAssumed(report.record, 'acquiredAt') ? 'undated' : report.record.acquiredAt.slice(0, 10));
@@ -98,9 +105,9 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   };
 
   return (
-    <Box ref={boxRef} flexShrink={0}>
+    <Box flexShrink={0}>
       <HStack px="2" py="0.5" borderTopWidth="1px" gap="2">
-        <Button size="2xs" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+        <Button size="xs" variant="ghost" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           {open ? '▾' : '▸'} Pullback analysis
         </Button>
         {state.status === 'processing' ? (
@@ -117,23 +124,42 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           </Text>
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
-        {report ? (
-          <Box marginInlineStart="auto">
-            <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} />
-          </Box>
-        ) : null}
+        <HStack marginInlineStart="auto" gap="1">
+          {/* The exports beside Send to PACS: what leaves the review, in one place. */}
+          {result ? (
+            <>
+              <Button size="xs" variant="outline" onClick={exportCsv}>
+                Export CSV
+              </Button>
+              <Button size="xs" variant="outline" onClick={exportPdf}>
+                PDF report
+              </Button>
+            </>
+          ) : null}
+          {report ? <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} /> : null}
+        </HStack>
       </HStack>
-      {open && lmode ? (
-        // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
-        <Box px="2" pt="1" borderTopWidth="1px" bg="bg.subtle">
-          <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
-        </Box>
-      ) : null}
-      {open && result && width > 0 ? (
-        <PullbackPlot result={result} cursor={cursor} width={width - 16} assumedNote={assumedNote} onExportCsv={exportCsv} onExportPdf={exportPdf} />
-      ) : open && state.status !== 'error' ? (
-        // The plot's room, kept while the borders are on their way (see ANALYSIS_BLOCK_MIN_PX).
-        <Box borderTopWidth="1px" bg="bg.subtle" height={`${ANALYSIS_BLOCK_MIN_PX}px`} data-testid="pullback-analysis-pending" />
+      {open ? (
+        <>
+          <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
+          <HStack align="start" gap="0" bg="bg.subtle">
+            {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
+            <Box ref={plotColumnRef} flex="1" minWidth="0">
+              {lmode ? (
+                // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
+                <Box px="2" pt="1">
+                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
+                </Box>
+              ) : null}
+              {result && width > 0 ? (
+                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} />
+              ) : state.status !== 'error' ? (
+                // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
+                <Box height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />
+              ) : null}
+            </Box>
+          </HStack>
+        </>
       ) : null}
     </Box>
   );

@@ -1,20 +1,25 @@
-import { Box, Button, HStack, Text } from '@chakra-ui/react';
+import { Box, HStack, Text } from '@chakra-ui/react';
 import { useMemo, type MouseEvent as ReactMouseEvent } from 'react';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { sliceRuns } from '../../../domain/contours/slices-to-check.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
+import { MARKER_CHIP_HEIGHT_PX, MarkerLabels, type SliceMarker } from './marker-labels.tsx';
+import { sliceToX, xToSlice, type PlotAxis } from './plot-scale.ts';
 import { useSliceLine } from './slice-line.ts';
 
-const HEIGHT_PX = 120;
 /**
- * Height the open analysis keeps from the start, whether its plot is there yet or not: the panels
- * above must not shrink under the clinician's pointer when the borders arrive (mid-drawing, that
- * moved the image and drew the outline somewhere else).
+ * The plot's figures (two lines of 14 px text at most) and legend above the drawing: a fixed height,
+ * however many lines the figures take. The open analysis keeps this plus the plot's height from the
+ * start, whether its plot is there yet or not: the panels above must not shrink under the
+ * clinician's pointer when the borders arrive (mid-drawing, that moved the image and drew the
+ * outline somewhere else).
  */
-export const ANALYSIS_BLOCK_MIN_PX = 200;
-/** The right margin holds the plaque burden axis. */
-export const PLOT_MARGIN = { left: 44, right: 40, top: 10, bottom: 22 };
+export const PLOT_HEADER_PX = 72;
+/** The left and right margins hold the area and plaque burden axes; the top one the marker labels' row. */
+export const PLOT_MARGIN = { left: 56, right: 48, top: MARKER_CHIP_HEIGHT_PX + 8, bottom: 24 };
+/** Axis figures: as large as the plot's other text. */
+const AXIS_FONT_PX = 13;
 const MARGIN = PLOT_MARGIN;
 export const MLA_COLOR = '#FF461F';
 export const REFERENCE_COLOR = '#45FF4F';
@@ -28,10 +33,10 @@ export interface PullbackPlotProps {
   /** The review's slice cursor: the plot's marker follows it, a click moves it. */
   cursor: SliceMover;
   width: number;
+  /** The drawing's height in px (the clinician may resize it: plot-height.ts). */
+  height: number;
   /** Which figures the areas and positions rest on that the files did not give, or null. */
   assumedNote: string | null;
-  onExportCsv: () => void;
-  onExportPdf: () => void;
 }
 
 /** Polyline of a per-slice value against slice, in plot pixels; null values (no figure) break the line. */
@@ -52,6 +57,20 @@ function curvePath(result: CorrectedAnalysis, value: (index: number) => number |
 
 const percent = (fraction: number) => `${(100 * fraction).toFixed(0)} %`;
 
+/**
+ * The MLA and reference markers of an analysis, distal to proximal; the plot's test ids have no
+ * prefix (mla-flag, distal-reference, proximal-reference), the strip's 'strip-' (strip-mla, ...).
+ */
+export function plotMarkers(result: Pick<CorrectedAnalysis, 'analysis'> | null, prefix: '' | 'strip-'): SliceMarker[] {
+  const { mla, references } = result?.analysis ?? { mla: null, references: { distal: null, proximal: null } };
+  const marker = (index: number, color: string, label: string, testId: string): SliceMarker => ({ slice: index + 1, color, label, testId: `${prefix}${testId}` });
+  return [
+    ...(references.distal ? [marker(references.distal.index, REFERENCE_COLOR, 'D ref', 'distal-reference')] : []),
+    ...(mla ? [marker(mla.index, MLA_COLOR, 'MLA', prefix ? 'mla' : 'mla-flag')] : []),
+    ...(references.proximal ? [marker(references.proximal.index, REFERENCE_COLOR, 'P ref', 'proximal-reference')] : []),
+  ];
+}
+
 /** A short line in a curve's colour, for the legend. */
 function Swatch({ color, label }: { color: string; label: string }) {
   return (
@@ -68,24 +87,25 @@ function Swatch({ color, label }: { color: string; label: string }) {
  * the maximal plaque burden flagged; low-confidence slices shaded; a click jumps to the slice under
  * the pointer.
  */
-export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, onExportPdf }: PullbackPlotProps) {
+export function PullbackPlot({ result, cursor, width, height, assumedNote }: PullbackPlotProps) {
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2 ?? 0)) * 1.1, [result]);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
-  const plotHeight = HEIGHT_PX - MARGIN.top - MARGIN.bottom;
-  const x = (s: number) => MARGIN.left + (count > 1 ? ((s - 1) / (count - 1)) * plotWidth : 0);
+  const plotHeight = Math.max(10, height - MARGIN.top - MARGIN.bottom);
+  const axis: PlotAxis = { left: MARGIN.left, width: plotWidth, count };
+  const x = (s: number) => sliceToX(s, axis);
   const y = (area: number) => MARGIN.top + plotHeight - (area / maxArea) * plotHeight;
   const yBurden = (fraction: number) => MARGIN.top + plotHeight - fraction * plotHeight;
   /* eslint-disable react-hooks/exhaustive-deps -- x, y and yBurden follow plotWidth, count and maxArea */
   // A slice without a lumen border (the detector could not read it) has no area: the curve breaks there.
-  const areaPath = useMemo(() => curvePath(result, (i) => result.slices[i]!.areaMm2, x, y), [result, plotWidth, maxArea]);
+  const areaPath = useMemo(() => curvePath(result, (i) => result.slices[i]!.areaMm2, x, y), [result, plotWidth, plotHeight, maxArea]);
   // Slices whose corrected borders cross, or that lack a border, have no plaque burden: the curve breaks there.
-  const burdenPath = useMemo(() => curvePath(result, (i) => (result.slices[i]!.bordersCross ? null : result.slices[i]!.plaqueBurden), x, yBurden), [result, plotWidth]);
+  const burdenPath = useMemo(() => curvePath(result, (i) => (result.slices[i]!.bordersCross ? null : result.slices[i]!.plaqueBurden), x, yBurden), [result, plotWidth, plotHeight]);
   // Consecutive low-confidence slices are one band: a few rectangles, not one per slice.
   const lowRuns = useMemo(() => sliceRuns(result.lowConfidenceSlices), [result]);
   const noBorderRuns = useMemo(() => sliceRuns(result.noBorderSlices), [result]);
   /* eslint-enable react-hooks/exhaustive-deps */
-  const { mla, references, stenosisPercent } = result.analysis;
+  const { mla } = result.analysis;
   const maxBurden = result.maxPlaqueBurden;
   const lastMm = result.slices.at(-1)?.positionMm ?? 0;
   const halfStep = count > 1 ? plotWidth / (count - 1) / 2 : 1;
@@ -102,33 +122,26 @@ export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, 
   const cursorRef = useSliceLine(cursor, x, plotWidth, count);
 
   const onClick = (event: ReactMouseEvent<SVGSVGElement>) => {
-    const rect = event.currentTarget.getBoundingClientRect();
-    const fraction = (event.clientX - rect.left - MARGIN.left) / plotWidth;
-    cursor.setSlice(Math.round(Math.min(1, Math.max(0, fraction)) * (count - 1)) + 1);
+    // The same mapping the curves and markers are drawn with (plot-scale.ts), read backwards.
+    cursor.setSlice(xToSlice(event.clientX - event.currentTarget.getBoundingClientRect().left, axis));
   };
+  const markers = plotMarkers(result, '');
 
-  const flag = (s: number, color: string, label: string, testId: string) => (
-    <g data-testid={testId} data-slice={s}>
-      <line x1={x(s)} x2={x(s)} y1={MARGIN.top} y2={MARGIN.top + plotHeight} stroke={color} strokeDasharray="3 2" />
-      {/* Near the right end the label goes on the line's left, clear of the burden axis's labels. */}
-      <text x={x(s) > MARGIN.left + plotWidth - 40 ? x(s) - 3 : x(s) + 3} textAnchor={x(s) > MARGIN.left + plotWidth - 40 ? 'end' : 'start'} y={MARGIN.top + 9} fill={color} fontSize="10">
-        {label}
-      </text>
-    </g>
-  );
   const axisText = (text: string, atX: number, atY: number, anchor: 'start' | 'end' = 'start') => (
-    <text x={atX} y={atY} fontSize="10" fill="currentColor" textAnchor={anchor}>
+    <text x={atX} y={atY} fontSize={AXIS_FONT_PX} fill="currentColor" textAnchor={anchor}>
       {text}
     </text>
   );
 
   return (
-    <Box borderTopWidth="1px" bg="bg.subtle" px="2" pt="1" minHeight={`${ANALYSIS_BLOCK_MIN_PX}px`} data-testid="pullback-analysis">
-      <HStack gap="4" textStyle="xs" wrap="wrap">
-        <Text fontWeight="semibold">Lumen area and plaque burden along the pullback</Text>
+    <Box px="2" height={`${height + PLOT_HEADER_PX}px`} data-testid="pullback-analysis">
+      <Box height={`${PLOT_HEADER_PX}px`} overflow="hidden" pt="1">
+      <HStack columnGap="4" rowGap="0" textStyle="sm" wrap="wrap" minHeight="44px" alignContent="start">
+        <Text fontWeight="semibold">Lumen area and plaque burden</Text>
         {mla ? (
-          <Text data-testid="mla-summary">
-            MLA {mla.areaMm2.toFixed(2)} mm² at slice {mla.index + 1} ({result.slices[mla.index]?.positionMm.toFixed(1)} mm), plaque burden there{' '}
+          // The MLA's area, diameter and place are in the results block above; here, its plaque.
+          <Text data-testid="mla-plaque-burden">
+            Plaque burden at the MLA{' '}
             {result.slices[mla.index]?.bordersCross || result.slices[mla.index]?.plaqueBurden == null ? '—' : percent(result.slices[mla.index]!.plaqueBurden!)}
           </Text>
         ) : count > 0 ? (
@@ -142,11 +155,6 @@ export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, 
             {result.noBorderSlices.length} slice{result.noBorderSlices.length > 1 ? 's' : ''} without a border
           </Text>
         ) : null}
-        <Text>
-          References: distal {references.distal ? `${references.distal.areaMm2.toFixed(2)} mm² (slice ${references.distal.index + 1})` : '—'}, proximal{' '}
-          {references.proximal ? `${references.proximal.areaMm2.toFixed(2)} mm² (slice ${references.proximal.index + 1})` : '—'}
-        </Text>
-        <Text data-testid="stenosis">Area stenosis {stenosisPercent === null ? '—' : `${stenosisPercent.toFixed(0)} %`}</Text>
         <Text data-testid="max-plaque-burden">
           Max plaque burden {maxBurden ? `${percent(maxBurden.plaqueBurden)} at slice ${maxBurden.index + 1} (${result.slices[maxBurden.index]?.positionMm.toFixed(1)} mm)` : '—'}
         </Text>
@@ -156,16 +164,8 @@ export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, 
           </Text>
         ) : null}
         {result.manualCount > 0 ? <Text color="fg.muted">{result.manualCount} corrected slice{result.manualCount > 1 ? 's' : ''}</Text> : null}
-        <HStack marginInlineStart="auto" gap="1">
-          <Button size="2xs" variant="outline" onClick={onExportCsv}>
-            Export CSV
-          </Button>
-          <Button size="2xs" variant="outline" onClick={onExportPdf}>
-            PDF report
-          </Button>
-        </HStack>
       </HStack>
-      <HStack gap="4" textStyle="xs" color="fg.muted" data-testid="plot-legend">
+      <HStack gap="4" textStyle="sm" color="fg.muted" data-testid="plot-legend">
         <Swatch color={CONTOUR_COLOR} label="Lumen area (mm², left)" />
         <Swatch color={PLAQUE_BURDEN_COLOR} label="Plaque burden (%, right)" />
         <HStack gap="1">
@@ -177,6 +177,7 @@ export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, 
           <Text>No border (gap)</Text>
         </HStack>
       </HStack>
+      </Box>
       <Box position="relative">
         <Box
           ref={cursorRef}
@@ -192,7 +193,7 @@ export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, 
         />
         <svg
           width={width}
-          height={HEIGHT_PX}
+          height={height}
           role="img"
           aria-label="Lumen area and plaque burden along the pullback; click to go to a slice"
           data-testid="pullback-plot"
@@ -214,17 +215,15 @@ export function PullbackPlot({ result, cursor, width, assumedNote, onExportCsv, 
             ))}
           </g>
           <rect x={MARGIN.left} y={MARGIN.top} width={plotWidth} height={plotHeight} fill="transparent" stroke="currentColor" strokeOpacity={0.2} />
-          {axisText(`${maxArea.toFixed(0)} mm²`, 4, MARGIN.top + 8)}
+          {axisText(`${maxArea.toFixed(0)} mm²`, 4, MARGIN.top + AXIS_FONT_PX - 2)}
           {axisText('0', 4, MARGIN.top + plotHeight)}
-          {axisText('100 %', width - 4, MARGIN.top + 8, 'end')}
+          {axisText('100 %', width - 4, MARGIN.top + AXIS_FONT_PX - 2, 'end')}
           {axisText('0 %', width - 4, MARGIN.top + plotHeight, 'end')}
-          {axisText('slice 1 · 0 mm', MARGIN.left, HEIGHT_PX - 6)}
-          {axisText(`slice ${count} · ${lastMm.toFixed(1)} mm`, MARGIN.left + plotWidth, HEIGHT_PX - 6, 'end')}
+          {axisText('slice 1 · 0 mm', MARGIN.left, height - 6)}
+          {axisText(`slice ${count} · ${lastMm.toFixed(1)} mm`, MARGIN.left + plotWidth, height - 6, 'end')}
           <path data-testid="lumen-area-curve" d={areaPath} fill="none" stroke={CONTOUR_COLOR} strokeWidth={1.5} />
           <path data-testid="plaque-burden-curve" d={burdenPath} fill="none" stroke={PLAQUE_BURDEN_COLOR} strokeWidth={1.5} />
-          {references.distal ? flag(references.distal.index + 1, REFERENCE_COLOR, 'D ref', 'distal-reference') : null}
-          {references.proximal ? flag(references.proximal.index + 1, REFERENCE_COLOR, 'P ref', 'proximal-reference') : null}
-          {mla ? flag(mla.index + 1, MLA_COLOR, 'MLA', 'mla-flag') : null}
+          <MarkerLabels markers={markers} axis={axis} labelTop={2} lineTop={MARGIN.top} lineBottom={MARGIN.top + plotHeight} rowRight={width} cursor={cursor} labelTestId="plot-marker-label" />
           {maxBurden ? (
             <circle
               data-testid="max-plaque-burden-flag"

@@ -21,6 +21,8 @@ import { imageStoreFor } from '../playback/image-store-fixture.ts';
 import { detectedContours } from './contours-fixture.ts';
 
 const geometry = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
+/** 600 px of plot area between the margins: one px a slice for 601 slices. */
+const STRIP_WIDTH = PLOT_MARGIN.left + 600 + PLOT_MARGIN.right;
 
 function renderStrip() {
   const store = imageStoreFor({ bmodeCount: 601 });
@@ -31,7 +33,7 @@ function renderStrip() {
   const cursor = new SliceCursor(store);
   renderApp(
     <ActiveToolContext value={createActiveToolStore()}>
-      <LmodeStrip store={store} image={new PageLmode(store)} cutAngle={createCutAngleStore()} pixelSpacingMm={0.01} analysis={analysis} cursor={cursor} annotations={annotations} geometry={geometry} width={684} />
+      <LmodeStrip store={store} image={new PageLmode(store)} cutAngle={createCutAngleStore()} pixelSpacingMm={0.01} analysis={analysis} cursor={cursor} annotations={annotations} geometry={geometry} width={STRIP_WIDTH} />
     </ActiveToolContext>,
   );
   return { analysis, cursor };
@@ -40,13 +42,13 @@ function renderStrip() {
 describe('the L-mode strip above the plot', () => {
   it('marks the MLA and the references at the plot’s x of their slices, the annotated slices, and mm ticks along the 10 mm pullback', () => {
     const { analysis } = renderStrip();
-    // 684 px wide, 44 px left margin, 40 px right: 600 px for slices 1 to 601, one px a slice.
+    // 600 px of plot area for slices 1 to 601, one px a slice.
     const mla = analysis.analysis.mla!;
     const flag = screen.getByTestId('strip-mla');
     expect(flag.getAttribute('data-slice')).toBe(String(mla.index + 1));
     expect(Number(flag.querySelector('line')!.getAttribute('x1'))).toBe(PLOT_MARGIN.left + mla.index);
     const mark = screen.getByTestId('strip-annotation-mark');
-    expect(mark.getAttribute('d')).toMatch(/^M341,0 /);
+    expect(mark.getAttribute('d')).toMatch(new RegExp(`^M${PLOT_MARGIN.left + 300 - 3},0 `));
     // 601 frames at 60 a mm: 10 mm in 600 px, 60 px a mm, so a labelled tick every mm (labels 48 px apart at least).
     expect(screen.getAllByTestId('strip-mm-tick').map((tick) => tick.textContent)).toEqual(['0 mm', '1 mm', '2 mm', '3 mm', '4 mm', '5 mm', '6 mm', '7 mm', '8 mm', '9 mm', '10 mm']);
   });
@@ -54,7 +56,7 @@ describe('the L-mode strip above the plot', () => {
   it('goes to the slice under a click', () => {
     const { cursor } = renderStrip();
     const area = screen.getByLabelText(/L-mode along the pullback/);
-    area.getBoundingClientRect = () => ({ left: 0, top: 0, right: 684, bottom: 96, width: 684, height: 96, x: 0, y: 0, toJSON: () => ({}) });
+    area.getBoundingClientRect = () => ({ left: 0, top: 0, right: STRIP_WIDTH, bottom: 96, width: STRIP_WIDTH, height: 96, x: 0, y: 0, toJSON: () => ({}) });
     fireEvent.pointerDown(area, { button: 0, clientX: PLOT_MARGIN.left + 250, clientY: 2, pointerId: 1 });
     expect(cursor.getSnapshot().slice).toBe(251);
   });
