@@ -195,6 +195,8 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
           // The brightness tool drags on the panel itself; the contour tool has its own layer.
           pointerEvents: tool === 'brightness' || tool === 'contour' ? 'none' : 'auto',
           cursor: drawing ? 'crosshair' : undefined,
+          // A drag on the image draws or moves; it never starts a text selection.
+          userSelect: 'none',
         }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
