@@ -37,8 +37,8 @@ const RESTING = 'idle';
 
 /**
  * The annotations of the current slice over the B-mode image (SVG, in screen space so lines stay
- * sharp at any zoom), with their label cards. Pointer input goes to the tool statechart; its
- * emitted changes go to the annotation store. Keys: Escape cancels, Delete removes the selected
+ * sharp at any zoom), with their label cards. Pointer input goes to the tool statechart, which
+ * writes its changes (the selection included) through the annotation store it is given. Keys: Escape cancels, Delete removes the selected
  * annotation, Ctrl+Z / Ctrl+Shift+Z undo and redo.
  */
 export function AnnotationOverlay({ viewport: source, images, annotations, pixelSpacingMm, contours }: AnnotationOverlayProps) {
