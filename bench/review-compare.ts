@@ -13,7 +13,9 @@ import type { Browser, Page } from '@playwright/test';
 import { launchChromium, signedInPage, startBenchServer, type BenchServer } from './browser-bench.ts';
 
 const PORTS = { here: 8196, other: 8197 };
-const ROUNDS = 3;
+const roundsAt = process.argv.indexOf('--rounds');
+/** Interleaved rounds (`--rounds <n>`, 3 by default): more of them steady the medians on a busy machine. */
+const ROUNDS = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : 3;
 const SCRUB_STEPS = 200;
 const LMODE_TURNS = 20;
 /** The record measured: the 3,600-frame one by default; `--frames 300` takes the 300-frame one (much quicker to warm up on a loaded machine). */
