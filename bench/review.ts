@@ -10,6 +10,10 @@
  *                       record-contours.ts): the click waits until the record's borders are stored, and
  *                       how long that took is printed. Without it, the record's frames and borders are
  *                       all made after the click (the cold path).
+ *   --compare <dir>     this build beside the build in <dir> (a worktree of an earlier commit, built;
+ *                       with --frames 300, on the 300-frame record),
+ *                       each served by its own tree, in one run, interleaved (bench/review-compare.ts):
+ *                       first frame, Play, slice change, L-mode recompute and playback, with the ratio.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,6 +39,12 @@ const firstOpenOnly = process.argv.includes('--first-open-only');
 function serverCpuSeconds(): number {
   const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+const compareAt = process.argv.indexOf('--compare');
+if (compareAt >= 0) {
+  const { compareBuilds } = await import('./review-compare.ts');
+  await compareBuilds(process.argv[compareAt + 1] ?? '');
+  process.exit(0);
 }
 const server = await startBenchServer(PORT);
 const ORIGIN = server.origin;

@@ -9,7 +9,6 @@ import type { Point, TypedAnnotation } from '../../../domain/annotations/manifes
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { ContourLayer } from '../contours/contour-layer.tsx';
-import { commitBorderCorrection } from '../manifest/border-corrections.ts';
 import type { ImageStore } from '../frames/image-store.ts';
 import { screenLengthToImage, type ImagePoint, type PanelViewportSource } from '../view/view-transform.ts';
 import { useActiveTool } from '../tools/active-tool.tsx';
@@ -17,7 +16,7 @@ import { isKeyForFocusedControl } from '../tools/keyboard-guard.ts';
 import { imagePointOf } from '../tools/tool-input.ts';
 import { AnnotationShape } from './annotation-shapes.tsx';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
-import { annotationToolMachine } from '../tools/annotation-tool.machine.ts';
+import { annotationToolMachine, interactionOf, topStateOf } from '../tools/annotation-tool.machine.ts';
 import { LabelCards } from './label-cards.tsx';
 
 const ANNOTATION_TOOLS = new Set(['ruler', 'area', 'text', 'angle']);
@@ -33,14 +32,13 @@ export interface AnnotationOverlayProps {
   contours?: { analysis: CorrectedAnalysis | null; pending: string | null } | undefined;
 }
 
-/** The resting states: in any other the pointer is down (or a ruler is half drawn) and moves go to the machine. */
-const RESTING = ['idle', 'selecting'];
-const topState = (value: string | Record<string, unknown>): string => (typeof value === 'string' ? value : Object.keys(value)[0]!);
+/** The resting state: in any other the pointer is down (or a ruler is half drawn) and moves go to the machine. */
+const RESTING = 'idle';
 
 /**
  * The annotations of the current slice over the B-mode image (SVG, in screen space so lines stay
- * sharp at any zoom), with their label cards. Pointer input goes to the tool statechart; its
- * emitted changes go to the annotation store. Keys: Escape cancels, Delete removes the selected
+ * sharp at any zoom), with their label cards. Pointer input goes to the tool statechart, which
+ * writes its changes (the selection included) through the annotation store it is given. Keys: Escape cancels, Delete removes the selected
  * annotation, Ctrl+Z / Ctrl+Shift+Z undo and redo.
  */
 export function AnnotationOverlay({ viewport: source, images, annotations, pixelSpacingMm, contours }: AnnotationOverlayProps) {
@@ -54,36 +52,18 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
     const current = images.getSnapshot().slice;
     return tool === 'contour' || annotatedSlices.has(current) ? current : 0;
   });
-  const actor = useActorRef(annotationToolMachine);
+  // The machine reads the selection, the manifest and the slice from their owners and writes through the store.
+  const actor = useActorRef(annotationToolMachine, { input: { store: annotations, slice: () => images.getSnapshot().slice } });
   const draft = useSelector(actor, (state) => state.context.draft);
-  const machineState = useSelector(actor, (state) => topState(state.value));
+  // At rest, a selection in the store (made here, on a card or by undo) shows as `selecting`.
+  const machineState = interactionOf(useSelector(actor, topStateOf), snapshot.selectedId);
   // Read from the actor, not from the last render: a move can arrive before React renders the press.
-  const busy = () => !RESTING.includes(topState(actor.getSnapshot().value));
+  const busy = () => !actor.getSnapshot().matches(RESTING);
   const svgRef = useRef<SVGSVGElement>(null);
-
-  // The machine's changes become store changes (the store keeps the undo history).
-  useEffect(() => {
-    const subscriptions = [
-      actor.on('add', ({ annotation, focusText }) => annotations.add(annotation, { focusText })),
-      actor.on('preview', ({ annotation }) => annotations.preview(annotation)),
-      actor.on('replace', ({ annotation }) => annotations.replace(annotation)),
-      actor.on('cancelPreview', () => annotations.cancelPreview()),
-      actor.on('select', ({ id }) => annotations.select(id)),
-      actor.on('remove', ({ id }) => annotations.remove(id)),
-      // A cross-section correction is a key frame: it propagates to the neighbouring slices.
-      actor.on('contour.commit', ({ slice, border, controlPoints }) => commitBorderCorrection(annotations, slice, controlPoints, border)),
-    ];
-    return () => subscriptions.forEach((subscription) => subscription.unsubscribe());
-  }, [actor, annotations]);
 
   useEffect(() => {
     annotations.setInteraction(machineState);
   }, [annotations, machineState]);
-
-  // A selection changed elsewhere (card menu, undo, another slice) reaches the machine.
-  useEffect(() => {
-    if (actor.getSnapshot().context.selectedId !== snapshot.selectedId) actor.send({ type: 'selection.sync', id: snapshot.selectedId });
-  }, [actor, snapshot.selectedId]);
 
   // Changing slice or tool ends what was being drawn.
   useEffect(() => {
@@ -179,14 +159,10 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
     // No mouse-compatibility focus change: a note created by this click keeps the keyboard.
     event.preventDefault();
     const { width, height } = vp.imageSize;
-    const slice = images.getSnapshot().slice;
     actor.send({
       type: 'pointer.down',
       point,
       tool: tool && ANNOTATION_TOOLS.has(tool) ? tool : null,
-      manifest: snapshot.history.present,
-      annotations: annotationsOnSlice(snapshot.history.present, slice),
-      slice,
       hitRadius: screenLengthToImage(vp.transform, HIT_RADIUS_PX),
       dragThreshold: dragThreshold(),
       center: { x: width / 2, y: height / 2 },
@@ -219,6 +195,8 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
           // The brightness tool drags on the panel itself; the contour tool has its own layer.
           pointerEvents: tool === 'brightness' || tool === 'contour' ? 'none' : 'auto',
           cursor: drawing ? 'crosshair' : undefined,
+          // A drag on the image draws or moves; it never starts a text selection.
+          userSelect: 'none',
         }}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}

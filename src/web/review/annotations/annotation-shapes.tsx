@@ -5,8 +5,10 @@ import type { AnnotationOf } from '../../../domain/annotations/kinds/annotation-
 import { kindOf } from '../../../domain/annotations/kinds/index.ts';
 import type { AnnotationType, Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
 import { imageToScreen as toScreen, type ViewTransform } from '../view/view-transform.ts';
+import type { HandleCircle } from './label-placement.ts';
 
 const HANDLE_RADIUS_PX = 4;
+const HANDLE_STROKE_PX = 1.5;
 const STROKE_PX = 1.5;
 const SELECTED_STROKE_PX = 2.5;
 
@@ -91,7 +93,7 @@ export function AnnotationShape({ annotation, transform, selected, draft = false
             r={selected ? HANDLE_RADIUS_PX + 1 : HANDLE_RADIUS_PX}
             fill={selected ? annotation.color : 'black'}
             stroke={annotation.color}
-            strokeWidth={1.5}
+            strokeWidth={HANDLE_STROKE_PX}
           />
         );
       })}
@@ -102,4 +104,10 @@ export function AnnotationShape({ annotation, transform, selected, draft = false
 /** Where an annotation's card sits (screen pixels): beside its end, its right-most point, its vertex or its note. */
 export function cardAnchor(annotation: TypedAnnotation, t: ViewTransform): Point {
   return toScreen(t, kindOf(annotation).anchor(annotation));
+}
+
+/** Every handle of these annotations as drawn on screen, at its largest (selected, with its stroke): what a card must not cover. */
+export function handleCircles(annotations: readonly TypedAnnotation[], t: ViewTransform): HandleCircle[] {
+  const radius = HANDLE_RADIUS_PX + 1 + HANDLE_STROKE_PX / 2;
+  return annotations.flatMap((annotation) => annotationHandles(annotation).map(({ point }) => ({ ...toScreen(t, point), radius })));
 }

@@ -1,14 +1,45 @@
 import { Box, HStack, IconButton, Input, Menu, Portal, Text } from '@chakra-ui/react';
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from 'react';
 import { TEXT_DEBOUNCE_MS } from '../../../domain/constants.ts';
 import type { TypedAnnotation } from '../../../domain/annotations/manifest.ts';
 import { measureAnnotation } from '../../../domain/annotations/kinds/index.ts';
 import type { ViewTransform } from '../view/view-transform.ts';
-import { cardAnchor } from './annotation-shapes.tsx';
+import { cardAnchor, handleCircles } from './annotation-shapes.tsx';
+import { placeLabels, type ScreenSize } from './label-placement.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 
-/** Cards sit this far right of and above their anchor, so they do not hide what they describe. */
-const CARD_OFFSET = { x: 10, y: -12 };
+/** A card's size before it is measured (its first render): about a ruler's card. */
+const UNMEASURED_CARD: ScreenSize = { width: 90, height: 22 };
+
+interface MeasuredLayout {
+  panel: ScreenSize;
+  cards: Readonly<Record<string, ScreenSize>>;
+}
+
+const sameSize = (a: ScreenSize | undefined, b: ScreenSize) => a !== undefined && a.width === b.width && a.height === b.height;
+
+/**
+ * The panel's size and each card's, read after a render with other annotations (a card's width
+ * follows its measurement; a note's input has a fixed width) or another zoom or panel size (the
+ * transform changes with both). A state update only when a size changed.
+ */
+function useMeasuredLayout(annotations: readonly TypedAnnotation[], transform: ViewTransform): [RefObject<HTMLDivElement | null>, MeasuredLayout] {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [layout, setLayout] = useState<MeasuredLayout>({ panel: { width: 0, height: 0 }, cards: {} });
+  useLayoutEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const panel = { width: container.clientWidth, height: container.clientHeight };
+    const cards: Record<string, ScreenSize> = {};
+    for (const card of container.querySelectorAll<HTMLElement>('[data-card-for]')) cards[card.dataset.cardFor!] = { width: card.offsetWidth, height: card.offsetHeight };
+    setLayout((previous) => {
+      const ids = Object.keys(cards);
+      const unchanged = sameSize(previous.panel, panel) && ids.length === Object.keys(previous.cards).length && ids.every((id) => sameSize(previous.cards[id], cards[id]!));
+      return unchanged ? previous : { panel, cards };
+    });
+  }, [annotations, transform]);
+  return [containerRef, layout];
+}
 const KIND_NAMES = { ruler: 'Ruler', area: 'Area', angle: 'Angle', text: 'Note' } as const;
 
 export interface LabelCardsProps {
@@ -24,18 +55,27 @@ export interface LabelCardsProps {
 
 /** The floating cards of spec section 2 for the annotations of the shown slice. */
 export function LabelCards({ annotations, store, transform, pixelSpacingMm, selectedId, focusTextId, onGripDown }: LabelCardsProps) {
+  const [containerRef, layout] = useMeasuredLayout(annotations, transform);
+  // Each card beside what it describes, off every handle of the slice and inside the panel (label-placement.ts).
+  const placements = useMemo(() => {
+    const labels = annotations.map((annotation) => ({ id: annotation.id, anchor: cardAnchor(annotation, transform), size: layout.cards[annotation.id] ?? UNMEASURED_CARD }));
+    return placeLabels(labels, handleCircles(annotations, transform), layout.panel);
+  }, [annotations, transform, layout]);
   return (
-    <Box position="absolute" inset="0" pointerEvents="none" data-testid="label-cards">
+    // Cards are dragged and clicked, never read as a text selection (the notes' inputs still are).
+    <Box ref={containerRef} position="absolute" inset="0" pointerEvents="none" userSelect="none" data-testid="label-cards">
       {annotations.map((annotation) => {
-        const anchor = cardAnchor(annotation, transform);
+        const at = placements.get(annotation.id)!;
         return (
           <Box
             key={annotation.id}
+            data-card-for={annotation.id}
             position="absolute"
             left="0"
             top="0"
-            transform={`translate(${anchor.x + CARD_OFFSET.x}px, ${anchor.y + CARD_OFFSET.y}px)`}
+            transform={`translate(${at.x}px, ${at.y}px)`}
             pointerEvents="auto"
+            userSelect="none"
             // The card's own clicks and drags are not the panel's.
             onPointerDown={(event) => event.stopPropagation()}
           >
@@ -197,6 +237,8 @@ function TextCard({ annotation, store, onGripDown, selected, focus }: TextCardPr
         placeholder="Type your note"
         aria-label={`Note ${annotation.label}`}
         value={text}
+        // The note's own text stays selectable for editing, inside a card that is not.
+        userSelect="text"
         onChange={(event) => onChange(event.target.value)}
         onBlur={flush}
         onFocus={() => store.select(annotation.id)}

@@ -1,18 +1,32 @@
-import { assign, emit, setup } from 'xstate';
+import { assign, fromCallback, setup, type SnapshotFrom } from 'xstate';
 import { newAngle, newArea, newRuler, newText, moveHandle, passedDragThreshold, translateAnnotation } from '../../../domain/annotations/drag.ts';
+import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
 import { hitTest, type Hit } from '../../../domain/annotations/hit-test.ts';
 import type { AnnotationManifest, Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
+import { commitBorderCorrection } from '../manifest/border-corrections.ts';
 import type { ToolId } from './tools.ts';
 
 /**
  * The pointer tools' interaction (spec section 4), tldraw's way: a press on something goes to
  * `pointing`, and only a pointer that then passes the drag threshold starts `moving`, `resizing`,
  * `drawing.area` or `contouring`. A press and release within the threshold is a click: it selects
- * at most, and changes nothing. Pure: every pointer-down carries what the decision needs (the
- * manifest, the slice, the hit radius and drag threshold in image pixels), and changes leave the
- * machine as emitted events that the overlay hands to the annotation store.
+ * at most, and changes nothing.
+ *
+ * The annotation store is the one owner of the manifest and of the selection (issue 25): the
+ * machine is given the store and the current slice in its input, reads the slice's annotations
+ * and the selection from the store when it decides, and writes every change (the selection
+ * included) through the store. It keeps only what a gesture in progress needs (the draft, the
+ * press, the grab), so nothing has to be kept in step by hand. At rest there is one state, `idle`;
+ * "selecting" is that state while the store has a selection (`interactionOf`).
  */
+export interface AnnotationToolInput {
+  store: AnnotationStore;
+  /** The slice shown (the review's slice cursor): new annotations go on it, presses hit its annotations. */
+  slice: () => number;
+}
+
 interface PressGeometry {
   point: Point;
   /** DRAG_THRESHOLD_PX screen pixels expressed in image pixels at the current zoom. */
@@ -22,10 +36,6 @@ interface PressGeometry {
 export interface PointerDown extends PressGeometry {
   type: 'pointer.down';
   tool: ToolId | null;
-  manifest: AnnotationManifest;
-  /** The annotations of the current slice, in drawing order. */
-  annotations: readonly TypedAnnotation[];
-  slice: number;
   /** HIT_RADIUS_PX screen pixels expressed in image pixels at the current zoom. */
   hitRadius: number;
   /** Where a new angle goes: the image's centre, with arms of this length. */
@@ -56,17 +66,8 @@ export type AnnotationToolEvent =
   | { type: 'pointer.up'; point: Point }
   | { type: 'key.escape' }
   | { type: 'key.delete' }
-  /** The store's selection changed elsewhere (a card's menu, undo). */
-  | { type: 'selection.sync'; id: string | null };
-
-export type AnnotationToolEmitted =
-  | { type: 'add'; annotation: TypedAnnotation; focusText: boolean }
-  | { type: 'preview'; annotation: TypedAnnotation }
-  | { type: 'replace'; annotation: TypedAnnotation }
-  | { type: 'cancelPreview' }
-  | { type: 'select'; id: string | null }
-  | { type: 'remove'; id: string }
-  | { type: 'contour.commit'; slice: number; border: ContourBorder; controlPoints: Point[] };
+  /** From the store while drawing: something else was selected (only a drawing listens for it). */
+  | { type: 'selection.elsewhere' };
 
 export interface ContourGrab {
   slice: number;
@@ -77,11 +78,13 @@ export interface ContourGrab {
 }
 
 export interface AnnotationToolContext {
-  selectedId: string | null;
+  store: AnnotationStore;
+  currentSlice: () => number;
   /** The annotation being drawn (ruler or area), shown by the overlay. */
   draft: TypedAnnotation | null;
   /** Freehand points of an area being drawn. */
   path: Point[];
+  /** The manifest a drawing started from (its labels), and the slice it is drawn on. */
   manifest: AnnotationManifest | null;
   slice: number;
   /** Where the pointer went down, and how far it must go from there to drag. */
@@ -92,11 +95,39 @@ export interface AnnotationToolContext {
   contour: ContourGrab | null;
 }
 
-function hitOf(event: PointerDown): { hit: Hit; annotation: TypedAnnotation } | null {
-  const hit = hitTest(event.annotations, event.point, event.hitRadius);
-  const annotation = hit && event.annotations.find((a) => a.id === hit.id);
+/** The slice's annotations as the store holds them now, with the one under the press. */
+function hitOf(context: AnnotationToolContext, event: PointerDown): { hit: Hit; annotation: TypedAnnotation } | null {
+  const annotations = annotationsOnSlice(context.store.getSnapshot().history.present, context.currentSlice());
+  const hit = hitTest(annotations, event.point, event.hitRadius);
+  const annotation = hit && annotations.find((a) => a.id === hit.id);
   return hit && annotation ? { hit, annotation } : null;
 }
+
+/** The machine's top-level state: `idle`, `pointing`, `drawing`, `moving`, `resizing` or `contouring`. */
+export function topStateOf(snapshot: SnapshotFrom<typeof annotationToolMachine>): string {
+  return typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value)[0]!;
+}
+
+/**
+ * The interaction as the overlay and the developer overlay name it: the machine's top state, with
+ * `selecting` for a machine at rest while the store has a selection.
+ */
+export function interactionOf(topState: string, selectedId: string | null): string {
+  return topState === 'idle' && selectedId !== null ? 'selecting' : topState;
+}
+
+/**
+ * While a drawing is under way, a selection made elsewhere (a card, redo) ends it, as a click
+ * would. Only a drawing handles the event: the store's own selection of the drawing just committed
+ * arrives once the machine is at rest, where it means nothing.
+ */
+const selectionElsewhere = fromCallback<{ type: 'never' }, { store: AnnotationStore }>(({ input, sendBack }) => {
+  const before = input.store.getSnapshot().selectedId;
+  return input.store.subscribe(() => {
+    const now = input.store.getSnapshot().selectedId;
+    if (now !== null && now !== before) sendBack({ type: 'selection.elsewhere' });
+  });
+});
 
 const asDown = (event: AnnotationToolEvent) => event as PointerDown;
 const pressOf = (event: AnnotationToolEvent) => {
@@ -107,9 +138,9 @@ const pressOf = (event: AnnotationToolEvent) => {
 /** A drag previews on every move, commits once on release, and Escape puts it back. */
 const dragging = {
   on: {
-    'pointer.move': { actions: ['drag', 'emitPreview'] },
-    'pointer.up': { target: 'selecting', actions: ['drag', 'emitReplace', 'release'] },
-    'key.escape': { target: 'selecting', actions: ['emitCancelPreview', 'release'] },
+    'pointer.move': { actions: ['drag', 'preview'] },
+    'pointer.up': { target: 'idle', actions: ['drag', 'replace', 'release'] },
+    'key.escape': { target: 'idle', actions: ['cancelPreview', 'release'] },
   },
 } as const;
 
@@ -117,9 +148,9 @@ const dragging = {
 const pointingAt = <T extends '#annotationTool.moving' | '#annotationTool.resizing'>(target: T) =>
   ({
     on: {
-      'pointer.move': { guard: 'passedThreshold', target, actions: ['drag', 'emitPreview'] },
-      'pointer.up': { target: '#annotationTool.selecting', actions: 'release' },
-      'key.escape': { target: '#annotationTool.selecting', actions: 'release' },
+      'pointer.move': { guard: 'passedThreshold', target, actions: ['drag', 'preview'] },
+      'pointer.up': { target: '#annotationTool.idle', actions: 'release' },
+      'key.escape': { target: '#annotationTool.idle', actions: 'release' },
     },
   }) as const;
 
@@ -127,51 +158,51 @@ export const annotationToolMachine = setup({
   types: {
     context: {} as AnnotationToolContext,
     events: {} as AnnotationToolEvent,
-    emitted: {} as AnnotationToolEmitted,
+    input: {} as AnnotationToolInput,
   },
+  actors: { selectionElsewhere },
   guards: {
-    hitsHandle: ({ event }) => {
-      const handle = hitOf(asDown(event))?.hit.handle;
+    hitsHandle: ({ context, event }) => {
+      const handle = hitOf(context, asDown(event))?.hit.handle;
       return handle !== undefined && handle !== 'body';
     },
-    hitsBody: ({ event }) => hitOf(asDown(event))?.hit.handle === 'body',
+    hitsBody: ({ context, event }) => hitOf(context, asDown(event))?.hit.handle === 'body',
     drawsRuler: ({ event }) => asDown(event).tool === 'ruler',
     drawsArea: ({ event }) => asDown(event).tool === 'area',
     placesText: ({ event }) => asDown(event).tool === 'text',
     placesAngle: ({ event }) => asDown(event).tool === 'angle',
-    hasSelection: ({ context }) => context.selectedId !== null,
-    selects: ({ event }) => event.type === 'selection.sync' && event.id !== null,
+    hasSelection: ({ context }) => context.store.getSnapshot().selectedId !== null,
     areaHasShape: ({ context }) => context.path.length >= 3,
     passedThreshold: ({ context, event }) =>
       event.type === 'pointer.move' && context.press !== null && passedDragThreshold(context.press.from, event.point, context.press.threshold),
   },
   actions: {
     press: assign(({ event }) => ({ press: pressOf(event) })),
-    grab: assign(({ event }) => {
+    grab: assign(({ context, event }) => {
       const down = asDown(event);
-      const found = hitOf(down)!;
-      return {
-        selectedId: found.annotation.id,
-        grab: { original: found.annotation, hit: found.hit, from: down.point, current: found.annotation },
-      };
+      const found = hitOf(context, down)!;
+      return { grab: { original: found.annotation, hit: found.hit, from: down.point, current: found.annotation } };
     }),
     grabGrip: assign(({ event }) => {
       if (event.type !== 'grip.down') return {};
       const { annotation, point } = event;
-      return { selectedId: annotation.id, grab: { original: annotation, hit: { id: annotation.id, handle: 'body' as const }, from: point, current: annotation } };
+      return { grab: { original: annotation, hit: { id: annotation.id, handle: 'body' as const }, from: point, current: annotation } };
     }),
+    /** The grabbed annotation becomes the store's selection. */
+    selectGrabbed: ({ context }) => context.store.select(context.grab!.original.id),
     grabContour: assign(({ event }) => {
       if (event.type !== 'contour.down') return {};
       return { contour: { slice: event.slice, border: event.border, index: event.index, points: event.controlPoints.map(({ x, y }) => ({ x, y })) } };
     }),
-    emitSelection: emit(({ context }) => ({ type: 'select' as const, id: context.selectedId })),
-    startRuler: assign(({ event }) => {
+    startRuler: assign(({ context, event }) => {
       const down = asDown(event);
-      return { manifest: down.manifest, slice: down.slice, draft: newRuler(down.manifest, down.slice, down.point, down.point) };
+      const manifest = context.store.getSnapshot().history.present;
+      const slice = context.currentSlice();
+      return { manifest, slice, draft: newRuler(manifest, slice, down.point, down.point) };
     }),
-    startArea: assign(({ event }) => {
+    startArea: assign(({ context, event }) => {
       const down = asDown(event);
-      return { manifest: down.manifest, slice: down.slice, path: [down.point], draft: null };
+      return { manifest: context.store.getSnapshot().history.present, slice: context.currentSlice(), path: [down.point], draft: null };
     }),
     followPointer: assign(({ context, event }) => {
       if (event.type !== 'pointer.move' && event.type !== 'pointer.down') return {};
@@ -184,25 +215,20 @@ export const annotationToolMachine = setup({
       const path = [...context.path, event.point];
       return { path, draft: path.length >= 3 ? newArea(context.manifest, context.slice, path) : null };
     }),
-    commitDraft: emit(({ context }) => ({ type: 'add' as const, annotation: context.draft!, focusText: false })),
-    selectDraft: assign(({ context }) => ({ selectedId: context.draft?.id ?? null })),
+    // The store adds and selects what was drawn or placed (with a fresh id if undo or redo took its label meanwhile).
+    commitDraft: ({ context }) => context.store.add(context.draft!),
     clearDraft: assign({ draft: null, path: [], manifest: null, press: null }),
-    placeText: emit(({ event }) => {
+    placeText: ({ context, event }) => {
+      const manifest = context.store.getSnapshot().history.present;
+      context.store.add(newText(manifest, context.currentSlice(), asDown(event).point), { focusText: true });
+    },
+    placeAngle: ({ context, event }) => {
       const down = asDown(event);
-      return { type: 'add' as const, annotation: newText(down.manifest, down.slice, down.point), focusText: true };
-    }),
-    placeAngle: emit(({ event }) => {
-      const down = asDown(event);
-      return { type: 'add' as const, annotation: newAngle(down.manifest, down.slice, down.center, down.armLength), focusText: false };
-    }),
-    selectPlaced: assign(({ event }) => {
-      const down = asDown(event);
-      const { label, color } = newText(down.manifest, down.slice, down.point);
-      const type = down.tool === 'text' ? 'text' : 'angle';
-      return { selectedId: `${down.slice}-${type}-${label}-${color}` };
-    }),
-    deselect: assign({ selectedId: null }),
-    syncSelection: assign(({ event }) => (event.type === 'selection.sync' ? { selectedId: event.id } : {})),
+      context.store.add(newAngle(context.store.getSnapshot().history.present, context.currentSlice(), down.center, down.armLength));
+    },
+    deselect: ({ context }) => {
+      if (context.store.getSnapshot().selectedId !== null) context.store.select(null);
+    },
     drag: assign(({ context, event }) => {
       if ((event.type !== 'pointer.move' && event.type !== 'pointer.up') || !context.grab) return {};
       const { original, hit, from } = context.grab;
@@ -217,53 +243,40 @@ export const annotationToolMachine = setup({
       const { index, points } = context.contour;
       return { contour: { ...context.contour, points: points.map((p, i) => (i === index ? event.point : p)) } };
     }),
-    emitPreview: emit(({ context }) => ({ type: 'preview' as const, annotation: context.grab!.current })),
-    emitReplace: emit(({ context }) => ({ type: 'replace' as const, annotation: context.grab!.current })),
-    emitCancelPreview: emit({ type: 'cancelPreview' as const }),
-    emitRemove: emit(({ context }) => ({ type: 'remove' as const, id: context.selectedId! })),
-    emitContour: emit(({ context }) => ({ type: 'contour.commit' as const, slice: context.contour!.slice, border: context.contour!.border, controlPoints: context.contour!.points })),
+    preview: ({ context }) => context.store.preview(context.grab!.current),
+    replace: ({ context }) => context.store.replace(context.grab!.current),
+    cancelPreview: ({ context }) => context.store.cancelPreview(),
+    removeSelected: ({ context }) => context.store.remove(context.store.getSnapshot().selectedId!),
+    // A cross-section correction is a key frame: it propagates to the neighbouring slices.
+    commitContour: ({ context }) => commitBorderCorrection(context.store, context.contour!.slice, context.contour!.points, context.contour!.border),
     release: assign({ grab: null, press: null }),
     releaseContour: assign({ contour: null, press: null }),
   },
 }).createMachine({
   id: 'annotationTool',
-  context: { selectedId: null, draft: null, path: [], manifest: null, slice: 1, press: null, grab: null, contour: null },
+  context: ({ input }) => ({ store: input.store, currentSlice: input.slice, draft: null, path: [], manifest: null, slice: 1, press: null, grab: null, contour: null }),
   initial: 'idle',
   on: {
-    'selection.sync': [{ guard: 'selects', target: '.selecting', actions: 'syncSelection' }, { target: '.idle', actions: 'syncSelection' }],
-    'grip.down': { target: '.pointing.body', actions: ['press', 'grabGrip', 'emitSelection'] },
+    'grip.down': { target: '.pointing.body', actions: ['press', 'grabGrip', 'selectGrabbed'] },
     'contour.down': { target: '.pointing.contour', actions: ['press', 'grabContour'] },
   },
   states: {
-    // The draft goes on entering a resting state (not on leaving drawing: exit actions run before
-    // the transition's own, which commit the draft).
+    // At rest, with or without a selection (the store's). The draft goes on entering it (not on
+    // leaving drawing: exit actions run before the transition's own, which commit the draft).
     idle: {
       entry: 'clearDraft',
       on: {
         'pointer.down': [
-          { guard: 'hitsHandle', target: 'pointing.handle', actions: ['press', 'grab', 'emitSelection'] },
-          { guard: 'hitsBody', target: 'pointing.body', actions: ['press', 'grab', 'emitSelection'] },
-          { guard: 'drawsRuler', target: 'drawing.ruler', actions: 'startRuler' },
-          { guard: 'drawsArea', target: 'pointing.area', actions: ['press', 'startArea'] },
-          { guard: 'placesText', target: 'selecting', actions: ['placeText', 'selectPlaced'] },
-          { guard: 'placesAngle', target: 'selecting', actions: ['placeAngle', 'selectPlaced'] },
+          { guard: 'hitsHandle', target: 'pointing.handle', actions: ['press', 'grab', 'selectGrabbed'] },
+          { guard: 'hitsBody', target: 'pointing.body', actions: ['press', 'grab', 'selectGrabbed'] },
+          { guard: 'drawsRuler', target: 'drawing.ruler', actions: ['deselect', 'startRuler'] },
+          { guard: 'drawsArea', target: 'pointing.area', actions: ['deselect', 'press', 'startArea'] },
+          { guard: 'placesText', target: 'idle', reenter: true, actions: 'placeText' },
+          { guard: 'placesAngle', target: 'idle', reenter: true, actions: 'placeAngle' },
+          { actions: 'deselect' },
         ],
-      },
-    },
-    selecting: {
-      entry: 'clearDraft',
-      on: {
-        'pointer.down': [
-          { guard: 'hitsHandle', target: 'pointing.handle', actions: ['press', 'grab', 'emitSelection'] },
-          { guard: 'hitsBody', target: 'pointing.body', actions: ['press', 'grab', 'emitSelection'] },
-          { guard: 'drawsRuler', target: 'drawing.ruler', actions: ['deselect', 'emitSelection', 'startRuler'] },
-          { guard: 'drawsArea', target: 'pointing.area', actions: ['deselect', 'emitSelection', 'press', 'startArea'] },
-          { guard: 'placesText', target: 'selecting', reenter: true, actions: ['placeText', 'selectPlaced'] },
-          { guard: 'placesAngle', target: 'selecting', reenter: true, actions: ['placeAngle', 'selectPlaced'] },
-          { target: 'idle', actions: ['deselect', 'emitSelection'] },
-        ],
-        'key.delete': { guard: 'hasSelection', target: 'idle', actions: ['emitRemove', 'deselect'] },
-        'key.escape': { target: 'idle', actions: ['deselect', 'emitSelection'] },
+        'key.delete': { guard: 'hasSelection', actions: ['removeSelected', 'deselect'] },
+        'key.escape': { actions: 'deselect' },
       },
     },
     // The pointer is down and has not yet passed the drag threshold.
@@ -274,10 +287,12 @@ export const annotationToolMachine = setup({
         handle: pointingAt('#annotationTool.resizing'),
         body: pointingAt('#annotationTool.moving'),
         area: {
+          invoke: { src: 'selectionElsewhere', input: ({ context }) => ({ store: context.store }) },
           on: {
             'pointer.move': [{ guard: 'passedThreshold', target: '#annotationTool.drawing.area', actions: 'extendPath' }, { actions: 'extendPath' }],
             'pointer.up': '#annotationTool.idle',
             'key.escape': '#annotationTool.idle',
+            'selection.elsewhere': '#annotationTool.idle',
           },
         },
         contour: {
@@ -292,20 +307,21 @@ export const annotationToolMachine = setup({
     drawing: {
       // Entered only through drawing.ruler or drawing.area; XState still wants a default.
       initial: 'ruler',
-      on: { 'key.escape': 'idle' },
+      invoke: { src: 'selectionElsewhere', input: ({ context }) => ({ store: context.store }) },
+      on: { 'key.escape': 'idle', 'selection.elsewhere': 'idle' },
       states: {
         ruler: {
           on: {
             'pointer.move': { actions: 'followPointer' },
             // The second click sets the end and commits the ruler.
-            'pointer.down': { target: '#annotationTool.selecting', actions: ['followPointer', 'commitDraft', 'selectDraft'] },
+            'pointer.down': { target: '#annotationTool.idle', actions: ['followPointer', 'commitDraft'] },
           },
         },
         area: {
           on: {
             'pointer.move': { actions: 'extendPath' },
             'pointer.up': [
-              { guard: 'areaHasShape', target: '#annotationTool.selecting', actions: ['commitDraft', 'selectDraft'] },
+              { guard: 'areaHasShape', target: '#annotationTool.idle', actions: 'commitDraft' },
               { target: '#annotationTool.idle' },
             ],
           },
@@ -319,7 +335,7 @@ export const annotationToolMachine = setup({
     contouring: {
       on: {
         'pointer.move': { actions: 'dragContour' },
-        'pointer.up': { target: 'idle', actions: ['dragContour', 'emitContour', 'releaseContour'] },
+        'pointer.up': { target: 'idle', actions: ['dragContour', 'commitContour', 'releaseContour'] },
         'key.escape': { target: 'idle', actions: 'releaseContour' },
       },
     },

@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
-import { annotationsOnSlice } from '../../../../src/domain/annotations/edits.ts';
 import { newRuler } from '../../../../src/domain/annotations/drag.ts';
 import { emptyManifest, type Point } from '../../../../src/domain/annotations/manifest.ts';
 import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/manifest/annotation-store.ts';
-import { annotationToolMachine } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
+import { annotationToolMachine, interactionOf, topStateOf } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
 import type { ToolId } from '../../../../src/web/review/tools/tools.ts';
 
-/** The tool statechart wired to a loaded store as the overlay wires them. */
+/** The tool statechart given a loaded store and the slice shown, as the overlay gives them. */
 function wired() {
   const store = new AnnotationStore();
   store.load({ version: 1, manifest: emptyManifest(), savedBy: null, savedAt: null });
-  const actor = createActor(annotationToolMachine).start();
-  actor.on('add', ({ annotation, focusText }) => store.add(annotation, { focusText }));
-  actor.on('preview', ({ annotation }) => store.preview(annotation));
-  actor.on('replace', ({ annotation }) => store.replace(annotation));
-  actor.on('cancelPreview', () => store.cancelPreview());
-  actor.on('select', ({ id }) => store.select(id));
+  const actor = createActor(annotationToolMachine, { input: { store, slice: () => 1 } }).start();
   const down = (point: Point, tool: ToolId | null) => {
-    const manifest = store.getSnapshot().history.present;
-    actor.send({ type: 'pointer.down', point, tool, manifest, annotations: annotationsOnSlice(manifest, 1), slice: 1, hitRadius: 10, dragThreshold: 3, center: { x: 256, y: 256 }, armLength: 100 });
+    actor.send({ type: 'pointer.down', point, tool, hitRadius: 10, dragThreshold: 3, center: { x: 256, y: 256 }, armLength: 100 });
   };
   return { store, actor, down };
 }
@@ -70,5 +63,95 @@ describe('the tool statechart and the annotation store together', () => {
     store.redo();
     expect(() => down({ x: 400, y: 300 }, 'ruler')).not.toThrow();
     expect(new Set(store.getSnapshot().manifest.ruler.map((r) => r.id)).size).toBe(2);
+  });
+});
+
+/** The interaction as the overlay shows it (data-tool-state). */
+const interaction = (h: ReturnType<typeof wired>) => interactionOf(topStateOf(h.actor.getSnapshot()), h.store.getSnapshot().selectedId);
+
+describe('the store alone owns the selection (issue 25)', () => {
+  const rulerA = '1-ruler-A-#FFE411';
+  const drawRuler = (h: ReturnType<typeof wired>, y: number) => {
+    h.down({ x: 0, y }, 'ruler');
+    h.down({ x: 100, y }, 'ruler');
+  };
+
+  it('a click on an annotation selects it in the store; a click on nothing clears it there', () => {
+    const h = wired();
+    drawRuler(h, 0);
+    h.store.select(null);
+    h.down({ x: 50, y: 1 }, null);
+    h.actor.send({ type: 'pointer.up', point: { x: 50, y: 1 } });
+    expect(h.store.getSnapshot().selectedId).toBe(rulerA);
+    expect(interaction(h)).toBe('selecting');
+    h.down({ x: 300, y: 300 }, null);
+    expect(h.store.getSnapshot().selectedId).toBeNull();
+    expect(interaction(h)).toBe('idle');
+  });
+
+  it('a move selects what was dragged and keeps it selected, with one undo step', () => {
+    const h = wired();
+    drawRuler(h, 0);
+    drawRuler(h, 200);
+    const before = h.store.getSnapshot().history;
+    h.down({ x: 50, y: 1 }, null);
+    h.actor.send({ type: 'pointer.move', point: { x: 50, y: 30 } });
+    h.actor.send({ type: 'pointer.up', point: { x: 50, y: 30 } });
+    expect(h.store.getSnapshot().selectedId).toBe(rulerA);
+    expect(h.store.getSnapshot().manifest.ruler[0]).toMatchObject({ startY: 29, endY: 29 });
+    h.store.undo();
+    expect(h.store.getSnapshot().manifest).toBe(before.present);
+    expect(h.store.getSnapshot().selectedId).toBe(rulerA);
+  });
+
+  it('a selection made elsewhere (a card) is what Delete removes, with no message to the machine', () => {
+    const h = wired();
+    drawRuler(h, 0);
+    drawRuler(h, 200);
+    const [a, b] = h.store.getSnapshot().manifest.ruler;
+    expect(h.store.getSnapshot().selectedId).toBe(b!.id);
+    h.store.select(a!.id);
+    expect(interaction(h)).toBe('selecting');
+    h.actor.send({ type: 'key.delete' });
+    expect(h.store.getSnapshot().manifest.ruler.map((r) => r.id)).toEqual([b!.id]);
+    expect(h.store.getSnapshot().selectedId).toBeNull();
+    expect(interaction(h)).toBe('idle');
+  });
+
+  it('undo of a delete brings the annotation back; a selection undo removed is gone from the tool too', () => {
+    const h = wired();
+    drawRuler(h, 0);
+    h.actor.send({ type: 'key.delete' });
+    expect(h.store.getSnapshot().manifest.ruler).toHaveLength(0);
+    h.store.undo();
+    expect(h.store.getSnapshot().manifest.ruler.map((r) => r.id)).toEqual([rulerA]);
+    // Selected again by a click, then undone away: Delete has nothing to remove, the redo brings it back whole.
+    h.down({ x: 50, y: 0 }, null);
+    h.actor.send({ type: 'pointer.up', point: { x: 50, y: 0 } });
+    h.store.undo();
+    expect(h.store.getSnapshot().selectedId).toBeNull();
+    expect(interaction(h)).toBe('idle');
+    h.actor.send({ type: 'key.delete' });
+    h.store.redo();
+    expect(h.store.getSnapshot().manifest.ruler.map((r) => r.id)).toEqual([rulerA]);
+  });
+
+  it('Escape clears the selection in the store', () => {
+    const h = wired();
+    drawRuler(h, 0);
+    h.actor.send({ type: 'key.escape' });
+    expect(h.store.getSnapshot().selectedId).toBeNull();
+  });
+
+  it('a selection made on a card while a ruler is half drawn ends the drawing, as before', () => {
+    const h = wired();
+    drawRuler(h, 0);
+    h.store.select(null);
+    h.down({ x: 0, y: 300 }, 'ruler');
+    expect(h.actor.getSnapshot().value).toEqual({ drawing: 'ruler' });
+    h.store.select(rulerA);
+    expect(interaction(h)).toBe('selecting');
+    expect(h.actor.getSnapshot().context.draft).toBeNull();
+    expect(h.store.getSnapshot().manifest.ruler).toHaveLength(1);
   });
 });

@@ -16,7 +16,7 @@ const geometry = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
 function renderLayer(manifest: AnnotationManifest, slice: number) {
   const store = new AnnotationStore();
   store.load({ version: 1, manifest, savedBy: null, savedAt: null });
-  const tool = createActor(annotationToolMachine).start();
+  const tool = createActor(annotationToolMachine, { input: { store, slice: () => slice } }).start();
   const onPointDown = vi.fn();
   const measurement = () => correctedAnalysis(detectedContours(10, { 4: 0.2 }), store.getSnapshot().history.present, geometry).slices[slice - 1]!;
   const view = renderApp(

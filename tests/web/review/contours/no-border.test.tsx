@@ -25,7 +25,7 @@ const contours = detectedContours(10, {}, [4]);
 /** The layer as the review mounts it: measured again from the store's manifest whenever a correction is stored. */
 function LiveLayer({ store, slice }: { store: AnnotationStore; slice: number }) {
   const manifest = useSyncExternalStore(store.subscribe, () => store.getSnapshot().manifest);
-  const [tool] = useState(() => createActor(annotationToolMachine).start());
+  const [tool] = useState(() => createActor(annotationToolMachine, { input: { store, slice: () => slice } }).start());
   return (
     <ContourLayer
       measurement={correctedAnalysis(contours, manifest, geometry).slices[slice - 1]!}
