@@ -97,7 +97,9 @@ test('contour tool: both borders drawn, lumen and vessel drags are saved correct
   const vesselPoints = page.getByTestId('vessel-point');
   await expect(vesselPoints).toHaveCount(16);
   const card = page.getByTestId('contour-card');
-  await expect(card.getByTestId('plaque-burden')).toContainText(/Plaque \d+\.\d\d mm² · burden \d+ %/);
+  // The figures are in the frame readout (issue 26), where the borders came from in the card.
+  await expect(page.getByTestId('frame-readout').getByTestId('plaque-burden')).toHaveText(/^\d+$/);
+  await expect(card.getByTestId('lumen-source')).toHaveText('automatic');
   await expect(card.getByTestId('contour-confidence')).toContainText(/Confidence \d\.\d\d/);
   const before = await numberIn(page.getByTestId('contour-area'));
   const vesselBefore = await numberIn(page.getByTestId('vessel-area'));

@@ -11,9 +11,10 @@ import { ReviewPanels } from './panels/review-panels.tsx';
 import { SliceIndicator, useSliceNavigation } from './playback/slice-navigation.tsx';
 import { useRecordImages } from './frames/use-record-images.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
-import { acquisitionLine, positionAssumed, recordTitle } from '../../domain/reports/acquisition-format.ts';
+import { acquisitionLine, isAssumed, positionAssumed, recordTitle } from '../../domain/reports/acquisition-format.ts';
 import { ErrorState } from '../ui/states.tsx';
 import type { PanelViewportSource } from './view/view-transform.ts';
+import { BmodeFrameFigures } from './contours/bmode-frame-figures.tsx';
 import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-analysis.tsx';
 import { useRecordContours } from './contours/use-record-contours.ts';
 import { acquisitionFigures } from './session/acquisition-figures.ts';
@@ -115,17 +116,28 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           ? 'Loading lumen and vessel contours…'
           : null;
   const figures = useMemo(() => ({ pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS }), [pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS]);
+  const spacingAssumed = record ? isAssumed(record, 'pixelSpacing') : false;
   const overlays = useMemo(
     () => ({
-      bmode: (viewport: PanelViewportSource) => (
-        <AnnotationOverlay
-          viewport={viewport}
-          images={store}
-          annotations={annotations.store}
-          pixelSpacingMm={pixelSpacingMm}
-          contours={scope.analysed ? { analysis, pending: contourPending } : undefined}
-        />
-      ),
+      bmode: (viewport: PanelViewportSource) => {
+        const overlay = (
+          <AnnotationOverlay
+            viewport={viewport}
+            images={store}
+            annotations={annotations.store}
+            pixelSpacingMm={pixelSpacingMm}
+            contours={scope.analysed ? { analysis, pending: contourPending } : undefined}
+          />
+        );
+        // Borders, scale bar and the frame's figures whatever the tool, on IVUS only (issue 26).
+        return scope.analysed ? (
+          <BmodeFrameFigures viewport={viewport} slices={store} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed}>
+            {overlay}
+          </BmodeFrameFigures>
+        ) : (
+          overlay
+        );
+      },
       lmode: (viewport: PanelViewportSource) => (
         <>
           <LmodeBorderLayer viewport={viewport} frame={bmodeFrame} analysis={analysis} cutAngle={lmodeViews.cutAngle} annotations={annotations.store} pixelSpacingMm={pixelSpacingMm} testId="lmode-panel-borders" />
@@ -133,7 +145,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         </>
       ),
     }),
-    [annotations, store, pixelSpacingMm, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews],
+    [annotations, store, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews],
   );
 
   return (

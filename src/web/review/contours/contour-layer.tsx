@@ -1,7 +1,6 @@
 import { useSelector } from '@xstate/react';
-import type { PointerEvent as ReactPointerEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
@@ -10,20 +9,15 @@ import { measuredOutline, polygonCentroid } from '../../../domain/contours/measu
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { annotationToolMachine } from '../tools/annotation-tool.machine.ts';
 import { imageToScreen, type Size, type ViewTransform } from '../view/view-transform.ts';
+import { useBordersShown } from './borders-visibility.ts';
 import { ContourCard } from './contour-card.tsx';
+import { FrameReadout, READOUT_LAYOUTS } from './frame-readout.tsx';
+import { BORDERS, DRAW_ORDER, fieldOfViewOnScreen } from './read-only-borders.tsx';
+import { frameObstacles } from './readout-placement.ts';
+import { scaleBarRect } from './scale-bar.tsx';
+import { usePlacedBox } from './use-placed-box.ts';
 
 const HANDLE_RADIUS_PX = 4;
-
-/** How each border is drawn. The lumen's handles keep their old test id: tests and tools that knew one contour still find it. */
-const BORDERS = {
-  lumen: { color: CONTOUR_COLOR, pathTestId: 'lumen-contour', pointTestId: 'contour-point', name: 'Lumen' },
-  vessel: { color: VESSEL_CONTOUR_COLOR, pathTestId: 'vessel-contour', pointTestId: 'vessel-point', name: 'Vessel' },
-} as const satisfies Record<ContourBorder, unknown>;
-/** Where the contour card sits in the B-mode panel (screen pixels from its top-left corner). */
-const CARD_CORNER = { x: 8, y: 8 };
-
-/** The vessel first, so where the borders come close the lumen's handles lie on top and take the press. */
-const DRAW_ORDER: readonly ContourBorder[] = ['vessel', 'lumen'];
 
 export interface ContourLayerProps {
   /** The slice's borders (manual where corrected, automatic otherwise), or null while none is known. */
@@ -61,20 +55,50 @@ export function startingBorder(border: ContourBorder, measurement: SliceMeasurem
   });
 }
 
+/** The panel's size in CSS pixels, from an element that fills it. */
+function usePanelSize(ref: React.RefObject<Element | null>): Size {
+  const [size, setSize] = useState<Size>({ width: 0, height: 0 });
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => {
+      const { width, height } = element.getBoundingClientRect();
+      setSize((current) => (current.width === width && current.height === height ? current : { width, height }));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return size;
+}
+
 /**
  * The contour tool (issues 9 and 15): the slice's lumen border in #9cc5c6 and its vessel border
  * (external elastic membrane) in VESSEL_CONTOUR_COLOR, each with its control points. Dragging a
  * point makes that border of the slice a manual correction (one undo step, saved with the
  * annotations); the card's Re-detect drops a border's correction and the automatic one shows again.
+ * The frame's figures are in the frame readout (live while a point is dragged), and the readout and
+ * the card each take a corner of the panel clear of the borders and their handles (issue 26). The
+ * borders' switch hides them here as with every other tool.
  */
 export function ContourLayer({ measurement, pending, slice, store, tool, onPointDown, transform, pixelSpacingMm, frameSize }: ContourLayerProps) {
   // A press within the drag threshold is a click: the contour shows as it is, and nothing is stored.
   const drag = useSelector(tool, (state) => (state.matches('contouring') ? state.context.contour : null));
-  // While dragging, the borders and the card show the contour under the pointer.
+  const shown = useBordersShown();
+  // While dragging, the borders and the readout show the contour under the pointer.
   const live = measurement && drag ? withCorrection(measurement, drag.border, drag.points, pixelSpacingMm) : measurement;
   const pointsOf = (border: ContourBorder): readonly Point[] => (live ? (border === 'lumen' ? live.controlPoints : (live.vessel?.controlPoints ?? [])) : []);
   const screenOf = (border: ContourBorder) => pointsOf(border).map((p) => imageToScreen(transform, p));
   const screen = { lumen: screenOf('lumen'), vessel: screenOf('vessel') };
+
+  const svgRef = useRef<SVGSVGElement>(null);
+  const panel = usePanelSize(svgRef);
+  // The borders of the stored slice, not the live ones: the boxes stay put while a point is dragged.
+  const storedScreen = measurement ? [measurement.controlPoints, measurement.vessel?.controlPoints ?? []].map((points) => points.map((p) => imageToScreen(transform, p))) : [];
+  const obstacles = frameObstacles(storedScreen, fieldOfViewOnScreen(transform, frameSize), [scaleBarRect(panel)]);
+  const { ref: readoutRef, placement: readoutPlace, layout: readoutLayout } = usePlacedBox(panel, obstacles, READOUT_LAYOUTS);
+  const { ref: cardRef, placement: cardPlace } = usePlacedBox(panel, { ...obstacles, rects: [...obstacles.rects, readoutPlace.rect] }, ['card']);
 
   const onHandleDown = (border: ContourBorder, index: number) => (event: ReactPointerEvent<SVGCircleElement>) => {
     const points = pointsOf(border);
@@ -84,49 +108,53 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
   return (
     <>
       <svg
+        ref={svgRef}
         data-testid="contour-layer"
         data-slice={slice}
         data-source={live?.source}
         data-vessel-source={live?.vessel?.source}
         data-no-border={live?.noBorder || undefined}
+        data-borders-shown={shown}
         width="100%"
         height="100%"
         style={{ position: 'absolute', inset: 0, pointerEvents: 'auto' }}
       >
-        {DRAW_ORDER.map((border) => {
-          const { color, pathTestId, pointTestId, name } = BORDERS[border];
-          const points = screen[border];
-          return (
-            <g key={border} data-border={border}>
-              {points.length >= 3 ? <path data-testid={pathTestId} d={smoothClosedCurveSvgPath(points)} fill="none" stroke={color} strokeWidth={2} /> : null}
-              {points.map((p, index) => (
-                <circle
-                  key={index}
-                  data-testid={pointTestId}
-                  aria-label={`${name} control point ${index + 1}`}
-                  cx={p.x}
-                  cy={p.y}
-                  r={HANDLE_RADIUS_PX}
-                  fill={drag?.border === border && drag.index === index ? color : 'black'}
-                  stroke={color}
-                  strokeWidth={1.5}
-                  style={{ cursor: 'grab' }}
-                  onPointerDown={onHandleDown(border, index)}
-                />
-              ))}
-            </g>
-          );
-        })}
+        {shown
+          ? DRAW_ORDER.map((border) => {
+              const { color, pathTestId, pointTestId, name } = BORDERS[border];
+              const points = screen[border];
+              return (
+                <g key={border} data-border={border}>
+                  {points.length >= 3 ? <path data-testid={pathTestId} d={smoothClosedCurveSvgPath(points)} fill="none" stroke={color} strokeWidth={2} /> : null}
+                  {points.map((p, index) => (
+                    <circle
+                      key={index}
+                      data-testid={pointTestId}
+                      aria-label={`${name} control point ${index + 1}`}
+                      cx={p.x}
+                      cy={p.y}
+                      r={HANDLE_RADIUS_PX}
+                      fill={drag?.border === border && drag.index === index ? color : 'black'}
+                      stroke={color}
+                      strokeWidth={1.5}
+                      style={{ cursor: 'grab' }}
+                      onPointerDown={onHandleDown(border, index)}
+                    />
+                  ))}
+                </g>
+              );
+            })
+          : null}
       </svg>
+      <FrameReadout ref={readoutRef} measurement={live} pending={pending} at={readoutPlace.rect} layout={readoutLayout} />
       <ContourCard
+        ref={cardRef}
         measurement={live}
         dragging={drag !== null}
         pending={pending}
         slice={slice}
         store={store}
-        // In the panel's corner, like a console's readout: under the borders it hid the L-mode cut's
-        // handle and ran off the panel's bottom edge on large vessels.
-        at={CARD_CORNER}
+        at={cardPlace.rect}
         startingBorder={(border) => startingBorder(border, live, frameSize, pixelSpacingMm)}
       />
     </>

@@ -53,12 +53,18 @@ describe('the contour tool with two borders', () => {
     expect(onPointDown).toHaveBeenLastCalledWith('lumen', circle(100), 2, expect.anything());
   });
 
-  it('shows both borders’ figures in the card, and says a low confidence is one to check', () => {
+  it('shows both borders’ figures in the frame readout, where they came from in the card, and says a low confidence is one to check', () => {
     renderLayer(emptyManifest(), 4);
     const card = screen.getByTestId('contour-card');
     expect(card.textContent).toContain('Lumen');
+    expect(screen.getByTestId('lumen-source').textContent).toBe('automatic');
+    const readout = screen.getByTestId('frame-readout');
+    expect(readout.dataset.slice).toBe('4');
     expect(screen.getByTestId('vessel-area').textContent).toBe('12.00');
-    expect(screen.getByTestId('plaque-burden').textContent).toMatch(/^Plaque \d+\.\d\d mm² · burden \d+ %$/);
+    // The detector's diameters for the slice (contours-fixture.ts).
+    expect(screen.getByTestId('min-diameter').textContent).toBe('2.00');
+    expect(screen.getByTestId('max-diameter').textContent).toBe('3.00');
+    expect(screen.getByTestId('plaque-burden').textContent).toMatch(/^\d+$/);
     expect(screen.getByTestId('contour-confidence').textContent).toBe('Confidence 0.20 · low: check this slice');
     expect(screen.queryByRole('button', { name: /Re-detect/ })).toBeNull();
   });

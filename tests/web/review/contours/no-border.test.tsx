@@ -10,7 +10,7 @@ import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
 import { AnnotationStore } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { annotationToolMachine } from '../../../../src/web/review/tools/annotation-tool.machine.ts';
-import { NO_BORDER_TEXT } from '../../../../src/web/review/contours/contour-card.tsx';
+import { NO_BORDER_TEXT } from '../../../../src/web/review/contours/frame-readout.tsx';
 import { ContourLayer } from '../../../../src/web/review/contours/contour-layer.tsx';
 import { PullbackPlot } from '../../../../src/web/review/contours/pullback-plot.tsx';
 import { SlicesToCheck } from '../../../../src/web/review/contours/slices-to-check.tsx';
@@ -77,9 +77,10 @@ describe('a slice the detector could not read, in the cross-section', () => {
     // The vessel goes round the drawn lumen; then the slice has its plaque figure.
     fireEvent.click(screen.getByRole('button', { name: 'Draw vessel' }));
     expect(screen.getByTestId('vessel-contour')).toBeTruthy();
-    expect(screen.getByTestId('plaque-burden').textContent).toMatch(/^Plaque \d+\.\d\d mm² · burden \d+ %$/);
-    // Still named for what the detector did.
-    expect(screen.getByTestId('no-border')).toBeTruthy();
+    expect(screen.getByTestId('plaque-burden').textContent).toMatch(/^\d+$/);
+    // The readout has figures again, and the card still says what the detector did.
+    expect(screen.queryByTestId('no-border')).toBeNull();
+    expect(screen.getByTestId('no-border-drawn').textContent).toBe('Not read by the detector: drawn by hand');
   });
 
   it('keeps the ordinary card on a readable slice', () => {

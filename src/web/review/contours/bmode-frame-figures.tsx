@@ -1,0 +1,74 @@
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import { useActiveTool } from '../tools/active-tool.tsx';
+import { imageToScreen, type PanelViewport, type PanelViewportSource } from '../view/view-transform.ts';
+import { BordersVisibilityContext, createBordersVisibility, useBordersShown } from './borders-visibility.ts';
+import { FrameReadout, READOUT_LAYOUTS } from './frame-readout.tsx';
+import { fieldOfViewOnScreen, ReadOnlyBorders } from './read-only-borders.tsx';
+import { frameObstacles } from './readout-placement.ts';
+import { ScaleBar, scaleBarRect } from './scale-bar.tsx';
+import { usePlacedBox } from './use-placed-box.ts';
+
+/** The current slice, as the image store holds it. */
+export interface SliceSource {
+  subscribe: (listener: () => void) => () => void;
+  getSnapshot: () => { readonly slice: number };
+}
+
+export interface BmodeFrameFiguresProps {
+  viewport: PanelViewportSource;
+  slices: SliceSource;
+  /** The borders after corrections, null while none is known. */
+  analysis: CorrectedAnalysis | null;
+  /** Why there are no borders yet (detection under way, failed). */
+  pending: string | null;
+  pixelSpacingMm: number;
+  /** The pixel spacing is not from the files: the scale bar says "(assumed)". */
+  pixelSpacingAssumed: boolean;
+  /** The annotation overlay: inside, the contour tool draws the editable borders and its own readout. */
+  children: ReactNode;
+}
+
+/** Outside the contour tool: the borders as lines (when switched on) and the frame's readout, clear of them. */
+function FiguresOutsideContourTool({ viewport, slices, analysis, pending }: { viewport: PanelViewport; slices: SliceSource; analysis: CorrectedAnalysis | null; pending: string | null }) {
+  const slice = useSyncExternalStore(slices.subscribe, () => slices.getSnapshot().slice);
+  const shown = useBordersShown();
+  const measurement = analysis?.slices[slice - 1] ?? null;
+  const { transform, imageSize, viewportSize } = viewport;
+  const screen = {
+    lumen: (measurement?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
+    vessel: (measurement?.vessel?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
+  };
+  const obstacles = frameObstacles([screen.lumen, screen.vessel], fieldOfViewOnScreen(transform, imageSize), [scaleBarRect(viewportSize)]);
+  const { ref: readoutRef, placement, layout } = usePlacedBox(viewportSize, obstacles, READOUT_LAYOUTS);
+  return (
+    <>
+      {shown && measurement ? <ReadOnlyBorders screen={screen} slice={slice} /> : null}
+      <FrameReadout ref={readoutRef} measurement={measurement} pending={pending} at={placement.rect} layout={layout} />
+    </>
+  );
+}
+
+/**
+ * What an IVUS B-mode frame always shows, whatever the tool (issue 26): the borders (read-only
+ * outside the contour tool, hidden and shown with one switch, O), a scale bar that follows the zoom,
+ * and the readout of the frame's figures placed clear of the borders. The contour tool (inside the
+ * annotation overlay, `children`) draws the editable borders and the same readout, live while a
+ * point is dragged. Mounted for IVUS records only: other ultrasound gets no border and no figure.
+ */
+export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, children }: BmodeFrameFiguresProps) {
+  const [visibility] = useState(() => createBordersVisibility(true));
+  const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
+  const tool = useActiveTool();
+  return (
+    <BordersVisibilityContext value={visibility}>
+      {children}
+      {viewport ? (
+        <div data-testid="bmode-frame-figures" style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
+          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} />}
+          <ScaleBar transform={viewport.transform} panel={viewport.viewportSize} pixelSpacingMm={pixelSpacingMm} assumed={pixelSpacingAssumed} />
+        </div>
+      ) : null}
+    </BordersVisibilityContext>
+  );
+}
