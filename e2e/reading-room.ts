@@ -34,9 +34,7 @@ export async function seriousViolations(page: Page, what: string): Promise<strin
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
   );
-  const t0 = Date.now();
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  console.log(`TIMING axe ${what} ${Date.now() - t0} ms`);
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !KNOWN_VIOLATIONS.some((k) => k.rule === v.id && n.html.includes(k.html))) }))
@@ -44,31 +42,11 @@ export async function seriousViolations(page: Page, what: string): Promise<strin
     .map((v) => `${what}: ${v.id}: ${v.help} (${v.nodes.map((n) => `${n.target.join(' ')}${n.failureSummary ? ` [${n.failureSummary.replace(/\s+/g, ' ').slice(0, 160)}]` : ''}`).slice(0, 4).join(', ')})`);
 }
 
-/**
- * Runs `check` in the light theme, then in the dark one (switched in the page, so nothing reloads),
- * and leaves the page light again. axe runs in each: contrast differs between the themes.
- */
-export async function inBothThemes(page: Page, what: string, check: (theme: Theme) => Promise<void> = async () => {}): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await useTheme(page, theme);
-    await check(theme);
-    expect(await seriousViolations(page, `${what} (${theme})`)).toEqual([]);
-  }
-  await useTheme(page, 'light');
-}
-
-/**
- * The same for a modal question: the toolbar's theme button is out of reach behind it, so the
- * question is asked (`open`) and put away (`close`) once in each theme.
- */
-export async function questionInBothThemes(page: Page, what: string, open: () => Promise<void>, close: () => Promise<void>): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await useTheme(page, theme);
-    await open();
-    expect(await seriousViolations(page, `${what} (${theme})`)).toEqual([]);
-    await close();
-  }
-  await useTheme(page, 'light');
+/** The screen as it stands, in `theme` (still the one chosen, after any page load), has no serious or critical WCAG 2 A/AA violation. */
+export async function expectAccessible(page: Page, what: string, theme: Theme): Promise<void> {
+  if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/sm-theme-dark/);
+  else await expect(page.locator('html')).not.toHaveClass(/sm-theme-dark/);
+  expect(await seriousViolations(page, `${what} (${theme})`)).toEqual([]);
 }
 
 type Box = { x: number; y: number; width: number; height: number };
