@@ -83,6 +83,18 @@ const config = defineConfig({
       colors: {
         // White on Chakra's teal.600 is 3.7:1; teal.700 reads at 5.5:1 (WCAG AA for normal text).
         teal: { solid: { value: { _light: '{colors.teal.700}', _dark: '{colors.teal.700}' } } },
+        // White on orange.600 is 3.6:1 (the not-IVUS question's button, the "other ultrasound" badge);
+        // orange.700 reads at 5.2:1. Dark mode's black on orange.500 already passes.
+        // Green likewise (success toasts, solid badges): white on green.600 is 3.3:1, on green.700 5.0:1.
+        green: { solid: { value: { _light: '{colors.green.700}', _dark: '{colors.green.700}' } } },
+        // Chakra's light status texts are below 4.5:1 on white (warning orange.600 3.6:1, error red.500
+        // 3.8:1, success green.600 3.3:1): the "other ultrasound" label, field errors, "Done".
+        fg: {
+          warning: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.300}' } },
+          error: { value: { _light: '{colors.red.700}', _dark: '{colors.red.400}' } },
+          success: { value: { _light: '{colors.green.700}', _dark: '{colors.green.300}' } },
+        },
+        orange: { solid: { value: { _light: '{colors.orange.700}', _dark: '{colors.orange.500}' } } },
       },
     },
     layerStyles: {
