@@ -36,22 +36,38 @@ describe('services used without their provider', () => {
 });
 
 describe('toast service', () => {
+  // The toaster removes a closed toast after its own delay, on timers: these tests move the clock
+  // themselves, so a loaded machine (jsdom taking seconds to render) cannot outlast a bounded wait.
   it('shows a message until its close button is pressed', async () => {
-    const user = userEvent.setup();
-    renderApp(<ToastButton message={{ summary: 'User created', detail: 'Dana can sign in now.', severity: 'success' }} />);
-    await user.click(screen.getByRole('button', { name: 'Notify' }));
-    expect(await screen.findByText('User created')).toBeTruthy();
-    expect(screen.getByText('Dana can sign in now.')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Close message' }));
-    await waitFor(() => expect(screen.queryByText('User created')).toBeNull());
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderApp(<ToastButton message={{ summary: 'User created', detail: 'Dana can sign in now.', severity: 'success' }} />);
+      await user.click(screen.getByRole('button', { name: 'Notify' }));
+      expect(await screen.findByText('User created')).toBeTruthy();
+      expect(screen.getByText('Dana can sign in now.')).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(60_000));
+      expect(screen.getByText('User created')).toBeTruthy();
+      await user.click(screen.getByRole('button', { name: 'Close message' }));
+      await act(() => vi.advanceTimersByTimeAsync(5_000));
+      expect(screen.queryByText('User created')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('closes by itself after its life time', async () => {
-    const user = userEvent.setup();
-    renderApp(<ToastButton message={{ summary: 'Saved', life: 150 }} />);
-    await user.click(screen.getByRole('button', { name: 'Notify' }));
-    expect(await screen.findByText('Saved')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByText('Saved')).toBeNull(), { timeout: 2000 });
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderApp(<ToastButton message={{ summary: 'Saved', life: 1_000 }} />);
+      await user.click(screen.getByRole('button', { name: 'Notify' }));
+      expect(await screen.findByText('Saved')).toBeTruthy();
+      await act(() => vi.advanceTimersByTimeAsync(6_000));
+      expect(screen.queryByText('Saved')).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('stays without a life time', async () => {
