@@ -262,8 +262,8 @@ for (const [index, size] of SIZES.entries()) {
       const pdfDownload = page.waitForEvent('download');
       await page.getByRole('button', { name: 'PDF report' }).click();
       const pdf = fs.readFileSync(await (await pdfDownload).path());
-      // The MLA frame and both reference frames, each as an image.
-      expect(await pdfImageCount(pdf)).toBe(3);
+      // The MLA frame and both reference frames, each as an image, and the L-mode with its markers.
+      expect(await pdfImageCount(pdf)).toBe(4);
     });
   });
 }

@@ -46,6 +46,9 @@ function BordersToggle() {
       aria-keyshortcuts={ariaKeyShortcut(BORDERS_SHORTCUT)}
       title={`Show or hide the borders (${BORDERS_SHORTCUT})`}
       data-testid="borders-toggle"
+      pointerEvents="auto"
+      // A press on the switch is not a press on the image beneath the readout.
+      onPointerDown={(event) => event.stopPropagation()}
       onClick={visibility.toggle}
     >
       Borders {shown ? 'on' : 'off'}
@@ -91,10 +94,11 @@ export function FrameReadout({ measurement, pending, at, layout, ref, children }
       left="0"
       top="0"
       transform={`translate(${at.x}px, ${at.y}px)`}
-      pointerEvents="auto"
-      // A drag that starts on the readout is not a drag on the image, and never selects its text.
+      // The image stays the clinician's everywhere: a press on the figures goes through to the tool
+      // (a ruler may start in the corner the readout sits in), and only the switch takes a click.
+      // A drag across it never selects its text.
+      pointerEvents="none"
       userSelect="none"
-      onPointerDown={(event) => event.stopPropagation()}
       bg="rgba(0, 0, 0, 0.82)"
       color="white"
       rounded="l2"
