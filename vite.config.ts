@@ -14,6 +14,9 @@ export default defineConfig({
     // refuses to serve a .map file should one be there.
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
+    // Which chunks each entry and dynamic import needs, for bench/bundle.ts (first-load budget, issue 27).
+    // Written to dist/web/.vite/, a dot folder the static server does not serve (dotfiles ignored).
+    manifest: true,
     rollupOptions: {
       // The service worker is its own entry, served from the root so that its scope is the whole app.
       input: { main: 'index.html', sw: 'src/web/sw/service-worker.ts' },
