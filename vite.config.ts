@@ -1,12 +1,32 @@
-import { defineConfig } from 'vite';
+import fs from 'node:fs';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pixiStartupProbes } from './scripts/vite-pixi-startup.ts';
+
+/**
+ * The build's chunk map (build.manifest) is for bench/bundle.ts and the first-load check, not for
+ * the public: the static server serves dot folders of dist/web, so it moves beside dist/web.
+ */
+function manifestOutsideWebRoot(): Plugin {
+  return {
+    name: 'manifest-outside-web-root',
+    apply: 'build',
+    writeBundle(options) {
+      const outDir = options.dir ?? 'dist/web';
+      const written = path.join(outDir, '.vite', 'manifest.json');
+      if (!fs.existsSync(written)) return;
+      fs.renameSync(written, path.join(outDir, '..', 'bundle-manifest.json'));
+      fs.rmSync(path.join(outDir, '.vite'), { recursive: true, force: true });
+    },
+  };
+}
 
 /** The API server the dev server forwards to (scripts/dev.ts starts it on this port). */
 const apiPort = Number(process.env.API_PORT ?? 8081);
 
 export default defineConfig({
-  plugins: [react(), pixiStartupProbes()],
+  plugins: [react(), pixiStartupProbes(), manifestOutsideWebRoot()],
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
@@ -14,6 +34,9 @@ export default defineConfig({
     // refuses to serve a .map file should one be there.
     sourcemap: false,
     chunkSizeWarningLimit: 2000,
+    // Which chunks each entry and dynamic import needs, for bench/bundle.ts and e2e/first-load.spec.ts
+    // (issue 27); moved to dist/bundle-manifest.json, out of what the server serves.
+    manifest: true,
     rollupOptions: {
       // The service worker is its own entry, served from the root so that its scope is the whole app.
       input: { main: 'index.html', sw: 'src/web/sw/service-worker.ts' },

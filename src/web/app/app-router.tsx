@@ -1,15 +1,12 @@
 import type { ReactNode } from 'react';
-import { Box, Flex } from '@chakra-ui/react';
 import { Redirect, Route, Switch } from 'wouter';
 import { useAuthUser } from '../auth/auth-context.tsx';
 import { PatientsPage } from '../features/patients/patients-page.tsx';
-import { RecordsPage } from '../features/records/records-page.tsx';
-import { UploadPage } from '../features/upload/upload-page.tsx';
-import { UsersPage } from '../features/users/users-page.tsx';
-import { AnnotationDraftOffer, ReviewPage, ReviewSessionProvider } from '../review/index.ts';
 import { PageHeader } from '../ui/page-header.tsx';
 import { AppLayout } from './app-layout.tsx';
+import { LazyRecordsPage, LazyUploadPage, LazyUsersPage } from './lazy-pages.tsx';
 import { RequireAuth } from './require-auth.tsx';
+import { ReviewScreen } from './review-screen.tsx';
 import type { Screen } from './screens.ts';
 import { CallbackRoute, LoginRoute, LogoutRoute } from './sign-in-routes.tsx';
 
@@ -25,7 +22,7 @@ function Guarded({ screen, fullBleed, children }: { screen: Screen; fullBleed?: 
 
 function UsersRoute() {
   const user = useAuthUser();
-  return <UsersPage isAdmin={user?.isAdmin ?? false} currentEmail={user?.email ?? null} />;
+  return <LazyUsersPage isAdmin={user?.isAdmin ?? false} currentEmail={user?.email ?? null} />;
 }
 
 /** The routes of spec section 2 (/silent-renew is answered before the app starts, see app.tsx). */
@@ -52,25 +49,15 @@ export function AppRouter() {
       <Route path="/patients/:patientId/records">
         {({ patientId }) => (
           <Guarded screen="records">
-            <RecordsPage key={patientId} patientId={patientId} />
+            <LazyRecordsPage key={patientId} patientId={patientId} />
           </Guarded>
         )}
       </Route>
       <Route path="/patients/:patientId/records/:recordId/review">
         {({ patientId, recordId }) => (
           <RequireAuth>
-            {/* Inside RequireAuth (it loads with the user's token), around the layout (its toolbars use it); one session per record. */}
-            <ReviewSessionProvider key={`${patientId}/${recordId}`} patientId={patientId} recordId={recordId}>
-              <AppLayout screen="review" fullBleed>
-                {/* The draft offer is a bar above the review, in the layout's flow: it never covers the image. */}
-                <Flex direction="column" height="full">
-                  <AnnotationDraftOffer />
-                  <Box flex="1" minHeight="0">
-                    <ReviewPage patientId={patientId} recordId={recordId} />
-                  </Box>
-                </Flex>
-              </AppLayout>
-            </ReviewSessionProvider>
+            {/* Inside RequireAuth (the review loads with the user's token); one session per record. */}
+            <ReviewScreen key={`${patientId}/${recordId}`} patientId={patientId} recordId={recordId} />
           </RequireAuth>
         )}
       </Route>
@@ -81,7 +68,7 @@ export function AppRouter() {
       </Route>
       <Route path="/upload">
         <Guarded screen="upload">
-          <UploadPage />
+          <LazyUploadPage />
         </Guarded>
       </Route>
       <Route>

@@ -1,17 +1,24 @@
 /**
  * The review's one door (issue 25): everything outside src/web/review imports the review from here
  * and nowhere else (dependency-cruiser rule `review-has-one-door`), so the rooms inside can be
- * rearranged without touching the app. The app mounts the review's one session provider and builds
- * its toolbars from the review's hooks; those are what it exports beside the route.
+ * rearranged without touching the app.
+ *
+ * The door is light (issue 27, first load): the app imports it on every screen, so it exports only
+ * what the toolbars and record cards read (contexts, hooks, the tool and speed lists, the draft
+ * store), none of which reaches pixi, the codecs or the report. The review itself (its session,
+ * page and panels) is behind `loadReviewRoute`, a dynamic import the bundler makes its own chunks.
  */
+import type { ComponentType } from 'react';
+import type { ReviewRouteProps } from './review-route.tsx';
 
-// The route: the review page of one record.
-export { ReviewPage } from './review-page.tsx';
+// The route: the review of one record, with its session, loaded when a record is opened.
+export type { ReviewRouteProps };
+export function loadReviewRoute(): Promise<{ default: ComponentType<ReviewRouteProps> }> {
+  return import('./review-route.tsx').then((module) => ({ default: module.ReviewRoute }));
+}
 
-// The one owner of an open record (its frames, slice cursor, playback, tool, annotations and their
-// save), mounted by the app's router per record; the draft offer the router shows above the page;
-// the hooks the app's toolbars read the session with.
-export { AnnotationDraftOffer, ReviewSessionProvider } from './session/review-session-provider.tsx';
+// The hooks the app's toolbars read the open record's session with (each null-safe or only used
+// on the review screen, inside the route's session).
 export { useActiveTool, useActiveToolStore } from './tools/active-tool.tsx';
 export { useReviewTools } from './session/use-review-scope.ts';
 export { useAnnotationSession, useConfirmLeave, useSaveState } from './annotations/annotation-session.tsx';

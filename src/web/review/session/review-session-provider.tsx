@@ -1,4 +1,4 @@
-import { createContext, use, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useApi } from '../../api/api-context.tsx';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { useToast } from '../../ui/toast.tsx';
@@ -9,8 +9,9 @@ import type { ImageStore } from '../frames/image-store.ts';
 import { PlaybackContext } from '../playback/playback-context.tsx';
 import { ActiveToolContext, type ActiveToolStore } from '../tools/active-tool.tsx';
 import { ReviewSession } from './review-session.ts';
+import { ReviewSessionContext, useReviewSession } from './review-session-context.ts';
 
-const ReviewSessionContext = createContext<ReviewSession | null>(null);
+export { useReviewSession };
 
 export interface ReviewSessionProviderProps {
   patientId: string;
@@ -59,11 +60,4 @@ export function AnnotationDraftOffer() {
   // Discard when leaving deletes the draft too.
   useEffect(() => (draft ? session.attachDrafts(draft) : undefined), [session, draft]);
   return draft ? <DraftPrompt sync={draft} /> : null;
-}
-
-/** The open record's session (the review page's frames, cursor and record). */
-export function useReviewSession(): ReviewSession {
-  const session = use(ReviewSessionContext);
-  if (!session) throw new Error('ReviewSessionProvider is not mounted');
-  return session;
 }

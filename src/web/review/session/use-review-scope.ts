@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { ToolId } from '../tools/tools.ts';
-import { useReviewSession } from './review-session-provider.tsx';
+import { useReviewSession } from './review-session-context.ts';
 import type { ReviewScope } from './review-scope.ts';
 
 /** What the review offers for the open record (see reviewScope); follows the record as it loads. */

@@ -1,0 +1,40 @@
+/**
+ * Issue 27, first load: signing in and the patients list download none of the review's code (its
+ * session, pixi, the codecs); opening a record does. The chunks are named by the build's manifest,
+ * so the check follows the hashed file names of whatever was built.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { originOf } from '../playwright.config.ts';
+import { readManifest, reviewOpen } from '../bench/bundle-chunks.ts';
+import { signIn } from './sign-in.ts';
+
+/** The paths of the JavaScript files the page has requested so far. */
+function recordScripts(page: Page): string[] {
+  const requested: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.endsWith('.js')) requested.push(pathname);
+  });
+  return requested;
+}
+
+test('the patients list loads without the review code, which arrives when a record is opened', async ({ page }) => {
+  const reviewFiles = reviewOpen(readManifest()).map((chunk) => `/${chunk.file}`);
+  const reviewRoute = reviewFiles.filter((file) => /\/review-route-/.test(file));
+  expect(reviewRoute).toHaveLength(1);
+  const requested = recordScripts(page);
+
+  await signIn(page);
+  await expect(page.getByTestId('patient-row').first()).toBeVisible();
+  expect(requested.filter((file) => reviewFiles.includes(file))).toEqual([]);
+
+  // The records page shares a few small chunks with the review, not the review itself.
+  await page.getByTestId('patient-row').filter({ hasText: 'DEM-001' }).click();
+  await expect(page).toHaveURL(`${originOf('demo')}/patients/DEM-001/records`);
+  await expect(page.getByTestId('record-card').first()).toBeVisible();
+  expect(requested.filter((file) => reviewRoute.includes(file))).toEqual([]);
+
+  await page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link').click();
+  await expect(page.getByRole('complementary', { name: 'Playback toolbar' })).toBeVisible();
+  expect(requested).toEqual(expect.arrayContaining(reviewRoute));
+});

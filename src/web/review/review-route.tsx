@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { Box, Flex } from '@chakra-ui/react';
+import { ReviewPage } from './review-page.tsx';
+import { AnnotationDraftOffer, ReviewSessionProvider } from './session/review-session-provider.tsx';
+
+export interface ReviewRouteProps {
+  patientId: string;
+  recordId: string;
+  /** The app's frame around the review (its layout and toolbars), which reads the session set here. */
+  frame: (content: ReactNode) => ReactNode;
+}
+
+/**
+ * The review of one record as the router mounts it: its one session around the app's frame (the
+ * toolbars read it), the draft offer as a bar above the page, in the layout's flow so that it never
+ * covers the image. Loaded on its own when a record is opened (see loadReviewRoute in index.ts):
+ * with it come pixi, the codecs and the report, which sign-in and the patients list do not need.
+ */
+export function ReviewRoute({ patientId, recordId, frame }: ReviewRouteProps) {
+  return (
+    <ReviewSessionProvider patientId={patientId} recordId={recordId}>
+      {frame(
+        <Flex direction="column" height="full">
+          <AnnotationDraftOffer />
+          <Box flex="1" minHeight="0">
+            <ReviewPage patientId={patientId} recordId={recordId} />
+          </Box>
+        </Flex>,
+      )}
+    </ReviewSessionProvider>
+  );
+}
