@@ -137,6 +137,8 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
                     <circle
                       key={index}
                       data-testid={pointTestId}
+                      // A named graphic: aria-label alone is not allowed on an SVG circle (axe, aria-prohibited-attr).
+                      role="img"
                       aria-label={`${name} control point ${index + 1}`}
                       cx={p.x}
                       cy={p.y}
