@@ -157,5 +157,19 @@ for (const viewport of [
 
     await checkCardsClearOfTheFrame(page, 'light');
     await checkCardsClearOfTheFrame(page, 'dark');
+
+    // The L-mode cut turned towards the top-left, the readout's usual corner (on the laptop its
+    // handle then lies where the readout sat): the readout and the card keep off the handle.
+    const cutHandle = page.getByTestId('lmode-cut-handle');
+    const from = (await cutHandle.boundingBox())!;
+    const image = await bmodePoint(page, 256, 256);
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(image.x - 100, image.y - 90, { steps: 5 });
+    await page.mouse.move(image.x - 100, image.y - 100, { steps: 2 });
+    await page.mouse.up();
+    await expect(page.getByTestId('lmode-cut-line')).toHaveAttribute('data-angle', '225');
+    await expect.poll(async () => overlaps((await page.getByTestId('frame-readout').boundingBox())!, (await cutHandle.boundingBox())!)).toBe(false);
+    await expect.poll(() => coveredByCards(page)).toEqual([]);
   });
 }
