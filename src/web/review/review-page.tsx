@@ -131,7 +131,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         );
         // Borders, scale bar and the frame's figures whatever the tool, on IVUS only (issue 26).
         return scope.analysed ? (
-          <BmodeFrameFigures viewport={viewport} slices={store} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed}>
+          <BmodeFrameFigures viewport={viewport} slices={store} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle}>
             {overlay}
           </BmodeFrameFigures>
         ) : (

@@ -223,7 +223,19 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
           frameSize={viewport.imageSize}
         />
       ) : null}
-      {viewport ? <LabelCards annotations={onSlice} store={annotations} transform={viewport.transform} pixelSpacingMm={pixelSpacingMm} selectedId={snapshot.selectedId} focusTextId={snapshot.focusTextId} onGripDown={onGripDown} /> : null}
+      {viewport ? (
+        <LabelCards
+          annotations={onSlice}
+          store={annotations}
+          transform={viewport.transform}
+          pixelSpacingMm={pixelSpacingMm}
+          selectedId={snapshot.selectedId}
+          focusTextId={snapshot.focusTextId}
+          onGripDown={onGripDown}
+          borders={contours?.analysis?.slices[slice - 1] ?? null}
+          contourTool={tool === 'contour'}
+        />
+      ) : null}
     </Box>
   );
 }

@@ -3,9 +3,15 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState, type PointerEven
 import { TEXT_DEBOUNCE_MS } from '../../../domain/constants.ts';
 import type { TypedAnnotation } from '../../../domain/annotations/manifest.ts';
 import { measureAnnotation } from '../../../domain/annotations/kinds/index.ts';
-import type { ViewTransform } from '../view/view-transform.ts';
+import { smoothClosedCurve } from '../../../domain/annotations/curves.ts';
+import type { SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
+import { useBordersShown } from '../contours/borders-visibility.ts';
+import { CONTOUR_HANDLE_RADIUS_PX, CONTOUR_HANDLE_STROKE_PX } from '../contours/contour-layer.tsx';
+import { useFrameBoxes } from '../contours/frame-boxes.ts';
+import type { Rect } from '../contours/readout-placement.ts';
+import { imageToScreen, type ViewTransform } from '../view/view-transform.ts';
 import { cardAnchor, handleCircles } from './annotation-shapes.tsx';
-import { placeLabels, type ScreenSize } from './label-placement.ts';
+import { placeLabels, type HandleCircle, type LabelObstacles, type ScreenSize } from './label-placement.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 
 /** A card's size before it is measured (its first render): about a ruler's card. */
@@ -40,6 +46,37 @@ function useMeasuredLayout(annotations: readonly TypedAnnotation[], transform: V
   }, [annotations, transform]);
   return [containerRef, layout];
 }
+
+/** What is drawn on the frame besides the annotations: the borders and the contour tool's control points, as they show now. */
+export interface FrameDrawing {
+  /** The slice's stored borders (a drag in progress does not move the cards), or null. */
+  borders: SliceMeasurement | null;
+  /** The borders are drawn (their switch is on). */
+  bordersShown: boolean;
+  /** The contour tool draws the borders' control points. */
+  controlPoints: boolean;
+}
+
+/**
+ * What the cards keep clear of (issue 26, item 7): the handles of the slice's annotations, the
+ * borders as drawn (the smooth curve through their control points, in screen pixels) with their
+ * control points in the contour tool, and the boxes on the frame (readout, contour card, scale bar,
+ * cut handle).
+ */
+export function cardObstacles(annotations: readonly TypedAnnotation[], transform: ViewTransform, frame: FrameDrawing, boxes: readonly Rect[]): LabelObstacles {
+  const handles: HandleCircle[] = handleCircles(annotations, transform);
+  const lines: { x: number; y: number }[][] = [];
+  const { borders } = frame;
+  if (borders && frame.bordersShown) {
+    for (const controlPoints of [borders.controlPoints, borders.vessel?.controlPoints ?? []]) {
+      const screen = controlPoints.map((p) => imageToScreen(transform, p));
+      if (screen.length >= 3) lines.push(smoothClosedCurve(screen));
+      if (frame.controlPoints) handles.push(...screen.map((p) => ({ ...p, radius: CONTOUR_HANDLE_RADIUS_PX + CONTOUR_HANDLE_STROKE_PX / 2 })));
+    }
+  }
+  return { handles, lines, boxes };
+}
+
 const KIND_NAMES = { ruler: 'Ruler', area: 'Area', angle: 'Angle', text: 'Note' } as const;
 
 export interface LabelCardsProps {
@@ -51,16 +88,23 @@ export interface LabelCardsProps {
   focusTextId: string | null;
   /** A press on a note's grip: the tool statechart moves the note once the pointer passes the drag threshold. */
   onGripDown: (annotation: TypedAnnotation, event: ReactPointerEvent) => void;
+  /** The slice's borders (IVUS only), which the cards keep clear of where they are drawn. */
+  borders?: SliceMeasurement | null | undefined;
+  /** The contour tool is on: the borders' control points are drawn. */
+  contourTool?: boolean | undefined;
 }
 
 /** The floating cards of spec section 2 for the annotations of the shown slice. */
-export function LabelCards({ annotations, store, transform, pixelSpacingMm, selectedId, focusTextId, onGripDown }: LabelCardsProps) {
+export function LabelCards({ annotations, store, transform, pixelSpacingMm, selectedId, focusTextId, onGripDown, borders = null, contourTool = false }: LabelCardsProps) {
   const [containerRef, layout] = useMeasuredLayout(annotations, transform);
-  // Each card beside what it describes, off every handle of the slice and inside the panel (label-placement.ts).
+  const bordersShown = useBordersShown();
+  const frameBoxes = useFrameBoxes();
+  // Each card beside what it describes, off every handle, border and box on the frame and inside the panel (label-placement.ts).
   const placements = useMemo(() => {
     const labels = annotations.map((annotation) => ({ id: annotation.id, anchor: cardAnchor(annotation, transform), size: layout.cards[annotation.id] ?? UNMEASURED_CARD }));
-    return placeLabels(labels, handleCircles(annotations, transform), layout.panel);
-  }, [annotations, transform, layout]);
+    const obstacles = cardObstacles(annotations, transform, { borders, bordersShown, controlPoints: contourTool }, Object.values(frameBoxes));
+    return placeLabels(labels, obstacles, layout.panel);
+  }, [annotations, transform, layout, borders, bordersShown, contourTool, frameBoxes]);
   return (
     // Cards are dragged and clicked, never read as a text selection (the notes' inputs still are).
     <Box ref={containerRef} position="absolute" inset="0" pointerEvents="none" userSelect="none" data-testid="label-cards">

@@ -1,11 +1,14 @@
 import { useState, useSyncExternalStore, type ReactNode } from 'react';
+import type { CutAngleStore } from '../lmode/cut-angle.ts';
+import { CUT_HANDLE_SIZE_PX, cutLineOnScreen } from '../lmode/cut-line.tsx';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { useActiveTool } from '../tools/active-tool.tsx';
 import { imageToScreen, type PanelViewport, type PanelViewportSource } from '../view/view-transform.ts';
 import { BordersVisibilityContext, createBordersVisibility, useBordersShown } from './borders-visibility.ts';
 import { FrameReadout, READOUT_LAYOUTS } from './frame-readout.tsx';
 import { fieldOfViewOnScreen, ReadOnlyBorders } from './read-only-borders.tsx';
-import { frameObstacles } from './readout-placement.ts';
+import { createFrameBoxes, FrameBoxesContext, useFrameBoxes, usePublishedBox } from './frame-boxes.ts';
+import { cutHandleRect, frameObstacles } from './readout-placement.ts';
 import { ScaleBar, scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
 
@@ -25,8 +28,22 @@ export interface BmodeFrameFiguresProps {
   pixelSpacingMm: number;
   /** The pixel spacing is not from the files: the scale bar says "(assumed)". */
   pixelSpacingAssumed: boolean;
+  /** The L-mode cut line's angle: its handle on the frame is kept clear of the readout and the cards. */
+  cutAngle?: CutAngleStore | undefined;
   /** The annotation overlay: inside, the contour tool draws the editable borders and its own readout. */
   children: ReactNode;
+}
+
+const NO_CUT_ANGLE: CutAngleStore | null = null;
+const noSubscription = () => () => {};
+
+/** Publishes the scale bar's box and the cut handle's (where the angle puts it) for the readout and the cards to keep clear of. */
+function FixedFrameBoxes({ viewport, cutAngle }: { viewport: PanelViewport; cutAngle: CutAngleStore | null }) {
+  const angle = useSyncExternalStore(cutAngle?.subscribe ?? noSubscription, () => cutAngle?.get() ?? null);
+  usePublishedBox('scale-bar', scaleBarRect(viewport.viewportSize));
+  const handle = angle === null ? null : cutLineOnScreen(viewport.transform, viewport.imageSize, angle).handle;
+  usePublishedBox('cut-handle', handle ? cutHandleRect(handle, CUT_HANDLE_SIZE_PX) : null);
+  return null;
 }
 
 /** Outside the contour tool: the borders as lines (when switched on) and the frame's readout, clear of them. */
@@ -39,8 +56,10 @@ function FiguresOutsideContourTool({ viewport, slices, analysis, pending }: { vi
     lumen: (measurement?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
     vessel: (measurement?.vessel?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
   };
-  const obstacles = frameObstacles([screen.lumen, screen.vessel], fieldOfViewOnScreen(transform, imageSize), [scaleBarRect(viewportSize)]);
+  const cutHandle = useFrameBoxes()['cut-handle'];
+  const obstacles = frameObstacles([screen.lumen, screen.vessel], fieldOfViewOnScreen(transform, imageSize), [scaleBarRect(viewportSize), ...(cutHandle ? [cutHandle] : [])]);
   const { ref: readoutRef, placement, layout } = usePlacedBox(viewportSize, obstacles, READOUT_LAYOUTS);
+  usePublishedBox('readout', placement.rect);
   return (
     <>
       {shown && measurement ? <ReadOnlyBorders screen={screen} slice={slice} /> : null}
@@ -56,12 +75,15 @@ function FiguresOutsideContourTool({ viewport, slices, analysis, pending }: { vi
  * annotation overlay, `children`) draws the editable borders and the same readout, live while a
  * point is dragged. Mounted for IVUS records only: other ultrasound gets no border and no figure.
  */
-export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, children }: BmodeFrameFiguresProps) {
+export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children }: BmodeFrameFiguresProps) {
   const [visibility] = useState(() => createBordersVisibility(true));
+  const [boxes] = useState(createFrameBoxes);
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
   const tool = useActiveTool();
   return (
     <BordersVisibilityContext value={visibility}>
+      <FrameBoxesContext value={boxes}>
+      {viewport ? <FixedFrameBoxes viewport={viewport} cutAngle={cutAngle ?? NO_CUT_ANGLE} /> : null}
       {children}
       {viewport ? (
         <div data-testid="bmode-frame-figures" style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
@@ -69,6 +91,7 @@ export function BmodeFrameFigures({ viewport: source, slices, analysis, pending,
           <ScaleBar transform={viewport.transform} panel={viewport.viewportSize} pixelSpacingMm={pixelSpacingMm} assumed={pixelSpacingAssumed} />
         </div>
       ) : null}
+      </FrameBoxesContext>
     </BordersVisibilityContext>
   );
 }

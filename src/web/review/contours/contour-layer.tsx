@@ -13,11 +13,14 @@ import { useBordersShown } from './borders-visibility.ts';
 import { ContourCard } from './contour-card.tsx';
 import { FrameReadout, READOUT_LAYOUTS } from './frame-readout.tsx';
 import { BORDERS, DRAW_ORDER, fieldOfViewOnScreen } from './read-only-borders.tsx';
+import { useFrameBoxes, usePublishedBox } from './frame-boxes.ts';
 import { frameObstacles } from './readout-placement.ts';
 import { scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
 
-const HANDLE_RADIUS_PX = 4;
+/** A control point's circle; with its 1.5 px stroke, what the annotation cards keep clear of. */
+export const CONTOUR_HANDLE_RADIUS_PX = 4;
+export const CONTOUR_HANDLE_STROKE_PX = 1.5;
 
 export interface ContourLayerProps {
   /** The slice's borders (manual where corrected, automatic otherwise), or null while none is known. */
@@ -96,9 +99,13 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
   const panel = usePanelSize(svgRef);
   // The borders of the stored slice, not the live ones: the boxes stay put while a point is dragged.
   const storedScreen = measurement ? [measurement.controlPoints, measurement.vessel?.controlPoints ?? []].map((points) => points.map((p) => imageToScreen(transform, p))) : [];
-  const obstacles = frameObstacles(storedScreen, fieldOfViewOnScreen(transform, frameSize), [scaleBarRect(panel)]);
+  const cutHandle = useFrameBoxes()['cut-handle'];
+  const obstacles = frameObstacles(storedScreen, fieldOfViewOnScreen(transform, frameSize), [scaleBarRect(panel), ...(cutHandle ? [cutHandle] : [])]);
   const { ref: readoutRef, placement: readoutPlace, layout: readoutLayout } = usePlacedBox(panel, obstacles, READOUT_LAYOUTS);
   const { ref: cardRef, placement: cardPlace } = usePlacedBox(panel, { ...obstacles, rects: [...obstacles.rects, readoutPlace.rect] }, ['card']);
+  // The annotation cards keep clear of both (label-cards.tsx).
+  usePublishedBox('contour-readout', readoutPlace.rect);
+  usePublishedBox('contour-card', cardPlace.rect);
 
   const onHandleDown = (border: ContourBorder, index: number) => (event: ReactPointerEvent<SVGCircleElement>) => {
     const points = pointsOf(border);
@@ -130,13 +137,15 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
                     <circle
                       key={index}
                       data-testid={pointTestId}
+                      // A named graphic: aria-label alone is not allowed on an SVG circle (axe, aria-prohibited-attr).
+                      role="img"
                       aria-label={`${name} control point ${index + 1}`}
                       cx={p.x}
                       cy={p.y}
-                      r={HANDLE_RADIUS_PX}
+                      r={CONTOUR_HANDLE_RADIUS_PX}
                       fill={drag?.border === border && drag.index === index ? color : 'black'}
                       stroke={color}
-                      strokeWidth={1.5}
+                      strokeWidth={CONTOUR_HANDLE_STROKE_PX}
                       style={{ cursor: 'grab' }}
                       onPointerDown={onHandleDown(border, index)}
                     />

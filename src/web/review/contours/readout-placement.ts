@@ -106,3 +106,16 @@ export function frameObstacles(borders: readonly (readonly Point[])[], fieldOfVi
   const points = borders.flatMap((controlPoints) => (controlPoints.length >= 3 ? [...controlPoints, ...smoothClosedCurve(controlPoints)] : controlPoints));
   return { rects: others, points, pointPadding: BORDER_PADDING_PX, fieldOfView };
 }
+
+/** How far the cut handle's focus ring (2 px outline, 2 px offset) reaches beyond the handle. */
+const FOCUS_RING_PX = 4;
+
+/**
+ * The L-mode cut line's handle on the B-mode (its centre on screen and its diameter), with its focus
+ * ring, as a box to keep clear of: a readout or a card over it would hide the handle that turns the
+ * L-mode's cut, and take the presses meant for it.
+ */
+export function cutHandleRect(centre: Point, sizePx: number): Rect {
+  const half = sizePx / 2 + FOCUS_RING_PX;
+  return { x: centre.x - half, y: centre.y - half, width: 2 * half, height: 2 * half };
+}

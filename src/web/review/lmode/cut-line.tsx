@@ -10,7 +10,8 @@ import { lmodeColumnLength } from './lmode-sampling.ts';
 const CUT_LINE_COLOR = '#ffe411';
 /** The handle sits this far out along the line, as a share of the frame's shorter half-side, so it stays on the image. */
 const HANDLE_RADIUS_SHARE = 0.9;
-const HANDLE_SIZE_PX = 16;
+/** The handle's diameter; the B-mode's readout and cards keep clear of it (readout-placement.ts). */
+export const CUT_HANDLE_SIZE_PX = 16;
 
 export interface CutLineProps {
   viewport: PanelViewportSource;
@@ -109,8 +110,8 @@ export function CutLine({ viewport, cutAngle }: CutLineProps) {
         position="absolute"
         left="0"
         top="0"
-        width={`${HANDLE_SIZE_PX}px`}
-        height={`${HANDLE_SIZE_PX}px`}
+        width={`${CUT_HANDLE_SIZE_PX}px`}
+        height={`${CUT_HANDLE_SIZE_PX}px`}
         borderRadius="full"
         border="2px solid"
         borderColor={CUT_LINE_COLOR}
@@ -119,7 +120,7 @@ export function CutLine({ viewport, cutAngle }: CutLineProps) {
         touchAction="none"
         pointerEvents="auto"
         visibility={line ? 'visible' : 'hidden'}
-        transform={line ? `translate(${line.handle.x - HANDLE_SIZE_PX / 2}px, ${line.handle.y - HANDLE_SIZE_PX / 2}px)` : undefined}
+        transform={line ? `translate(${line.handle.x - CUT_HANDLE_SIZE_PX / 2}px, ${line.handle.y - CUT_HANDLE_SIZE_PX / 2}px)` : undefined}
         _focusVisible={{ outline: '2px solid', outlineColor: 'blue.400', outlineOffset: '2px' }}
       />
     </Box>
@@ -127,7 +128,7 @@ export function CutLine({ viewport, cutAngle }: CutLineProps) {
 }
 
 /** The cut line's ends and the handle, in screen pixels. */
-function cutLineOnScreen(transform: Parameters<typeof imageToScreen>[0], image: { width: number; height: number }, angleDeg: number) {
+export function cutLineOnScreen(transform: Parameters<typeof imageToScreen>[0], image: { width: number; height: number }, angleDeg: number) {
   const centre = { x: image.width / 2, y: image.height / 2 };
   const dx = Math.cos(degToRad(angleDeg));
   const dy = Math.sin(degToRad(angleDeg));

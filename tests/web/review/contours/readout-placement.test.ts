@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Point } from '../../../../src/domain/annotations/manifest.ts';
-import { cornerRect, frameObstacles, placeBox, type Obstacles } from '../../../../src/web/review/contours/readout-placement.ts';
+import { cornerRect, cutHandleRect, frameObstacles, placeBox, type Obstacles } from '../../../../src/web/review/contours/readout-placement.ts';
 
 const panel = { width: 600, height: 400 };
 const box = { width: 200, height: 120 };
@@ -43,5 +43,14 @@ describe('placeBox', () => {
     const placed = placeBox(panel, box, everywhere);
     expect(placed.corner).not.toBe('top-left');
     expect(placed.covers).toBe(true);
+  });
+
+  it("keeps clear of the L-mode cut line's handle: a readout never hides the handle that turns the cut", () => {
+    // The cut turned towards the top-left: its 16 px handle sits inside the top-left corner's box.
+    const handle = cutHandleRect({ x: 150, y: 100 }, 16);
+    const placed = placeBox(panel, box, frameObstacles([], null, [handle]));
+    expect(placed).toMatchObject({ corner: 'top-right', covers: false });
+    // With its focus ring: a box 2 px beside the handle's edge would hide the ring.
+    expect(handle).toEqual({ x: 138, y: 88, width: 24, height: 24 });
   });
 });
