@@ -122,7 +122,8 @@ test('leaving with unsaved changes asks first; a conflicting save offers to keep
   await signIn(page);
   const href = await reviewHref(page, /B-mode:\s*3,600 frames/);
   await openReview(page, href);
-  await drawRuler(page, [50, 50], [150, 50]);
+  // Inside the field of view: the image's top-left corner holds the frame readout and its switch.
+  await drawRuler(page, [150, 250], [250, 250]);
   await expect(cards(page)).toHaveCount(1);
 
   // Leaving asks; staying keeps the work.

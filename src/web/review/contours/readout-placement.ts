@@ -76,6 +76,8 @@ export interface Placement {
   readonly covers: boolean;
   /** How much it covers (border points plus box area): the least covering placement wins. */
   readonly covered: number;
+  /** Its rank, lower is better: 0 clear of everything, 1 clear but over the field of view, 2 + covered. */
+  readonly rank: number;
 }
 
 /**
@@ -89,7 +91,7 @@ export function placeBox(panel: Size, size: Size, obstacles: Obstacles, corners:
     const covered = obstacles.rects.reduce((sum, obstacle) => sum + overlapArea(rect, obstacle), 0) + pointsNear(rect, obstacles.points, obstacles.pointPadding);
     // Covering a border always costs more than entering the field of view.
     const score = covered > 0 ? 2 + covered : obstacles.fieldOfView && meetsCircle(rect, obstacles.fieldOfView) ? 1 : 0;
-    if (best === null || score < best.score) best = { placement: { corner, rect, covers: covered > 0, covered }, score };
+    if (best === null || score < best.score) best = { placement: { corner, rect, covers: covered > 0, covered, rank: score }, score };
   }
   return best!.placement;
 }

@@ -16,8 +16,9 @@ const EMPTY: Size = { width: 0, height: 0 };
  * A box placed in a panel corner clear of the obstacles (readout-placement.ts), by its rendered
  * size: attach `ref` to the box, position it at `placement.rect`, draw it in `layout`. The layouts
  * are tried in order (a wide one, then a narrow one that fits beside the image on a laptop): the
- * first with a clear corner wins, else the one covering least. A layout not measured yet is drawn
- * once to be measured.
+ * first with a corner clear of everything and off the field of view wins, else the best ranked
+ * (clear but over the field of view, then covering least), the earlier layout on a tie. A layout
+ * not measured yet is drawn once to be measured.
  */
 export function usePlacedBox<L extends string>(panel: Size, obstacles: Obstacles, layouts: readonly [L, ...L[]]): PlacedBox<L> {
   const [element, ref] = useState<HTMLDivElement | null>(null);
@@ -30,11 +31,8 @@ export function usePlacedBox<L extends string>(panel: Size, obstacles: Obstacles
       break;
     }
     const placement = placeBox(panel, size, obstacles);
-    if (!placement.covers) {
-      chosen = { layout, placement };
-      break;
-    }
-    if (chosen === null || placement.covered < chosen.placement.covered) chosen = { layout, placement };
+    if (chosen === null || placement.rank < chosen.placement.rank) chosen = { layout, placement };
+    if (placement.rank === 0) break;
   }
   const { layout, placement } = chosen!;
 

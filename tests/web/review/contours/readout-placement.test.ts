@@ -21,6 +21,18 @@ describe('placeBox', () => {
     expect(placed.covers).toBe(false);
   });
 
+  it("ranks a box clear of everything below one over the field of view, so a narrower layout beside the image wins over a wide one on it", () => {
+    // The 605 x 340 B-mode panel of a 1600 x 900 screen before any border is known: the image's circle in the middle.
+    const wide = { width: 280, height: 90 };
+    const narrow = { width: 120, height: 100 };
+    const bmode = { width: 605, height: 340 };
+    const fieldOfView = { cx: 302, cy: 170, r: 170 };
+    const onImage = placeBox(bmode, wide, nothing({ fieldOfView }));
+    const beside = placeBox(bmode, narrow, nothing({ fieldOfView }));
+    expect(onImage.rank).toBe(1);
+    expect(beside).toMatchObject({ corner: 'top-left', rank: 0, covers: false });
+  });
+
   it('measures against the curve, not its bounding box: a round border leaves the corners of its square free', () => {
     // A border filling the panel's height: its bounding box reaches every corner box, the circle none.
     const border = ring(300, 200, 200);
