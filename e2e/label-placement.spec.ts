@@ -21,6 +21,16 @@ async function boxesOf(page: Page, selector: string): Promise<Box[]> {
   );
 }
 
+/**
+ * Goes to a slice of the 300-frame record that no other spec annotates (they draw on the first and
+ * the last), so the cards counted are this test's alone.
+ */
+async function toOwnSlice(page: Page, slice: number): Promise<void> {
+  await page.keyboard.press('End');
+  for (let i = 300; i > slice; i--) await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('slice-indicator')).toContainText(`Slice ${slice} / 300`);
+}
+
 for (const viewport of [
   { width: 1366, height: 768 },
   { width: 2560, height: 1440 },
@@ -31,6 +41,7 @@ for (const viewport of [
     await page.goto(`${originOf('demo')}/patients/DEM-001/records`);
     const link = page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link');
     await openAnnotationReview(page, `${originOf('demo')}${await link.getAttribute('href')}`);
+    await toOwnSlice(page, viewport.width === 1366 ? 296 : 295);
 
     // Ruler A: upright, its upper end where ruler B's card would go if cards always sat right of and above their anchor.
     const bEnd = await bmodePoint(page, 300, 300);
@@ -136,6 +147,7 @@ for (const viewport of [
     await page.goto(`${originOf('demo')}/patients/DEM-001/records`);
     const link = page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link');
     await openAnnotationReview(page, `${originOf('demo')}${await link.getAttribute('href')}`);
+    await toOwnSlice(page, viewport.width === 1366 ? 294 : 293);
     await expect(page.getByTestId('frame-readout').getByTestId('contour-area')).toBeVisible({ timeout: 120_000 });
     await expect(page.locator(BORDERS).first()).toBeVisible();
 
