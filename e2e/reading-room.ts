@@ -48,6 +48,23 @@ export async function expectAccessible(page: Page, what: string, theme: Theme): 
   expect(await seriousViolations(page, `${what} (${theme})`)).toEqual([]);
 }
 
+/**
+ * The screen as it stands has no serious or critical violation in `theme`, nor in the other theme:
+ * the other is set on the page's root for the check (as the toolbar's switch does, which an open
+ * dialog would not let us reach), then `theme` again.
+ */
+export async function expectAccessibleInBothThemes(page: Page, what: string, theme: Theme): Promise<void> {
+  await expectAccessible(page, what, theme);
+  const other: Theme = theme === 'dark' ? 'light' : 'dark';
+  const setDark = (dark: boolean) => page.evaluate((on) => document.documentElement.classList.toggle('sm-theme-dark', on), dark);
+  await setDark(other === 'dark');
+  try {
+    await expectAccessible(page, what, other);
+  } finally {
+    await setDark(theme === 'dark');
+  }
+}
+
 type Box = { x: number; y: number; width: number; height: number };
 
 export async function boxOf(locator: Locator): Promise<Box> {
