@@ -61,3 +61,27 @@ export async function signedInPage(browser: Browser, origin: string): Promise<Pa
   await page.waitForURL(/\/patients/);
   return page;
 }
+
+/** CPU seconds a process has used, all its threads (user + system, from /proc). */
+export function processCpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * Waits until the server is idle: under 5% of a core over two seconds in a row, i.e. no frame
+ * generation or border detection left from a first open. Playback and scrubbing measured while the
+ * server still worked would share the machine's two cores with it. Returns the seconds waited and
+ * the server's CPU seconds in that time (printed: how much work the measurement would have met).
+ */
+export async function waitForServerIdle(server: Pick<BenchServer, 'pid'>, maxSeconds = 900): Promise<{ waited: number; cpu: number }> {
+  const start = performance.now();
+  const cpuAtStart = processCpuSeconds(server.pid);
+  let quiet = 0;
+  while (quiet < 2 && performance.now() - start < maxSeconds * 1000) {
+    const before = processCpuSeconds(server.pid);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    quiet = processCpuSeconds(server.pid) - before < 0.05 ? quiet + 1 : 0;
+  }
+  return { waited: (performance.now() - start) / 1000, cpu: processCpuSeconds(server.pid) - cpuAtStart };
+}

@@ -7,6 +7,8 @@
  *   on each slice change (the review's way: see src/web/review/panels/panel-renderer.ts).
  * The 'single' page, which keeps the frames' bytes, also builds the L-mode at a given cut angle
  * in plain JS (lmodeRecompute): the baseline of the review's L-mode recompute.
+ * Both play a cine (playCine, stopCine) as the review plays: a 10 ms tick moves the slice, the
+ * next animation frame draws it: the baseline of the review's painted playback.
  */
 export type TextureStrategy = 'array' | 'single';
 
@@ -88,6 +90,7 @@ window.loadFrames = async (chunkUrls, count, width, height, authorization) => {
   // Anything refused (a texture too large, say) would make the baseline meaningless: the bench says so.
   window.rawState.glError = gl.getError();
 };
+${CINE_SCRIPT}
 ${array ? '' : LMODE_SCRIPT}</script></body></html>`;
 }
 
@@ -135,5 +138,33 @@ window.lmodeRecompute = (angleRad, count) => {
   // Slice changes re-upload into the frames' texture: bind it back.
   gl.bindTexture(gl.TEXTURE_2D, textures[0]);
   return ms;
+};
+`;
+
+/**
+ * The raw page's cine, built like the review's playback (src/web/review/playback): a 10 ms tick
+ * (PLAYBACK_STEP_MS, the spec's 100 slices a second) moves the slice; the next animation frame
+ * draws whichever slice is current, so the painted rate is what the page can draw, at most the
+ * display's.
+ */
+const CINE_SCRIPT = `
+let cineTimer = 0;
+let cineFrame = 0;
+let cineSlice = 1;
+window.playCine = () => {
+  cineSlice = window.rawState.slice;
+  const draw = () => {
+    cineFrame = 0;
+    if (cineSlice !== window.rawState.slice) window.drawSlice(cineSlice);
+  };
+  cineTimer = setInterval(() => {
+    cineSlice = cineSlice >= window.rawState.loaded ? 1 : cineSlice + 1;
+    if (!cineFrame) cineFrame = requestAnimationFrame(draw);
+  }, 10);
+};
+window.stopCine = () => {
+  clearInterval(cineTimer);
+  cancelAnimationFrame(cineFrame);
+  cineFrame = 0;
 };
 `;

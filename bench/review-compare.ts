@@ -4,19 +4,20 @@
  * measures both, in alternating order, so the machine's load falls on both alike. Each build is
  * served by its own tree's server (its own port and throwaway data directory), and measured from a
  * click on the 3,600-frame record's card: first frame, Play, slice change latency, L-mode
- * recompute, playback. The first open of a record nobody opened (frame generation, border
+ * recompute, playback; and, in the same rounds, the raw WebGL2 page's slice changes and cine on
+ * the same frames. Scrubbing and playback are measured once both servers are idle. The first open of a record nobody opened (frame generation, border
  * detection, the MLA time) is not compared: it measures the server's generator and detector, which
  * change on their own; here it only warms both servers up.
  */
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { launchChromium, signedInPage, startBenchServer, type BenchServer } from './browser-bench.ts';
+import { launchChromium, signedInPage, startBenchServer, waitForServerIdle, type BenchServer } from './browser-bench.ts';
+import { bearerToken, measureRawPage, paintedPlayback, percentile, scrubLatencies, type RawPageFigures } from './review-measures.ts';
 
 const PORTS = { here: 8196, other: 8197 };
 const roundsAt = process.argv.indexOf('--rounds');
 /** Interleaved rounds (`--rounds <n>`, 3 by default): more of them steady the medians on a busy machine. */
 const ROUNDS = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : 3;
-const SCRUB_STEPS = 200;
 const LMODE_TURNS = 20;
 /** The record measured: the 3,600-frame one by default; `--frames 300` takes the 300-frame one (much quicker to warm up on a loaded machine). */
 const framesAt = process.argv.indexOf('--frames');
@@ -32,10 +33,8 @@ interface Figures {
   scrubP95: number;
   lmodeMedian: number;
   fps: number;
-  slicesPerSecond: number;
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const median = (values: number[]) => percentile(values, 0.5);
 
 /** Starts the server of the tree in `dir` (its `src/server`, serving its `dist/web`): the bench server starts in the current directory. */
@@ -64,7 +63,13 @@ async function warmUp(browser: Browser, origin: string): Promise<void> {
   await page.context().close();
 }
 
-async function measure(browser: Browser, origin: string): Promise<Figures> {
+/** What the raw page needs to ask for the same frames: the record's id and the clinician's token (read from a review). */
+interface RecordAccess {
+  recordId: string;
+  authorization: string;
+}
+
+async function measure(browser: Browser, origin: string): Promise<{ figures: Figures; access: RecordAccess }> {
   const page = await signedInPage(browser, origin);
   await page.goto(`${origin}/patients/DEM-001/records`);
   const link = recordLink(page);
@@ -88,19 +93,7 @@ async function measure(browser: Browser, origin: string): Promise<Figures> {
   await page.getByTestId('frames-status').filter({ hasText: DOWNLOADED }).waitFor({ timeout: 60_000 }).catch(() => undefined);
 
   // As bench/review.ts measures them: a key press to the canvas showing the next slice, per step.
-  const scrub = await page.evaluate(async (count) => {
-    const canvas = document.querySelector('[data-testid="panel-canvas-bmode"]') as HTMLCanvasElement;
-    const latencies: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const expected = String(Number(canvas.dataset.drawnSlice) + 1);
-      const start = performance.now();
-      window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-      while (canvas.dataset.drawnSlice !== expected && performance.now() - start < 2000) await new Promise((resolve) => setTimeout(resolve, 0));
-      latencies.push(performance.now() - start);
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-    }
-    return latencies;
-  }, SCRUB_STEPS);
+  const scrub = await scrubLatencies(page, '[data-testid="panel-canvas-bmode"]');
   const lmode = await page.evaluate(async (count) => {
     const handle = document.querySelector('[data-testid="lmode-cut-handle"]') as HTMLElement;
     const measures = () => performance.getEntriesByName('ivus:lmode-recompute');
@@ -115,35 +108,18 @@ async function measure(browser: Browser, origin: string): Promise<Figures> {
     }
     return times;
   }, LMODE_TURNS);
-  await page.keyboard.press('Home');
-  await page.getByTestId('slice-indicator').filter({ hasText: /^Slice 1 \// }).waitFor();
-  const playback = await page.evaluate(async () => {
-    const canvas = document.querySelector('[data-testid="panel-canvas-bmode"]') as HTMLCanvasElement;
-    const sliceNow = () => Number(/Slice (\d+)/.exec(document.querySelector('[data-testid="slice-indicator"]')!.textContent ?? '')?.[1]);
-    (document.querySelector('button[aria-label="Play"]') as HTMLButtonElement).click();
-    const startSlice = sliceNow();
-    const start = performance.now();
-    let painted = 0;
-    let last = canvas.dataset.drawnSlice;
-    while (performance.now() - start < 3000) {
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-      if (canvas.dataset.drawnSlice !== last) painted++;
-      last = canvas.dataset.drawnSlice;
-    }
-    const seconds = (performance.now() - start) / 1000;
-    const advanced = sliceNow() - startSlice;
-    (document.querySelector('button[aria-label="Pause"]') as HTMLButtonElement).click();
-    return { fps: painted / seconds, slicesPerSecond: advanced / seconds };
-  });
+  const playback = await paintedPlayback(page, 'review');
+  const access = { recordId: new URL(page.url()).pathname.split('/records/')[1]!.split('/')[0]!, authorization: await bearerToken(page) };
   await page.context().close();
-  return {
+  const figures = {
     firstFrame: (marks.firstFrame ?? Number.NaN) - marks.entry,
     play: (marks.play ?? Number.NaN) - marks.entry,
     scrubMedian: median(scrub),
     scrubP95: percentile(scrub, 0.95),
     lmodeMedian: median(lmode),
-    ...playback,
+    fps: playback.fps,
   };
+  return { figures, access };
 }
 
 export async function compareBuilds(otherDir: string): Promise<void> {
@@ -152,14 +128,28 @@ export async function compareBuilds(otherDir: string): Promise<void> {
   const browser = await launchChromium(['--js-flags=--expose-gc']);
   console.info(`warming up both servers (frames made, borders detected) ...`);
   await Promise.all([warmUp(browser, here.origin), warmUp(browser, there.origin)]);
+  // Playback and scrubbing are measured with both servers idle: nothing left of the first open.
+  const idle = await Promise.all([waitForServerIdle(here), waitForServerIdle(there)]);
+  console.info(`both servers idle (this build's after ${idle[0].waited.toFixed(0)} s, ${idle[0].cpu.toFixed(1)} CPU s; the other's after ${idle[1].waited.toFixed(0)} s, ${idle[1].cpu.toFixed(1)} CPU s)`);
   const results: { here: Figures[]; other: Figures[] } = { here: [], other: [] };
+  const rawResults: RawPageFigures[] = [];
+  let access: RecordAccess | null = null;
+  const sides = ['here', 'other', 'raw'] as const;
   for (let round = 0; round < ROUNDS; round++) {
-    // Alternating order: neither build always goes first on a machine whose load drifts.
-    const order = round % 2 === 0 ? (['here', 'other'] as const) : (['other', 'here'] as const);
+    // Rotating order: none of the three always goes first on a machine whose load drifts. The raw
+    // page (served by this build's server, the same frames) needs a review measured before it.
+    const order = [0, 1, 2].map((i) => sides[(i + round) % 3]!).sort((a, b) => (a === 'raw' && !access ? 1 : b === 'raw' && !access ? -1 : 0));
     for (const side of order) {
-      const figures = await measure(browser, side === 'here' ? here.origin : there.origin);
-      results[side].push(figures);
-      console.info(`round ${round + 1} ${side === 'here' ? 'this build' : 'other build'}: ${JSON.stringify(Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
+      if (side === 'raw') {
+        const raw = await measureRawPage('array', { origin: here.origin, ...access!, frames: FRAMES, lmodeTurns: 0 });
+        rawResults.push(raw);
+        console.info(`round ${round + 1} raw page: ${JSON.stringify({ scrubMedian: median(raw.scrub), scrubP95: percentile(raw.scrub, 0.95), fps: raw.playback.fps }, (_, v: unknown) => (typeof v === 'number' ? Number(v.toFixed(2)) : v))}`);
+        continue;
+      }
+      const measured = await measure(browser, side === 'here' ? here.origin : there.origin);
+      if (side === 'here') access = measured.access;
+      results[side].push(measured.figures);
+      console.info(`round ${round + 1} ${side === 'here' ? 'this build' : 'other build'}: ${JSON.stringify(Object.fromEntries(Object.entries(measured.figures).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
     }
   }
   await browser.close();
@@ -172,7 +162,6 @@ export async function compareBuilds(otherDir: string): Promise<void> {
     ['slice change latency, 95th percentile', 'scrubP95', 'ms'],
     ['L-mode recompute at a new angle, median', 'lmodeMedian', 'ms'],
     ['playback: frames painted per second', 'fps', 'fps'],
-    ['playback: slices advanced per second', 'slicesPerSecond', '/s'],
   ];
   console.info(`\nthe ${COUNT}-frame record, median of ${ROUNDS} interleaved rounds; this build: ${process.cwd()}, other build: ${other}`);
   console.info(`${''.padEnd(44)} ${'this build'.padStart(14)} ${'other build'.padStart(14)}  ratio`);
@@ -181,5 +170,20 @@ export async function compareBuilds(otherDir: string): Promise<void> {
     const b = median(results.other.map((f) => f[key]));
     console.info(`${label.padEnd(44)} ${a.toFixed(1).padStart(9)} ${unit.padEnd(4)} ${b.toFixed(1).padStart(9)} ${unit.padEnd(4)} ${(a / b).toFixed(3).padStart(6)}x`);
   }
+  const rawFigures: Partial<Record<keyof Figures, number>> = {
+    scrubMedian: median(rawResults.map((r) => median(r.scrub))),
+    scrubP95: median(rawResults.map((r) => percentile(r.scrub, 0.95))),
+    fps: median(rawResults.map((r) => r.playback.fps)),
+  };
+  console.info(`\nbeside the raw WebGL2 page (bench/raw-webgl-page.ts, the same frames, median of ${rawResults.length} rounds)`);
+  console.info(`${''.padEnd(44)} ${'raw page'.padStart(14)}  ${'this/raw'.padStart(8)}  ${'other/raw'.padStart(9)}`);
+  for (const [label, key, unit] of rows) {
+    const r = rawFigures[key];
+    if (r === undefined) continue;
+    const a = median(results.here.map((f) => f[key]));
+    const b = median(results.other.map((f) => f[key]));
+    console.info(`${label.padEnd(44)} ${r.toFixed(1).padStart(9)} ${unit.padEnd(4)}  ${(a / r).toFixed(3).padStart(7)}x  ${(b / r).toFixed(3).padStart(8)}x`);
+  }
+  console.info('goals: slice change p95 within 1.2x of the raw page; painted playback at least 0.95x its cine');
   console.info('(the first open of a record nobody opened, MLA time included, is not compared: see the header)');
 }

@@ -10,6 +10,7 @@ import { FramesStatus } from './frames/frames-status.tsx';
 import { ReviewPanels } from './panels/review-panels.tsx';
 import { SliceIndicator, useSliceNavigation } from './playback/slice-navigation.tsx';
 import { useRecordImages } from './frames/use-record-images.ts';
+import { framePacedSlice } from './frames/frame-paced-slice.ts';
 import { useRecordContext } from '../session/use-patient-context.ts';
 import { acquisitionLine, isAssumed, positionAssumed, recordTitle } from '../../domain/reports/acquisition-format.ts';
 import { ErrorState } from '../ui/states.tsx';
@@ -117,6 +118,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           : null;
   const figures = useMemo(() => ({ pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS }), [pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS]);
   const spacingAssumed = record ? isAssumed(record, 'pixelSpacing') : false;
+  // The frame's borders and readout follow the slice once per painted frame, not once per playback tick.
+  const paintedSlice = useMemo(() => framePacedSlice(store), [store]);
   const overlays = useMemo(
     () => ({
       bmode: (viewport: PanelViewportSource) => {
@@ -131,7 +134,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         );
         // Borders, scale bar and the frame's figures whatever the tool, on IVUS only (issue 26).
         return scope.analysed ? (
-          <BmodeFrameFigures viewport={viewport} slices={store} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle}>
+          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle}>
             {overlay}
           </BmodeFrameFigures>
         ) : (
@@ -145,7 +148,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         </>
       ),
     }),
-    [annotations, store, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews],
+    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews],
   );
 
   return (
