@@ -36,7 +36,8 @@
  *    unseen; behind calcium or a strut (a strong echo near the lumen border, then no speckle) only
  *    the EEM is (vessel-search.ts). Blind rays have a flat cost, are crossed on smoothness alone,
  *    and their radii are interpolated from the seeing rays on each side.
- * 6. Closed-border dynamic programming (border-search.ts). Without a previous frame the blood
+ * 6. Closed-border dynamic programming (border-search.ts), coarse to fine (coarse-to-fine-search.ts:
+ *    pairs of samples first, then every sample in a band round that path). Without a previous frame the blood
  *    evidence is weakest, so a first EEM search runs alone and its robust ellipse (vessel-search.ts)
  *    caps the lumen softly. The lumen search, then the EEM search (vessel-search.ts: outward
  *    media-to-adventitia step, bright adventitia, no blood inside) with candidates forbidden closer
@@ -52,7 +53,7 @@
  *    there was one.
  */
 import { DEFAULT_ANGLE_COUNT, DEFAULT_CONTROL_POINTS, type BorderDetector, type BorderDetectorOptions, type Border } from './border-detection.ts';
-import { createBorderSearchWorkspace, searchClosedBorder } from './border-search.ts';
+import { createCoarseToFineWorkspace, searchClosedBorderCoarseToFine } from './coarse-to-fine-search.ts';
 import { frameConfidence, type ConfidenceInputs } from './confidence.ts';
 import { addContinuity, buildLumenCost } from './lumen-search.ts';
 import { bordersFromPaths } from './border-radii.ts';
@@ -61,7 +62,8 @@ import { frameConfidenceInputs } from './frame-confidence-inputs.ts';
 import { createPolarSampler } from './polar-sampler.ts';
 import { removeRingDown, ringDownEnd } from './ring-down.ts';
 import { controlPointsOf, polygonOf, widen } from './radial-profile.ts';
-import { bloodLogit, boxFilter, computeFeatures, createFeatureMaps, estimateBloodModel, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
+import { boxFilter } from './box-filter.ts';
+import { bloodLogit, computeFeatures, createFeatureMaps, estimateBloodModel, NO_SIGNAL_VARIANCE, temporalDifference } from './speckle-features.ts';
 import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
@@ -191,7 +193,7 @@ export function createBorderDetector(
   const prefixRows = new Float64Array(angleCount * (sampleCount + 1));
   const lumenCost = new Float32Array(angleCount * candidateCount);
   const vCost = new Float32Array(angleCount * candidateCount);
-  const search = createBorderSearchWorkspace(angleCount, candidateCount);
+  const search = createCoarseToFineWorkspace(angleCount, candidateCount);
   const lumenPath = new Int32Array(angleCount);
   const vesselPath = new Int32Array(angleCount);
   const eemFit = new Float64Array(angleCount);
@@ -292,7 +294,7 @@ export function createBorderDetector(
         lumenPath.fill(0);
         vesselCost(prefixRows, logit, lumenPath, gap, angleCount, sampleCount, candidateFirst, candidateCount, vesselParameters, vCost);
         for (let a = 0; a < angleCount; a++) if (blind[a] === 1) vCost.fill(0, a * candidateCount + gap, (a + 1) * candidateCount);
-        searchClosedBorder(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
+        searchClosedBorderCoarseToFine(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
         if (robustEemFit(vesselPath, blind, px(BRANCH_FLOOR_MM), eemFit)) {
           for (let a = 0; a < angleCount; a++) {
             const cap = eemFit[a]! + px(t.lumenCapToleranceMm) - gap;
@@ -302,7 +304,7 @@ export function createBorderDetector(
         }
       }
       addContinuity(lumenCost, prevLumen, step, angleCount, candidateCount, firstSample + candidateFirst + t.bloomMm / sampleMm, t.continuityFreeMm / sampleMm, t.continuityCost * unitScale);
-      searchClosedBorder(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
+      searchClosedBorderCoarseToFine(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
 
       // Vessel: blind where the lumen is, and behind strong echoes just outside the lumen.
       const searchVessel = (): Uint8Array => {
@@ -324,7 +326,7 @@ export function createBorderDetector(
           for (let c = 0; c < candidateCount; c++) if (vCost[out + c]! < FORBIDDEN) vCost[out + c] = 0;
         }
         addContinuity(vCost, prevVessel, step, angleCount, candidateCount, firstSample + candidateFirst + t.vesselOffsetMm / sampleMm, t.continuityFreeMm / sampleMm, t.continuityCost * unitScale);
-        searchClosedBorder(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
+        searchClosedBorderCoarseToFine(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
         return vesselBlind;
       };
       let vesselBlind = searchVessel();
@@ -342,7 +344,7 @@ export function createBorderDetector(
           blind[a] = 1;
           lumenCost.fill(0, a * candidateCount, (a + 1) * candidateCount);
         }
-        searchClosedBorder(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
+        searchClosedBorderCoarseToFine(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
         vesselBlind = searchVessel();
       }
 

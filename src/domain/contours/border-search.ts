@@ -138,6 +138,24 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
           best = candidate;
           bestIndex = 4;
         }
+      } else if (maxJump === 1 && k >= 1 && k < interiorEnd) {
+        // maxJump 1 (the vessel's coarse search, coarse-to-fine-search.ts) written out likewise.
+        const base = k - 1;
+        let candidate = previous[base]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 0;
+        }
+        candidate = previous[base + 1]! + p0;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 1;
+        }
+        candidate = previous[base + 2]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 2;
+        }
       } else if (k >= maxJump && k < interiorEnd) {
         const base = k - maxJump;
         for (let i = 0; i < penalty.length; i++) {

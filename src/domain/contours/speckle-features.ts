@@ -31,6 +31,8 @@
  * display floor), unless it lies in a shadow, which the lumen search decides (border-detector.ts).
  */
 
+import { boxFilter, boxFilterValuesAndSquares } from './box-filter.ts';
+
 export interface FeatureMaps {
   readonly mean: Float32Array;
   /** Local mean over the statistics window (the texture cue's coefficient of variation divides by it). */
@@ -42,6 +44,8 @@ export interface FeatureMaps {
   readonly scratch: Float32Array;
   readonly squares: Float32Array;
   readonly runningSum: Float64Array;
+  /** The second running sum of the statistics window's fused pass (box-filter.ts). */
+  readonly runningSquares: Float64Array;
 }
 
 export function createFeatureMaps(angleCount: number, sampleCount: number): FeatureMaps {
@@ -54,60 +58,8 @@ export function createFeatureMaps(angleCount: number, sampleCount: number): Feat
     scratch: new Float32Array(n),
     squares: new Float32Array(n),
     runningSum: new Float64Array(Math.max(sampleCount + 1, sampleCount)),
+    runningSquares: new Float64Array(sampleCount + 1),
   };
-}
-
-/**
- * Box mean over (2·halfRays + 1) rays (circular) by (2·halfSamples + 1) samples (truncated at the
- * ends of the ray), from `input` into `out`; `scratch` holds the radial pass.
- */
-export function boxFilter(
-  input: Float32Array,
-  out: Float32Array,
-  scratch: Float32Array,
-  running: Float64Array,
-  angleCount: number,
-  sampleCount: number,
-  halfRays: number,
-  halfSamples: number,
-): void {
-  // Along each ray: prefix sums, then the window average (fewer samples at the ends).
-  for (let a = 0; a < angleCount; a++) {
-    const row = a * sampleCount;
-    running[0] = 0;
-    let sum = 0;
-    for (let k = 0; k < sampleCount; k++) running[k + 1] = sum += input[row + k]!;
-    // The full windows in the middle of the ray divide by one width; only the ends clip.
-    const fullStart = Math.min(halfSamples, sampleCount);
-    const fullEnd = Math.max(fullStart, sampleCount - halfSamples - 1);
-    for (let k = 0; k < fullStart; k++) {
-      const high = k + halfSamples + 1 > sampleCount ? sampleCount : k + halfSamples + 1;
-      scratch[row + k] = (running[high]! - running[0]!) / high;
-    }
-    const fullWidth = 2 * halfSamples + 1;
-    for (let k = fullStart; k < fullEnd; k++) scratch[row + k] = (running[k + halfSamples + 1]! - running[k - halfSamples]!) / fullWidth;
-    for (let k = fullEnd; k < sampleCount; k++) {
-      const low = k - halfSamples < 0 ? 0 : k - halfSamples;
-      scratch[row + k] = (running[sampleCount]! - running[low]!) / (sampleCount - low);
-    }
-  }
-  // Across rays, circularly: a running window per sample index.
-  const width = 2 * halfRays + 1;
-  const sums = running.length >= sampleCount ? running : new Float64Array(sampleCount);
-  sums.fill(0, 0, sampleCount);
-  for (let d = -halfRays; d <= halfRays; d++) {
-    const row = ((d + angleCount) % angleCount) * sampleCount;
-    for (let k = 0; k < sampleCount; k++) sums[k]! += scratch[row + k]!;
-  }
-  for (let a = 0; a < angleCount; a++) {
-    const row = a * sampleCount;
-    const leaving = ((a - halfRays + angleCount) % angleCount) * sampleCount;
-    const entering = ((a + halfRays + 1) % angleCount) * sampleCount;
-    for (let k = 0; k < sampleCount; k++) {
-      out[row + k] = sums[k]! / width;
-      sums[k]! += scratch[entering + k]! - scratch[leaving + k]!;
-    }
-  }
 }
 
 export interface WindowSizes {
@@ -127,10 +79,8 @@ export function computeFeatures(polar: Float32Array, maps: FeatureMaps, angleCou
   const { mean, statMean, variance, scratch, squares, runningSum } = maps;
   const n = angleCount * sampleCount;
   boxFilter(polar, mean, scratch, runningSum, angleCount, sampleCount, windows.meanRays, windows.meanSamples);
-  // Local variance over the statistics window: box(P²) − box(P)².
-  for (let s = 0; s < n; s++) squares[s] = polar[s]! * polar[s]!;
-  boxFilter(squares, variance, scratch, runningSum, angleCount, sampleCount, windows.statRays, windows.statSamples);
-  boxFilter(polar, statMean, scratch, runningSum, angleCount, sampleCount, windows.statRays, windows.statSamples);
+  // Local variance over the statistics window: box(P²) − box(P)², both boxes in one pass.
+  boxFilterValuesAndSquares(polar, statMean, variance, { values: scratch, squares, running: runningSum, runningSquares: maps.runningSquares }, angleCount, sampleCount, windows.statRays, windows.statSamples);
   for (let s = 0; s < n; s++) {
     const v = variance[s]! - statMean[s]! * statMean[s]!;
     variance[s] = v > 0 ? v : 0;

@@ -47,8 +47,10 @@ const gunzip = promisify(zlib.gunzip);
  * 5 (issue 23): frames with pixels finer than 0.015 mm (the demo records' 0.01 mm) are sampled
  * 0.015 mm apart along the rays, as every other frame: a third fewer samples, and borders that
  * differ slightly (closer to the truth); contours under 4 are detected again.
+ * 6 (issue 23, speed): the border searches run coarse to fine (coarse-to-fine-search.ts), which
+ * places a few borders differently; contours under 5 are detected again.
  */
-export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-5';
+export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-6';
 
 /** Storage key of a record's contours: `{tenant}/{record}/{imaging version}/contours/{algorithm}.json.gz`. */
 export function contoursKey(record: ImagingKeyParts): string {

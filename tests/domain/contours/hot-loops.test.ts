@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createBorderSearchWorkspace, searchClosedBorder } from '../../../src/domain/contours/border-search.ts';
-import { boxFilter } from '../../../src/domain/contours/speckle-features.ts';
+import { boxFilter } from '../../../src/domain/contours/box-filter.ts';
 import { alignPrevious } from '../../../src/domain/contours/temporal-alignment.ts';
 import { seededRandom } from '../../../src/domain/random.ts';
 import type { Point } from '../../../src/domain/annotations/point.ts';
