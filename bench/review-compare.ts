@@ -12,7 +12,7 @@
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { launchChromium, signedInPage, startBenchServer, waitForServerIdle, type BenchServer } from './browser-bench.ts';
-import { bearerToken, measureRawPage, paintedPlayback, percentile, scrubLatencies, type RawPageFigures } from './review-measures.ts';
+import { bearerToken, lmodeRecomputeTimes, measureRawPage, paintedPlayback, percentile, scrubLatencies, type RawPageFigures } from './review-measures.ts';
 
 const PORTS = { here: 8196, other: 8197 };
 const roundsAt = process.argv.indexOf('--rounds');
@@ -94,20 +94,7 @@ async function measure(browser: Browser, origin: string): Promise<{ figures: Fig
 
   // As bench/review.ts measures them: a key press to the canvas showing the next slice, per step.
   const scrub = await scrubLatencies(page, '[data-testid="panel-canvas-bmode"]');
-  const lmode = await page.evaluate(async (count) => {
-    const handle = document.querySelector('[data-testid="lmode-cut-handle"]') as HTMLElement;
-    const measures = () => performance.getEntriesByName('ivus:lmode-recompute');
-    const times: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const seen = measures().length;
-      const start = performance.now();
-      handle.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-      while (measures().length === seen && performance.now() - start < 5000) await new Promise((resolve) => setTimeout(resolve, 0));
-      times.push(measures().at(-1)?.duration ?? Number.NaN);
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-    }
-    return times;
-  }, LMODE_TURNS);
+  const lmode = await lmodeRecomputeTimes(page, LMODE_TURNS);
   const playback = await paintedPlayback(page, 'review');
   const access = { recordId: new URL(page.url()).pathname.split('/records/')[1]!.split('/')[0]!, authorization: await bearerToken(page) };
   await page.context().close();

@@ -160,3 +160,21 @@ export function bearerToken(page: Page): Promise<string> {
     return '';
   });
 }
+
+/** In the review: turns the cut line by 1° at a time and reads each recompute's User Timing measure. */
+export async function lmodeRecomputeTimes(page: Page, turns: number): Promise<number[]> {
+  return page.evaluate(async (count) => {
+    const handle = document.querySelector('[data-testid="lmode-cut-handle"]') as HTMLElement;
+    const measures = () => performance.getEntriesByName('ivus:lmode-recompute');
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const seen = measures().length;
+      const start = performance.now();
+      handle.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      while (measures().length === seen && performance.now() - start < 5000) await new Promise((resolve) => setTimeout(resolve, 0));
+      times.push(measures().at(-1)?.duration ?? Number.NaN);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    }
+    return times;
+  }, turns);
+}

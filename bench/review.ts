@@ -24,7 +24,7 @@ import type { Page } from '@playwright/test';
 import { launchChromium, processCpuSeconds, signedInPage, startBenchServer, waitForServerIdle } from './browser-bench.ts';
 import { chromiumMemoryBytes } from './chromium-memory.ts';
 import { CONTOUR_ALGORITHM_VERSION } from '../src/server/contours/record-contours.ts';
-import { bearerToken, measureRawPage, paintedPlayback, percentile, scrubLatencies } from './review-measures.ts';
+import { bearerToken, lmodeRecomputeTimes, measureRawPage, paintedPlayback, percentile, scrubLatencies } from './review-measures.ts';
 
 const PORT = 8195;
 /** L-mode cut angles turned to, one degree apart, each a full recompute of the 3,600 columns. */
@@ -54,26 +54,6 @@ async function longRecordHref(page: Page): Promise<string> {
   await page.goto(`${ORIGIN}/patients/DEM-001/records`);
   return `${ORIGIN}${await page.getByTestId('record-card').filter({ hasText: /B-mode:\s*3,600 frames/ }).getByRole('link').getAttribute('href')}`;
 }
-
-/** In the review: turns the cut line by 1° at a time and reads each recompute's User Timing measure. */
-async function lmodeRecomputeTimes(page: Page, turns: number): Promise<number[]> {
-  return page.evaluate(async (count) => {
-    const handle = document.querySelector('[data-testid="lmode-cut-handle"]') as HTMLElement;
-    const measures = () => performance.getEntriesByName('ivus:lmode-recompute');
-    const times: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const seen = measures().length;
-      const start = performance.now();
-      handle.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
-      while (measures().length === seen && performance.now() - start < 5000) await new Promise((resolve) => setTimeout(resolve, 0));
-      times.push(measures().at(-1)?.duration ?? Number.NaN);
-      await new Promise((resolve) => requestAnimationFrame(resolve));
-    }
-    return times;
-  }, turns);
-}
-
-
 
 /** In the page: polls every animation frame for the first B-mode frame drawn and Play enabled. */
 function watchFirstFrameAndPlay(): void {

@@ -2,7 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { makeDicom } from '../tests/support/dicom-fixtures.ts';
 import { openLoadedReview } from './open-review.ts';
-import { signIn, storedIdToken } from './sign-in.ts';
+import { signIn } from './sign-in.ts';
+import { importThroughApi } from './reading-room.ts';
 
 /**
  * Issue 26, "borders and figures always at hand": on the B-mode frame, whatever the tool, the
@@ -191,21 +192,8 @@ test('a loop that is not IVUS gets no borders, no figures and no scale bar', asy
   const patientId = `E2E-RO-${Date.now()}`;
   const loop = makeDicom({ kind: 'us', pullbackRate: null, manufacturer: 'GE Healthcare', model: 'Voluson E10', rows: 120, columns: 160, frames: 8, patientId, patientName: 'Echo^Loop' });
   await signIn(page);
-  const token = await storedIdToken(page);
   // Imported through the API on the uploader's word that it is other ultrasound.
-  const importId = await page.evaluate(
-    async ([base64, t]) => {
-      const body = new FormData();
-      body.append('confirmOtherUltrasound', 'true');
-      body.append('files', new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'loop.dcm', { type: 'application/dicom' }));
-      const answer = await fetch('/api/demo/imports', { method: 'POST', body, headers: { Authorization: `Bearer ${t}` } });
-      return ((await answer.json()) as { imports: { importId: string }[] }).imports[0]!.importId;
-    },
-    [Buffer.from(loop.bytes).toString('base64'), token] as const,
-  );
-  const summary = () => page.evaluate(([id, t]) => fetch(`/api/demo/imports/${id}`, { headers: { Authorization: `Bearer ${t}` } }).then((r) => r.json()), [importId, token] as const);
-  await expect.poll(async () => (await summary()).status, { timeout: 60_000 }).toBe('done');
-  const { recordId } = (await summary()) as { recordId: string };
+  const recordId = await importThroughApi(page, loop.bytes, 'loop.dcm', { confirmOtherUltrasound: true });
 
   await page.goto(`/patients/${patientId}/records/${recordId}/review`);
   await expect(page.getByTestId('frames-status')).toHaveText(/8 B-mode and 0 angio frames (loaded|downloaded)/, { timeout: 60_000 });

@@ -8,7 +8,8 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { OTHER_ULTRASOUND_LABEL } from '../src/domain/records.ts';
 import { makeDicom } from '../tests/support/dicom-fixtures.ts';
 import { shortRecordHref } from './open-review.ts';
-import { signIn, storedIdToken } from './sign-in.ts';
+import { signIn } from './sign-in.ts';
+import { importThroughApi } from './reading-room.ts';
 
 /** The slice the review shows, read from the header's readout ("Slice 123 / 300 · …"). */
 async function shownSlice(page: Page): Promise<number> {
@@ -129,20 +130,9 @@ test('ultrasound that is not IVUS has no results block', async ({ page }) => {
   const patientId = `E2E-RB-${Date.now()}`;
   const loop = makeDicom({ kind: 'us', pullbackRate: null, manufacturer: 'GE Healthcare', model: 'Voluson E10', rows: 120, columns: 160, frames: 12, patientId, patientName: 'Fetal^Loop' });
   await signIn(page);
-  const token = await storedIdToken(page);
-  const importId = await page.evaluate(
-    async ([base64, t]) => {
-      const body = new FormData();
-      body.append('confirmOtherUltrasound', 'true');
-      body.append('files', new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], 'loop.dcm', { type: 'application/dicom' }));
-      const answer = await fetch('/api/demo/imports', { method: 'POST', body, headers: { Authorization: `Bearer ${t}` } });
-      return ((await answer.json()) as { imports: { importId: string }[] }).imports[0]!.importId;
-    },
-    [Buffer.from(loop.bytes).toString('base64'), token] as const,
-  );
-  const summary = () => page.evaluate(([id, t]) => fetch(`/api/demo/imports/${id}`, { headers: { Authorization: `Bearer ${t}` } }).then((r) => r.json() as Promise<{ status: string; recordId: string }>), [importId, token] as const);
-  await expect.poll(async () => (await summary()).status, { timeout: 60_000 }).toBe('done');
-  await page.goto(`/patients/${patientId}/records/${(await summary()).recordId}/review`);
+  // Imported through the API on the uploader's word that it is other ultrasound.
+  const recordId = await importThroughApi(page, loop.bytes, 'loop.dcm', { confirmOtherUltrasound: true });
+  await page.goto(`/patients/${patientId}/records/${recordId}/review`);
   await expect(page.getByTestId('imaging-kind')).toHaveText(OTHER_ULTRASOUND_LABEL);
   await expect(page.getByTestId('slice-indicator')).toHaveText(/^Slice \d+ \/ 12/);
   await expect(page.getByTestId('results-block')).toHaveCount(0);

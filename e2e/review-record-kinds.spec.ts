@@ -1,41 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import { OTHER_ULTRASOUND_LABEL } from '../src/domain/records.ts';
 import { makeDicom } from '../tests/support/dicom-fixtures.ts';
-import { signIn, storedIdToken } from './sign-in.ts';
+import { signIn } from './sign-in.ts';
+import { importThroughApi } from './reading-room.ts';
 
 const FRAMES = 12;
 
 /** Imports one file through the API as the signed-in user (confirming other ultrasound); answers its record. */
-async function importFile(page: Page, bytes: Uint8Array): Promise<string> {
-  const token = await storedIdToken(page);
-  const importId = await page.evaluate(
-    async ([base64, t]) => {
-      const body = new FormData();
-      body.append('confirmOtherUltrasound', 'true');
-      const file = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-      body.append('files', new File([file], 'loop.dcm', { type: 'application/dicom' }));
-      const answer = await fetch('/api/demo/imports', { method: 'POST', body, headers: { Authorization: `Bearer ${t}` } });
-      if (answer.status !== 202) throw new Error(`import answered ${answer.status}: ${await answer.text()}`);
-      return ((await answer.json()) as { imports: { importId: string }[] }).imports[0]!.importId;
-    },
-    [Buffer.from(bytes).toString('base64'), token] as const,
-  );
-  let recordId: string | null = null;
-  await expect
-    .poll(
-      async () => {
-        const summary = await page.evaluate(
-          ([id, t]) => fetch(`/api/demo/imports/${id}`, { headers: { Authorization: `Bearer ${t}` } }).then((r) => r.json()),
-          [importId, token] as const,
-        );
-        recordId = summary.recordId;
-        return summary.status;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe('done');
-  return recordId!;
-}
+const importFile = (page: Page, bytes: Uint8Array): Promise<string> => importThroughApi(page, bytes, 'loop.dcm', { confirmOtherUltrasound: true });
 
 test('a loop that is not IVUS, imported on the uploader’s word, opens to view, measure and play only', async ({ page }) => {
   const patientId = `E2E-US-${Date.now()}`;
