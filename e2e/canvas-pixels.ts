@@ -1,8 +1,15 @@
 import type { Locator, Page } from '@playwright/test';
 
 /** The gray levels a canvas shows (its red channel), read from a screenshot of it. */
-export async function grayLevels(page: Page, canvas: Locator): Promise<number[]> {
-  const png = await canvas.screenshot();
+/** What hides everything in the panels but their canvases, for a screenshot of the image alone. */
+const IMAGE_ONLY_STYLE = '[data-panel] * { visibility: hidden !important; } [data-panel] canvas { visibility: visible !important; }';
+
+/**
+ * The gray levels of the canvas as the screen shows it; `imageOnly` leaves out what the page draws
+ * over it (borders, readout, cards, scale bar, cursor lines), which a hover or a late arrival changes.
+ */
+export async function grayLevels(page: Page, canvas: Locator, { imageOnly = false } = {}): Promise<number[]> {
+  const png = await canvas.screenshot(imageOnly ? { style: IMAGE_ONLY_STYLE } : {});
   return page.evaluate(async (base64) => {
     const image = new Image();
     image.src = `data:image/png;base64,${base64}`;

@@ -253,6 +253,10 @@ for (const [index, size] of SIZES.entries()) {
         expect(rows[0]).toBe('measurement,slice,position_mm,kind,value,unit,note');
         return rows.slice(1);
       };
+      // On a slice no other spec annotates, so that nobody's rulers lie where this one is drawn.
+      await page.keyboard.press('End');
+      for (let i = 0; i < 150; i++) await page.keyboard.press('ArrowLeft');
+      await expect(page.getByTestId('slice-indicator')).toContainText('Slice 150 / 300');
       const before = await measurementRows();
       const cards = await page.getByTestId('label-card').count();
       await drawRuler(page, [150, 250], [350, 250], { toolOff: true });

@@ -46,7 +46,7 @@ async function dragBrightness(page: Page, panel: string, dx: number, dy: number)
 /** Gray levels of a panel once it has drawn its first slice. */
 async function panelGrays(page: Page, panel: string): Promise<number[]> {
   await expect(canvas(page, panel)).toHaveAttribute('data-drawn-slice', '1');
-  return grayLevels(page, canvas(page, panel));
+  return grayLevels(page, canvas(page, panel), { imageOnly: true });
 }
 
 for (const viewport of [
