@@ -41,6 +41,7 @@ import { ImportRejection, rejectFile } from '../../domain/import-rejection.ts';
 import { FrameDecodeError } from '../dicom/frame-decode.ts';
 import type { HeaderReader } from './header-reader.ts';
 import { commitImport, ImportAborted, type RunningPlan } from './import-commit.ts';
+import { failureOf } from './import-failure.ts';
 import { fetchStagedFiles, importJobData, planOfJob, stageUploadedFiles, type ImportJobData } from './import-job.ts';
 import type { JobQueue, JobRun } from '../jobs/job-queue.ts';
 import { schedulePrecompute } from '../contours/record-contours.ts';
@@ -392,13 +393,4 @@ export class ImportService {
     await fs.rm(row.tempDir, { recursive: true, force: true });
     if (claimed) await finishRollBack(this.db, importId);
   }
-}
-
-function failureOf(error: unknown, stillOurs: boolean): { code: ImportErrorCode; message: string } {
-  if (error instanceof ImportAborted) {
-    return { code: 'interrupted', message: stillOurs ? importErrorMessage('interrupted') : 'The import was rolled back: its server stopped answering.' };
-  }
-  if (error instanceof FrameDecodeError) return { code: error.code, message: error.message };
-  if (error instanceof ImportRejection) return { code: error.code, message: error.message };
-  return { code: 'decode_failed', message: `The import failed on the server: ${error instanceof Error ? error.message : String(error)}` };
 }
