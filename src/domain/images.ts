@@ -17,6 +17,11 @@ const SeriesSchema = z.object({
   framesPerChunk: z.number().int().positive(),
   /** API paths (relative to /api/{tenant}/) of the chunks, in frame order. */
   chunks: z.array(z.string()),
+  /**
+   * What a chunk's body is: `gray8`, the frames' raw 8-bit gray bytes (sent gzip-encoded);
+   * `frame-pack`, the frames as encoded bitstreams the page decodes (domain/pixels/frame-pack.ts).
+   */
+  chunkFormat: z.enum(['gray8', 'frame-pack']).default('gray8'),
 });
 export type SeriesImages = z.infer<typeof SeriesSchema>;
 

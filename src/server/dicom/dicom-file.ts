@@ -16,7 +16,7 @@ import { misorderedElement } from './element-order.ts';
 import { pixelFormat } from './image-pixel-module.ts';
 import { ACCEPTED_SYNTAXES_TEXT, ACCEPTED_TRANSFER_SYNTAXES, DEFLATED_EXPLICIT_LITTLE_ENDIAN, EXPLICIT_LITTLE_ENDIAN, OTHER_TRANSFER_SYNTAXES } from './transfer-syntaxes.ts';
 import { rejectFile } from '../../domain/import-rejection.ts';
-import type { FrameLocation, PixelFormat } from './pixel-format.ts';
+import type { FrameLocation, PixelFormat } from '../../domain/pixels/pixel-format.ts';
 import { locateFrames, readExactly } from './pixel-data-location.ts';
 
 export type DicomSeriesKind = 'bmode' | 'angio';

@@ -5,7 +5,7 @@
  */
 import dicomParser, { type DataSet } from 'dicom-parser';
 import { rejectFile } from '../../domain/import-rejection.ts';
-import { ACCEPTED_PHOTOMETRICS, rgbToGray, type PaletteGray, type Photometric, type PixelEncoding, type PixelFormat, type VoiLut } from './pixel-format.ts';
+import { ACCEPTED_PHOTOMETRICS, rgbToGray, type PaletteGray, type Photometric, type PixelEncoding, type PixelFormat, type VoiLut } from '../../domain/pixels/pixel-format.ts';
 import { str } from './attributes.ts';
 
 const MAX_SIZE_PX = 8192;

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { Element } from 'dicom-parser';
 import { rejectFile } from '../../domain/import-rejection.ts';
 import { rleSegmentCount } from './frame-decode.ts';
-import { nativeFrameBytes, type FrameLocation, type PixelEncoding, type PixelFormat } from './pixel-format.ts';
+import { nativeFrameBytes, type FrameLocation, type PixelEncoding, type PixelFormat } from '../../domain/pixels/pixel-format.ts';
 
 /** Bytes read at the start of each JPEG frame to find its frame header. */
 const JPEG_PROBE = 4096;

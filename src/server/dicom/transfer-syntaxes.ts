@@ -2,7 +2,7 @@
  * The transfer syntaxes an import accepts (with the pixel encoding its frames are decoded by) and
  * the names of the others, so a refusal can say what the file is.
  */
-import type { PixelEncoding } from './pixel-format.ts';
+import type { PixelEncoding } from '../../domain/pixels/pixel-format.ts';
 
 export const EXPLICIT_LITTLE_ENDIAN = '1.2.840.10008.1.2.1';
 export const EXPLICIT_BIG_ENDIAN = '1.2.840.10008.1.2.2';

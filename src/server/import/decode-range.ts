@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { decodeFrame, FrameDecodeError } from '../dicom/frame-decode.ts';
-import type { FrameLocation, PixelFormat } from '../dicom/pixel-format.ts';
+import type { FrameLocation, PixelFormat } from '../../domain/pixels/pixel-format.ts';
 
 export interface DecodeJob {
   readonly filePath: string;

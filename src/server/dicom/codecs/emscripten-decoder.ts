@@ -3,7 +3,7 @@
  * frame into the codec's input buffer, decode, read the frame info and the output buffer. This
  * turns such a class into a CodecAdapter, keeping one decoder instance per thread.
  */
-import { sixteenBit, type CodecAdapter, type DecodedSamples } from './types.ts';
+import { sixteenBit, type CodecAdapter, type DecodedSamples } from '../../../domain/pixels/decoded-samples.ts';
 import { loadWasmModule, once } from './wasm-module.ts';
 
 export interface EmscriptenDecoder {

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { codecErrorText } from './emscripten-decoder.ts';
-import type { CodecAdapter, DecodedSamples } from './types.ts';
+import type { CodecAdapter, DecodedSamples } from '../../../domain/pixels/decoded-samples.ts';
 import { once } from './wasm-module.ts';
 
 interface JpegImage {

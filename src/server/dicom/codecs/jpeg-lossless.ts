@@ -5,7 +5,7 @@
  */
 import { Decoder } from '@cornerstonejs/jpeg-lossless-decoder-js';
 import { codecErrorText } from './emscripten-decoder.ts';
-import type { CodecAdapter, DecodedSamples } from './types.ts';
+import type { CodecAdapter, DecodedSamples } from '../../../domain/pixels/decoded-samples.ts';
 
 export const jpegLossless: CodecAdapter = {
   library: 'jpeg-lossless-decoder-js (@cornerstonejs fork)',

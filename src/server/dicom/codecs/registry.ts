@@ -3,14 +3,14 @@
  * transfer syntaxes to encodings). Every adapter loads its library once per thread with init();
  * decoding is then synchronous.
  */
-import type { PixelEncoding, PixelFormat } from '../pixel-format.ts';
+import type { PixelEncoding, PixelFormat } from '../../../domain/pixels/pixel-format.ts';
 import { charls } from './charls.ts';
 import { jpeg12Bit } from './jpeg-12bit.ts';
 import { jpegLossless } from './jpeg-lossless.ts';
 import { libjpegTurbo } from './libjpeg-turbo.ts';
 import { openjpeg } from './openjpeg.ts';
 import { openjph } from './openjph.ts';
-import type { CodecAdapter } from './types.ts';
+import type { CodecAdapter } from '../../../domain/pixels/decoded-samples.ts';
 
 type CodecEncoding = Exclude<PixelEncoding, 'native' | 'rle'>;
 

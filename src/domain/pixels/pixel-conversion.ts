@@ -5,7 +5,7 @@
  * or as the Y of YBR. Pure computation, shared by the workers and the main thread.
  */
 import { rgbToGray, type PixelFormat } from './pixel-format.ts';
-import type { DecodedSamples } from './codecs/types.ts';
+import type { DecodedSamples } from './decoded-samples.ts';
 
 const clampGray = (gray: number) => (gray <= 0 ? 0 : gray >= 255 ? 255 : Math.round(gray));
 

@@ -1,0 +1,82 @@
+/**
+ * A frame pack: how one chunk of a series is stored for the page and sent to it. It holds the
+ * chunk's frames as encoded bitstreams (the console's own JPEG, JPEG-LS, JPEG 2000, HTJ2K or RLE
+ * frames, never encoded a second time; or a lossless encoding of the 8-bit gray for sources the
+ * page could not decode as they are) and the pixel format that turns each decoded frame into
+ * the same 8-bit gray the server makes (frame-decode.ts, pixel-conversion.ts).
+ *
+ * Layout: the magic `IVFP`, a u32 (little endian) header length, the header as UTF-8 JSON
+ * `{ "format": PixelFormat, "frameLengths": number[] }`, then the frames' bytes one after another.
+ */
+import type { PixelFormat } from './pixel-format.ts';
+
+/** The media type a frame pack is served with. */
+export const FRAME_PACK_MEDIA_TYPE = 'application/vnd.ivus.frame-pack';
+
+const MAGIC = [0x49, 0x56, 0x46, 0x50]; // 'IVFP'
+const PREFIX_BYTES = 8;
+/** A palette or VOI LUT of 65,536 entries fits; anything larger is not a header we wrote. */
+const MAX_HEADER_BYTES = 2 * 1024 * 1024;
+
+export interface FramePackHeader {
+  readonly format: PixelFormat;
+  readonly frameLengths: readonly number[];
+}
+
+export interface FramePack {
+  readonly format: PixelFormat;
+  /** Each frame's encoded bytes: views into the pack. */
+  readonly frames: readonly Uint8Array[];
+}
+
+/** A pack that is not one: truncated, of another kind, or with lengths that do not add up. */
+export class FramePackError extends Error {}
+
+export function buildFramePack(format: PixelFormat, frames: readonly Uint8Array[]): Uint8Array {
+  const header = new TextEncoder().encode(JSON.stringify({ format, frameLengths: frames.map((frame) => frame.length) } satisfies FramePackHeader));
+  const total = PREFIX_BYTES + header.length + frames.reduce((sum, frame) => sum + frame.length, 0);
+  const pack = new Uint8Array(total);
+  pack.set(MAGIC, 0);
+  new DataView(pack.buffer).setUint32(4, header.length, true);
+  pack.set(header, PREFIX_BYTES);
+  let at = PREFIX_BYTES + header.length;
+  for (const frame of frames) {
+    pack.set(frame, at);
+    at += frame.length;
+  }
+  return pack;
+}
+
+function isFormat(value: unknown): value is PixelFormat {
+  if (typeof value !== 'object' || value === null) return false;
+  const format = value as Record<string, unknown>;
+  const positiveInt = (key: string) => Number.isInteger(format[key]) && (format[key] as number) > 0;
+  return typeof format.encoding === 'string' && typeof format.photometric === 'string' && positiveInt('rows') && positiveInt('columns') && positiveInt('bitsStored');
+}
+
+/** Reads a pack (the frames stay views into `bytes`); throws FramePackError on anything else. */
+export function readFramePack(bytes: Uint8Array): FramePack {
+  if (bytes.length < PREFIX_BYTES || MAGIC.some((byte, k) => bytes[k] !== byte)) throw new FramePackError('not a frame pack');
+  const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
+  if (headerLength > MAX_HEADER_BYTES || PREFIX_BYTES + headerLength > bytes.length) throw new FramePackError('a frame pack header runs past its end');
+  let header: unknown;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength)));
+  } catch {
+    throw new FramePackError('a frame pack header is not JSON');
+  }
+  const { format, frameLengths } = (header ?? {}) as Partial<FramePackHeader>;
+  if (!isFormat(format)) throw new FramePackError('a frame pack header has no pixel format');
+  if (!Array.isArray(frameLengths) || !frameLengths.every((length) => Number.isInteger(length) && length >= 0)) {
+    throw new FramePackError('a frame pack header has no frame lengths');
+  }
+  const frames: Uint8Array[] = [];
+  let at = PREFIX_BYTES + headerLength;
+  for (const length of frameLengths) {
+    if (at + length > bytes.length) throw new FramePackError('a frame pack ends inside a frame');
+    frames.push(bytes.subarray(at, at + length));
+    at += length;
+  }
+  if (at !== bytes.length) throw new FramePackError('a frame pack has bytes after its last frame');
+  return { format, frames };
+}
