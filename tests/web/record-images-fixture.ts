@@ -11,6 +11,7 @@ export function testRecordImages({ bmode, angio = 0, size = 4, framesPerChunk = 
     height: size,
     framesPerChunk,
     chunks: Array.from({ length: Math.ceil(count / framesPerChunk) }, (_, i) => `records/r/frames/${name}/${i}?v=v1`),
+    chunkFormat: 'gray8' as const,
   });
   return {
     recordId: 'r',

@@ -60,8 +60,8 @@ function imagesOf(record: RecordRow): RecordImages {
     frameRateHz: record.frameRateHz,
     pullbackSpeedMmPerS: record.pullbackSpeedMmPerS,
     pixelSpacingMm: record.pixelSpacingMm,
-    bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount) },
-    angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount) },
+    bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount), chunkFormat: 'gray8' },
+    angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount), chunkFormat: 'gray8' },
   };
 }
 

@@ -10,6 +10,7 @@ export function devStore({ bmodeCount = 120, angioCount = 30 } = {}): ImageStore
     count,
     ...size,
     framesPerChunk: count,
+    chunkFormat: 'gray8',
     chunks: ['frames/0'],
   });
   const store = new ImageStore();

@@ -25,8 +25,8 @@ const images: RecordImages = {
   frameRateHz: 30,
   pullbackSpeedMmPerS: 0.5,
   pixelSpacingMm: 0.01,
-  bmode: { count: 32, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/bmode/0?v=v1', 'records/rec-a/frames/bmode/1?v=v1'] },
-  angio: { count: 16, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/angio/0?v=v1'] },
+  bmode: { count: 32, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/bmode/0?v=v1', 'records/rec-a/frames/bmode/1?v=v1'], chunkFormat: 'gray8' },
+  angio: { count: 16, width: 4, height: 4, framesPerChunk: 16, chunks: ['records/rec-a/frames/angio/0?v=v1'], chunkFormat: 'gray8' },
 };
 
 const api = {

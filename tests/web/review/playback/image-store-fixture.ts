@@ -5,7 +5,7 @@ const FRAMES_PER_CHUNK = 16;
 
 function series(count: number): RecordImages['bmode'] {
   const chunks = Array.from({ length: Math.ceil(count / FRAMES_PER_CHUNK) }, (_, index) => `frames/${index}`);
-  return { count, width: 1, height: 1, framesPerChunk: FRAMES_PER_CHUNK, chunks };
+  return { count, width: 1, height: 1, framesPerChunk: FRAMES_PER_CHUNK, chunks, chunkFormat: 'gray8' };
 }
 
 /** The image lists of a record of `bmodeCount` one-pixel B-mode frames and `angioCount` angio frames. */
