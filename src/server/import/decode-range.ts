@@ -77,7 +77,8 @@ export function decodeRange(job: DecodeJob): DecodedFrames {
       try {
         const bytes = swapped ? readWordSwapped(fd, location[0]!, scratch) : readLocation(fd, location, scratch);
         decodeFrame(job.format, bytes, pixels.subarray(k * frameBytes, (k + 1) * frameBytes));
-        asStored?.push(bytes.slice());
+        // A copy: the bytes are a view into the scratch buffer the next frame is read into.
+        asStored?.push(new Uint8Array(bytes));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         throw new FrameDecodeError(error instanceof FrameDecodeError ? error.code : 'decode_failed', `frame ${job.firstFrame + k + 1}: ${message}`);
