@@ -123,8 +123,10 @@ const IDLE_QUIET_MS = 1000;
 
 /**
  * A record's images. Demo records are generated on first request (in worker threads when a
- * pool is given) and kept in the store; imported records are read from it. Frame chunks are
- * stored gzip-compressed, exactly as they are sent.
+ * pool is given) and kept in the store; imported records are read from it. Each frame chunk is
+ * stored twice: gzip of its gray (what the server's own readers use, and what records made before
+ * frame packs send) and, for records whose chunkFormat is 'frame-pack', the frame pack the page
+ * is sent, exactly as it is sent.
  */
 export class RecordImaging {
   private readonly store: BlobStore;

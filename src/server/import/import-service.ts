@@ -2,7 +2,7 @@
  * DICOM imports (issue 8). `start` reads the uploaded files' headers (header workers), plans the
  * upload (import-plan.ts) and registers its imports, one per record it makes or fills; each
  * import's frames are then decoded by a durable job (import-decode, import-job.ts) on whichever
- * server takes it (decode workers), stored as the record's gzip chunks with its previews, and the
+ * server takes it (decode workers), stored as the record's gzip chunks and frame packs with its previews, and the
  * patient, record and audit row appear in ONE transaction that also marks the import 'done'
  * (import-commit.ts). A server that stops mid-import leaves its job to be retried, here after a
  * restart or on another replica; a decoding failure, or a failure with no retry left, marks it
