@@ -208,6 +208,17 @@ describe.skipIf(postgresUnavailable)('frame packs of imported files', () => {
     expect(maxDifference(decoded, storedGray(images, 'bmode'))).toBe(0);
   });
 
+  it('answers 500 (details in the log only) for an imported pack damaged in storage, and sends no part of it', async () => {
+    const { file } = writeSource(GRAY);
+    const images = await importFile(transcode('dcmcrle', [], file, fileFor('damaged')));
+    const stored = path.join(session.server.storeDir, 'demo', images.recordId, images.version, 'bmode', '00001.ivfp');
+    fs.writeFileSync(stored, fs.readFileSync(stored).subarray(0, 200));
+    const response = await get(session, `/api/demo/${images.bmode.chunks[1]}`);
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(/^Something went wrong on our side/);
+    expect((await get(session, `/api/demo/${images.bmode.chunks[0]}`)).statusCode).toBe(200);
+  });
+
   it("another tenant's clinician gets 404 for a pack, not its bytes", async () => {
     const { file } = writeSource(GRAY);
     const images = await importFile(transcode('dcmcjpls', [], file, fileFor('tenant')));
