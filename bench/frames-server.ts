@@ -1,7 +1,8 @@
 /**
  * A server for bench/frames.ts, in its own process so its CPU time can be read apart from
  * the client's. `app`: the real server on a fresh database, with the 3,600-frame record
- * generated before it reports ready. `static`: a plain file server over the same stored files.
+ * generated and the series of frames-sources.ts imported before it reports ready. `static`: a
+ * plain file server over the same stored files (gzip chunks as gzip, frame packs as they are).
  * Prints one JSON line when ready.
  */
 import fs from 'node:fs';
@@ -20,19 +21,22 @@ import { DEMO_TENANTS } from '../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../src/server/storage/local-directory-store.ts';
 import { mintIdToken } from '../tests/support/mint-token.ts';
+import { FRAME_PACK_MEDIA_TYPE } from '../src/domain/pixels/frame-pack.ts';
+import { importSource, makeFrameSources } from './frames-sources.ts';
 
 /** The server listens on a random port, and requests name the tenant's host without one (`Host: demo.localhost`). */
 const BENCH_URL_TEMPLATE = 'http://{tenant}.localhost';
 
-const [mode, storeDir] = process.argv.slice(2);
-if (!storeDir) throw new Error('usage: frames-server.ts app|static STORE_DIR');
+const [mode, storeDir, sourcesDir] = process.argv.slice(2);
+if (!storeDir) throw new Error('usage: frames-server.ts app|static STORE_DIR [SOURCES_DIR]');
 
 if (mode === 'static') {
   const server = http.createServer((request, response) => {
     const file = path.join(storeDir, path.normalize(decodeURIComponent(request.url!.split('?')[0]!)).replace(/^(\.\.[/\\])+/, ''));
     fs.readFile(file, (error, data) => {
       if (error) return void response.writeHead(404).end();
-      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip', 'content-length': data.length });
+      const gzipped = file.endsWith('.gz');
+      response.writeHead(200, { 'content-type': gzipped ? 'application/octet-stream' : FRAME_PACK_MEDIA_TYPE, ...(gzipped ? { 'content-encoding': 'gzip' } : {}), 'content-length': data.length });
       response.end(data);
     });
   });
@@ -61,5 +65,11 @@ if (mode === 'static') {
   await pool.close();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
-  console.info(JSON.stringify({ port, pid: process.pid, authorization, recordId, generationSeconds, tenant: 'demo' }));
+  // The imported series, through the API as an uploader sends them (listening: the import jobs run).
+  const sources = [];
+  for (const source of makeFrameSources(sourcesDir ?? path.join(storeDir, '..', `${path.basename(storeDir)}-sources`))) {
+    const started = performance.now();
+    sources.push({ ...source, recordId: await importSource(app, headers, source), importSeconds: (performance.now() - started) / 1000 });
+  }
+  console.info(JSON.stringify({ port, pid: process.pid, authorization, recordId, generationSeconds, tenant: 'demo', sources }));
 }

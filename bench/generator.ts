@@ -57,7 +57,7 @@ const angioMedian = summary('angio frame 512x512', timeEach(ANGIO_SAMPLES, (k) =
 const pool = createFrameWorkerPool();
 await pool.generate(options, 0, 10);
 const poolStart = performance.now();
-const chunks: Promise<Uint8Array>[] = [];
+const chunks: Promise<unknown>[] = [];
 for (let start = 0; start < POOL_FRAMES; start += POOL_CHUNK) chunks.push(pool.generate(options, start, start + POOL_CHUNK));
 await Promise.all(chunks);
 const poolPerFrame = (performance.now() - poolStart) / POOL_FRAMES;

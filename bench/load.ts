@@ -23,7 +23,7 @@ import { openDatabase } from '../src/server/db/client.ts';
 import { annotationVersions, records } from '../src/server/db/schema.ts';
 import { unlockServerSecrets } from '../src/server/db/secrets-startup.ts';
 import { findUserByEmail } from '../src/server/db/tenants.ts';
-import { chunkKey } from '../src/server/imaging/record-imaging.ts';
+import { chunkKey, framePackKey } from '../src/server/imaging/record-imaging.ts';
 import { LARGE_TENANT } from '../src/server/seed/demo-accounts.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { mintIdToken } from '../tests/support/mint-token.ts';
@@ -241,7 +241,7 @@ async function main() {
   const fromStore = await warmPass(portB);
   console.info(
     `\n(frames: record ${frameRecord!.id}, ${images.bmode.count} frames of ${images.bmode.width}x${images.bmode.height} in ${chunkPaths.length} chunks, ` +
-      `${(generated.wire / 1e6).toFixed(1)} MB gzip in all; generated and stored through replica A in ${generated.seconds.toFixed(1)} s, ` +
+      `${(generated.wire / 1e6).toFixed(1)} MB on the wire in all; generated and stored through replica A in ${generated.seconds.toFixed(1)} s, ` +
       `then read from the shared store through replica B in ${fromStore.seconds.toFixed(2)} s)`,
   );
   // Each connection walks the record's chunks in order, starting at a chunk of its own.
@@ -256,12 +256,14 @@ async function main() {
   for (const target of targets) frameRows.push({ target, result: await measure(target, { setupClient: frameClients(chunkPaths) }) });
   // The ceiling of this machine: a plain static-file server (bench/frames-server.ts) sending the same stored bytes.
   const staticServer = await startJsonReady(['bench/frames-server.ts', 'static', path.join(dataDir, 'files')], cleanup, 'static file server');
-  const staticPaths = chunkPaths.map((_, i) => `/${chunkKey({ tenantId: TENANT, id: frameRecord!.id, imagingVersion: images.version }, 'bmode', i)}`);
+  // The stored files the product sends: frame packs (gzip chunks for a record made before them).
+  const storedKey = images.bmode.chunkFormat === 'frame-pack' ? framePackKey : chunkKey;
+  const staticPaths = chunkPaths.map((_, i) => `/${storedKey({ tenantId: TENANT, id: frameRecord!.id, imagingVersion: images.version }, 'bmode', i)}`);
   const staticTarget: Target = { replicas: 0, via: 'static files', port: staticServer.port, probes: { 'static server': () => cpuSeconds(staticServer.child.pid!), servers: both, postgres: pgProbe } };
   frameRows.push({ target: staticTarget, result: await measure(staticTarget, { setupClient: frameClients(staticPaths), headers: {} }) });
   const framesPerChunk = images.bmode.count / chunkPaths.length;
   printTable(
-    `2. Frame chunks (GET /api/${TENANT}/records/{id}/frames/bmode/{chunk}, gzip as stored, ~${((generated.wire / chunkPaths.length) / 1e6).toFixed(1)} MB each). ` +
+    `2. Frame chunks (GET /api/${TENANT}/records/{id}/frames/bmode/{chunk}, as stored: frame packs, ~${((generated.wire / chunkPaths.length) / 1e6).toFixed(1)} MB each). ` +
       'Goal: limited by the network, not the server ("static files": a plain Node file server sending the same bytes)',
     frameRows,
     { header: 'frames/s', value: ({ result }) => fixed((result.rps - result.non2xx / result.seconds) * framesPerChunk, 0) },

@@ -272,6 +272,7 @@ describe.skipIf(postgresUnavailable)('DICOM import across server stops', () => {
       const added = after.blobs.filter((file) => !before.blobs.includes(file));
       expect(added.filter((file) => !file.startsWith(path.join(session.server.storeDir, 'demo', done.recordId!)))).toEqual([]);
       expect(added.filter((file) => file.endsWith('.u8.gz'))).toHaveLength(chunkCount(2000));
+      expect(added.filter((file) => file.endsWith('.ivfp'))).toHaveLength(chunkCount(2000));
     } finally {
       await restarted?.close();
       await session.server.database.close();

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordImagesSchema, type RecordImages } from '../../src/domain/images.ts';
@@ -14,6 +13,7 @@ import { listAudit } from '../../src/server/db/audit.ts';
 import { importSeries, records } from '../../src/server/db/schema.ts';
 import { readDicomFile } from '../../src/server/dicom/dicom-file.ts';
 import { makeDicom, newUid, type Fixture, type FixtureOptions } from '../support/dicom-fixtures.ts';
+import { chunkFrames } from '../support/frame-chunks.ts';
 import { closeSession, get, openSession, upload, waitForImport, type Session } from './import-session.ts';
 import { postgresUnavailable } from './test-server.ts';
 
@@ -47,9 +47,10 @@ async function framesOf(session: Session, images: RecordImages, series: 'bmode' 
   for (const chunk of chunks) {
     const response = await get(session, `/api/demo/${chunk}`);
     expect(response.statusCode).toBe(200);
-    const raw = zlib.gunzipSync(response.rawPayload);
-    expect(raw.length).toBe(Number(response.headers['x-frame-count']) * frameBytes);
-    for (let at = 0; at < raw.length; at += frameBytes) frames.push(new Uint8Array(raw.subarray(at, at + frameBytes)));
+    const decoded = await chunkFrames(response, frameBytes);
+    expect(decoded).toHaveLength(Number(response.headers['x-frame-count']));
+    expect(decoded.every((frame) => frame.length === frameBytes)).toBe(true);
+    frames.push(...decoded);
   }
   return frames;
 }

@@ -134,6 +134,13 @@ export const records = pgTable(
      * vascular), imported on the uploader's word and only viewed: no borders, measurements or report.
      */
     imagingKind: text('imaging_kind', { enum: ['ivus', 'other-ultrasound'] }).notNull().default('ivus'),
+    /**
+     * How the frame route sends the record's chunks (issue 27): 'frame-pack', the frames as the
+     * console encoded them (or a lossless JPEG-LS of the gray) for the page to decode; 'gray8',
+     * gzip of the decoded gray, for records imported or generated before frame packs were stored.
+     * Every record has the gzip chunks, which the server's own readers use.
+     */
+    chunkFormat: text('chunk_format', { enum: ['gray8', 'frame-pack'] }).notNull().default('frame-pack'),
     /** What the run is, as its files name it (Series Description, the pullback's first) or the demo seed does: "LAD pre-PCI". */
     seriesDescription: text('series_description'),
     annotationStatus: text('annotation_status', { enum: ['new', 'saved'] }),

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, IMAGE_SERIES, URGENT_FRAME_HEADER, type RecordImages } from '../../domain/images.ts';
 import type { Db } from '../db/client.ts';
 import { findRecord, type RecordRow } from '../db/records.ts';
+import { FRAME_PACK_MEDIA_TYPE } from '../../domain/pixels/frame-pack.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
 
@@ -49,6 +50,17 @@ async function sendCompressed(request: FastifyRequest, reply: FastifyReply, gz: 
   return reply.send(await gunzip(gz));
 }
 
+/**
+ * Sends a stored frame pack as it is: its frames are compressed already (gzip would not make them
+ * smaller), so there is no content encoding, and one representation for every client.
+ */
+function sendFramePack(request: FastifyRequest, reply: FastifyReply, pack: Buffer, etag: string) {
+  const tag = `"${etag}-pack"`;
+  reply.header('etag', tag).header('cache-control', IMMUTABLE);
+  if (request.headers['if-none-match'] === tag) return reply.code(304).send();
+  return reply.type(FRAME_PACK_MEDIA_TYPE).send(pack);
+}
+
 function imagesOf(record: RecordRow): RecordImages {
   const v = `v=${encodeURIComponent(record.imagingVersion)}`;
   const chunks = (series: 'bmode' | 'angio', count: number) =>
@@ -60,8 +72,8 @@ function imagesOf(record: RecordRow): RecordImages {
     frameRateHz: record.frameRateHz,
     pullbackSpeedMmPerS: record.pullbackSpeedMmPerS,
     pixelSpacingMm: record.pixelSpacingMm,
-    bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount), chunkFormat: 'gray8' },
-    angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount), chunkFormat: 'gray8' },
+    bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount), chunkFormat: record.chunkFormat },
+    angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount), chunkFormat: record.chunkFormat },
   };
 }
 
@@ -85,7 +97,9 @@ export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     reply.header('x-first-frame', String(first)).header('x-frame-count', String(frames));
     // The chunks the page shows first are marked urgent: made before anything else still waiting.
     const priority = request.headers[URGENT_FRAME_HEADER.toLowerCase()] ? 'urgent' : 'demand';
-    return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk, priority), `${record.imagingVersion}-${series}-${chunk}`);
+    const etag = `${record.imagingVersion}-${series}-${chunk}`;
+    if (record.chunkFormat === 'frame-pack') return sendFramePack(request, reply, await deps.imaging.framePack(record, series, chunk, priority), etag);
+    return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk, priority), etag);
   });
 
   app.get('/api/:tenant/records/:recordId/previews/:series', async (request, reply) => {

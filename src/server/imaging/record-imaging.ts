@@ -10,7 +10,9 @@ import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import type { FrameWorkerPool } from './frame-worker-pool.ts';
+import type { FrameWorkerPool, RenderedFrames } from './frame-worker-pool.ts';
+import { buildFramePack, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
+import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
 
@@ -55,10 +57,31 @@ export function chunkKey(record: ImagingKeyParts, series: ImageSeriesName, index
   return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.u8.gz`);
 }
 
+/** Storage key of a chunk's frame pack (domain/pixels/frame-pack.ts), beside its gzip chunk. */
+export function framePackKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
+  return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.ivfp`);
+}
+
 function seriesGeometry(record: RecordRow, series: ImageSeriesName) {
   return series === 'bmode'
-    ? { count: record.bmodeFrameCount, frameBytes: record.frameWidth * record.frameHeight }
-    : { count: record.angioFrameCount, frameBytes: record.angioWidth * record.angioHeight };
+    ? { count: record.bmodeFrameCount, frameBytes: record.frameWidth * record.frameHeight, rows: record.frameHeight, columns: record.frameWidth }
+    : { count: record.angioFrameCount, frameBytes: record.angioWidth * record.angioHeight, rows: record.angioHeight, columns: record.angioWidth };
+}
+
+/** The number of frames a stored pack holds, or -1 when it is not a whole pack. */
+function packFrameCount(data: Buffer): number {
+  try {
+    return readFramePack(data).frames.length;
+  } catch (error) {
+    if (error instanceof FramePackError) return -1;
+    throw error;
+  }
+}
+
+/** A demo chunk as generated and stored: its gzip chunk, and its frame pack for records that send packs. */
+interface GeneratedChunk {
+  readonly gzipped: Buffer;
+  readonly pack: Buffer | null;
 }
 
 /** A gzip member's trailer holds the uncompressed length: a cheap check that a stored chunk is whole. */
@@ -74,8 +97,8 @@ interface RecordJob {
   readonly done: Promise<void>;
 }
 
-interface Generation {
-  readonly promise: Promise<Buffer>;
+interface Generation<T> {
+  readonly promise: Promise<T>;
   raise(priority: GenerationPriority): void;
 }
 
@@ -100,8 +123,10 @@ const IDLE_QUIET_MS = 1000;
 
 /**
  * A record's images. Demo records are generated on first request (in worker threads when a
- * pool is given) and kept in the store; imported records are read from it. Frame chunks are
- * stored gzip-compressed, exactly as they are sent.
+ * pool is given) and kept in the store; imported records are read from it. Each frame chunk is
+ * stored twice: gzip of its gray (what the server's own readers use, and what records made before
+ * frame packs send) and, for records whose chunkFormat is 'frame-pack', the frame pack the page
+ * is sent, exactly as it is sent.
  */
 export class RecordImaging {
   private readonly store: BlobStore;
@@ -109,7 +134,7 @@ export class RecordImaging {
   private readonly log: FastifyBaseLogger;
   private readonly queue: GenerationQueue;
   private readonly jobs: Pick<JobQueue, 'send'> | null;
-  private readonly inflight = new Map<string, Generation>();
+  private readonly inflight = new Map<string, Generation<unknown>>();
   private readonly recordJobs = new Map<string, RecordJob>();
   private closed = false;
 
@@ -143,12 +168,44 @@ export class RecordImaging {
         `Frames ${frames.first + 1}-${frames.first + frames.count} of this record are missing or damaged in storage (record ${record.id}).`,
       );
     }
-    return this.once(key, priority, () => {
-      const rendering = this.queue.run(priority, () => this.render(record, series, frames.first, frames.first + frames.count));
-      const promise = rendering.result.then(async (raw) => {
-        const compressed = await gzip(raw, { level: 1 });
-        await this.store.put(key, compressed);
-        return compressed;
+    return (await this.generated(record, series, index, priority)).gzipped;
+  }
+
+  /**
+   * Chunk `index` of a series as a frame pack, for records whose chunkFormat is 'frame-pack': the
+   * imported file's frames as it encoded them, or JPEG-LS of the gray (demo records). A demo pack
+   * not made yet, or damaged, is made (with its gzip chunk) at `priority`.
+   */
+  async framePack(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority = 'background'): Promise<Buffer> {
+    const frames = chunkFrames(index, seriesGeometry(record, series).count);
+    const stored = await this.store.get(framePackKey(record, series, index));
+    if (stored && packFrameCount(stored) === frames.count) return stored;
+    const where = { recordId: record.id, tenant: record.tenantId, series, chunk: index };
+    if (stored) this.log.error(where, 'damaged frame pack in storage');
+    if (record.imagingSource !== 'demo') {
+      this.log.error(where, 'frame pack missing from storage');
+      throw new MissingImagingError(
+        `Frames ${frames.first + 1}-${frames.first + frames.count} of this record are missing or damaged in storage (record ${record.id}).`,
+      );
+    }
+    const { pack } = await this.generated(record, series, index, priority);
+    if (!pack) throw new MissingImagingError(`Record ${record.id} sends gzip chunks, not frame packs.`);
+    return pack;
+  }
+
+  /** Makes and stores a demo chunk (and its pack when the record sends packs): one generation however many ask. */
+  private generated(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<GeneratedChunk> {
+    const { count, rows, columns } = seriesGeometry(record, series);
+    const frames = chunkFrames(index, count);
+    const encode = record.chunkFormat === 'frame-pack';
+    return this.once(chunkKey(record, series, index), priority, () => {
+      const rendering = this.queue.run(priority, () => this.render(record, series, frames.first, frames.first + frames.count, encode));
+      const promise = rendering.result.then(async ({ frames: raw, encoded }): Promise<GeneratedChunk> => {
+        const gzipped = await gzip(raw, { level: 1 });
+        await this.store.put(chunkKey(record, series, index), gzipped);
+        const pack = encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null;
+        if (pack) await this.store.put(framePackKey(record, series, index), pack);
+        return { gzipped, pack };
       });
       return { promise, raise: rendering.raise };
     });
@@ -233,7 +290,7 @@ export class RecordImaging {
       done: Promise.resolve().then(async () => {
         const chunkOf = (series: ImageSeriesName, index: number) => {
           job.currentKey = chunkKey(record, series, index);
-          return this.chunk(record, series, index, job.priority);
+          return record.chunkFormat === 'frame-pack' ? this.framePack(record, series, index, job.priority) : this.chunk(record, series, index, job.priority);
         };
         for (let index = 0; index < chunkCount(record.bmodeFrameCount); index++) await chunkOf('bmode', index);
         for (let index = 0; index < chunkCount(record.angioFrameCount); index++) await chunkOf('angio', index);
@@ -250,17 +307,22 @@ export class RecordImaging {
     return job;
   }
 
-  private async render(record: RecordRow, series: ImageSeriesName, start: number, end: number): Promise<Uint8Array> {
+  private async render(record: RecordRow, series: ImageSeriesName, start: number, end: number, encode: boolean): Promise<RenderedFrames> {
     const options = modelOptionsOf(record);
     const angio = series === 'angio' ? { frameCount: record.angioFrameCount, sizePx: record.angioWidth } : undefined;
-    if (this.pool) return this.pool.generate(options, start, end, angio);
+    if (this.pool) return this.pool.generate(options, start, end, angio, encode);
+    // Without workers (tests, tools): here, on this thread.
     const model = createPullbackModel(options);
-    return angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
+    const frames = angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
+    if (!encode) return { frames, encoded: null };
+    await initGrayEncoder();
+    const size = angio?.sizePx ?? model.frameSizePx;
+    return { frames, encoded: encodeGrayFrames(frames, size, size) };
   }
 
   /** Concurrent requests for the same missing file share one generation, at the highest priority asked. */
-  private once(key: string, priority: GenerationPriority, make: () => Generation): Promise<Buffer> {
-    const pending = this.inflight.get(key);
+  private once<T>(key: string, priority: GenerationPriority, make: () => Generation<T>): Promise<T> {
+    const pending = this.inflight.get(key) as Generation<T> | undefined;
     if (pending) {
       pending.raise(priority);
       return pending.promise;

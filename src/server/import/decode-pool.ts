@@ -5,6 +5,8 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { initCodecFor } from '../dicom/codecs/registry.ts';
+import { initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { pageDecodesAsStored } from '../dicom/page-decodable.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 import { decodeRange, type DecodedFrames, type DecodeJob } from './decode-range.ts';
 import type { DecodeRequest, DecodeResponse } from './decode-worker.ts';
@@ -24,6 +26,7 @@ export function createInlineDecoder(): FrameDecoder {
     async decode(job) {
       await yieldToEventLoop();
       await initCodecFor(job.format);
+      if (job.pack && !pageDecodesAsStored(job.format)) await initGrayEncoder();
       return decodeRange(job);
     },
     async close() {},
@@ -39,7 +42,7 @@ export function createDecodePool(size: number): FrameDecoder {
     name: 'decode pool',
     toMessage: (job, id) => ({ message: { id, job } satisfies DecodeRequest }),
     fromMessage: (response) =>
-      'error' in response ? new FrameDecodeError(response.error.code, response.error.message) : { pixels: response.pixels, gzipped: response.gzipped },
+      'error' in response ? new FrameDecodeError(response.error.code, response.error.message) : { pixels: response.pixels, gzipped: response.gzipped, pack: response.pack },
   });
   return { parallelism: size, decode: (job) => pool.run(job), close: () => pool.close() };
 }

@@ -7,6 +7,9 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { decodeFrame, FrameDecodeError } from '../dicom/frame-decode.ts';
+import { encodeGrayFrames, grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { pageDecodesAsStored } from '../dicom/page-decodable.ts';
+import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
 import type { FrameLocation, PixelFormat } from '../../domain/pixels/pixel-format.ts';
 
 export interface DecodeJob {
@@ -17,12 +20,18 @@ export interface DecodeJob {
   readonly frames: readonly FrameLocation[];
   /** Also gzip the frames (level 1), as they are stored. */
   readonly gzip: boolean;
+  /**
+   * Also make the chunk's frame pack: the file's own frame bytes when the page decodes them
+   * (pageDecodesAsStored), else JPEG-LS of the gray (initGrayEncoder first).
+   */
+  readonly pack?: boolean;
 }
 
 export interface DecodedFrames {
   /** frames.length x rows x columns gray bytes. */
   readonly pixels: Uint8Array;
   readonly gzipped: Uint8Array | null;
+  readonly pack: Uint8Array | null;
 }
 
 function readLocation(fd: number, location: FrameLocation, scratch: { buffer: Buffer }): Uint8Array {
@@ -58,6 +67,8 @@ function readWordSwapped(fd: number, [offset, length]: readonly [number, number]
 export function decodeRange(job: DecodeJob): DecodedFrames {
   const frameBytes = job.format.rows * job.format.columns;
   const pixels = new Uint8Array(job.frames.length * frameBytes);
+  // The file's frames, copied out of the scratch buffer, when they go to the page as they are.
+  const asStored: Uint8Array[] | null = job.pack && pageDecodesAsStored(job.format) ? [] : null;
   const fd = fs.openSync(job.filePath, 'r');
   try {
     const scratch = { buffer: Buffer.allocUnsafe(64 * 1024) };
@@ -66,6 +77,8 @@ export function decodeRange(job: DecodeJob): DecodedFrames {
       try {
         const bytes = swapped ? readWordSwapped(fd, location[0]!, scratch) : readLocation(fd, location, scratch);
         decodeFrame(job.format, bytes, pixels.subarray(k * frameBytes, (k + 1) * frameBytes));
+        // A copy: the bytes are a view into the scratch buffer the next frame is read into.
+        asStored?.push(new Uint8Array(bytes));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         throw new FrameDecodeError(error instanceof FrameDecodeError ? error.code : 'decode_failed', `frame ${job.firstFrame + k + 1}: ${message}`);
@@ -75,5 +88,10 @@ export function decodeRange(job: DecodeJob): DecodedFrames {
     fs.closeSync(fd);
   }
   const gzipped = job.gzip ? new Uint8Array(zlib.gzipSync(pixels, { level: 1 })) : null;
-  return { pixels, gzipped };
+  return { pixels, gzipped, pack: job.pack ? packOf(job.format, pixels, asStored) : null };
+}
+
+function packOf(format: PixelFormat, pixels: Uint8Array, asStored: Uint8Array[] | null): Uint8Array {
+  if (asStored) return buildFramePack(format, asStored);
+  return buildFramePack(grayLosslessFormat(format.rows, format.columns), encodeGrayFrames(pixels, format.rows, format.columns));
 }

@@ -66,6 +66,8 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
         // The pullback names the run; an angiography run imported alone names it until its pullback comes.
         seriesDescription: bmode?.seriesDescription ?? angio?.seriesDescription ?? null,
         imagingKind: bmode?.ultrasound?.kind ?? 'ivus',
+        // Every chunk was stored as a frame pack too (a series joining an older record is, but sent as that record's are).
+        chunkFormat: 'frame-pack',
       });
     } else {
       const slot = plan.joins === 'bmode' ? records.bmodeFrameCount : records.angioFrameCount;

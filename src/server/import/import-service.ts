@@ -2,7 +2,7 @@
  * DICOM imports (issue 8). `start` reads the uploaded files' headers (header workers), plans the
  * upload (import-plan.ts) and registers its imports, one per record it makes or fills; each
  * import's frames are then decoded by a durable job (import-decode, import-job.ts) on whichever
- * server takes it (decode workers), stored as the record's gzip chunks with its previews, and the
+ * server takes it (decode workers), stored as the record's gzip chunks and frame packs with its previews, and the
  * patient, record and audit row appear in ONE transaction that also marks the import 'done'
  * (import-commit.ts). A server that stops mid-import leaves its job to be retried, here after a
  * restart or on another replica; a decoding failure, or a failure with no retry left, marks it
@@ -31,7 +31,7 @@ import {
   unfinishedImports,
   updateImportProgress,
 } from '../db/imports.ts';
-import { chunkKey, imagingKey } from '../imaging/record-imaging.ts';
+import { chunkKey, framePackKey, imagingKey } from '../imaging/record-imaging.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { FrameDecoder } from './decode-pool.ts';
 import type { DecodedFrames } from './decode-range.ts';
@@ -355,13 +355,14 @@ export class ImportService {
         const { first, count } = chunkFrames(index, file.frameCount);
         let decoded: DecodedFrames;
         try {
-          decoded = await this.decoder.decode({ filePath: file.filePath, format: file.format, firstFrame: first, frames: file.frames.slice(first, first + count), gzip: true });
+          decoded = await this.decoder.decode({ filePath: file.filePath, format: file.format, firstFrame: first, frames: file.frames.slice(first, first + count), gzip: true, pack: true });
         } catch (error) {
           if (error instanceof FrameDecodeError) throw new FrameDecodeError(error.code, `${file.fileName}: ${error.message}`);
           throw error;
         }
         if (job.aborted || this.closed) throw new ImportAborted();
         await this.store.put(chunkKey(plan.target, series, index), decoded.gzipped ?? (await gzip(decoded.pixels, { level: 1 })));
+        if (decoded.pack) await this.store.put(framePackKey(plan.target, series, index), decoded.pack);
         // The middle frame (for the preview) is copied out: the chunk's decoded bytes are not kept.
         const offset = middleIndex - first;
         if (offset >= 0 && offset < count) middle = decoded.pixels.slice(offset * frameBytes, (offset + 1) * frameBytes);

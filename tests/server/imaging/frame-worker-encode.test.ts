@@ -1,0 +1,33 @@
+/**
+ * Demo frame packs are encoded in the frame worker threads (issue 27), never on the main thread:
+ * the worker's JPEG-LS frames decode, with the page's decode, to exactly the frames it rendered.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildFramePack } from '../../../src/domain/pixels/frame-pack.ts';
+import { createPullbackModel } from '../../../src/domain/synthetic/pullback-model.ts';
+import { grayLosslessFormat } from '../../../src/server/dicom/codecs/jpeg-ls-encoder.ts';
+import { generateAngioFrames, generateFrames } from '../../../src/server/imaging/demo-pullback.ts';
+import { createFrameWorkerPool } from '../../../src/server/imaging/frame-worker-pool.ts';
+import { decodePack } from '../../support/frame-chunks.ts';
+
+describe('frame workers', () => {
+  const pool = createFrameWorkerPool(1);
+  afterAll(() => pool.close());
+  const options = { seed: 11, frameCount: 40, frameSizePx: 128, pixelSpacingMm: 0.05 };
+
+  it('encode B-mode and angiography frames losslessly when asked, and only then', async () => {
+    const model = createPullbackModel(options);
+    const bmode = await pool.generate(options, 5, 9, undefined, true);
+    expect(Buffer.from(bmode.frames).equals(Buffer.from(generateFrames(model, 5, 9)))).toBe(true);
+    expect(bmode.encoded).toHaveLength(4);
+    const decoded = await decodePack(buildFramePack(grayLosslessFormat(128, 128), bmode.encoded!));
+    expect(Buffer.concat(decoded).equals(Buffer.from(bmode.frames))).toBe(true);
+    expect(bmode.encoded!.reduce((sum, frame) => sum + frame.length, 0)).toBeLessThan(bmode.frames.length);
+
+    const angio = await pool.generate(options, 0, 2, { frameCount: 10, sizePx: 64 }, true);
+    expect(Buffer.from(angio.frames).equals(Buffer.from(generateAngioFrames(model, 10, 64, 0, 2)))).toBe(true);
+    expect(Buffer.concat(await decodePack(buildFramePack(grayLosslessFormat(64, 64), angio.encoded!))).equals(Buffer.from(angio.frames))).toBe(true);
+
+    expect((await pool.generate(options, 0, 2)).encoded).toBeNull();
+  });
+});
