@@ -11,6 +11,7 @@ import openjpegWasm from '@cornerstonejs/codec-openjpeg/decodewasm?url';
 import openjphWasm from '@cornerstonejs/codec-openjph/wasm?url';
 import { createCodecRegistry, type CodecRegistry, type LosslessDecoder } from './codec-registry.ts';
 import type { EmscriptenModule } from './emscripten-codec.ts';
+import type { JpegImage } from './jpeg-12bit-codec.ts';
 
 type Factory = (options: Record<string, unknown>) => Promise<unknown>;
 
@@ -34,5 +35,7 @@ export function createBrowserCodecs(): CodecRegistry {
     openjpeg: () => instantiate(import('@cornerstonejs/codec-openjpeg/decodewasmjs'), openjpegWasm),
     openjph: () => instantiate(import('@cornerstonejs/codec-openjph/wasmjs'), openjphWasm),
     jpegLossless: async () => (await import('@cornerstonejs/jpeg-lossless-decoder-js')).Decoder as unknown as new () => LosslessDecoder,
+    // Not in the package's exports map (the server imports it by its path too): by its file.
+    jpeg12Bit: async () => (await import('../../../node_modules/@cornerstonejs/dicom-image-loader/dist/esm/codecs/jpeg.js')).default as unknown as new () => JpegImage,
   });
 }

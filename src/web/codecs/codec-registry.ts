@@ -9,6 +9,7 @@ import type { CodecAdapter, DecodedSamples } from '../../domain/pixels/decoded-s
 import type { CodecLookup } from '../../domain/pixels/frame-decode.ts';
 import type { PixelEncoding, PixelFormat } from '../../domain/pixels/pixel-format.ts';
 import { codecErrorText, emscriptenCodec, once, type EmscriptenModule } from './emscripten-codec.ts';
+import { jpeg12BitCodec, type JpegImage } from './jpeg-12bit-codec.ts';
 
 /** jpeg-lossless-decoder-js's decoder, as the server's adapter uses it. */
 export interface LosslessDecoder {
@@ -25,12 +26,13 @@ export interface CodecLoaders {
   readonly openjpeg: () => Promise<EmscriptenModule>;
   readonly openjph: () => Promise<EmscriptenModule>;
   readonly jpegLossless: () => Promise<new () => LosslessDecoder>;
+  readonly jpeg12Bit: () => Promise<new () => JpegImage>;
 }
 
 type CodecEncoding = Exclude<PixelEncoding, 'native' | 'rle'>;
 
 export interface CodecRegistry {
-  /** The loaded-or-not adapter for a format (null for native and RLE, and for 12-bit JPEG: see below). */
+  /** The loaded-or-not adapter for a format (null for native and RLE). */
   readonly codecFor: CodecLookup;
   /** Loads the library a format needs (a no-op once loaded, and for native and RLE). */
   init(format: Pick<PixelFormat, 'encoding' | 'bitsStored'>): Promise<void>;
@@ -59,6 +61,8 @@ function jpegLosslessCodec(load: () => Promise<new () => LosslessDecoder>): Code
 }
 
 export function createCodecRegistry(loaders: CodecLoaders): CodecRegistry {
+  // JPEG extended (.51) holds 8 or 12-bit frames; libjpeg-turbo's build only takes the former.
+  const jpeg12Bit = jpeg12BitCodec(loaders.jpeg12Bit);
   const codecs: Record<CodecEncoding, CodecAdapter> = {
     // Colour comes out as RGB whatever the JPEG stored (YCbCr for YBR_FULL_422).
     jpeg: emscriptenCodec({ library: 'libjpeg-turbo (@cornerstonejs/codec-libjpeg-turbo-8bit)', decoderClass: 'JPEGDecoder', outputsRgb: true }, loaders.libjpegTurbo),
@@ -69,10 +73,7 @@ export function createCodecRegistry(loaders: CodecLoaders): CodecRegistry {
   };
   const codecFor: CodecLookup = (format) => {
     if (!(format.encoding in codecs)) return null;
-    // 12-bit JPEG extended: the 8-bit libjpeg-turbo build cannot decode it, and the server's
-    // 12-bit decoder is not a package export the page can load; such a pack fails as a chunk
-    // (frame-decode.ts: "no decoder is loaded") rather than showing wrong pixels.
-    if (format.encoding === 'jpeg' && format.bitsStored > 8) return null;
+    if (format.encoding === 'jpeg' && format.bitsStored > 8) return jpeg12Bit;
     return codecs[format.encoding as CodecEncoding];
   };
   return {
