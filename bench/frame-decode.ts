@@ -126,7 +126,9 @@ for (const [index, served] of series.entries()) {
     if (results.some((result) => result.grayBytes !== FRAMES * side * side)) throw new Error(`${served.label}: not every frame arrived`);
     const all = median(results.map((result) => result.allFramesMs));
     const ideal = (wireBytes * 8 * 1000) / bitsPerSecond;
-    const decode = results.every((result) => result.decodeMsPerFrame !== null) ? `; decode ${median(results.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers` : '';
+    const decode = results.every((result) => result.decodeMsPerFrame !== null)
+      ? `; decode ${median(results.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(results.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start)`
+      : '';
     console.info(
       `  ${label.padEnd(10)} all frames in ${all.toFixed(0).padStart(5)} ms against bytes ÷ bandwidth ${ideal.toFixed(0).padStart(5)} ms (${(all / ideal).toFixed(2)}x); first chunk ${median(results.map((result) => result.firstChunkMs)).toFixed(0)} ms${decode}`,
     );
