@@ -41,7 +41,8 @@ interface Task {
 }
 
 interface Slot {
-  worker: DecodeWorker;
+  /** Null after a crash until a pack needs the slot again (a worker whose module cannot load is not restarted in a loop). */
+  worker: DecodeWorker | null;
   task: Task | null;
 }
 
@@ -57,31 +58,40 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
     slot.task = null;
     pump();
   };
-  const attach = (slot: Slot) => {
-    slot.worker.onmessage = ({ data }) => {
+  const measure = (decodeMs: number, frames: number) => {
+    try {
+      // For the bench and the dev tools: how long the workers spend on each chunk.
+      performance.measure('ivus:pack-decode', { start: performance.now() - decodeMs, duration: decodeMs, detail: { frames } });
+    } catch {
+      // a browser without measure options: no figure, the chunk still shows
+    }
+  };
+  const start = (slot: Slot): DecodeWorker => {
+    const worker = spawn();
+    worker.onmessage = ({ data }) => {
       const task = slot.task;
       if (!task || task.id !== data.id) return;
       if ('error' in data) task.reject(new PackDecodeError(data.error));
       else {
-        // For the bench and the dev tools: how long the workers spend on each chunk.
-        performance.measure('ivus:pack-decode', { start: performance.now() - data.decodeMs, duration: data.decodeMs, detail: { frames: task.shape.frames } });
         task.resolve(data.gray);
+        measure(data.decodeMs, task.shape.frames);
       }
       settle(slot);
     };
-    slot.worker.onerror = (event) => {
-      // A worker that crashed (its module failed to load, a codec aborted) fails its pack and is replaced.
+    worker.onerror = (event) => {
+      // A worker that crashed (its module failed to load, a codec aborted) fails its pack; the next pack gets a new one.
       event.preventDefault();
       slot.task?.reject(new PackDecodeError(event.message || 'a frame decode worker stopped'));
-      slot.worker.terminate();
-      slot.worker = spawn();
-      attach(slot);
+      worker.terminate();
+      slot.worker = null;
       settle(slot);
     };
+    slot.worker = worker;
+    return worker;
   };
   const slots = Array.from({ length: Math.max(1, size) }, () => {
-    const slot: Slot = { worker: spawn(), task: null };
-    attach(slot);
+    const slot: Slot = { worker: null, task: null };
+    start(slot);
     return slot;
   });
 
@@ -90,7 +100,7 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
       if (disposed || slot.task || queue.length === 0) continue;
       const task = queue.shift()!;
       slot.task = task;
-      slot.worker.postMessage({ kind: 'decode', id: task.id, pack: task.bytes, shape: task.shape }, [task.bytes.buffer]);
+      (slot.worker ?? start(slot)).postMessage({ kind: 'decode', id: task.id, pack: task.bytes, shape: task.shape }, [task.bytes.buffer]);
     }
   }
 
@@ -105,7 +115,7 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
     const key = `${format.encoding}/${format.bitsStored}`;
     if (warmed.has(key)) return;
     warmed.add(key);
-    for (const slot of slots) slot.worker.postMessage({ kind: 'warm', format: { encoding: format.encoding, bitsStored: format.bitsStored } }, []);
+    for (const slot of slots) slot.worker?.postMessage({ kind: 'warm', format: { encoding: format.encoding, bitsStored: format.bitsStored } }, []);
   }
 
   return {
@@ -127,7 +137,7 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
       for (const slot of slots) {
         slot.task?.reject(left);
         slot.task = null;
-        slot.worker.terminate();
+        slot.worker?.terminate();
       }
     },
   };

@@ -60,6 +60,22 @@ describe('the frame decode pool', () => {
     decoder.dispose();
   });
 
+  it('does not restart in a loop a worker whose module cannot load: each pack fails with the reason', async () => {
+    const workers: FakeDecodeWorker[] = [];
+    const decoder = createFrameDecodePool(1, () => {
+      const worker = new FakeDecodeWorker();
+      workers.push(worker);
+      queueMicrotask(() => worker.onerror?.({ message: 'the worker script was blocked', preventDefault() {} } as ErrorEvent));
+      return worker;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(workers).toHaveLength(1);
+    await expect(decoder.decode(buildFramePack(GRAY_FORMAT, [frame(1)]), shape(1))).rejects.toThrow('the worker script was blocked');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(workers).toHaveLength(2);
+    decoder.dispose();
+  });
+
   it('tells every worker to load the codec the first pack of an encoding needs', async () => {
     const { pool: decoder, workers } = pool(3);
     await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'rle' }, []), shape(0));
