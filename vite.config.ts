@@ -43,6 +43,9 @@ export default defineConfig({
       output: { entryFileNames: (chunk) => (chunk.name === 'sw' ? 'sw.js' : 'assets/[name]-[hash].js') },
     },
   },
+  // The frame decode workers (src/web/codecs) load each codec as its own chunk when a pack needs it:
+  // code-split workers must be ES modules.
+  worker: { format: 'es' },
   define: {
     __BUILD_VERSION__: JSON.stringify(`${process.env.npm_package_version ?? '0.0.0'}+${new Date().toISOString()}`),
   },

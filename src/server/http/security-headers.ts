@@ -15,7 +15,9 @@ import type { FastifyInstance } from 'fastify';
 const policy = (frameAncestors: string) =>
   [
     "default-src 'self'",
-    "script-src 'self'",
+    // 'wasm-unsafe-eval': the frame decode workers compile the codecs' WebAssembly (fetched from
+    // 'self'); it allows WebAssembly compilation only, not eval() or inline scripts.
+    "script-src 'self' 'wasm-unsafe-eval'",
     // Chakra UI (emotion) writes its styles into <style> elements at run time; the provider's pages have a <style>.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' blob: data:",

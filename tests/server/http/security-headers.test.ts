@@ -83,6 +83,13 @@ describe.skipIf(postgresUnavailable)('security headers on every page and file', 
     expect((await get('/')).headers['strict-transport-security']).toBeUndefined();
   });
 
+  it("lets the page's frame decode workers compile WebAssembly, and allows no eval() or inline script", async () => {
+    for (const url of ['/', '/assets/app-1.js']) {
+      const scriptSrc = String((await get(url)).headers['content-security-policy']).split('; ').find((d) => d.startsWith('script-src'));
+      expect(scriptSrc, url).toBe("script-src 'self' 'wasm-unsafe-eval'");
+    }
+  });
+
   it('does not serve source maps', async () => {
     const response = await get('/assets/app-1.js.map');
     expect(response.statusCode).toBe(404);

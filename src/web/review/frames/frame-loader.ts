@@ -1,6 +1,7 @@
 import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../domain/images.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { chunkSpans, orderAround, sliceDistance, type ChunkSpan } from '../../sw/chunk-spans.ts';
+import type { FrameDecodePool } from '../../codecs/decode-pool.ts';
 import type { ImageStore } from './image-store.ts';
 
 /** Chunks in flight at once: enough to fill the pipe, few enough that the first frames come first. */
@@ -10,6 +11,11 @@ export interface FrameLoaderCallbacks {
   /** The page needs the bandwidth: the service worker's background download pauses meanwhile. */
   onBusy(busy: boolean): void;
   onFailed(series: ImageSeriesName, chunk: number, error: unknown): void;
+}
+
+/** Whether a record's chunks come as frame packs the page decodes (then it needs a decode pool). */
+export function hasFramePacks(images: RecordImages): boolean {
+  return images.bmode.chunkFormat === 'frame-pack' || images.angio.chunkFormat === 'frame-pack';
 }
 
 /** Takes the span nearest the slice out of `remaining` (the first of equally near ones). */
@@ -27,6 +33,8 @@ function takeNearest(remaining: ChunkSpan[], slice: number): ChunkSpan | undefin
  * then the rest, always the chunk nearest the slice the clinician is on now, so that a jump
  * elsewhere is followed. The L-mode is built in the page from these frames (review/lmode).
  * Requests go through the service worker, which answers from its cache what it already has.
+ * A series of frame packs is decoded by `pool`'s workers while the next chunks download; a pack
+ * that cannot be decoded is a failed chunk like one that could not be fetched.
  */
 export async function loadRecordFrames(
   api: ApiClient,
@@ -34,6 +42,7 @@ export async function loadRecordFrames(
   store: ImageStore,
   callbacks: FrameLoaderCallbacks,
   signal: AbortSignal,
+  pool: FrameDecodePool | null = null,
 ): Promise<void> {
   const remaining = chunkSpans(images);
   const slice = () => store.getSnapshot().slice;
@@ -48,13 +57,30 @@ export async function loadRecordFrames(
   store.setDownloading(true);
   callbacks.onBusy(true);
   try {
+    const decoding: Promise<void>[] = [];
+    const keep = (series: ImageSeriesName, index: number, urgent: boolean, gray: Uint8Array) => {
+      store.addChunk(series, index, gray);
+      if (urgent && series === 'bmode') performance.mark('ivus:first-chunk-stored');
+    };
+    const fail = (series: ImageSeriesName, index: number) => (error: unknown) => {
+      if (!signal.aborted) callbacks.onFailed(series, index, error);
+    };
     const load = async ({ series, index }: ChunkSpan, urgent: boolean) => {
       try {
         const bytes = await api.getBytes(images[series].chunks[index]!, { signal, urgent });
-        if (bytes) store.addChunk(series, index, bytes);
-        if (urgent && series === 'bmode') performance.mark('ivus:first-chunk-stored');
+        if (!bytes) return;
+        if (images[series].chunkFormat !== 'frame-pack') return keep(series, index, urgent, bytes);
+        if (!pool) throw new Error('no decode workers for frame packs');
+        const { width, height, count, framesPerChunk } = images[series];
+        const shape = { width, height, frames: chunkFrames(index, count, framesPerChunk).count };
+        // The download slot is free again at once: the workers decode while the next chunks arrive.
+        const decoded = pool.decode(bytes, shape).then((gray) => {
+          if (!signal.aborted) keep(series, index, urgent, gray);
+        });
+        if (urgent) await decoded;
+        else decoding.push(decoded.catch(fail(series, index)));
       } catch (error) {
-        if (!signal.aborted) callbacks.onFailed(series, index, error);
+        fail(series, index)(error);
       }
     };
     // The current slice's images come alone, with the whole pipe, so they show as early as
@@ -64,6 +90,7 @@ export async function loadRecordFrames(
       for (let next = takeNearest(remaining, slice()); next && !signal.aborted; next = takeNearest(remaining, slice())) await load(next, false);
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    await Promise.all(decoding);
   } finally {
     store.setDownloading(false);
     callbacks.onBusy(false);

@@ -3,7 +3,8 @@ import { RecordImagesSchema, type RecordImages } from '../../../domain/images.ts
 import { useApi } from '../../api/api-context.tsx';
 import { onWorkerMessage, postToServiceWorker, resumeFetches, stopFetches, type WorkerMessage } from '../../sw/sw-client.ts';
 import { chunkSpans } from '../../sw/chunk-spans.ts';
-import { describeChunk, loadRecordFrames } from './frame-loader.ts';
+import { createFrameDecodePool, type FrameDecodePool } from '../../codecs/decode-pool.ts';
+import { describeChunk, hasFramePacks, loadRecordFrames } from './frame-loader.ts';
 import { ImageStore } from './image-store.ts';
 
 /** The service worker's queue hears of slice changes at most this often (playback moves 100 slices a second). */
@@ -29,6 +30,9 @@ export function useRecordImages(recordId: string, enabled: boolean, given?: Imag
   useEffect(() => {
     if (!enabled) return;
     const controller = new AbortController();
+    // Frame packs' decode workers: started as soon as the lists say the record has packs, so
+    // they are ready when its first chunk arrives; ended when the review is left.
+    let pool: FrameDecodePool | null = null;
     const unsubscribe = onWorkerMessage((message) => {
       // Progress of another record's download (a tab left open) is not ours.
       if (message.recordId !== recordId) return;
@@ -55,6 +59,7 @@ export function useRecordImages(recordId: string, enabled: boolean, given?: Imag
       .get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`, { signal: controller.signal })
       .then(async (images) => {
         store.setImages(images);
+        if (hasFramePacks(images)) pool = createFrameDecodePool();
         const items = chunkSpans(images).map(({ series, index, first, last }) => ({ url: api.url(images[series].chunks[index]!), first, last }));
         setState({ status: 'ready', images, download: null, missing: [] });
         // Paused before it is handed the list, so its first downloads do not race the page's own.
@@ -71,6 +76,7 @@ export function useRecordImages(recordId: string, enabled: boolean, given?: Imag
             onFailed: (series, chunk) => addMissing(describeChunk(images, series, chunk)),
           },
           controller.signal,
+          pool,
         );
       })
       .catch((error: unknown) => {
@@ -79,6 +85,7 @@ export function useRecordImages(recordId: string, enabled: boolean, given?: Imag
       });
     return () => {
       controller.abort();
+      pool?.dispose();
       unsubscribe();
       unsubscribeSlice();
       if (focusTimer !== null) clearTimeout(focusTimer);

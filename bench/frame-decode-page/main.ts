@@ -1,0 +1,67 @@
+/**
+ * The page of `npm run bench:frame-decode`: loads one series' chunks as the review does (four
+ * requests at a time, the nearest first), handing frame packs to the review's own decode pool,
+ * and says how long it took until every frame was in the page and how long the workers spent.
+ */
+import { createFrameDecodePool } from '../../src/web/codecs/decode-pool.ts';
+
+export interface BenchSeries {
+  readonly chunks: readonly string[];
+  readonly kind: 'gray8' | 'frame-pack';
+  readonly width: number;
+  readonly height: number;
+  readonly framesPerChunk: number;
+  readonly count: number;
+}
+
+export interface BenchResult {
+  readonly allFramesMs: number;
+  readonly firstChunkMs: number;
+  /** Median over chunks of the workers' time per frame (null for gray8). */
+  readonly decodeMsPerFrame: number | null;
+  /** The workers' time on the first chunk decoded, which includes loading its codec (null for gray8). */
+  readonly firstDecodeMs: number | null;
+  readonly grayBytes: number;
+}
+
+const CONCURRENCY = 4;
+
+async function load(series: BenchSeries): Promise<BenchResult> {
+  performance.clearMeasures('ivus:pack-decode');
+  const pool = series.kind === 'frame-pack' ? createFrameDecodePool() : null;
+  const start = performance.now();
+  let firstChunkMs = 0;
+  let grayBytes = 0;
+  const decoding: Promise<void>[] = [];
+  const store = (index: number, gray: Uint8Array) => {
+    const frames = Math.min(series.framesPerChunk, series.count - index * series.framesPerChunk);
+    if (gray.length !== frames * series.width * series.height) throw new Error(`chunk ${index} has ${gray.length} bytes`);
+    grayBytes += gray.length;
+    if (index === 0) firstChunkMs = performance.now() - start;
+  };
+  let next = 0;
+  const fetcher = async () => {
+    while (next < series.chunks.length) {
+      const index = next++;
+      const bytes = new Uint8Array(await (await fetch(series.chunks[index]!, { cache: 'no-store' })).arrayBuffer());
+      if (!pool) store(index, bytes);
+      else {
+        const frames = Math.min(series.framesPerChunk, series.count - index * series.framesPerChunk);
+        decoding.push(pool.decode(bytes, { width: series.width, height: series.height, frames }).then((gray) => store(index, gray)));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, fetcher));
+  await Promise.all(decoding);
+  const allFramesMs = performance.now() - start;
+  pool?.dispose();
+  const measures = performance.getEntriesByName('ivus:pack-decode') as PerformanceMeasure[];
+  const perFrame = measures
+    .map((measure) => measure.duration / (measure.detail as { frames: number }).frames)
+    .sort((a, b) => a - b);
+  const firstDecodeMs = measures.length ? Math.min(...measures.map((measure) => measure.startTime)) : null;
+  const first = measures.find((measure) => measure.startTime === firstDecodeMs);
+  return { allFramesMs, firstChunkMs, decodeMsPerFrame: perFrame.length ? perFrame[Math.floor(perFrame.length / 2)]! : null, firstDecodeMs: first?.duration ?? null, grayBytes };
+}
+
+(globalThis as unknown as { loadSeries: typeof load }).loadSeries = load;

@@ -1,0 +1,144 @@
+/**
+ * The review's pool of frame decode workers: frame packs go to whichever worker is free, in the
+ * order they arrived (the loader fetches the current slice's chunk first, so it is decoded first),
+ * and come back as gray chunks whose buffers were transferred, never copied. Created when a record
+ * with packs opens, so the workers start while its first chunk downloads; disposed when the review
+ * is left, which ends the workers and drops what they had not finished.
+ */
+import { readFramePack } from '../../domain/pixels/frame-pack.ts';
+import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
+import type { ChunkShape } from './pack-to-gray.ts';
+
+/** The part of a Worker the pool uses (a fake one in the tests). */
+export interface DecodeWorker {
+  postMessage(message: DecodeRequest, transfer: Transferable[]): void;
+  onmessage: ((event: MessageEvent<DecodeReply>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
+export interface FrameDecodePool {
+  /** The chunk's gray bytes; rejects with the reason a pack cannot be decoded. `bytes` is handed over (its buffer moves to a worker). */
+  decode(bytes: Uint8Array, shape: ChunkShape): Promise<Uint8Array>;
+  dispose(): void;
+}
+
+/** Workers: one core is left to the page's painting; more than 4 only add memory. */
+export function poolSize(hardwareConcurrency: number | undefined): number {
+  return Math.min(4, Math.max(1, (hardwareConcurrency ?? 1) - 1));
+}
+
+export function spawnDecodeWorker(): DecodeWorker {
+  return new Worker(new URL('./frame-decode.worker.ts', import.meta.url), { type: 'module', name: 'frame-decode' }) as unknown as DecodeWorker;
+}
+
+interface Task {
+  readonly id: number;
+  readonly bytes: Uint8Array;
+  readonly shape: ChunkShape;
+  resolve(gray: Uint8Array): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  /** Null after a crash until a pack needs the slot again (a worker whose module cannot load is not restarted in a loop). */
+  worker: DecodeWorker | null;
+  task: Task | null;
+}
+
+export class PackDecodeError extends Error {}
+
+export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hardwareConcurrency), spawn: () => DecodeWorker = spawnDecodeWorker): FrameDecodePool {
+  const queue: Task[] = [];
+  const warmed = new Set<string>();
+  let nextId = 1;
+  let disposed = false;
+
+  const settle = (slot: Slot) => {
+    slot.task = null;
+    pump();
+  };
+  const measure = (decodeMs: number, frames: number) => {
+    try {
+      // For the bench and the dev tools: how long the workers spend on each chunk.
+      performance.measure('ivus:pack-decode', { start: performance.now() - decodeMs, duration: decodeMs, detail: { frames } });
+    } catch {
+      // a browser without measure options: no figure, the chunk still shows
+    }
+  };
+  const start = (slot: Slot): DecodeWorker => {
+    const worker = spawn();
+    worker.onmessage = ({ data }) => {
+      const task = slot.task;
+      if (!task || task.id !== data.id) return;
+      if ('error' in data) task.reject(new PackDecodeError(data.error));
+      else {
+        task.resolve(data.gray);
+        measure(data.decodeMs, task.shape.frames);
+      }
+      settle(slot);
+    };
+    worker.onerror = (event) => {
+      // A worker that crashed (its module failed to load, a codec aborted) fails its pack; the next pack gets a new one.
+      event.preventDefault();
+      slot.task?.reject(new PackDecodeError(event.message || 'a frame decode worker stopped'));
+      worker.terminate();
+      slot.worker = null;
+      settle(slot);
+    };
+    slot.worker = worker;
+    return worker;
+  };
+  const slots = Array.from({ length: Math.max(1, size) }, () => {
+    const slot: Slot = { worker: null, task: null };
+    start(slot);
+    return slot;
+  });
+
+  function pump(): void {
+    for (const slot of slots) {
+      if (disposed || slot.task || queue.length === 0) continue;
+      const task = queue.shift()!;
+      slot.task = task;
+      (slot.worker ?? start(slot)).postMessage({ kind: 'decode', id: task.id, pack: task.bytes, shape: task.shape }, [task.bytes.buffer]);
+    }
+  }
+
+  /** The other workers load the record's codec while the first pack is decoded (its header says which). */
+  function warm(bytes: Uint8Array): void {
+    let format;
+    try {
+      ({ format } = readFramePack(bytes));
+    } catch {
+      return; // the worker says what is wrong with it
+    }
+    const key = `${format.encoding}/${format.bitsStored}`;
+    if (warmed.has(key)) return;
+    warmed.add(key);
+    for (const slot of slots) slot.worker?.postMessage({ kind: 'warm', format: { encoding: format.encoding, bitsStored: format.bitsStored } }, []);
+  }
+
+  return {
+    decode(bytes, shape) {
+      if (disposed) return Promise.reject(new PackDecodeError('the review was left'));
+      warm(bytes);
+      // The buffer moves to the worker: a view into a larger buffer is copied out first.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      return new Promise<Uint8Array>((resolve, reject) => {
+        queue.push({ id: nextId++, bytes: own, shape, resolve, reject });
+        pump();
+      });
+    },
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      const left = new PackDecodeError('the review was left');
+      for (const task of queue.splice(0)) task.reject(left);
+      for (const slot of slots) {
+        slot.task?.reject(left);
+        slot.task = null;
+        slot.worker?.terminate();
+      }
+    },
+  };
+}

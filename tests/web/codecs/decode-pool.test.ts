@@ -1,0 +1,95 @@
+/**
+ * The pool of decode workers: packs become gray chunks, the bytes move to the workers and back
+ * without copies, a bad pack or a crashed worker fails only its own chunk, and leaving the review
+ * ends the workers and drops the packs they had not decoded.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildFramePack } from '../../../src/domain/pixels/frame-pack.ts';
+import { createFrameDecodePool, poolSize } from '../../../src/web/codecs/decode-pool.ts';
+import { FakeDecodeWorker } from './fake-decode-worker.ts';
+import { GRAY_FORMAT } from './gray-format.ts';
+
+
+const frame = (seed: number) => Uint8Array.from({ length: 24 }, (_, i) => (seed * 37 + i * 11) & 0xff);
+const shape = (frames: number) => ({ width: 6, height: 4, frames });
+
+function pool(size: number) {
+  const workers: FakeDecodeWorker[] = [];
+  const created = createFrameDecodePool(size, () => {
+    const worker = new FakeDecodeWorker();
+    workers.push(worker);
+    return worker;
+  });
+  return { pool: created, workers };
+}
+
+describe('the frame decode pool', () => {
+  it('has one worker fewer than the cores (one left to painting), at least 1 and at most 4', () => {
+    expect([undefined, 1, 2, 3, 8, 64].map(poolSize)).toEqual([1, 1, 1, 2, 4, 4]);
+  });
+
+  it('decodes packs into gray chunks, handing the pack over to a worker', async () => {
+    const { pool: decoder, workers } = pool(2);
+    expect(workers).toHaveLength(2);
+    const packs = [0, 1, 2].map((k) => buildFramePack(GRAY_FORMAT, [frame(2 * k), frame(2 * k + 1)]));
+    const grays = await Promise.all(packs.map((pack) => decoder.decode(pack, shape(2))));
+    grays.forEach((gray, k) => expect(Array.from(gray)).toEqual([...frame(2 * k), ...frame(2 * k + 1)]));
+    // Moved, not copied: the page's pack buffers are detached.
+    for (const pack of packs) expect(pack.buffer.byteLength).toBe(0);
+    decoder.dispose();
+  });
+
+  it('fails a bad pack with its reason and goes on with the next', async () => {
+    const { pool: decoder } = pool(1);
+    const bad = decoder.decode(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9]), shape(1));
+    const good = decoder.decode(buildFramePack(GRAY_FORMAT, [frame(1)]), shape(1));
+    await expect(bad).rejects.toThrow('not a frame pack');
+    expect(Array.from(await good)).toEqual(Array.from(frame(1)));
+    decoder.dispose();
+  });
+
+  it('replaces a worker that crashed: its pack fails, the next is decoded', async () => {
+    const { pool: decoder, workers } = pool(1);
+    workers[0]!.crashNext = true;
+    const lost = decoder.decode(buildFramePack(GRAY_FORMAT, [frame(1)]), shape(1));
+    const next = decoder.decode(buildFramePack(GRAY_FORMAT, [frame(2)]), shape(1));
+    await expect(lost).rejects.toThrow('out of memory');
+    expect(Array.from(await next)).toEqual(Array.from(frame(2)));
+    expect(workers).toHaveLength(2);
+    expect(workers[0]!.terminated).toBe(true);
+    decoder.dispose();
+  });
+
+  it('does not restart in a loop a worker whose module cannot load: each pack fails with the reason', async () => {
+    const workers: FakeDecodeWorker[] = [];
+    const decoder = createFrameDecodePool(1, () => {
+      const worker = new FakeDecodeWorker();
+      workers.push(worker);
+      queueMicrotask(() => worker.onerror?.({ message: 'the worker script was blocked', preventDefault() {} } as ErrorEvent));
+      return worker;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(workers).toHaveLength(1);
+    await expect(decoder.decode(buildFramePack(GRAY_FORMAT, [frame(1)]), shape(1))).rejects.toThrow('the worker script was blocked');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(workers).toHaveLength(2);
+    decoder.dispose();
+  });
+
+  it('tells every worker to load the codec the first pack of an encoding needs', async () => {
+    const { pool: decoder, workers } = pool(3);
+    await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'rle' }, []), shape(0));
+    await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'rle' }, []), shape(0));
+    for (const worker of workers) expect(worker.received.filter((m) => m.kind === 'warm')).toEqual([{ kind: 'warm', format: { encoding: 'rle', bitsStored: 8 } }]);
+    decoder.dispose();
+  });
+
+  it('ends its workers when the review is left, dropping what was not decoded', async () => {
+    const { pool: decoder, workers } = pool(1);
+    const pending = [1, 2, 3].map((k) => decoder.decode(buildFramePack(GRAY_FORMAT, [frame(k)]), shape(1)));
+    decoder.dispose();
+    for (const decoded of pending) await expect(decoded).rejects.toThrow('the review was left');
+    expect(workers.every((worker) => worker.terminated)).toBe(true);
+    await expect(decoder.decode(buildFramePack(GRAY_FORMAT, [frame(1)]), shape(1))).rejects.toThrow('the review was left');
+  });
+});

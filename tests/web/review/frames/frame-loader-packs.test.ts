@@ -1,0 +1,88 @@
+/**
+ * A record whose chunks are frame packs: the loader hands each pack to the decode workers and
+ * stores the gray chunk they give back; a pack that cannot be decoded is a failed chunk (the
+ * review names its frames as missing) while the others still show; gray8 series are stored as
+ * they come. The workers run the real decode (in the test's thread).
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { buildFramePack } from '../../../../src/domain/pixels/frame-pack.ts';
+import type { ApiClient } from '../../../../src/web/api/api-client.ts';
+import { createFrameDecodePool } from '../../../../src/web/codecs/decode-pool.ts';
+import { loadRecordFrames } from '../../../../src/web/review/frames/frame-loader.ts';
+import { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
+import { FakeDecodeWorker } from '../../codecs/fake-decode-worker.ts';
+import { GRAY_FORMAT } from '../../codecs/gray-format.ts';
+import { testRecordImages } from '../../record-images-fixture.ts';
+
+const FRAME_BYTES = 24;
+/** Frame k's gray: distinct per frame, so a chunk stored at the wrong place shows. */
+const frame = (k: number) => Uint8Array.from({ length: FRAME_BYTES }, (_, i) => (k * 7 + i * 3 + 1) & 0xff);
+
+function recordWithPacks() {
+  const base = testRecordImages({ bmode: 20, angio: 6, framesPerChunk: 8 });
+  // 6 x 4 frames; the B-mode comes as packs, the angio as gray8 bytes.
+  return { ...base, bmode: { ...base.bmode, width: 6, height: 4, chunkFormat: 'frame-pack' as const }, angio: { ...base.angio, width: 6, height: 4 } };
+}
+
+function fakeApi(bodies: Map<string, Uint8Array>): ApiClient {
+  return {
+    getBytes: async (resource: string) => {
+      const body = bodies.get(resource);
+      if (!body) throw new Error(`no ${resource}`);
+      return body.slice();
+    },
+  } as unknown as ApiClient;
+}
+
+describe('loading a record of frame packs', () => {
+  it('stores the decoded gray of every pack and fails only the damaged one', async () => {
+    const images = recordWithPacks();
+    const bodies = new Map<string, Uint8Array>();
+    images.bmode.chunks.forEach((url, c) => {
+      const frames = Array.from({ length: Math.min(8, 20 - 8 * c) }, (_, f) => frame(8 * c + f));
+      const pack = buildFramePack(GRAY_FORMAT, frames);
+      // The middle chunk arrives cut short.
+      bodies.set(url, c === 1 ? pack.subarray(0, pack.length - 5) : pack);
+    });
+    bodies.set(images.angio.chunks[0]!, Uint8Array.from({ length: 6 * FRAME_BYTES }, (_, i) => i & 0xff));
+    const store = new ImageStore();
+    store.setImages(images);
+    const workers: FakeDecodeWorker[] = [];
+    const pool = createFrameDecodePool(2, () => {
+      const worker = new FakeDecodeWorker();
+      workers.push(worker);
+      return worker;
+    });
+    const onFailed = vi.fn();
+
+    await loadRecordFrames(fakeApi(bodies), images, store, { onBusy: () => {}, onFailed }, new AbortController().signal, pool);
+
+    expect(onFailed).toHaveBeenCalledTimes(1);
+    expect(onFailed.mock.calls[0]!.slice(0, 2)).toEqual(['bmode', 1]);
+    expect(String(onFailed.mock.calls[0]![2])).toMatch(/frame pack/);
+    for (const k of [0, 7, 16, 19]) expect(Array.from(store.frame('bmode', k)!)).toEqual(Array.from(frame(k)));
+    for (const k of [8, 15]) expect(store.frame('bmode', k)).toBeNull();
+    expect(store.getSnapshot().bmodeLoaded).toBe(12);
+    // The angio's gray8 bytes are stored as they came, without a worker.
+    expect(store.frame('angio', 5)![0]).toBe((5 * FRAME_BYTES) & 0xff);
+    expect(workers.flatMap((worker) => worker.received).filter((m) => m.kind === 'decode')).toHaveLength(3);
+    pool.dispose();
+  });
+
+  it('drops what the workers had not decoded when the review is left, without reporting failures', async () => {
+    const images = recordWithPacks();
+    const bodies = new Map<string, Uint8Array>();
+    images.bmode.chunks.forEach((url, c) => bodies.set(url, buildFramePack(GRAY_FORMAT, Array.from({ length: Math.min(8, 20 - 8 * c) }, (_, f) => frame(8 * c + f)))));
+    bodies.set(images.angio.chunks[0]!, new Uint8Array(6 * FRAME_BYTES));
+    const store = new ImageStore();
+    store.setImages(images);
+    const controller = new AbortController();
+    const pool = createFrameDecodePool(1, () => new FakeDecodeWorker());
+    const onFailed = vi.fn();
+    const loading = loadRecordFrames(fakeApi(bodies), images, store, { onBusy: () => {}, onFailed }, controller.signal, pool);
+    controller.abort();
+    pool.dispose();
+    await loading;
+    expect(onFailed).not.toHaveBeenCalled();
+  });
+});
