@@ -2,9 +2,10 @@
  * Issue 27: a record whose B-mode chunks come as frame packs (the console's JPEG frames, decoded
  * in the page's workers with the same libjpeg-turbo build as the server) shows exactly the gray
  * the server's decode of those frames gives; a damaged pack is a chunk the review says it could
- * not load. The server on this branch still sends gray8 chunks, so the packs are made here from
- * the demo record's own frames and served in their place (page.route; the service worker is
- * blocked so the page's requests are the ones routed).
+ * not load. The demo record comes as the server's JPEG-LS packs: their gray (decoded here with the
+ * server's registry) is made into JPEG packs and served in their place, and then, as the reference,
+ * into the gray8 chunks of a record announced so (page.route; the service worker is blocked so the
+ * page's requests are the ones routed).
  */
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { FRAME_PACK_MEDIA_TYPE } from '../src/domain/pixels/frame-pack.ts';
@@ -30,22 +31,24 @@ interface BmodeSize {
   height: number;
 }
 
-/** The image lists as the server sends them, the B-mode announced as frame packs (its frame size noted in `size`). */
-const announcePacks = (size: BmodeSize) => async (route: Route) => {
+/** The image lists as the server sends them, the B-mode announced in `chunkFormat` (its frame size noted in `size`). */
+const announce = (size: BmodeSize, chunkFormat: 'frame-pack' | 'gray8' = 'frame-pack') => async (route: Route) => {
   const response = await fetchFromServer(route);
   const images = (await response.json()) as { bmode: BmodeSize & { chunkFormat?: string } };
-  images.bmode.chunkFormat = 'frame-pack';
+  images.bmode.chunkFormat = chunkFormat;
   Object.assign(size, { width: images.bmode.width, height: images.bmode.height });
   await route.fulfill({ response, json: images });
 };
 
-/** Serves each B-mode chunk as `body(index, gray8 bytes the server sent)`. */
+/** Serves each B-mode chunk as `body(index, the gray of the chunk the server sent)`. */
 async function serveBmode(page: Page, contentType: string, body: (index: number, gray: Uint8Array) => Promise<Uint8Array>): Promise<void> {
   await page.route(BMODE_CHUNK, async (route) => {
     const response = await fetchFromServer(route);
     if (response.status() !== 200) return route.fulfill({ response });
     const index = Number(BMODE_CHUNK.exec(route.request().url())![1]);
-    await route.fulfill({ status: 200, contentType, headers: { 'cache-control': 'no-store' }, body: Buffer.from(await body(index, new Uint8Array(await response.body()))) });
+    const sent = new Uint8Array(await response.body());
+    const gray = response.headers()['content-type']?.startsWith(FRAME_PACK_MEDIA_TYPE) ? await serverGrayOfPack(sent) : sent;
+    await route.fulfill({ status: 200, contentType, headers: { 'cache-control': 'no-store' }, body: Buffer.from(await body(index, gray)) });
   });
 }
 
@@ -67,7 +70,7 @@ test('JPEG frame packs show exactly the gray the server decodes them to', async 
   const size = { width: 0, height: 0 };
   const packs = new Map<number, Uint8Array>();
   let packsServed = 0;
-  await page.route(IMAGES, announcePacks(size));
+  await page.route(IMAGES, announce(size));
   await serveBmode(page, FRAME_PACK_MEDIA_TYPE, async (index, gray) => {
     const pack = await packGrayChunk('jpeg', gray, size.width, size.height);
     packs.set(index, pack);
@@ -79,6 +82,7 @@ test('JPEG frame packs show exactly the gray the server decodes them to', async 
 
   // The same record, sent as the gray the server's registry decodes those packs to.
   await page.unrouteAll({ behavior: 'wait' });
+  await page.route(IMAGES, announce(size, 'gray8'));
   await serveBmode(page, 'application/octet-stream', (index) => serverGrayOfPack(packs.get(index)!));
   const fromServerDecode = await bmodeGrays(page, href);
 
@@ -93,7 +97,7 @@ test('a damaged frame pack is a chunk the review could not load, the others show
   await openLoadedReview(page);
   const href = await shortRecordHref(page);
   const size = { width: 0, height: 0 };
-  await page.route(IMAGES, announcePacks(size));
+  await page.route(IMAGES, announce(size));
   await serveBmode(page, FRAME_PACK_MEDIA_TYPE, async (index, gray) => {
     const pack = await packGrayChunk('jpeg-ls', gray, size.width, size.height);
     // The second chunk arrives cut short.
