@@ -43,7 +43,8 @@ describe('configuration', () => {
   it('asks for every S3 setting when frames go to object storage', () => {
     expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'frames' })).toThrow(/S3_ENDPOINT: required when STORAGE=s3[\s\S]*S3_SECRET_ACCESS_KEY/);
     const config = loadConfig({ STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'frames', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
-    expect(config.storage).toEqual({ kind: 's3', endpoint: 'http://minio:9000', bucket: 'frames', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's' });
+    expect(config.storage).toEqual({ kind: 's3', endpoint: 'http://minio:9000', bucket: 'frames', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', signedUrlSeconds: 300 });
+    expect(config.framesFromStore).toBe(true);
   });
 });
 

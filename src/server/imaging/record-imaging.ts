@@ -7,7 +7,7 @@ import { downsampleByHalf } from '../../domain/downsample.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { chunkCount, chunkFrames, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
+import { IMMUTABLE_PUBLIC, type BlobStore, type StoredObjectHeaders } from '../storage/blob-store.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
@@ -54,6 +54,12 @@ export function imagingKey(record: ImagingKeyParts, name: string): string {
 export function chunkKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
   return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.u8.gz`);
 }
+
+/** What a browser fetching a gray8 chunk from the store itself must be told: gzip of raw bytes, never changing. */
+export const GRAY8_CHUNK_HEADERS: StoredObjectHeaders = { contentType: 'application/octet-stream', contentEncoding: 'gzip', cacheControl: IMMUTABLE_PUBLIC };
+
+/** A chunk as kept in the store: its key and the headers it was put with (and is answered with). */
+export type StoredChunk = { key: string; headers: StoredObjectHeaders };
 
 function seriesGeometry(record: RecordRow, series: ImageSeriesName) {
   return series === 'bmode'
@@ -111,6 +117,8 @@ export class RecordImaging {
   private readonly jobs: Pick<JobQueue, 'send'> | null;
   private readonly inflight = new Map<string, Generation>();
   private readonly recordJobs = new Map<string, RecordJob>();
+  /** Complete markers seen in the store: a version's imaging never changes once complete. */
+  private readonly completeImaging = new Set<string>();
   private closed = false;
 
   /**
@@ -147,11 +155,29 @@ export class RecordImaging {
       const rendering = this.queue.run(priority, () => this.render(record, series, frames.first, frames.first + frames.count));
       const promise = rendering.result.then(async (raw) => {
         const compressed = await gzip(raw, { level: 1 });
-        await this.store.put(key, compressed);
+        await this.store.put(key, compressed, GRAY8_CHUNK_HEADERS);
         return compressed;
       });
       return { promise, raise: rendering.raise };
     });
+  }
+
+  /**
+   * Chunk `index` of a series, known to be in the store, for a browser to fetch from there: an
+   * imported record's chunks are all stored before its row exists; a demo record's are once its
+   * complete marker is (remembered here), else this one is made or checked now (as chunk() does).
+   */
+  async storedChunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<StoredChunk> {
+    const stored = { key: chunkKey(record, series, index), headers: GRAY8_CHUNK_HEADERS };
+    if (record.imagingSource !== 'demo') return stored;
+    const marker = imagingKey(record, COMPLETE_MARKER);
+    if (this.completeImaging.has(marker)) return stored;
+    if (await this.store.get(marker)) {
+      this.completeImaging.add(marker);
+      return stored;
+    }
+    await this.chunk(record, series, index, priority);
+    return stored;
   }
 
   /**
