@@ -43,6 +43,12 @@ function frameUrlSigner(config: Config, store: BlobStore): FrameUrlSigner | null
   return config.framesFromStore && store.signedGetUrl ? (key) => store.signedGetUrl!(key) : null;
 }
 
+/** The origin browsers fetch frame chunks from when the store delivers them: allowed by the pages' CSP. */
+function frameStoreOrigins(config: Config): string[] {
+  if (!config.framesFromStore || config.storage.kind !== 's3') return [];
+  return [new URL(config.storage.publicEndpoint ?? config.storage.endpoint).origin];
+}
+
 export type AppOptions = { config: Config; database: Database; store: BlobStore };
 
 /** Builds the whole server (API, identity provider, SPA) without listening: tests use `inject`. */
@@ -80,7 +86,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
 
   installErrorHandler(app);
   // The same headers on every answer, the provider's own pages and the static files included.
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, frameStoreOrigins(config));
   // NUL and broken Unicode are refused with 400 on every route, before PostgreSQL would refuse them with a 500.
   installTextCheck(app);
   // Every body, whoever reads it (Fastify, the multipart reader, oidc-provider), keeps a minimum pace.

@@ -51,6 +51,8 @@ describe.skipIf(postgresUnavailable)('frame chunks from the object store', () =>
     expect(answer.statusCode).toBe(200);
     expect(String(answer.headers['content-type']).split(';')[0]).toBe(FRAME_LOCATION_TYPE);
     expect(answer.headers['cache-control']).toBe('no-store');
+    // The pages may fetch from the store (and only from it besides their own origin).
+    expect(answer.headers['content-security-policy']).toContain(`connect-src 'self' ${s3.endpoint};`);
     const { url, expiresAt } = answer.json() as { url: string; expiresAt: string };
     expect(url.startsWith(`${s3.endpoint}/`)).toBe(true);
     expect(url).not.toContain('Bearer');
