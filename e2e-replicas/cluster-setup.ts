@@ -34,6 +34,10 @@ function haproxyConfig(root: string, replicaPorts: Record<ReplicaName, number>):
     '  option http-keep-alive',
     '  option forwardfor',
     '  timeout connect 2s',
+    // A live replica busy generating a first open's frames on a loaded machine answered /healthz in
+    // just over the default (inter, 500 ms): both were taken out and the page got HAProxy's 503. A
+    // killed replica refuses the connection at once, so this does not slow noticing a crash.
+    '  timeout check 5s',
     '  timeout client 120s',
     // Uploads and first frame generation are long requests (README: Deployment, the proxy).
     '  timeout server 120s',
