@@ -3,6 +3,7 @@ import { AwsClient } from 'aws4fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAY8_CHUNK_HEADERS } from '../../../src/server/imaging/record-imaging.ts';
 import { frameCorsConfiguration } from '../../../src/server/storage/frame-cors.ts';
+import { LocalDirectoryStore } from '../../../src/server/storage/local-directory-store.ts';
 import { S3Store, type S3Options } from '../../../src/server/storage/s3-store.ts';
 import { objectPath, presignGet } from '../../../src/server/storage/signed-url.ts';
 import { checkSignatureV4, startS3Server, type S3ServerHandle } from '../../support/s3-server.ts';
@@ -101,6 +102,11 @@ describe('signed GET URLs', () => {
     await expect(presignGet(clientOf(), bucketUrl(), 'demo/\uD800', 60)).rejects.toThrow(/surrogate/);
     await expect(presignGet(clientOf(), bucketUrl(), 'demo/a', 0)).rejects.toThrow(/1 s to 7 days/);
     await expect(new S3Store(options()).signedGetUrl('demo/../acme/r1')).rejects.toThrow(/unsafe storage key/);
+  });
+
+  it('is a capability of S3 only: a local directory has no URL a browser could use', () => {
+    expect(new LocalDirectoryStore('/nonexistent').signedGetUrl).toBeUndefined();
+    expect(frameCorsConfiguration('https://{tenant}.example.org/')).toContain('<AllowedOrigin>https://*.example.org</AllowedOrigin>');
   });
 
   it("lets the tenants' origins read the bucket from a page, and no other origin", async () => {
