@@ -63,7 +63,9 @@ test('frames come from the store by signed URLs, the replicas only authorise, an
   const opened = await delivery();
   const storeBytes = opened.store.bytes - before.store.bytes;
   const replicaBytes = opened.replicas.bytesOut - before.replicas.bytesOut;
-  test.info().annotations.push({ type: 'first open', description: `store: ${opened.store.served - before.store.served} GETs, ${(storeBytes / 1e6).toFixed(1)} MB; replicas: ${opened.replicas.requests - before.replicas.requests} requests, ${(replicaBytes / 1e6).toFixed(2)} MB` });
+  const figures = `store: ${opened.store.served - before.store.served} GETs, ${(storeBytes / 1e6).toFixed(1)} MB; replicas: ${opened.replicas.requests - before.replicas.requests} requests, ${(replicaBytes / 1e6).toFixed(2)} MB`;
+  test.info().annotations.push({ type: 'first open', description: figures });
+  console.info(`  first open: ${figures}`);
   expect(opened.store.served - before.store.served).toBeGreaterThanOrEqual(CHUNKS);
   // 300 gzip'd 512 x 512 frames are tens of megabytes; the replicas sent locations, JSON and the app's code.
   expect(storeBytes).toBeGreaterThan(20e6);
