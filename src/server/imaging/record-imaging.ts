@@ -165,7 +165,8 @@ export class RecordImaging {
   /**
    * Chunk `index` of a series, known to be in the store, for a browser to fetch from there: an
    * imported record's chunks are all stored before its row exists; a demo record's are once its
-   * complete marker is (remembered here), else this one is made or checked now (as chunk() does).
+   * complete marker is (remembered here), else this one is looked for without reading it (a HEAD,
+   * where the store has one) and made now if missing (as chunk() does).
    */
   async storedChunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<StoredChunk> {
     const stored = { key: chunkKey(record, series, index), headers: GRAY8_CHUNK_HEADERS };
@@ -176,6 +177,8 @@ export class RecordImaging {
       this.completeImaging.add(marker);
       return stored;
     }
+    // Reading the chunk here (chunk() checks what it reads) would pass every byte through this replica.
+    if (this.store.has && (await this.store.has(stored.key))) return stored;
     await this.chunk(record, series, index, priority);
     return stored;
   }

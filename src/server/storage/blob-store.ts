@@ -21,6 +21,8 @@ export interface BlobStore {
    * may use until `expiresAt`, and nobody after. Absent: the app serves the bytes itself.
    */
   signedGetUrl?(key: string): Promise<SignedUrl>;
+  /** With signedGetUrl: whether there are bytes under `key`, without reading them (a HEAD). */
+  has?(key: string): Promise<boolean>;
 }
 
 /** The headers a browser must get with an object it fetches from the store itself. */

@@ -110,6 +110,14 @@ export class S3Store implements BlobStore {
   }
 
   /** The headers are kept as the object's metadata (S3 keeps Content-Type, -Encoding, Cache-Control) and sent with every GET of it. */
+  /** A HEAD: before handing out a URL, the app checks the object is there without reading its bytes. */
+  async has(key: string): Promise<boolean> {
+    const response = await this.send(`HEAD ${key}`, this.url(key), { method: 'HEAD' });
+    if (response.status === 404) return false;
+    await this.check(response, `HEAD ${key}`);
+    return true;
+  }
+
   async put(key: string, data: Uint8Array, headers?: StoredObjectHeaders): Promise<void> {
     const init = { method: 'PUT', body: new Uint8Array(data), headers: headers ? objectHeaders(headers) : undefined };
     await this.check(await this.send(`PUT ${key}`, this.url(key), init), `PUT ${key}`);

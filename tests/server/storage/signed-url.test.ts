@@ -2,6 +2,7 @@ import { gzipSync } from 'node:zlib';
 import { AwsClient } from 'aws4fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GRAY8_CHUNK_HEADERS } from '../../../src/server/imaging/record-imaging.ts';
+import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
 import { frameCorsConfiguration } from '../../../src/server/storage/frame-cors.ts';
 import { LocalDirectoryStore } from '../../../src/server/storage/local-directory-store.ts';
 import { S3Store, type S3Options } from '../../../src/server/storage/s3-store.ts';
@@ -62,6 +63,9 @@ describe('signed GET URLs', () => {
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(frames);
     // The app's own read still gets the stored gzip bytes, not fetch's gunzipped copy.
     expect((await store.get('demo/r1/v1/bmode/00000.u8.gz'))!.equals(gz)).toBe(true);
+    // Before signing, the app looks for the object without reading it.
+    expect(await store.has('demo/r1/v1/bmode/00000.u8.gz')).toBe(true);
+    expect(await store.has('demo/r1/v1/bmode/00099.u8.gz')).toBe(false);
 
     const expired = await presignGet(clientOf(), bucketUrl(), 'demo/r1/v1/bmode/00000.u8.gz', 300, new Date(Date.now() - 301_000));
     const late = await fetch(expired.url);
@@ -105,7 +109,8 @@ describe('signed GET URLs', () => {
   });
 
   it('is a capability of S3 only: a local directory has no URL a browser could use', () => {
-    expect(new LocalDirectoryStore('/nonexistent').signedGetUrl).toBeUndefined();
+    const local: BlobStore = new LocalDirectoryStore('/nonexistent');
+    expect(local.signedGetUrl).toBeUndefined();
     expect(frameCorsConfiguration('https://{tenant}.example.org/')).toContain('<AllowedOrigin>https://*.example.org</AllowedOrigin>');
   });
 
