@@ -30,6 +30,7 @@ import { mintIdToken } from '../tests/support/mint-token.ts';
 import { Cleanup, findBinary, get, startPostgres, startReplica, type Replica } from '../tests/support/cluster.ts';
 import { cpuSeconds, postgresCpuSeconds, startBalancer, startJsonReady } from './load/cluster.ts';
 import { percentile, runLoad, stopCurrentLoad, type CpuProbes, type LoadResult } from './load/run-load.ts';
+import { measureSignedDelivery, printSignedDelivery } from './load/store-frames.ts';
 
 const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, warmup: { type: 'string', default: '2' } } });
 const SECONDS = Number(args.seconds);
@@ -272,6 +273,19 @@ async function main() {
     const served = (result.rps - result.non2xx / result.seconds) * framesPerChunk;
     console.info(`  ${`${target.replicas || '-'} ${target.via}`.padEnd(22)} ${fixed((served * frameBytes) / 1e6, 0)} MB/s of decoded frames (${(frameBytes / 1024).toFixed(0)} KiB each)`);
   }
+  // The same chunks delivered by the object store with signed URLs (issue 27), beside the rows above.
+  const signed = await measureSignedDelivery({
+    root,
+    env,
+    cleanup,
+    headers,
+    chunkPaths,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    measure: (port, extra, load) => measure({ replicas: 1, via: 's3', port, probes: probes(extra) }, load),
+    clientsOver: frameClients,
+  });
+  printSignedDelivery(signed, frameRows.find((r) => r.target.via === 'direct')?.result, frameRows.find((r) => r.target.via === 'static files')?.result, framesPerChunk);
 
   // -------------------------------------------------------------------------------------------
   // 3. Annotation saves: each connection saves on a record of its own, on the version it saved last.

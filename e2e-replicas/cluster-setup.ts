@@ -16,6 +16,7 @@ import { KeyEncryptionKey } from '../src/server/crypto/key-encryption-key.ts';
 import { Cleanup, findHaproxy, hasPostgresBinaries, startHaproxy, startPostgres, startReplica, type Postgres, type Replica } from '../tests/support/cluster.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { startS3Server } from '../tests/support/s3-server.ts';
+import { frameCorsConfiguration } from '../src/server/storage/frame-cors.ts';
 import { BALANCER_PORT } from './balancer-port.ts';
 import { CONTROL_URL_VARIABLE, SKIP_VARIABLE, type ReplicaName, type ReplicaState } from './control.ts';
 
@@ -33,6 +34,10 @@ function haproxyConfig(root: string, replicaPorts: Record<ReplicaName, number>):
     '  option http-keep-alive',
     '  option forwardfor',
     '  timeout connect 2s',
+    // A live replica busy generating a first open's frames on a loaded machine answered /healthz in
+    // just over the default (inter, 500 ms): both were taken out and the page got HAProxy's 503. A
+    // killed replica refuses the connection at once, so this does not slow noticing a crash.
+    '  timeout check 5s',
     '  timeout client 120s',
     // Uploads and first frame generation are long requests (README: Deployment, the proxy).
     '  timeout server 120s',
@@ -82,6 +87,15 @@ async function waitUntilInRotation(socket: string, name: ReplicaName, timeoutMs 
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`HAProxy did not put replica ${name} back in rotation within ${timeoutMs / 1000} s`);
+}
+
+/** The replicas backend's totals from `show stat` (CSV with a `# pxname,svname,...` header): requests answered and bytes sent. */
+function backendStats(csv: string): { requests: number; bytesOut: number } {
+  const [header = '', ...rows] = csv.split('\n');
+  const columns = header.replace(/^# /, '').split(',');
+  const row = rows.find((line) => line.startsWith('replicas,BACKEND,'))?.split(',') ?? [];
+  const field = (name: string) => Number(row[columns.indexOf(name)] ?? 0);
+  return { requests: field('req_tot') || field('stot'), bytesOut: field('bout') };
 }
 
 function cpuSeconds(pid: number | undefined): number {
@@ -144,7 +158,8 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   try {
     const [pgPort, portA, portB] = await Promise.all([freePort(), freePort(), freePort()]);
     postgres = startPostgres(root, pgPort, cleanup)!;
-    const s3 = await startS3Server();
+    // The bucket lets the tenants' pages read it (CORS), as an operator sets it up for FRAMES_FROM_STORE.
+    const s3 = await startS3Server({ corsConfiguration: frameCorsConfiguration(`http://{tenant}.localhost:${BALANCER_PORT}`) });
     cleanup.add('stop s3rver', () => s3.stop());
 
     const env: Record<string, string> = {
@@ -205,6 +220,11 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
       const match = /^\/replicas\/(a|b|busiest)\/(kill|start)$/.exec(url.pathname);
       void (async () => {
         if (request.method === 'GET' && url.pathname === '/replicas') return answer(200, [state('a'), state('b')]);
+        if (request.method === 'GET' && url.pathname === '/delivery') {
+          // Who delivered what: the store's presigned GETs (bytes served, refusals) and what the replicas sent through HAProxy.
+          const replicas = backendStats(await haproxyCommand(socket, 'show stat'));
+          return answer(200, { store: s3.presignedGets(), replicas, s3: { endpoint: s3.endpoint, bucket: s3.bucket, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+        }
         if (request.method !== 'POST' || !match) return answer(404, { error: 'not_found' });
         let name = match[1] as ReplicaName | 'busiest';
         let extra = {};

@@ -32,3 +32,13 @@ export const killBusiestReplica = () => call('POST', '/replicas/busiest/kill') a
 
 /** Starts it again on the same port with the same environment; answers once HAProxy sends it requests again. */
 export const restartReplica = (name: ReplicaName) => call('POST', `/replicas/${name}/start`) as Promise<ReplicaState>;
+
+/** Who delivered the frames so far (since the run started): the object store's presigned GETs, and the replicas behind HAProxy. */
+export type Delivery = {
+  store: { served: number; bytes: number; refused: { code: string; url: string }[] };
+  replicas: { requests: number; bytesOut: number };
+  /** The run's throw-away bucket and keys, for a test to sign an already expired URL. */
+  s3: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+};
+
+export const delivery = () => call('GET', '/delivery') as Promise<Delivery>;

@@ -15,7 +15,7 @@ import { authInfoRoutes } from './http/auth-info.ts';
 import { installErrorHandler } from './http/errors.ts';
 import { installTextCheck } from './http/validation.ts';
 import { patientRoutes } from './http/patients.ts';
-import { recordRoutes } from './http/records.ts';
+import { recordRoutes, type FrameUrlSigner } from './http/records.ts';
 import { userRoutes } from './http/users.ts';
 import { auditRoutes } from './http/audit.ts';
 import { contourRoutes } from './http/contours.ts';
@@ -37,6 +37,17 @@ import type { BlobStore } from './storage/blob-store.ts';
 import { identityProviderRoutes } from './idp/routes.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { registerJobWorkers } from './job-workers.ts';
+
+/** Browsers fetch frame chunks from the store itself when it can sign URLs and FRAMES_FROM_STORE is on (S3 only). */
+function frameUrlSigner(config: Config, store: BlobStore): FrameUrlSigner | null {
+  return config.framesFromStore && store.signedGetUrl ? (key) => store.signedGetUrl!(key) : null;
+}
+
+/** The origin browsers fetch frame chunks from when the store delivers them: allowed by the pages' CSP. */
+function frameStoreOrigins(config: Config): string[] {
+  if (!config.framesFromStore || config.storage.kind !== 's3') return [];
+  return [new URL(config.storage.publicEndpoint ?? config.storage.endpoint).origin];
+}
 
 export type AppOptions = { config: Config; database: Database; store: BlobStore };
 
@@ -75,7 +86,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
 
   installErrorHandler(app);
   // The same headers on every answer, the provider's own pages and the static files included.
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, frameStoreOrigins(config));
   // NUL and broken Unicode are refused with 400 on every route, before PostgreSQL would refuse them with a 500.
   installTextCheck(app);
   // Every body, whoever reads it (Fastify, the multipart reader, oidc-provider), keeps a minimum pace.
@@ -104,7 +115,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
     // Before any body is read: a request that is not signed in costs no parsing.
     api.addHook('onRequest', authenticate(accounts, tenants));
     await api.register(patientRoutes, { db });
-    await api.register(recordRoutes, { db, imaging });
+    await api.register(recordRoutes, { db, imaging, signFrameUrl: frameUrlSigner(config, store) });
     await api.register(userRoutes, { db, accounts });
     await api.register(auditRoutes, { db });
     await api.register(contourRoutes, { db, contours });

@@ -5,6 +5,7 @@ import { DEFAULT_IMPORT_MAX_FILE_BYTES } from '../domain/imports.ts';
 import { DEFAULT_IMPORT_MEMORY_BUDGET_BYTES } from './dicom/budgets.ts';
 import { KeyEncryptionKey } from './crypto/key-encryption-key.ts';
 import { parseProxyTrust, type ProxyTrust } from './http/proxy-trust.ts';
+import { DEFAULT_SIGNED_URL_SECONDS, MAX_SIGNED_URL_SECONDS } from './storage/signed-url.ts';
 
 /**
  * Every setting of the server, read once from the environment and validated. A bad value
@@ -92,6 +93,15 @@ const EnvSchema = z.object({
   S3_REGION: z.string().min(1).default('us-east-1'),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The address browsers reach the bucket by when it is not S3_ENDPOINT (a CDN or proxy in front of it that passes its Host on). */
+  S3_PUBLIC_ENDPOINT: z.url({ error: 'must be an absolute URL' }).optional(),
+  /** How long a signed frame URL handed to a browser works, in seconds. */
+  S3_SIGNED_URL_SECONDS: z.coerce.number().int().min(10).max(MAX_SIGNED_URL_SECONDS).default(DEFAULT_SIGNED_URL_SECONDS),
+  /**
+   * With STORAGE=s3, the frame route answers a short-lived signed URL and the browser fetches the
+   * chunk from the store itself (on by default); false: the replicas send the bytes, as with local storage.
+   */
+  FRAMES_FROM_STORE: booleanFromEnv.default(true),
   /** The tenant a bare `localhost` address is sent to. */
   DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/).default('demo'),
   /** Largest DICOM file one import accepts, in bytes (2 GiB by default); uploads stream to DATA_DIR, never into memory. */
@@ -172,7 +182,11 @@ export type Config = {
   /** Worker threads generating demo imaging, and as many detecting borders: a core each by default. */
   frameWorkers: number;
   pregenerateDemo: boolean;
-  storage: { kind: 'local' } | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+  storage:
+    | { kind: 'local' }
+    | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; publicEndpoint?: string; signedUrlSeconds: number };
+  /** Frame chunks go to browsers from the store by signed URLs (S3 only); else the app sends their bytes. */
+  framesFromStore: boolean;
   /** Where the built SPA is served from. */
   webRoot: string;
   /** Largest DICOM file one import accepts, in bytes. */
@@ -243,8 +257,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pregenerateDemo: e.PREGENERATE_DEMO ?? e.NODE_ENV !== 'test',
     storage:
       e.STORAGE === 's3'
-        ? { kind: 's3', endpoint: e.S3_ENDPOINT!, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
+        ? {
+            kind: 's3',
+            endpoint: e.S3_ENDPOINT!,
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION,
+            accessKeyId: e.S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            publicEndpoint: e.S3_PUBLIC_ENDPOINT,
+            signedUrlSeconds: e.S3_SIGNED_URL_SECONDS,
+          }
         : { kind: 'local' },
+    framesFromStore: e.STORAGE === 's3' && e.FRAMES_FROM_STORE,
     webRoot: path.resolve('dist/web'),
     importMaxFileBytes: e.IMPORT_MAX_FILE_BYTES,
     importMemoryBudgetBytes: e.IMPORT_MEMORY_BUDGET_BYTES,

@@ -43,7 +43,18 @@ describe('configuration', () => {
   it('asks for every S3 setting when frames go to object storage', () => {
     expect(() => loadConfig({ STORAGE: 's3', S3_BUCKET: 'frames' })).toThrow(/S3_ENDPOINT: required when STORAGE=s3[\s\S]*S3_SECRET_ACCESS_KEY/);
     const config = loadConfig({ STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'frames', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' });
-    expect(config.storage).toEqual({ kind: 's3', endpoint: 'http://minio:9000', bucket: 'frames', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's' });
+    expect(config.storage).toEqual({ kind: 's3', endpoint: 'http://minio:9000', bucket: 'frames', region: 'us-east-1', accessKeyId: 'k', secretAccessKey: 's', signedUrlSeconds: 300 });
+    expect(config.framesFromStore).toBe(true);
+  });
+
+  it('reads how frames reach browsers from S3: signed URL lifetime, public endpoint, the switch (issue 27)', () => {
+    const s3 = { STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'frames', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    expect(loadConfig({ ...s3, S3_SIGNED_URL_SECONDS: '60', S3_PUBLIC_ENDPOINT: 'https://cdn.example.org' }).storage).toMatchObject({ signedUrlSeconds: 60, publicEndpoint: 'https://cdn.example.org' });
+    for (const bad of ['5', '604801', 'soon']) expect(() => loadConfig({ ...s3, S3_SIGNED_URL_SECONDS: bad }), bad).toThrow(/S3_SIGNED_URL_SECONDS/);
+    expect(() => loadConfig({ ...s3, S3_PUBLIC_ENDPOINT: 'cdn.example.org' })).toThrow(/S3_PUBLIC_ENDPOINT/);
+    expect(loadConfig({ ...s3, FRAMES_FROM_STORE: 'false' }).framesFromStore).toBe(false);
+    // A local directory cannot sign URLs: the app sends the bytes whatever the switch says.
+    expect(loadConfig({ FRAMES_FROM_STORE: 'true' }).framesFromStore).toBe(false);
   });
 });
 

@@ -15,6 +15,7 @@ import { embeddedClientId } from '../../src/server/auth/tenant-directory.ts';
 import { DEMO_TENANTS } from '../../src/server/seed/demo-accounts.ts';
 import { seedTenant } from '../../src/server/seed/seed.ts';
 import { LocalDirectoryStore } from '../../src/server/storage/local-directory-store.ts';
+import { S3Store } from '../../src/server/storage/s3-store.ts';
 import { mintIdToken as mintWithDb } from '../support/mint-token.ts';
 import { authorizationRequest } from '../support/authorization-request.ts';
 
@@ -61,10 +62,12 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
   return appOnDatabase(config, database);
 }
 
-/** The app on a seeded, unlocked database, with a throw-away file store; closing it closes the database too. */
+/** The app on a seeded, unlocked database, with a throw-away file store (or the config's S3 bucket); closing it closes the database too. */
 export async function appOnDatabase(config: Config, database: Database): Promise<TestServer> {
   const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-store-'));
-  const app = await buildApp({ config, database, store: new LocalDirectoryStore(storeDir) });
+  // STORAGE=s3 in the config (an s3rver of the test's own): the bucket; else a throw-away directory.
+  const store = config.storage.kind === 's3' ? new S3Store(config.storage) : new LocalDirectoryStore(storeDir);
+  const app = await buildApp({ config, database, store });
   await app.ready();
   return {
     app,

@@ -11,6 +11,8 @@ import { createUser } from '../../src/server/db/users.ts';
 import { insertDicomCaller } from '../../src/server/db/dicom-callers.ts';
 import { DEMO_SENDER, NETWORK_LIMITED_SENDER } from './attacks/dicom-receiver.ts';
 import { freePort } from './free-port.ts';
+import { frameCorsConfiguration } from '../../src/server/storage/frame-cors.ts';
+import { startS3Server } from './s3-server.ts';
 import { createTestServer, hostOf, mintIdToken, originOf, signInThroughProvider } from '../server/test-server.ts';
 import type { AttackTarget } from './attack-types.ts';
 
@@ -35,7 +37,16 @@ export async function createAttackTarget(): Promise<AttackTarget & { close(): Pr
   // small per-address connection cap that an attack can reach. A DICOM receiver too (it starts once
   // the server listens), with demo's registered senders.
   const dicomPort = await freePort();
+  // Frames in a bucket, handed to browsers by signed URLs (issue 27): the frame-url attacks check that
+  // none reaches a caller the route refuses.
+  const s3 = await startS3Server({ corsConfiguration: frameCorsConfiguration(originOf('{tenant}')) });
   const server = await createTestServer({
+    STORAGE: 's3',
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     BODY_TIMEOUT_SECONDS: '1',
     UNAUTHENTICATED_BODY_TIMEOUT_SECONDS: '2',
     MAX_CONNECTIONS_PER_ADDRESS: '32',
@@ -75,6 +86,9 @@ export async function createAttackTarget(): Promise<AttackTarget & { close(): Pr
       const result = await signInThroughProvider(server, tenantId, email, password, browser);
       return result.ok ? { status: 200, idToken: result.tokens.id_token, cookie: result.cookie } : { status: result.status };
     },
-    close: () => server.close(),
+    close: async () => {
+      await server.close();
+      await s3.stop();
+    },
   };
 }

@@ -30,7 +30,16 @@ export type S3ServerHandle = {
   secretAccessKey: string;
   /** Creates one more empty bucket and answers its name. */
   createBucket(): Promise<string>;
+  /** What browsers fetched with presigned URLs, and what was refused (counted at the front, since start). */
+  presignedGets(): PresignedGetStats;
   stop(): Promise<void>;
+};
+
+export type PresignedGetStats = { served: number; bytes: number; refused: { code: string; url: string }[] };
+
+export type S3ServerOptions = {
+  /** The bucket's CORS rule (frame-cors.ts) for browsers fetching from it; none: no CORS, as a new bucket. */
+  corsConfiguration?: string;
 };
 
 export type SignedRequest = { method: string; /** Path and query as sent. */ url: string; headers: http.IncomingHttpHeaders; body: Uint8Array };
@@ -46,7 +55,7 @@ type S3rverOptions = {
   vhostBuckets: boolean;
   allowMismatchedSignatures: boolean;
   resetOnClose: boolean;
-  configureBuckets: { name: string }[];
+  configureBuckets: { name: string; configs?: string[] }[];
 };
 type S3rverInstance = { run(): Promise<AddressInfo>; close(): Promise<void>; store: { putBucket(name: string): Promise<unknown> } };
 type S3rverAccount = { createKeyPair(accessKeyId: string, secretAccessKey: string): void; revokeAccessKey(accessKeyId: string): void };
@@ -60,7 +69,7 @@ const REGION = 'us-east-1';
 let bucketsCreated = 0;
 
 /** Starts s3rver with a bucket and its signature-checking front; `stop()` removes its directory. */
-export async function startS3Server(): Promise<S3ServerHandle> {
+export async function startS3Server(options: S3ServerOptions = {}): Promise<S3ServerHandle> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-s3rver-'));
   const bucket = 'frames';
   const credentials: S3Credentials = { accessKeyId: `IVUSTEST${randomBytes(6).toString('hex').toUpperCase()}`, secretAccessKey: randomBytes(30).toString('base64'), region: REGION };
@@ -74,19 +83,27 @@ export async function startS3Server(): Promise<S3ServerHandle> {
     vhostBuckets: false,
     allowMismatchedSignatures: false,
     resetOnClose: false,
-    configureBuckets: [{ name: bucket }],
+    configureBuckets: [{ name: bucket, configs: options.corsConfiguration ? [options.corsConfiguration] : [] }],
   });
   const inner = await s3rver.run();
 
+  const stats: PresignedGetStats = { served: 0, bytes: 0, refused: [] };
   const front = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
-      const refusal = checkSignatureV4({ method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body }, credentials);
+      const presigned = /[?&]X-Amz-Algorithm=/.test(request.url ?? '');
+      // A CORS preflight carries no credentials anywhere, on S3 too: the bucket's CORS rule answers it.
+      const refusal = request.method === 'OPTIONS' ? null : checkSignatureV4({ method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body }, credentials);
+      if (refusal && presigned) stats.refused.push({ code: refusal.code, url: request.url ?? '' });
       if (refusal) return void sendError(response, refusal);
       const upstream = http.request({ host: inner.address, port: inner.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (presigned && answer.statusCode === 200) {
+          stats.served++;
+          answer.on('data', (part: Buffer) => (stats.bytes += part.length));
+        }
         answer.pipe(response);
       });
       upstream.on('error', (error) => response.destroy(error));
@@ -111,6 +128,7 @@ export async function startS3Server(): Promise<S3ServerHandle> {
       await s3rver.store.putBucket(name);
       return name;
     },
+    presignedGets: () => structuredClone(stats),
     async stop() {
       front.closeAllConnections();
       await new Promise<void>((resolve) => front.close(() => resolve()));
@@ -132,11 +150,35 @@ export function checkSignatureV4(request: SignedRequest, credentials: S3Credenti
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(',') : value;
   };
+  const queryAt = request.url.indexOf('?');
+  const rawPath = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
+  const rawQuery = queryAt < 0 ? '' : request.url.slice(queryAt + 1);
+  const query = new URLSearchParams(rawQuery);
+  const presigned = query.has('X-Amz-Algorithm');
   const authorization = header('authorization');
-  if (!authorization) return { status: 403, code: 'AccessDenied', message: 'Access Denied: this bucket takes only signed requests' };
-  const parts = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$/.exec(authorization);
-  if (!parts) return { status: 400, code: 'AuthorizationHeaderMalformed', message: 'The authorization header is malformed; expected AWS4-HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=...' };
-  const [, credential = '', signedHeaderList = '', signature = ''] = parts;
+  let credential: string, signedHeaderList: string, signature: string, amzDate: string, payloadHash: string | undefined;
+  /** A presigned URL's lifetime (X-Amz-Expires), in seconds. */
+  let expires: number | null = null;
+  if (presigned) {
+    if (authorization) return { status: 400, code: 'InvalidArgument', message: 'Only one auth mechanism allowed; only the X-Amz-Algorithm query parameter or the Authorization header should be specified' };
+    if (query.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') return { status: 400, code: 'AuthorizationQueryParametersError', message: 'X-Amz-Algorithm only supports "AWS4-HMAC-SHA256"' };
+    credential = query.get('X-Amz-Credential') ?? '';
+    signedHeaderList = query.get('X-Amz-SignedHeaders') ?? '';
+    signature = /^[0-9a-f]{64}$/.test(query.get('X-Amz-Signature') ?? '') ? query.get('X-Amz-Signature')! : '';
+    amzDate = query.get('X-Amz-Date') ?? '';
+    expires = /^\d{1,6}$/.test(query.get('X-Amz-Expires') ?? '') ? Number(query.get('X-Amz-Expires')) : NaN;
+    if (!credential || !signedHeaderList || !signature || !(expires >= 1 && expires <= 604_800)) {
+      return { status: 400, code: 'AuthorizationQueryParametersError', message: 'X-Amz-Credential, -SignedHeaders, -Signature and -Expires (1 to 604800 s) are required' };
+    }
+    payloadHash = 'UNSIGNED-PAYLOAD';
+  } else {
+    if (!authorization) return { status: 403, code: 'AccessDenied', message: 'Access Denied: this bucket takes only signed requests' };
+    const parts = /^AWS4-HMAC-SHA256 Credential=([^,\s]+),\s*SignedHeaders=([^,\s]+),\s*Signature=([0-9a-f]{64})$/.exec(authorization);
+    if (!parts) return { status: 400, code: 'AuthorizationHeaderMalformed', message: 'The authorization header is malformed; expected AWS4-HMAC-SHA256 Credential=..., SignedHeaders=..., Signature=...' };
+    [, credential = '', signedHeaderList = '', signature = ''] = parts;
+    amzDate = header('x-amz-date') ?? '';
+    payloadHash = header('x-amz-content-sha256');
+  }
   const [accessKeyId, day, region, service, terminator, ...rest] = credential.split('/');
   if (accessKeyId !== credentials.accessKeyId) return { status: 403, code: 'InvalidAccessKeyId', message: 'The AWS Access Key Id you provided does not exist in our records.' };
   if (!day || service !== 's3' || terminator !== 'aws4_request' || rest.length) {
@@ -146,12 +188,16 @@ export function checkSignatureV4(request: SignedRequest, credentials: S3Credenti
     return { status: 400, code: 'AuthorizationHeaderMalformed', message: `The authorization header is malformed; the region '${region}' is wrong; expecting '${credentials.region}'` };
   }
 
-  const amzDate = header('x-amz-date') ?? '';
   const time = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
   if (!time) return { status: 403, code: 'AccessDenied', message: 'AWS authentication requires a valid x-amz-date header' };
   if (amzDate.slice(0, 8) !== day) return { status: 403, code: 'SignatureDoesNotMatch', message: `The credential date ${day} is not the day of x-amz-date ${amzDate}` };
   const [, y, mo, d, h, mi, s] = time.map(Number) as [number, number, number, number, number, number, number];
-  if (Math.abs(now.getTime() - Date.UTC(y, mo - 1, d, h, mi, s)) > 15 * 60_000) {
+  const signedAt = Date.UTC(y, mo - 1, d, h, mi, s);
+  if (expires !== null) {
+    // A presigned URL works from its date (S3 allows no more than 15 minutes' skew ahead) until date + X-Amz-Expires.
+    if (now.getTime() > signedAt + expires * 1000) return { status: 403, code: 'AccessDenied', message: 'Request has expired' };
+    if (signedAt - now.getTime() > 15 * 60_000) return { status: 403, code: 'AccessDenied', message: 'Request is not valid yet' };
+  } else if (Math.abs(now.getTime() - signedAt) > 15 * 60_000) {
     return { status: 403, code: 'RequestTimeTooSkewed', message: 'The difference between the request time and the current time is too large.' };
   }
 
@@ -162,15 +208,11 @@ export function checkSignatureV4(request: SignedRequest, credentials: S3Credenti
   const unsigned = Object.keys(request.headers).filter((name) => name.startsWith('x-amz-') && !signedHeaders.includes(name));
   if (unsigned.length) return { status: 403, code: 'AccessDenied', message: `There were headers present in the request which were not signed: ${unsigned.join(', ')}` };
 
-  const payloadHash = header('x-amz-content-sha256');
   if (!payloadHash) return { status: 400, code: 'InvalidRequest', message: 'Missing required header for this request: x-amz-content-sha256' };
   if (payloadHash !== 'UNSIGNED-PAYLOAD' && payloadHash !== sha256(request.body)) {
     return { status: 400, code: 'XAmzContentSHA256Mismatch', message: "The provided 'x-amz-content-sha256' header does not match what was computed." };
   }
 
-  const queryAt = request.url.indexOf('?');
-  const rawPath = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
-  const rawQuery = queryAt < 0 ? '' : request.url.slice(queryAt + 1);
   let canonicalUri: string;
   try {
     // S3 encodes each path segment once (no double encoding, unlike the other services).
@@ -178,7 +220,9 @@ export function checkSignatureV4(request: SignedRequest, credentials: S3Credenti
   } catch {
     return { status: 400, code: 'InvalidURI', message: `Couldn't parse the specified URI: ${rawPath}` };
   }
-  const canonicalQuery = [...new URLSearchParams(rawQuery)]
+  const canonicalQuery = [...query]
+    // A presigned URL's signature is not part of what it signs.
+    .filter(([name]) => !(presigned && name === 'X-Amz-Signature'))
     .map(([name, value]) => [uriEncode(name), uriEncode(value)] as const)
     .sort(([n1, v1], [n2, v2]) => (n1 < n2 ? -1 : n1 > n2 ? 1 : v1 < v2 ? -1 : v1 > v2 ? 1 : 0))
     .map(([name, value]) => `${name}=${value}`)

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, IMAGE_SERIES, URGENT_FRAME_HEADER, type RecordImages } from '../../domain/images.ts';
+import { FRAME_LOCATION_TYPE, type FrameLocation } from '../../domain/frame-location.ts';
 import type { Db } from '../db/client.ts';
 import { findRecord, type RecordRow } from '../db/records.ts';
 import { FRAME_PACK_MEDIA_TYPE } from '../../domain/pixels/frame-pack.ts';
@@ -26,7 +27,13 @@ const VersionQuerySchema = z.object({ v: z.string().max(64).optional() }).strict
 // Frames of one imaging version never change: keep them as long as the browser likes.
 const IMMUTABLE = 'private, max-age=31536000, immutable';
 
-type Deps = { db: Db; imaging: RecordImaging };
+/**
+ * Signs a short-lived GET URL for a stored key, when browsers fetch frame chunks from the object
+ * store itself (FRAMES_FROM_STORE with S3); null: the app sends the bytes.
+ */
+export type FrameUrlSigner = (key: string) => Promise<{ url: string; expiresAt: Date }>;
+
+type Deps = { db: Db; imaging: RecordImaging; signFrameUrl: FrameUrlSigner | null };
 
 const NO_PULLBACK_YET = "This record's IVUS pullback has not been imported yet.";
 
@@ -98,6 +105,14 @@ export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     // The chunks the page shows first are marked urgent: made before anything else still waiting.
     const priority = request.headers[URGENT_FRAME_HEADER.toLowerCase()] ? 'urgent' : 'demand';
     const etag = `${record.imagingVersion}-${series}-${chunk}`;
+    if (deps.signFrameUrl) {
+      // The checks above are the app's whole part: the store delivers the bytes, to whoever holds
+      // this URL for its few minutes, so the answer itself is never kept by any cache.
+      const stored = await deps.imaging.storedChunk(record, series, chunk, priority);
+      const signed = await deps.signFrameUrl(stored.key);
+      const location: FrameLocation = { url: signed.url, expiresAt: signed.expiresAt.toISOString() };
+      return reply.header('cache-control', 'no-store').type(FRAME_LOCATION_TYPE).send(JSON.stringify(location));
+    }
     if (record.chunkFormat === 'frame-pack') return sendFramePack(request, reply, await deps.imaging.framePack(record, series, chunk, priority), etag);
     return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk, priority), etag);
   });

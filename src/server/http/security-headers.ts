@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-const policy = (frameAncestors: string) =>
+const policy = (frameAncestors: string, connectSources: readonly string[] = []) =>
   [
     "default-src 'self'",
     // 'wasm-unsafe-eval': the frame decode workers compile the codecs' WebAssembly (fetched from
@@ -21,7 +21,8 @@ const policy = (frameAncestors: string) =>
     // Chakra UI (emotion) writes its styles into <style> elements at run time; the provider's pages have a <style>.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' blob: data:",
-    "connect-src 'self'",
+    // With FRAMES_FROM_STORE the page and its service worker also fetch frame chunks from the object store.
+    ["connect-src 'self'", ...connectSources].join(' '),
     "worker-src 'self' blob:",
     `frame-ancestors ${frameAncestors}`,
     "form-action 'self'",
@@ -35,11 +36,14 @@ export const SILENT_RENEW_PATH = '/silent-renew';
 const SILENT_RENEW_POLICY = policy("'self'");
 export const HSTS = 'max-age=31536000';
 
-export function installSecurityHeaders(app: FastifyInstance): void {
+/** `connectSources`: origins besides our own the page may fetch from (the object store's, when it delivers frames). */
+export function installSecurityHeaders(app: FastifyInstance, connectSources: readonly string[] = []): void {
+  const contentPolicy = connectSources.length ? policy("'none'", connectSources) : CONTENT_SECURITY_POLICY;
+  const silentRenewPolicy = connectSources.length ? policy("'self'", connectSources) : SILENT_RENEW_POLICY;
   app.addHook('onRequest', async (request, reply) => {
     const framedByUs = request.url.split('?')[0] === SILENT_RENEW_PATH;
     const headers: Record<string, string> = {
-      'content-security-policy': framedByUs ? SILENT_RENEW_POLICY : CONTENT_SECURITY_POLICY,
+      'content-security-policy': framedByUs ? silentRenewPolicy : contentPolicy,
       'x-frame-options': framedByUs ? 'SAMEORIGIN' : 'DENY',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',

@@ -7,11 +7,11 @@ import { downsampleByHalf } from '../../domain/downsample.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { chunkCount, chunkFrames, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
-import type { BlobStore } from '../storage/blob-store.ts';
+import { IMMUTABLE_PUBLIC, type BlobStore, type StoredObjectHeaders } from '../storage/blob-store.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool, RenderedFrames } from './frame-worker-pool.ts';
-import { buildFramePack, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
+import { buildFramePack, FRAME_PACK_MEDIA_TYPE, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
 import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
@@ -61,6 +61,15 @@ export function chunkKey(record: ImagingKeyParts, series: ImageSeriesName, index
 export function framePackKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
   return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.ivfp`);
 }
+
+/** What a browser fetching a gray8 chunk from the store itself must be told: gzip of raw bytes, never changing. */
+export const GRAY8_CHUNK_HEADERS: StoredObjectHeaders = { contentType: 'application/octet-stream', contentEncoding: 'gzip', cacheControl: IMMUTABLE_PUBLIC };
+
+/** What a browser fetching a frame pack from the store itself must be told: never changing, not content-encoded. */
+export const FRAME_PACK_HEADERS: StoredObjectHeaders = { contentType: FRAME_PACK_MEDIA_TYPE, cacheControl: IMMUTABLE_PUBLIC };
+
+/** A chunk as kept in the store: its key and the headers it was put with (and is answered with). */
+export type StoredChunk = { key: string; headers: StoredObjectHeaders };
 
 function seriesGeometry(record: RecordRow, series: ImageSeriesName) {
   return series === 'bmode'
@@ -136,6 +145,8 @@ export class RecordImaging {
   private readonly jobs: Pick<JobQueue, 'send'> | null;
   private readonly inflight = new Map<string, Generation<unknown>>();
   private readonly recordJobs = new Map<string, RecordJob>();
+  /** Complete markers seen in the store: a version's imaging never changes once complete. */
+  private readonly completeImaging = new Set<string>();
   private closed = false;
 
   /**
@@ -202,13 +213,35 @@ export class RecordImaging {
       const rendering = this.queue.run(priority, () => this.render(record, series, frames.first, frames.first + frames.count, encode));
       const promise = rendering.result.then(async ({ frames: raw, encoded }): Promise<GeneratedChunk> => {
         const gzipped = await gzip(raw, { level: 1 });
-        await this.store.put(chunkKey(record, series, index), gzipped);
+        await this.store.put(chunkKey(record, series, index), gzipped, GRAY8_CHUNK_HEADERS);
         const pack = encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null;
-        if (pack) await this.store.put(framePackKey(record, series, index), pack);
+        if (pack) await this.store.put(framePackKey(record, series, index), pack, FRAME_PACK_HEADERS);
         return { gzipped, pack };
       });
       return { promise, raise: rendering.raise };
     });
+  }
+
+  /**
+   * Chunk `index` of a series, known to be in the store, for a browser to fetch from there: an
+   * imported record's chunks are all stored before its row exists; a demo record's are once its
+   * complete marker is (remembered here), else this one is looked for without reading it (a HEAD,
+   * where the store has one) and made now if missing (as chunk() does).
+   */
+  async storedChunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<StoredChunk> {
+    const pack = record.chunkFormat === 'frame-pack';
+    const stored = pack ? { key: framePackKey(record, series, index), headers: FRAME_PACK_HEADERS } : { key: chunkKey(record, series, index), headers: GRAY8_CHUNK_HEADERS };
+    if (record.imagingSource !== 'demo') return stored;
+    const marker = imagingKey(record, COMPLETE_MARKER);
+    if (this.completeImaging.has(marker)) return stored;
+    if (await this.store.get(marker)) {
+      this.completeImaging.add(marker);
+      return stored;
+    }
+    // Reading the chunk here (chunk() checks what it reads) would pass every byte through this replica.
+    if (this.store.has && (await this.store.has(stored.key))) return stored;
+    await (pack ? this.framePack(record, series, index, priority) : this.chunk(record, series, index, priority));
+    return stored;
   }
 
   /**

@@ -31,7 +31,7 @@ import {
   unfinishedImports,
   updateImportProgress,
 } from '../db/imports.ts';
-import { chunkKey, framePackKey, imagingKey } from '../imaging/record-imaging.ts';
+import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey } from '../imaging/record-imaging.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { FrameDecoder } from './decode-pool.ts';
 import type { DecodedFrames } from './decode-range.ts';
@@ -361,8 +361,8 @@ export class ImportService {
           throw error;
         }
         if (job.aborted || this.closed) throw new ImportAborted();
-        await this.store.put(chunkKey(plan.target, series, index), decoded.gzipped ?? (await gzip(decoded.pixels, { level: 1 })));
-        if (decoded.pack) await this.store.put(framePackKey(plan.target, series, index), decoded.pack);
+        await this.store.put(chunkKey(plan.target, series, index), decoded.gzipped ?? (await gzip(decoded.pixels, { level: 1 })), GRAY8_CHUNK_HEADERS);
+        if (decoded.pack) await this.store.put(framePackKey(plan.target, series, index), decoded.pack, FRAME_PACK_HEADERS);
         // The middle frame (for the preview) is copied out: the chunk's decoded bytes are not kept.
         const offset = middleIndex - first;
         if (offset >= 0 && offset < count) middle = decoded.pixels.slice(offset * frameBytes, (offset + 1) * frameBytes);

@@ -25,6 +25,7 @@ export class LocalDirectoryStore implements BlobStore {
     }
   }
 
+  /** Headers are not kept: the app serves these files itself, with the headers it chooses. */
   async put(key: string, data: Uint8Array): Promise<void> {
     await writeAtomically(this.pathOf(key), (temporary) => fs.writeFile(temporary, data));
   }

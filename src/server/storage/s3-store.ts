@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AwsClient } from 'aws4fetch';
-import { assertSafeKey, type BlobStore } from './blob-store.ts';
+import { assertSafeKey, type BlobStore, type SignedUrl, type StoredObjectHeaders } from './blob-store.ts';
+import { DEFAULT_SIGNED_URL_SECONDS, presignGet } from './signed-url.ts';
 
 export type S3Options = {
   endpoint: string;
@@ -15,6 +16,13 @@ export type S3Options = {
   secretAccessKey: string;
   /** Each call, its body included, must finish within this (S3_TIMEOUT_MS): a stalled store must not hold requests forever. */
   timeoutMs?: number;
+  /** How long a signed GET URL handed to a browser works (S3_SIGNED_URL_SECONDS). */
+  signedUrlSeconds?: number;
+  /**
+   * The address browsers reach the store by, when it is not `endpoint` (a CDN or a proxy in front of
+   * the bucket, S3_PUBLIC_ENDPOINT). It must pass the Host it was addressed by on to the store, which checks it against the signature.
+   */
+  publicEndpoint?: string;
 };
 
 export const DEFAULT_S3_TIMEOUT_MS = 30_000;
@@ -43,11 +51,21 @@ export class S3Store implements BlobStore {
   private readonly client: AwsClient;
   private readonly base: string;
   private readonly timeoutMs: number;
+  private readonly publicBase: string;
+  private readonly signedUrlSeconds: number;
 
   constructor(options: S3Options) {
     this.client = new AwsClient({ accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, region: options.region, service: 's3', retries: S3_RETRIES });
     this.base = `${options.endpoint.replace(/\/+$/, '')}/${encodeURIComponent(options.bucket)}`;
+    this.publicBase = `${(options.publicEndpoint ?? options.endpoint).replace(/\/+$/, '')}/${encodeURIComponent(options.bucket)}`;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_S3_TIMEOUT_MS;
+    this.signedUrlSeconds = options.signedUrlSeconds ?? DEFAULT_SIGNED_URL_SECONDS;
+  }
+
+  /** Signed locally (no call to the store): the browser fetches the object itself, with no credential of ours. */
+  async signedGetUrl(key: string): Promise<SignedUrl> {
+    assertSafeKey(key);
+    return presignGet(this.client, this.publicBase, key, this.signedUrlSeconds);
   }
 
   /**
@@ -81,15 +99,28 @@ export class S3Store implements BlobStore {
   }
 
   async get(key: string): Promise<Buffer | null> {
-    const response = await this.send(`GET ${key}`, this.url(key));
+    // An object stored with Content-Encoding gzip (a frame chunk, for browsers) is answered with it, and
+    // fetch would gunzip it on the way in: asking the store to answer `identity` instead (a signed
+    // response-* override, as S3 allows) keeps the bytes exactly as they were put.
+    const response = await this.send(`GET ${key}`, `${this.url(key)}?response-content-encoding=identity`);
     // 404 is also S3's answer for a bucket that does not exist (NoSuchBucket): that is an error, not a missing key.
     if (response.status === 404 && !(await response.clone().text()).includes('<Code>NoSuchBucket</Code>')) return null;
     await this.check(response, `GET ${key}`);
     return Buffer.from(await response.arrayBuffer());
   }
 
-  async put(key: string, data: Uint8Array): Promise<void> {
-    await this.check(await this.send(`PUT ${key}`, this.url(key), { method: 'PUT', body: new Uint8Array(data) }), `PUT ${key}`);
+  /** The headers are kept as the object's metadata (S3 keeps Content-Type, -Encoding, Cache-Control) and sent with every GET of it. */
+  /** A HEAD: before handing out a URL, the app checks the object is there without reading its bytes. */
+  async has(key: string): Promise<boolean> {
+    const response = await this.send(`HEAD ${key}`, this.url(key), { method: 'HEAD' });
+    if (response.status === 404) return false;
+    await this.check(response, `HEAD ${key}`);
+    return true;
+  }
+
+  async put(key: string, data: Uint8Array, headers?: StoredObjectHeaders): Promise<void> {
+    const init = { method: 'PUT', body: new Uint8Array(data), headers: headers ? objectHeaders(headers) : undefined };
+    await this.check(await this.send(`PUT ${key}`, this.url(key), init), `PUT ${key}`);
   }
 
   /**
@@ -173,6 +204,10 @@ export class S3Store implements BlobStore {
     // path names a file in the local store. S3 answers 204 for a key it does not have.
     if (!prefix.endsWith('/')) await this.check(await this.send(`DELETE ${prefix}`, this.url(prefix), { method: 'DELETE' }), `DELETE ${prefix}`);
   }
+}
+
+function objectHeaders({ contentType, contentEncoding, cacheControl }: StoredObjectHeaders): Record<string, string> {
+  return { 'content-type': contentType, ...(contentEncoding ? { 'content-encoding': contentEncoding } : {}), ...(cacheControl ? { 'cache-control': cacheControl } : {}) };
 }
 
 function decodeXml(text: string): string {

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { ApiErrorSchema } from '../../domain/patients.ts';
 import { DEFAULT_TOKEN_TYPE } from '../../domain/constants.ts';
+import { FRAME_LOCATION_TYPE } from '../../domain/frame-location.ts';
 import { URGENT_FRAME_HEADER } from '../../domain/images.ts';
+import { followFrameLocation } from './follow-frame-location.ts';
 
 /** Every API address starts here; the tenant follows (spec section 7). */
 export const API_ROOT = '/api';
@@ -243,8 +245,17 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     async getBytes(resource, options = {}) {
       for (let attempt = 0; ; attempt++) {
         try {
-          const response = await send('GET', resource, 'application/octet-stream, application/json', options);
-          if (response.status === 202) return null;
+          const answer = await send('GET', resource, `application/octet-stream, ${FRAME_LOCATION_TYPE}, application/json`, options);
+          if (answer.status === 202) return null;
+          // Without the frames service worker (not installed yet, or not in this browser) the page follows a location itself.
+          let response: Response;
+          try {
+            response = await followFrameLocation(answer, doFetch, options.signal);
+          } catch (error) {
+            if (options.signal?.aborted) throw error;
+            throw new ApiError(0, 'network_error', NETWORK_MESSAGE);
+          }
+          if (!response.ok) throw await errorFromResponse(response);
           try {
             return new Uint8Array(await response.arrayBuffer());
           } catch (error) {

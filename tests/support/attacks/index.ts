@@ -4,6 +4,7 @@
 import type { Attack } from '../attack-types.ts';
 import { DICOM_RECEIVER_ATTACKS } from './dicom-receiver.ts';
 import { FILE_ATTACKS } from './files.ts';
+import { FRAME_URL_ATTACKS } from './frame-urls.ts';
 import { HTTP_ATTACKS } from './http.ts';
 import { KEY_FRAME_ATTACKS } from './key-frames.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
@@ -16,4 +17,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...SESSION_ATTACKS,
   ...DICOM_RECEIVER_ATTACKS,
   ...KEY_FRAME_ATTACKS,
+  ...FRAME_URL_ATTACKS,
 ];
