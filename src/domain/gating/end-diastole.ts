@@ -39,6 +39,8 @@ export type GatingResult =
 
 /** Below this autocorrelation at the best cycle length the signal is taken as having no cycle. */
 export const MIN_PERIODICITY = 0.3;
+/** An autocorrelation peak stands at least this far above the dip before it. */
+const MIN_PEAK_PROMINENCE = 0.3;
 /** A frame moves when its change stands this share of the cycle's stroke above the still floor. */
 const MOVING_SHARE = 0.22;
 /** A stroke follows a still stretch at least this share of a cycle long (the diastasis). */
@@ -68,8 +70,9 @@ export function detectEndDiastole(motion: Float64Array, options: GatingOptions):
   const mean = excess.reduce((sum, v) => sum + v, 0) / excess.length;
   const centred = excess.map((v) => v - mean);
   const { lag: cycleFrames, correlation } = strongestCycle(centred, shortest, longest);
+  if (cycleFrames === 0) return { kind: 'no-cycle', reason: `the motion does not repeat at any heart rate from ${minBpm} to ${maxBpm} bpm` };
   if (correlation < MIN_PERIODICITY) {
-    return { kind: 'no-cycle', reason: `the motion does not repeat (periodicity ${correlation.toFixed(2)} < ${MIN_PERIODICITY})` };
+    return { kind: 'no-cycle', reason: `the motion repeats too weakly to be a heartbeat (periodicity ${correlation.toFixed(2)} < ${MIN_PERIODICITY})` };
   }
 
   const stroke = quantile(excess, 0.95);
@@ -93,17 +96,26 @@ export function detectEndDiastole(motion: Float64Array, options: GatingOptions):
   return { kind: 'gated', endDiastolicFrames: frames, cycleFrames, heartRateBpm: (60 * frameRateHz) / interval, periodicity: correlation };
 }
 
-/** The lag of the strongest autocorrelation; of near-equal peaks the shortest (not a multiple of the cycle). */
+/**
+ * The cycle length: the lag of the strongest autocorrelation peak within the heart rates considered.
+ * A peak counts only if the correlation rises to it from a dip (a beat's half cycle, stroke against
+ * stillness, correlates negatively); a correlation that merely decays from lag 0, as slow changes
+ * along the pullback give, has no cycle. Of near-equal peaks the shortest wins (not a multiple).
+ */
 function strongestCycle(centred: Float64Array, shortest: number, longest: number): { lag: number; correlation: number } {
-  const correlations: number[] = [];
-  for (let lag = shortest; lag <= longest; lag++) correlations.push(autocorrelation(centred, lag));
-  const best = Math.max(...correlations);
-  for (let k = 0; k < correlations.length; k++) {
-    const c = correlations[k]!;
-    const isPeak = (k === 0 || c >= correlations[k - 1]!) && (k === correlations.length - 1 || c >= correlations[k + 1]!);
-    if (isPeak && c >= 0.85 * best) return { lag: shortest + k, correlation: c };
+  const correlations = [1];
+  for (let lag = 1; lag <= longest + 1; lag++) correlations.push(autocorrelation(centred, lag));
+  const peaks: { lag: number; correlation: number }[] = [];
+  let dip = 1;
+  for (let lag = 1; lag <= longest; lag++) {
+    const c = correlations[lag]!;
+    dip = Math.min(dip, c);
+    const isPeak = c > correlations[lag - 1]! && c >= correlations[lag + 1]!;
+    if (lag >= shortest && isPeak && c - dip >= MIN_PEAK_PROMINENCE) peaks.push({ lag, correlation: c });
   }
-  return { lag: shortest + correlations.indexOf(best), correlation: best };
+  if (peaks.length === 0) return { lag: 0, correlation: 0 };
+  const best = Math.max(...peaks.map((p) => p.correlation));
+  return peaks.find((p) => p.correlation >= 0.85 * best)!;
 }
 
 interface Stroke {

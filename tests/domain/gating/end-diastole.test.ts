@@ -45,6 +45,17 @@ describe('detectEndDiastole', () => {
     expect(result.kind).toBe('no-cycle');
   });
 
+  it('answers "no cycle" when the frames change only slowly along the pullback (no beat, as on the demo records)', () => {
+    const random = seededRandom(17);
+    let drift = 0;
+    // Smoothly wandering change: its autocorrelation decays from lag 0 without ever rising to a peak.
+    const slow = Float64Array.from({ length: 299 }, (_, i) => {
+      drift = 0.9 * drift + 0.05 * (random() - 0.5);
+      return 3 + 0.1 * Math.sin((2 * Math.PI * i) / 250) + drift;
+    });
+    expect(detectEndDiastole(slow, { frameRateHz: FPS }).kind).toBe('no-cycle');
+  });
+
   it('answers "no cycle" on frames that are already gated (one per beat: their changes do not repeat)', () => {
     const { motion, truth } = beatingSignal(3, 75, 1800, 6);
     const random = seededRandom(11);
