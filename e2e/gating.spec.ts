@@ -23,7 +23,7 @@ function beatingPullback(patientId: string) {
     const at = 2 * y * full + 2 * x;
     return Math.round((frame[at]! + frame[at + 1]! + frame[at + full]! + frame[at + full + 1]!) / 4);
   };
-  const dicom = makeDicom({ kind: 'ivus', rows: SIZE, columns: SIZE, frames: FRAMES, patientId, patientName: 'Beating^Heart', frameTimeMs: 1000 / 30, pullbackRate: 0.5, pixelSpacing: [0.05, 0.05], pixel });
+  const dicom = makeDicom({ kind: 'ivus', rows: SIZE, columns: SIZE, frames: FRAMES, patientId, patientName: 'Beating^Heart', frameTimeMs: 33.333333, pullbackRate: 0.5, pixelSpacing: [0.05, 0.05], pixel });
   return { bytes: dicom.bytes, truth: pullback.endDiastolicFrames };
 }
 
