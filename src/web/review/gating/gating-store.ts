@@ -108,7 +108,10 @@ export class GatingStore {
       const until = performance.now() + SLICE_MS;
       while (next < size.count && performance.now() < until) {
         const pixels = this.frames.frame('bmode', next);
-        if (!pixels) throw new Error(`B-mode frame ${next + 1} is missing although all frames arrived`);
+        if (!pixels) {
+          this.update({ status: 'done', result: { kind: 'no-cycle', reason: `B-mode frame ${next + 1} is missing` } });
+          return;
+        }
         const current = downsampleFrame(pixels, size.width, size.height);
         if (previous) motion[next - 1] = frameDifference(previous, current);
         previous = current;
