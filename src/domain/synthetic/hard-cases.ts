@@ -13,6 +13,7 @@
  */
 import { seededRandom } from '../random.ts';
 import { deriveSeed } from './hash.ts';
+import { drawHeartbeat, excursionAt, type HeartbeatOptions, type HeartbeatParameters } from './heartbeat.ts';
 import { drawTissueLevels, type TissueLevelKind, type TissueLevelParameters } from './tissue-levels.ts';
 
 export interface HardCaseOptions {
@@ -30,6 +31,8 @@ export interface HardCaseOptions {
   readonly nurd?: number;
   /** Cardiac motion, 1 for the nominal amplitudes (shift, rotation, dilation, back-and-forth). */
   readonly cardiacMotion?: number;
+  /** A heart beating at this rate with beat-to-beat variation and a known end-diastole (heartbeat.ts); needs cardiacMotion. */
+  readonly heartbeat?: HeartbeatOptions;
   /** Catheter centre in the image relative to the frame's middle, in pixels (a panned or cropped export). */
   readonly imageOffsetPx?: { readonly x: number; readonly y: number };
   /** Per-pullback plaque and adventitia brightness, as real frames vary (tissue-levels.ts). */
@@ -89,6 +92,8 @@ export interface CardiacParameters {
   readonly dilation: number;
   /** Back-and-forth motion of the transducer along the vessel. */
   readonly longitudinalMm: number;
+  /** Present only when asked for: the beats then drive the motion instead of heartRateHz. */
+  readonly heartbeat?: HeartbeatParameters;
 }
 
 export interface EccentricParameters {
@@ -178,6 +183,8 @@ export function drawHardCases(seed: number, lengthMm: number, stenosisCentreMm: 
     rotationRad: motion * between(0.05, 0.12),
     dilation: motion * between(0.015, 0.03),
     longitudinalMm: motion * between(0.2, 0.5),
+    // Drawn on a stream of its own (heartbeat.ts): the draws here stay what they always were.
+    ...(options.heartbeat === undefined ? {} : { heartbeat: drawHeartbeat(seed, options.heartbeat) }),
   };
   const eccentric: EccentricParameters = {
     fraction: options.eccentricCatheter ?? 0,
@@ -242,6 +249,7 @@ function cycle(phaseRad: number): number {
 
 export function cardiacStateAt(cardiac: CardiacParameters | null, frameIndex: number, frameRateHz: number): CardiacState {
   if (cardiac === null) return AT_REST;
+  if (cardiac.heartbeat !== undefined) return beatingStateAt(cardiac, cardiac.heartbeat, frameIndex, frameRateHz);
   const phase = 2 * Math.PI * cardiac.heartRateHz * (frameIndex / frameRateHz) + cardiac.phaseRad;
   const main = cycle(phase);
   return {
@@ -250,6 +258,21 @@ export function cardiacStateAt(cardiac: CardiacParameters | null, frameIndex: nu
     rotationRad: cardiac.rotationRad * cycle(phase + 1.1),
     scale: 1 + cardiac.dilation * cycle(phase - 0.6),
     zShiftMm: cardiac.longitudinalMm * cycle(phase + 0.4),
+  };
+}
+
+/**
+ * Under a beating heart every motion follows the beat's excursion: the anatomy shifts, turns and
+ * moves along the vessel in systole and shrinks (the lumen is largest at end-diastole).
+ */
+function beatingStateAt(cardiac: CardiacParameters, heartbeat: HeartbeatParameters, frameIndex: number, frameRateHz: number): CardiacState {
+  const x = excursionAt(heartbeat, frameIndex, frameRateHz);
+  return {
+    shiftXMm: cardiac.shiftMm * x * Math.cos(cardiac.shiftAngleRad),
+    shiftYMm: cardiac.shiftMm * x * Math.sin(cardiac.shiftAngleRad),
+    rotationRad: cardiac.rotationRad * x,
+    scale: 1 - cardiac.dilation * x,
+    zShiftMm: cardiac.longitudinalMm * x,
   };
 }
 

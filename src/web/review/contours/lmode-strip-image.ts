@@ -9,13 +9,22 @@ import type { ViewTransform } from '../view/view-transform.ts';
  * Gray levels go through the L-mode panel's brightness and contrast, as the panel's shader maps them:
  * the strip and the panel show one image.
  */
-export function stripImageData(image: LmodeImage, transform: ViewTransform, width: number, height: number, display: BrightnessContrast = DEFAULT_BRIGHTNESS_CONTRAST): ImageData {
+export function stripImageData(
+  image: LmodeImage,
+  transform: ViewTransform,
+  width: number,
+  height: number,
+  display: BrightnessContrast = DEFAULT_BRIGHTNESS_CONTRAST,
+  /** The gated L-mode (issue 28): each frame's column drawn from the column given here (gated-analysis.ts). */
+  columns?: Int32Array,
+): ImageData {
   const levels = brightnessContrastLookup(display);
   const out = new ImageData(Math.max(1, width), Math.max(1, height));
   const rows = Int32Array.from({ length: out.height }, (_, y) => Math.min(image.height - 1, Math.max(0, Math.floor((y + 0.5 - transform.y) / transform.scaleY))));
   for (let x = 0; x < out.width; x++) {
-    const column = Math.floor((x + 0.5 - transform.x) / transform.scaleX);
-    if (column < 0 || column >= image.width) continue;
+    const shown = Math.floor((x + 0.5 - transform.x) / transform.scaleX);
+    if (shown < 0 || shown >= image.width) continue;
+    const column = columns?.[shown] ?? shown;
     for (let y = 0; y < out.height; y++) {
       const grey = levels[image.data[rows[y]! * image.width + column]!]!;
       const at = (y * out.width + x) * 4;

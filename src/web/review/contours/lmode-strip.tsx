@@ -16,6 +16,7 @@ import { stripImageData, tickStepMm } from './lmode-strip-image.ts';
 import { PLOT_MARGIN, plotMarkers } from './pullback-plot.tsx';
 import { sliceToX, xToSlice, type PlotAxis } from './plot-scale.ts';
 import { useSliceLine } from './slice-line.ts';
+import { gatedColumns } from '../../../domain/gating/gated-analysis.ts';
 
 const STRIP_PX = 96;
 const TICKS_PX = 18;
@@ -42,6 +43,8 @@ export interface LmodeStripProps extends LmodeStripSource {
   geometry: PullbackGeometry;
   /** The plot's width below: the strip takes the same x axis (slice s at the plot's x of s). */
   width: number;
+  /** Gating on (issue 28): the gated L-mode, only the end-diastolic frames (0-based), each stretched over its cycle. */
+  gatedFrames?: readonly number[] | null | undefined;
 }
 
 /**
@@ -50,7 +53,7 @@ export interface LmodeStripProps extends LmodeStripSource {
  * mm ticks, the MLA, reference and annotation markers, and the current slice. A click or a drag off
  * the border lines moves the slice, as on the L-mode panel.
  */
-export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, analysis, cursor, annotations, geometry, width }: LmodeStripProps) {
+export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, analysis, cursor, annotations, geometry, width, gatedFrames }: LmodeStripProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const frame = useBmodeFrameSize(store);
   const count = frame?.count ?? 0;
@@ -66,6 +69,7 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
   const frameSize = frame;
   const axis: PlotAxis = { left: PLOT_MARGIN.left, width: plotWidth, count };
   const x = (slice: number) => sliceToX(slice, axis);
+  const columns = useMemo(() => (gatedFrames ? gatedColumns(count, gatedFrames) : undefined), [count, gatedFrames]);
 
   // The image: drawn again when the cut turns (at once) and while frames arrive (a few times a second).
   useEffect(() => {
@@ -80,8 +84,9 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
       request = 0;
       image.refresh(cutAngle.get());
       const lmode = image.image;
-      if (lmode) context.putImageData(stripImageData(lmode, viewport.transform, width, STRIP_PX, display?.get()), 0, 0);
+      if (lmode) context.putImageData(stripImageData(lmode, viewport.transform, width, STRIP_PX, display?.get(), columns), 0, 0);
       canvas.dataset.revision = String(lmode?.revision ?? 0);
+      canvas.dataset.gated = columns ? 'true' : 'false';
     };
     const drawNow = () => {
       if (!request) request = requestAnimationFrame(draw);
@@ -112,7 +117,7 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
       cancelAnimationFrame(request);
       if (timer) clearTimeout(timer);
     };
-  }, [store, image, cutAngle, display, viewport, width]);
+  }, [store, image, cutAngle, display, viewport, width, columns]);
 
   const cursorRef = useSliceLine(cursor, x, plotWidth, count);
 

@@ -21,6 +21,9 @@ import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmod
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
+import { useGating } from '../gating/use-gating.ts';
+import { GatingControls } from '../gating/gating-controls.tsx';
+import { GatedFiguresNote } from '../gating/gated-figures-note.tsx';
 
 /**
  * The detected contours with the clinician's corrections, measured; null until detection is done.
@@ -57,7 +60,9 @@ export interface PullbackAnalysisProps {
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
+  // Gating on request (issue 28): the figures shown are then those of the gated frames; the exports keep all frames.
+  const { gating, gatedFrames, result } = useGating(lmode, allFramesResult);
   const [open, setOpen] = useState(true);
   const [width, setWidth] = useState(0);
   // The strip and the plot's column: its width is their x axis.
@@ -77,28 +82,29 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   const fileDate = report && (isAssumed(report.record, 'acquiredAt') ? 'undated' : report.record.acquiredAt.slice(0, 10));
   const fileStem = report ? `ivus-${report.patient.patientId}-${fileDate}` : 'ivus-pullback';
   const exportCsv = () =>
-    result &&
+    allFramesResult &&
     downloadFile(
       csvFileText(
         report
           ? // The clinician's own measurements follow the per-slice table, as a table of their own.
-            pullbackExportCsv(withAssumedColumn(measurementsCsv(result), report.record), annotations.getSnapshot().manifest, report.figures)
-          : measurementsCsv(result),
+            pullbackExportCsv(withAssumedColumn(measurementsCsv(allFramesResult), report.record), annotations.getSnapshot().manifest, report.figures)
+          : measurementsCsv(allFramesResult),
       ),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
     );
   const assumedNote = report ? analysisAssumedNote(report.record, report.figures) : null;
   const exportPdf = () => {
-    if (!result || !report) return;
+    const all = allFramesResult;
+    if (!all || !report) return;
     reportFont()
       .then((font) => {
         // The frames shown are those loaded: a frame not loaded yet is left out rather than waited for.
-        const frames = reportFrameSlices(result).flatMap(({ role, slice }) => {
+        const frames = reportFrameSlices(all).flatMap(({ role, slice }) => {
           const frame = frameAt?.(slice);
           return frame ? [{ role, slice, frame }] : [];
         });
-        return buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt }, font);
+        return buildReportPdf({ ...report, result: all, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt }, font);
       })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
       .catch((error: unknown) => toast.show({ severity: 'error', summary: 'The report could not be made', detail: error instanceof Error ? error.message : String(error) }));
@@ -124,6 +130,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           </Text>
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
+        {gating ? <GatingControls gating={gating} source={cursor} /> : null}
         <HStack marginInlineStart="auto" gap="1">
           {/* The exports beside Send to PACS: what leaves the review, in one place. */}
           {result ? (
@@ -145,10 +152,11 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           <HStack align="start" gap="0" bg="bg.subtle">
             {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
+              {gatedFrames ? <GatedFiguresNote count={gatedFrames.length} /> : null}
               {lmode ? (
                 // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
                 <Box px="2" pt="1">
-                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
+                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} gatedFrames={gatedFrames} /> : null}</Box>
                 </Box>
               ) : null}
               {result && width > 0 ? (

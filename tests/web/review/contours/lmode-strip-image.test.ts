@@ -44,3 +44,16 @@ describe('the L-mode strip’s image', () => {
     expect(grays(out)).not.toEqual(Array.from(image.data));
   });
 });
+
+describe('the gated L-mode strip (issue 28)', () => {
+  it('draws each column from its gated frame’s column: only gated frames, each stretched over its cycle', () => {
+    const image = lmode();
+    const out = stripImageData(image, oneToOne, image.width, image.height, DEFAULT_BRIGHTNESS_CONTRAST, Int32Array.from([1, 1, 3, 3]));
+    const column = (x: number) => Array.from({ length: image.height }, (_, y) => grays(out)[y * image.width + x]);
+    const source = (x: number) => Array.from({ length: image.height }, (_, y) => image.data[y * image.width + x]);
+    expect(column(0)).toEqual(source(1));
+    expect(column(1)).toEqual(source(1));
+    expect(column(2)).toEqual(source(3));
+    expect(column(3)).toEqual(source(3));
+  });
+});
