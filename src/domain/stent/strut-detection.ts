@@ -9,6 +9,7 @@
  * degree and one sample per STEP_MM; the guidewire lies against the catheter, inside MIN_RADIUS_MM.
  */
 import { createPolarSampler, type PolarSampler } from '../contours/polar-sampler.ts';
+import { readTissueBits, type TissueBits } from './wall-gap.ts';
 
 export interface StentFrameGeometry {
   readonly frameWidth: number;
@@ -24,6 +25,12 @@ export interface Strut {
   readonly radiusMm: number;
   /** Shadow depth: 1 − (behind the strut) / (beside it); higher is surer. */
   readonly shadowContrast: number;
+}
+
+/** What one frame's reading keeps: its struts and where wall shows along each line. */
+export interface StentFrameReading {
+  readonly struts: readonly Strut[];
+  readonly tissue: TissueBits;
 }
 
 export const LINE_COUNT = 360;
@@ -61,7 +68,7 @@ export interface StrutDetector {
   /** The polar image of the last frame read (LINE_COUNT lines of sampleCount samples). */
   readonly polar: Float32Array;
   readonly sampleCount: number;
-  detect(frame: Uint8Array): Strut[];
+  detect(frame: Uint8Array): StentFrameReading;
 }
 
 export function createStrutDetector(geometry: StentFrameGeometry): StrutDetector {
@@ -113,7 +120,8 @@ export function createStrutDetector(geometry: StentFrameGeometry): StrutDetector
     detect(frame) {
       sampler.resample(frame, polar);
       contrast.fill(0);
-      const minBeside = MIN_BESIDE_SHARE * wallLevel(polar, sampleCount, sampler.insideCount);
+      const level = wallLevel(polar, sampleCount, sampler.insideCount);
+      const minBeside = MIN_BESIDE_SHARE * level;
       for (let a = 0; a < LINE_COUNT; a++) {
         besideMean(a, -BESIDE_TO, -BESIDE_FROM, left);
         besideMean(a, BESIDE_FROM, BESIDE_TO, right);
@@ -160,7 +168,10 @@ export function createStrutDetector(geometry: StentFrameGeometry): StrutDetector
         peak[a] = polar[a * sampleCount + front]!;
         contrast[a] = 1 - bestRatio;
       }
-      return strutsFromLines(contrast, peak, peakAt);
+      return {
+        struts: strutsFromLines(contrast, peak, peakAt),
+        tissue: readTissueBits(polar, LINE_COUNT, sampleCount, STEP_MM, sampler.insideCount, level),
+      };
     },
   };
 }
