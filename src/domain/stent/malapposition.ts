@@ -8,20 +8,24 @@
  */
 import { stentRadiusAt, type StentBorder } from './stent-border.ts';
 import { LINE_COUNT, type Strut } from './strut-detection.ts';
-import { wallGapMm, type TissueBits } from './wall-gap.ts';
+import { bloodLevel, wallGapMm, type WallBins } from './wall-gap.ts';
 
 /** Consensus: a strut more than this from the wall is malapposed. */
 export const MALAPPOSITION_MM = 0.4;
 /** An arc narrower than this (degrees, one line a degree) is speckle, not a region. */
-const MIN_ARC_LINES = 10;
+const MIN_ARC_LINES = 20;
+/** Gaps this narrow within an arc (a bright speck of blood) are closed. */
+const MAX_CLOSED_GAP_LINES = 8;
 /** Lines this close to a strut are in its shadow: their wall is read from the lines beside. */
 const SHADOW_HALF_LINES = 3;
 /** A line whose wall is hidden takes its neighbours' gap across at most this many lines. */
 const MAX_FILL_LINES = 20;
 /** Arcs this many frames apart still join one region (a frame whose wall a shadow hides). */
 const MAX_FRAME_GAP_MM = 0.3;
-/** A region shorter than this along the pullback is one frame's noise. */
+/** A region shorter than this along the pullback is one frame's noise... */
 const MIN_REGION_MM = 0.25;
+/** ...and one whose widest arc is narrower than this (degrees) the wall's speckle. */
+const MIN_REGION_ARC_DEG = 30;
 
 export interface MalappositionRegion {
   readonly firstFrame: number;
@@ -35,9 +39,11 @@ export interface MalappositionRegion {
 }
 
 /** Lines (one a degree) whose wall lies more than MALAPPOSITION_MM beyond the stent border. */
-export function malapposedLines(border: StentBorder, tissue: TissueBits, struts: readonly Strut[]): Uint8Array {
+export function malapposedLines(border: StentBorder, wall: WallBins, struts: readonly Strut[]): Uint8Array {
+  const radius = (line: number): number => stentRadiusAt(border, (2 * Math.PI * line) / LINE_COUNT);
+  const blood = bloodLevel(wall, LINE_COUNT, radius);
   const gaps = new Float64Array(LINE_COUNT);
-  for (let a = 0; a < LINE_COUNT; a++) gaps[a] = wallGapMm(tissue, a, stentRadiusAt(border, (2 * Math.PI * a) / LINE_COUNT));
+  for (let a = 0; a < LINE_COUNT; a++) gaps[a] = wallGapMm(wall, a, radius(a), blood);
   for (const s of struts) {
     const centre = Math.round((s.angleRad * LINE_COUNT) / (2 * Math.PI));
     for (let d = -SHADOW_HALF_LINES; d <= SHADOW_HALF_LINES; d++) gaps[(((centre + d) % LINE_COUNT) + LINE_COUNT) % LINE_COUNT] = NaN;
@@ -48,7 +54,22 @@ export function malapposedLines(border: StentBorder, tissue: TissueBits, struts:
     if (Number.isNaN(gap)) gap = filledGap(gaps, a);
     lines[a] = gap > MALAPPOSITION_MM ? 1 : 0;
   }
-  return lines;
+  return closedGaps(lines);
+}
+
+/** Sets the lines of every run of unset lines no longer than MAX_CLOSED_GAP_LINES between set ones. */
+function closedGaps(lines: Uint8Array): Uint8Array {
+  const out = lines.slice();
+  const n = lines.length;
+  for (let a = 0; a < n; a++) {
+    if (lines[a] !== 1 || lines[(a + 1) % n] === 1) continue;
+    for (let d = 2; d <= MAX_CLOSED_GAP_LINES + 1; d++) {
+      if (lines[(a + d) % n] !== 1) continue;
+      for (let k = 1; k < d; k++) out[(a + k) % n] = 1;
+      break;
+    }
+  }
+  return out;
 }
 
 /** A hidden line's gap: the smaller of the nearest readable gaps on either side (the cautious reading). */
@@ -132,8 +153,8 @@ export function malappositionRegions(linesByFrame: readonly (Uint8Array | null)[
     const firstFrame = Math.min(...group.map((a) => a.frame));
     const lastFrame = Math.max(...group.map((a) => a.frame));
     const lengthMm = (lastFrame - firstFrame + 1) / framesPerMm;
-    if (lengthMm < MIN_REGION_MM) continue;
     const widest = group.reduce((best, a) => (a.length > best.length ? a : best));
+    if (lengthMm < MIN_REGION_MM || (widest.length * 360) / LINE_COUNT < MIN_REGION_ARC_DEG) continue;
     regions.push({
       firstFrame,
       lastFrame,
@@ -143,7 +164,30 @@ export function malappositionRegions(linesByFrame: readonly (Uint8Array | null)[
       angleRad: (((widest.start + widest.length / 2) % LINE_COUNT) * 2 * Math.PI) / LINE_COUNT,
     });
   }
-  return regions.sort((a, b) => a.firstFrame - b.firstFrame);
+  return mergedRegions(regions.sort((a, b) => a.firstFrame - b.firstFrame), maxGap, framesPerMm);
+}
+
+/** Regions that touch along the pullback (within `maxGap` frames) and whose widest arcs meet are one region. */
+function mergedRegions(regions: MalappositionRegion[], maxGap: number, framesPerMm: number): MalappositionRegion[] {
+  const out = regions.slice();
+  for (let merged = true; merged; ) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length && !merged; j++) {
+        const a = out[i]!;
+        const b = out[j]!;
+        const near = { ...a, firstFrame: a.firstFrame - maxGap, lastFrame: a.lastFrame + maxGap };
+        if (!regionsMeet(near, b)) continue;
+        const wider = a.maxArcDeg >= b.maxArcDeg ? a : b;
+        const firstFrame = Math.min(a.firstFrame, b.firstFrame);
+        const lastFrame = Math.max(a.lastFrame, b.lastFrame);
+        out.splice(j, 1);
+        out[i] = { ...wider, firstFrame, lastFrame, lengthMm: (lastFrame - firstFrame + 1) / framesPerMm };
+        merged = true;
+      }
+    }
+  }
+  return out;
 }
 
 /** Whether two regions overlap along the pullback and around it (their widest arcs meet): a detection finds a true region. */

@@ -93,7 +93,7 @@ export function analyseStent(input: StentAnalysisInput): StentAnalysis {
   const lines = frames.map((result, frame) => {
     const reading = readings[frame];
     if (result?.border == null || reading == null) return null;
-    return malapposedLines(result.border, reading.tissue, reading.struts);
+    return malapposedLines(result.border, reading.wall, reading.struts);
   });
   const malapposition = malappositionRegions(lines, framesPerMm);
 

@@ -5,7 +5,7 @@
  * of stented frames, short interruptions (a frame the guidewire darkens) bridged. Its first frame is
  * the distal edge (frame 0 is the most distal), its last the proximal edge.
  */
-import { fitStentBorder, stentBorderAreaMm2, type StentBorder } from './stent-border.ts';
+import { fitStentBorder, largestGapRad, stentBorderAreaMm2, type StentBorder } from './stent-border.ts';
 import type { Strut } from './strut-detection.ts';
 
 /** Struts a frame shows on average, over STENTED_WINDOW_MM around it, for it to be stented. */
@@ -15,8 +15,14 @@ const STENTED_WINDOW_MM = 0.25;
 const MIN_EDGE_STRUTS = 2;
 /** Runs of stented frames closer than this are one stent. */
 const BRIDGE_MM = 1;
-/** The border of a frame goes through the struts of the frames this close to it (within the segment). */
+/** The border of a frame goes through the struts of the frames this close to it (within the segment)... */
 export const BORDER_WINDOW_MM = 0.2;
+/** ...or this close, where those leave an arc this wide without a strut (struts of a cell converge in pairs). */
+const WIDE_WINDOW_MM = 0.5;
+const MAX_NARROW_GAP_RAD = (5 * Math.PI) / 9;
+/** A frame whose area is this far off the median of the frames around it has a border its struts do not hold. */
+const MAX_AREA_DEVIATION = 0.08;
+const MEDIAN_WINDOW_MM = 0.5;
 
 export interface StentSegment {
   /** First stented frame: the distal edge. */
@@ -68,14 +74,35 @@ export interface StentFrameResult {
   readonly areaMm2: number | null;
 }
 
-/** Borders of the segment's frames, by frame index (frames outside the segment get null). */
+/**
+ * Borders of the segment's frames, by frame index (frames outside the segment get null). A border
+ * whose area stands out from its neighbours' (a frame where the struts left too much to guess) is
+ * dropped: that frame is not measurable, rather than a false MSA.
+ */
 export function stentBorders(strutsByFrame: readonly (readonly Strut[] | null)[], segment: StentSegment, framesPerMm: number): (StentFrameResult | null)[] {
-  const half = Math.max(0, Math.round(BORDER_WINDOW_MM * framesPerMm));
-  return strutsByFrame.map((_, f) => {
-    if (f < segment.distalFrame || f > segment.proximalFrame) return null;
+  const collect = (f: number, windowMm: number): Strut[] => {
+    const half = Math.max(0, Math.round(windowMm * framesPerMm));
     const struts: Strut[] = [];
     for (let g = Math.max(segment.distalFrame, f - half); g <= Math.min(segment.proximalFrame, f + half); g++) struts.push(...(strutsByFrame[g] ?? []));
+    return struts;
+  };
+  const results = strutsByFrame.map((_, f): StentFrameResult | null => {
+    if (f < segment.distalFrame || f > segment.proximalFrame) return null;
+    let struts = collect(f, BORDER_WINDOW_MM);
+    if (largestGapRad(struts) > MAX_NARROW_GAP_RAD) struts = collect(f, WIDE_WINDOW_MM);
     const border = fitStentBorder(struts);
     return { border, areaMm2: border === null ? null : stentBorderAreaMm2(border) };
+  });
+  const half = Math.max(1, Math.round(MEDIAN_WINDOW_MM * framesPerMm));
+  return results.map((result, f) => {
+    if (result?.areaMm2 == null) return result;
+    const around: number[] = [];
+    for (let g = f - half; g <= f + half; g++) {
+      const area = results[g]?.areaMm2;
+      if (area != null) around.push(area);
+    }
+    around.sort((a, b) => a - b);
+    const median = around[around.length >> 1]!;
+    return Math.abs(result.areaMm2 / median - 1) > MAX_AREA_DEVIATION ? { border: null, areaMm2: null } : result;
   });
 }

@@ -9,7 +9,7 @@
  * degree and one sample per STEP_MM; the guidewire lies against the catheter, inside MIN_RADIUS_MM.
  */
 import { createPolarSampler, type PolarSampler } from '../contours/polar-sampler.ts';
-import { readTissueBits, type TissueBits } from './wall-gap.ts';
+import { readWallBins, type WallBins } from './wall-gap.ts';
 
 export interface StentFrameGeometry {
   readonly frameWidth: number;
@@ -30,7 +30,8 @@ export interface Strut {
 /** What one frame's reading keeps: its struts and where wall shows along each line. */
 export interface StentFrameReading {
   readonly struts: readonly Strut[];
-  readonly tissue: TissueBits;
+  /** The echo along each line beyond the catheter, in bins (wall-gap.ts): where the wall lies behind the stent. */
+  readonly wall: WallBins;
 }
 
 export const LINE_COUNT = 360;
@@ -170,7 +171,7 @@ export function createStrutDetector(geometry: StentFrameGeometry): StrutDetector
       }
       return {
         struts: strutsFromLines(contrast, peak, peakAt),
-        tissue: readTissueBits(polar, LINE_COUNT, sampleCount, STEP_MM, sampler.insideCount, level),
+        wall: readWallBins(polar, LINE_COUNT, sampleCount, STEP_MM, sampler.insideCount),
       };
     },
   };

@@ -1,41 +1,45 @@
 /**
- * Where the lumen wall lies behind the stent, line by line, for malapposition (issue 28). Blood is
- * dark and the wall bright, so along each line the wall begins where the echo rises to a share of
- * the frame's wall brightness and stays there. A frame is read once, before its stent border is
- * known (the border needs the struts of its neighbours), so what is kept of it is compact: per
- * line, which 0.05 mm bins between MIN_MM and MAX_MM look like wall (64 bits a line).
+ * Where the lumen wall lies behind the stent, line by line, for malapposition (issue 28). Inside
+ * the stent is blood; the wall is the first thing beyond the stent border clearly brighter than
+ * that blood: bright tissue where blood is dark (20 MHz), or the thin bright ring of the intima
+ * where blood scatters as much as plaque does (high frequencies). A frame is read once, before
+ * its stent border is known (the border needs its neighbours' struts), so what is kept of it is
+ * compact: per line, the mean echo of 0.05 mm bins from MIN_MM out (three lines averaged, so a
+ * strut's narrow shadow does not hide the wall).
  */
 export const BIN_MM = 0.05;
 export const MIN_MM = 0.9;
-const BIN_COUNT = 64;
-/** A bin is wall when its echo reaches this share of the frame's wall brightness. */
-const TISSUE_SHARE = 0.38;
-/** The wall begins where at least this many wall bins follow one another (speckle in blood is shorter). */
-const WALL_RUN_BINS = 3;
-/** A strut and its ring-down are bright too: the wall is looked for this far past the stent border. */
-const PAST_STRUT_MM = 0.08;
+export const BIN_COUNT = 64;
+/** The wall is at least this much brighter than the stent's blood, in ratio and in grey levels. */
+const WALL_OVER_BLOOD = 1.35;
+const WALL_ABOVE_BLOOD = 30;
+/**
+ * Or clearly darker than blood over DARK_BINS bins: at high frequencies blood scatters more than
+ * some plaque does, and a plaque darker than the blood beside it is wall all the same.
+ */
+const DARK_SHARE = 0.6;
+const DARK_BINS = 3;
+/**
+ * The wall is looked for from this far inside the stent border (the curve is fitted within a few
+ * hundredths of a millimetre; where the struts touch the wall, its bright intima lies right on it).
+ * Lines through a strut itself are not read here (malapposition.ts takes their neighbours').
+ */
+const BEFORE_BORDER_MM = 0.05;
+/** Blood is read inside the stent, clear of the struts by this much. */
+const INSIDE_STRUT_MM = 0.15;
 
-/** Per line two 32-bit words: bit b set when bin b (from MIN_MM) looks like wall. */
-export type TissueBits = Uint32Array;
+/** Per line BIN_COUNT bin means (0-255), line after line. */
+export type WallBins = Uint8Array;
 
-export function readTissueBits(
-  polar: Float32Array,
-  lineCount: number,
-  sampleCount: number,
-  stepMm: number,
-  insideCount: Int32Array,
-  wallLevel: number,
-): TissueBits {
-  const bits = new Uint32Array(2 * lineCount);
+export function readWallBins(polar: Float32Array, lineCount: number, sampleCount: number, stepMm: number, insideCount: Int32Array): WallBins {
+  const bins = new Uint8Array(lineCount * BIN_COUNT);
   const perBin = Math.max(1, Math.round(BIN_MM / stepMm));
   const first = Math.round(MIN_MM / stepMm);
-  const threshold = TISSUE_SHARE * wallLevel;
   for (let a = 0; a < lineCount; a++) {
     for (let b = 0; b < BIN_COUNT; b++) {
       const from = first + b * perBin;
       let sum = 0;
       let n = 0;
-      // Three neighbouring lines: a strut's narrow shadow darkens one or two of them, not the wall.
       for (let d = -1; d <= 1; d++) {
         const l = (a + d + lineCount) % lineCount;
         const end = Math.min(from + perBin, insideCount[l]!);
@@ -44,31 +48,45 @@ export function readTissueBits(
           n++;
         }
       }
-      if (n > 0 && sum / n >= threshold) bits[2 * a + (b >> 5)]! |= 1 << (b & 31);
+      bins[a * BIN_COUNT + b] = n === 0 ? 0 : Math.round(sum / n);
     }
   }
-  return bits;
+  return bins;
 }
 
-function isTissue(bits: TissueBits, line: number, bin: number): boolean {
-  if (bin < 0 || bin >= BIN_COUNT) return false;
-  return (bits[2 * line + (bin >> 5)]! & (1 << (bin & 31))) !== 0;
+/** The blood's echo inside the stent: the median bin between MIN_MM and the border, over all lines. */
+export function bloodLevel(bins: WallBins, lineCount: number, stentRadiusMm: (line: number) => number): number {
+  const histogram = new Uint32Array(256);
+  let total = 0;
+  for (let a = 0; a < lineCount; a++) {
+    const last = Math.floor((stentRadiusMm(a) - INSIDE_STRUT_MM - MIN_MM) / BIN_MM);
+    for (let b = 0; b <= Math.min(last, BIN_COUNT - 1); b++) {
+      histogram[bins[a * BIN_COUNT + b]!]!++;
+      total++;
+    }
+  }
+  if (total === 0) return NaN;
+  let seen = 0;
+  for (let v = 0; v < 256; v++) {
+    seen += histogram[v]!;
+    if (2 * seen >= total) return v;
+  }
+  return 255;
 }
 
 /**
  * The distance from the stent border to the wall on `line`, in mm, or NaN where no wall shows
  * within the bins (a shadow that hides everything behind it).
  */
-export function wallGapMm(bits: TissueBits, line: number, stentRadiusMm: number): number {
-  const start = Math.max(0, Math.ceil((stentRadiusMm + PAST_STRUT_MM - MIN_MM) / BIN_MM));
-  // The apposed case first: wall right at the border (the strut's own bins are wall-bright).
-  for (let b = start; b <= BIN_COUNT - WALL_RUN_BINS; b++) {
-    let run = 0;
-    while (run < WALL_RUN_BINS && isTissue(bits, line, b + run)) run++;
-    if (run === WALL_RUN_BINS) {
-      const wallMm = MIN_MM + b * BIN_MM;
-      return Math.max(0, wallMm - stentRadiusMm);
-    }
+export function wallGapMm(bins: WallBins, line: number, stentRadiusMm: number, blood: number): number {
+  const threshold = Math.max(WALL_OVER_BLOOD * blood, blood + WALL_ABOVE_BLOOD);
+  const start = Math.max(0, Math.floor((stentRadiusMm - BEFORE_BORDER_MM - MIN_MM) / BIN_MM));
+  const dark = DARK_SHARE * blood;
+  const at = (b: number): number => bins[line * BIN_COUNT + b]!;
+  for (let b = start; b < BIN_COUNT; b++) {
+    let darkRun = 0;
+    while (darkRun < DARK_BINS && b + darkRun < BIN_COUNT && at(b + darkRun) <= dark) darkRun++;
+    if (at(b) >= threshold || darkRun === DARK_BINS) return Math.max(0, MIN_MM + b * BIN_MM - stentRadiusMm);
   }
   return NaN;
 }

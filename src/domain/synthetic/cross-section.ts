@@ -296,11 +296,12 @@ function hardSectionAt(model: PullbackModel, hard: HardCaseParameters, frameInde
             capSpecular: hard.echolucent.capSpecular,
           },
     branch,
-    struts: stented !== null && hard.deployedStent !== undefined
-      ? { anglesRad: stented.strutAnglesRad, thicknessMm: hard.deployedStent.thicknessMm, widthMm: hard.deployedStent.widthMm, borderRadiusMm: stented.stent }
-      : strutAngles.length === 0 || hard.stent === null
-        ? null
-        : { anglesRad: strutAngles.map((a) => a + turn), thicknessMm: hard.stent.thicknessMm, widthMm: hard.stent.widthMm },
+    struts:
+      stented !== null && hard.deployedStent !== undefined
+        ? { anglesRad: stented.strutAnglesRad, thicknessMm: hard.deployedStent.thicknessMm, widthMm: hard.deployedStent.widthMm, borderRadiusMm: stented.stent }
+        : strutAngles.length === 0 || hard.stent === null
+          ? null
+          : { anglesRad: strutAngles.map((a) => a + turn), thicknessMm: hard.stent.thicknessMm, widthMm: hard.stent.widthMm },
   };
 }
 

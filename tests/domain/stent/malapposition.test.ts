@@ -13,7 +13,7 @@ const lines = (from: number, to: number): Uint8Array => {
 describe('malapposed lines of a frame', () => {
   it('are where the wall lies more than 0.4 mm beyond the stent border, and only there', () => {
     const reading = stentReading(1.5, { from: 100, to: 160, gapMm: 0.6 });
-    const found = malapposedLines(fitStentBorder(reading.struts)!, reading.tissue, reading.struts);
+    const found = malapposedLines(fitStentBorder(reading.struts)!, reading.wall, reading.struts);
     expect(found[130]).toBe(1);
     expect(found[20]).toBe(0);
     expect(found[250]).toBe(0);
@@ -24,7 +24,7 @@ describe('malapposed lines of a frame', () => {
 
   it('are none where the gap is under the threshold', () => {
     const reading = stentReading(1.5, { from: 100, to: 160, gapMm: 0.25 });
-    expect(malapposedLines(fitStentBorder(reading.struts)!, reading.tissue, reading.struts).reduce((n, v) => n + v, 0)).toBe(0);
+    expect(malapposedLines(fitStentBorder(reading.struts)!, reading.wall, reading.struts).reduce((n, v) => n + v, 0)).toBe(0);
   });
 });
 
