@@ -37,25 +37,34 @@ export interface EdgeBurden {
 
 export type StentFlag = 'expansion-below-80-mean' | 'expansion-below-90-distal' | 'edge-burden-distal' | 'edge-burden-proximal' | 'malapposition';
 
-export interface StentAnalysis {
+/** What the struts alone tell: the segment, each frame's border, the MSA and the malapposed regions. */
+export interface StentDetection {
   readonly segment: StentSegment | null;
   /** By frame index: the stent border and area, null outside the segment. */
   readonly frames: readonly (StentFrameResult | null)[];
   readonly msa: FrameArea | null;
+  readonly malapposition: readonly MalappositionRegion[];
+}
+
+/**
+ * What the lumen and vessel borders add (they may be corrected by hand, and the references moved,
+ * so these are computed again from the detection whenever they change).
+ */
+export interface StentFigures {
   readonly references: { readonly distal: FrameArea | null; readonly proximal: FrameArea | null };
   /** MSA ÷ mean reference lumen area, and ÷ distal reference lumen area (fractions), null where a figure is missing. */
   readonly expansionMean: number | null;
   readonly expansionDistal: number | null;
-  readonly malapposition: readonly MalappositionRegion[];
   readonly edges: { readonly distal: EdgeBurden | null; readonly proximal: EdgeBurden | null };
   readonly flags: readonly StentFlag[];
 }
 
-export interface StentAnalysisInput {
-  /** Per frame (null: the frame was not read, or could not be). */
-  readonly readings: readonly (StentFrameReading | null)[];
+export type StentAnalysis = StentDetection & StentFigures;
+
+/** The lumen and vessel figures the stent's figures read, per frame (NaN where a frame has no border). */
+export interface BorderAreas {
+  readonly frameCount: number;
   readonly framesPerMm: number;
-  /** Per frame lumen and vessel areas of the contour analysis; NaN where a frame has no border. */
   readonly lumenAreasMm2?: ArrayLike<number>;
   readonly vesselAreasMm2?: ArrayLike<number>;
   /**
@@ -66,22 +75,21 @@ export interface StentAnalysisInput {
   readonly referenceFrames?: { readonly distal: number | null; readonly proximal: number | null };
 }
 
+export interface StentAnalysisInput extends Omit<BorderAreas, 'frameCount'> {
+  /** Per frame (null: the frame was not read, or could not be). */
+  readonly readings: readonly (StentFrameReading | null)[];
+}
+
+/** The whole analysis: the detection from the readings, the figures from the border areas. */
 export function analyseStent(input: StentAnalysisInput): StentAnalysis {
-  const { readings, framesPerMm } = input;
+  const detection = detectStent(input.readings, input.framesPerMm);
+  return { ...detection, ...stentFigures(detection, { ...input, frameCount: input.readings.length }) };
+}
+
+export function detectStent(readings: readonly (StentFrameReading | null)[], framesPerMm: number): StentDetection {
   const strutsByFrame = readings.map((r) => r?.struts ?? null);
   const segment = findStentSegment(strutsByFrame, framesPerMm);
-  const empty: StentAnalysis = {
-    segment: null,
-    frames: readings.map(() => null),
-    msa: null,
-    references: { distal: null, proximal: null },
-    expansionMean: null,
-    expansionDistal: null,
-    malapposition: [],
-    edges: { distal: null, proximal: null },
-    flags: [],
-  };
-  if (segment === null) return empty;
+  if (segment === null) return { segment: null, frames: readings.map(() => null), msa: null, malapposition: [] };
   const frames = stentBorders(strutsByFrame, segment, framesPerMm);
 
   let msa: FrameArea | null = null;
@@ -95,15 +103,22 @@ export function analyseStent(input: StentAnalysisInput): StentAnalysis {
     if (result?.border == null || reading == null) return null;
     return malapposedLines(result.border, reading.wall, reading.struts);
   });
-  const malapposition = malappositionRegions(lines, framesPerMm);
+  return { segment, frames, msa, malapposition: malappositionRegions(lines, framesPerMm) };
+}
 
-  const references = stentReferences(input, segment);
-  const found = msa as FrameArea | null;
+/** Expansion against the references, edge plaque burden and the flags, from a detection and the border areas. */
+export function stentFigures(detection: StentDetection, areas: BorderAreas): StentFigures {
+  const { segment, malapposition } = detection;
+  if (segment === null) {
+    return { references: { distal: null, proximal: null }, expansionMean: null, expansionDistal: null, edges: { distal: null, proximal: null }, flags: [] };
+  }
+  const references = stentReferences(areas, segment);
+  const found = detection.msa;
   const meanReference =
     references.distal && references.proximal ? (references.distal.areaMm2 + references.proximal.areaMm2) / 2 : (references.distal ?? references.proximal)?.areaMm2;
   const expansionMean = found !== null && meanReference !== undefined && meanReference > 0 ? found.areaMm2 / meanReference : null;
   const expansionDistal = found !== null && references.distal !== null && references.distal.areaMm2 > 0 ? found.areaMm2 / references.distal.areaMm2 : null;
-  const edges = edgeBurdens(input, segment);
+  const edges = edgeBurdens(areas, segment);
 
   const flags: StentFlag[] = [];
   if (expansionMean !== null && expansionMean < EXPANSION_MEAN_LIMIT) flags.push('expansion-below-80-mean');
@@ -111,7 +126,7 @@ export function analyseStent(input: StentAnalysisInput): StentAnalysis {
   if (edges.distal !== null && edges.distal.maxBurdenPercent >= EDGE_BURDEN_LIMIT_PERCENT) flags.push('edge-burden-distal');
   if (edges.proximal !== null && edges.proximal.maxBurdenPercent >= EDGE_BURDEN_LIMIT_PERCENT) flags.push('edge-burden-proximal');
   if (malapposition.length > 0) flags.push('malapposition');
-  return { segment, frames, msa: found, references, expansionMean, expansionDistal, malapposition, edges, flags };
+  return { references, expansionMean, expansionDistal, edges, flags };
 }
 
 function areaAt(areas: ArrayLike<number> | undefined, frame: number): number | null {
@@ -120,9 +135,9 @@ function areaAt(areas: ArrayLike<number> | undefined, frame: number): number | n
 }
 
 /** The reference frames: the given ones where they lie beyond their edge, else the largest lumen beyond it. */
-export function stentReferences(input: StentAnalysisInput, segment: StentSegment): StentAnalysis['references'] {
+export function stentReferences(input: BorderAreas, segment: StentSegment): StentFigures['references'] {
   const areas = input.lumenAreasMm2;
-  const n = input.readings.length;
+  const n = input.frameCount;
   const span = Math.round(REFERENCE_SEARCH_MM * input.framesPerMm);
   const largest = (from: number, to: number): FrameArea | null => {
     let best: FrameArea | null = null;
@@ -145,8 +160,8 @@ export function stentReferences(input: StentAnalysisInput, segment: StentSegment
 }
 
 /** The largest plaque burden within EDGE_SEGMENT_MM beyond each edge (null where no frame there has both borders). */
-export function edgeBurdens(input: StentAnalysisInput, segment: StentSegment): StentAnalysis['edges'] {
-  const n = input.readings.length;
+export function edgeBurdens(input: BorderAreas, segment: StentSegment): StentFigures['edges'] {
+  const n = input.frameCount;
   const span = Math.max(1, Math.round(EDGE_SEGMENT_MM * input.framesPerMm));
   const burden = (edge: EdgeBurden['edge'], from: number, to: number): EdgeBurden | null => {
     const first = Math.max(0, from);
