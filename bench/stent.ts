@@ -12,6 +12,7 @@
  *   --tuning        TUNING_SEEDS instead
  *   --seeds 1,2     these seeds
  *   --stride n      read every n-th frame (default 6)
+ *   --motion m      with cardiac motion of strength m (1 nominal; the stent cases have none by default)
  */
 import { EVALUATION_SEEDS, TUNING_SEEDS } from '../src/domain/synthetic/evaluation-cases.ts';
 import { stentCase } from '../src/domain/synthetic/stent-cases.ts';
@@ -25,13 +26,14 @@ const at = (name: string): string | undefined => {
 const tuning = args.includes('--tuning');
 const seeds = at('--seeds')?.split(',').map(Number) ?? [...(tuning ? TUNING_SEEDS : EVALUATION_SEEDS)];
 const stride = Number(at('--stride') ?? 6);
+const motion = Number(at('--motion') ?? 0);
 
 const f = (v: number | null, digits: number, width: number): string => (v === null ? 'n/a' : v.toFixed(digits)).padStart(width);
-console.log(`stent analysis on ${tuning ? 'TUNING' : 'EVALUATION'} seeds ${seeds.join(', ')}, every ${stride}th frame`);
+console.log(`stent analysis on ${tuning ? 'TUNING' : 'EVALUATION'} seeds ${seeds.join(', ')}, every ${stride}th frame${motion > 0 ? `, cardiac motion ${motion}` : ''}`);
 console.log('seed  look   frames  Dice  worst  cover  MSA true  MSA det  err %  edge d mm  edge p mm  exp true  exp det  mal true  found  false  read s');
 const all: StentScores[] = [];
 for (const seed of seeds) {
-  const s = scoreStentCase(stentCase(seed), stride);
+  const s = scoreStentCase(stentCase(seed, motion), stride);
   all.push(s);
   console.log(
     String(seed).padEnd(6) +

@@ -22,7 +22,8 @@ export interface StentCase {
   readonly model: PullbackModel;
 }
 
-export function stentCase(seed: number): StentCase {
+/** `cardiacMotion` adds the heart's motion (hard-cases.ts) to the stented pullback; none by default. */
+export function stentCase(seed: number, cardiacMotion = 0): StentCase {
   const random = seededRandom(deriveSeed(seed, STENT_CASE_STREAM));
   const modelSeed = Math.floor(random() * 0x7fffffff);
   const look: ImagingLookName = random() < 0.5 ? '20mhz' : '60mhz';
@@ -36,7 +37,7 @@ export function stentCase(seed: number): StentCase {
     frameRateHz: FRAME_RATE_HZ,
     pullbackSpeedMmPerS: PULLBACK_SPEED_MM_PER_S,
     look,
-    hardCases: { deployedStent: true },
+    hardCases: cardiacMotion > 0 ? { deployedStent: true, cardiacMotion } : { deployedStent: true },
   });
   return { seed, look, model };
 }
