@@ -1,6 +1,6 @@
-import { Box, Button, HStack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
+import { correctedAnalysis, framesPerMm, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
@@ -15,7 +15,8 @@ import { PLOT_HEADER_PX, PullbackPlot } from './pullback-plot.tsx';
 import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
-import { ResultsBlock } from './results-block.tsx';
+import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
+import { StentSection } from '../stent/stent-section.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
@@ -143,7 +144,13 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
         <>
           <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
           <HStack align="start" gap="0" bg="bg.subtle">
-            {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
+            {state.status !== 'error' ? (
+              <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
+                <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
+                {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
+                {result && lmode && frameAt ? <StentSection result={result} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} /> : null}
+              </Stack>
+            ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
               {lmode ? (
                 // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
