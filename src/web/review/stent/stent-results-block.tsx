@@ -38,7 +38,7 @@ function Figure({ name, value, lines = [], help, slice, cursor, testId }: {
         </Text>
       </Text>
       {lines.map((line) => (
-        <Text key={line} as="span" textStyle="xs" color="fg.muted">
+        <Text key={line} as="span" textStyle="sm" color="fg.muted">
           {line}
         </Text>
       ))}

@@ -61,7 +61,7 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
           {reading.status === 'ready' ? 'Read the stent again' : 'Stent analysis'}
         </Button>
         {reading.status === 'reading' ? (
-          <Text textStyle="xs" color="fg.muted" data-testid="stent-progress">
+          <Text textStyle="sm" color="fg.muted" data-testid="stent-progress">
             Reading struts… {reading.done} of {sliceCount} frames
           </Text>
         ) : null}
