@@ -16,7 +16,8 @@ import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
 import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
-import { StentSection } from '../stent/stent-section.tsx';
+import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
+import { stentCsvSection } from '../../../domain/stent/stent-results.ts';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
@@ -60,6 +61,14 @@ export interface PullbackAnalysisProps {
  */
 export function PullbackAnalysis({ state, result, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
   const [open, setOpen] = useState(true);
+  // Issue 28: the stent's results once read (the plot draws its area, the CSV adds its figures).
+  const [stent, setStent] = useState<ShownStent | null>(null);
+  const stentAreas = useMemo(() => {
+    if (stent === null || result === null || stent.results.segment === null) return null;
+    const areas: (number | null)[] = result.slices.map(() => null);
+    for (const s of stent.results.slices) areas[s.slice - 1] = s.areaMm2;
+    return areas;
+  }, [stent, result]);
   const [width, setWidth] = useState(0);
   // The strip and the plot's column: its width is their x axis.
   const plotColumnRef = useRef<HTMLDivElement>(null);
@@ -85,7 +94,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           ? // The clinician's own measurements follow the per-slice table, as a table of their own.
             pullbackExportCsv(withAssumedColumn(measurementsCsv(result), report.record), annotations.getSnapshot().manifest, report.figures)
           : measurementsCsv(result),
-      ),
+      ) + (stent === null ? '' : `\n${stentCsvSection(stent.results, stent.figures, stent.manualSlices)}`),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
     );
@@ -148,7 +157,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
               <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
                 <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
                 {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
-                {result && lmode && frameAt ? <StentSection result={result} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} /> : null}
+                {result && lmode && frameAt ? <StentSection result={result} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} /> : null}
               </Stack>
             ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
@@ -159,7 +168,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
                 </Box>
               ) : null}
               {result && width > 0 ? (
-                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} />
+                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} stentAreas={stentAreas} />
               ) : state.status !== 'error' ? (
                 // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
                 <Box height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />

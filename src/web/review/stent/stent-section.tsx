@@ -1,8 +1,8 @@
 import { Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
-import { stentFigures, type StentDetection } from '../../../domain/stent/stent-analysis.ts';
-import { stentResults } from '../../../domain/stent/stent-results.ts';
+import { stentFigures, type StentDetection, type StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import { stentResults, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { StentResultsBlock } from './stent-results-block.tsx';
 import { readStent, type StentFrame } from './stent-reading.ts';
@@ -13,6 +13,15 @@ export interface StentSectionProps {
   frameAt: (slice: number) => StentFrame | null;
   pixelSpacingMm: number;
   framesPerMm: number;
+  /** Told the stent's results whenever they change (the plot draws the stent area, the CSV adds them). */
+  onResults?: (stent: ShownStent | null) => void;
+}
+
+/** What the section shows: the detection's results and the figures from the corrected borders. */
+export interface ShownStent {
+  readonly results: StentResults;
+  readonly figures: StentFigures;
+  readonly manualSlices: readonly number[];
 }
 
 type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { status: 'ready'; detection: StentDetection };
@@ -21,7 +30,7 @@ type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { stat
  * The stent analysis in the results column (issue 28): one button reads the stent from the loaded
  * frames, then its results show, their expansion and edge figures following the corrected borders.
  */
-export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPerMm }: StentSectionProps) {
+export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -38,7 +47,7 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
   };
 
   const detection = reading.status === 'ready' ? reading.detection : null;
-  const shown = useMemo(() => {
+  const shown = useMemo((): ShownStent | null => {
     if (detection === null) return null;
     const lumen = result.slices.map((s) => s.areaMm2 ?? NaN);
     const vessel = result.slices.map((s) => s.vessel?.areaMm2 ?? NaN);
@@ -53,6 +62,9 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
     const manualSlices = result.slices.filter((s) => s.source === 'manual' || s.vessel?.source === 'manual').map((s) => s.slice);
     return { results: stentResults(detection), figures, manualSlices };
   }, [detection, result, sliceCount, framesPerMm]);
+  useEffect(() => {
+    onResults?.(shown);
+  }, [shown, onResults]);
 
   return (
     <Stack gap="1" px="2" pb="1" data-testid="stent-section">

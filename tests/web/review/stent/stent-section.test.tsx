@@ -36,7 +36,8 @@ describe('the stent section', () => {
     const { model, count, frameAt, framesPerMm, edges } = stentedSlices();
     const result = correctedAnalysis(detectedContours(count), emptyManifest(), { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
     const cursor = new SliceCursor(imageStoreFor({ bmodeCount: count }));
-    renderApp(<StentSection result={result} cursor={cursor} frameAt={frameAt} pixelSpacingMm={model.pixelSpacingMm} framesPerMm={framesPerMm} />);
+    const told: unknown[] = [];
+    renderApp(<StentSection result={result} cursor={cursor} frameAt={frameAt} pixelSpacingMm={model.pixelSpacingMm} framesPerMm={framesPerMm} onResults={(s) => told.push(s)} />);
     expect(screen.queryByTestId('stent-results')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Stent analysis' }));
     const segment = await screen.findByTestId('stent-segment', {}, { timeout: 60_000 });
@@ -46,5 +47,7 @@ describe('the stent section', () => {
     expect(Math.abs(proximal - edges.proximal)).toBeLessThanOrEqual(1);
     expect(screen.getByTestId('stent-msa-value').textContent).toMatch(/^\d+\.\d\d mm²$/);
     expect(screen.getByRole('button', { name: 'Read the stent again' })).toBeTruthy();
+    // The plot and the CSV are told the results (the stent area by slice, the figures).
+    expect(told.at(-1)).toMatchObject({ results: { segment: { distalSlice: distal, proximalSlice: proximal } } });
   }, 90_000);
 });
