@@ -29,6 +29,7 @@ import {
   type PullbackModel,
 } from './pullback-model.ts';
 import { angleDifferenceRad, bridgedRadius, shiftedRadius, turnedRadius } from './section-geometry.ts';
+import { stentedSection } from './deployed-stent.ts';
 
 export { angleDifferenceRad } from './section-geometry.ts';
 
@@ -68,6 +69,8 @@ export interface StentStruts {
   readonly anglesRad: readonly number[];
   readonly thicknessMm: number;
   readonly widthMm: number;
+  /** The stent border the struts' middles lie on (a deployed stent); absent, they sit on the lumen border. */
+  readonly borderRadiusMm?: (angleRad: number) => number;
 }
 
 export interface CrossSection {
@@ -255,13 +258,19 @@ function hardSectionAt(model: PullbackModel, hard: HardCaseParameters, frameInde
       vessel = bridgedRadius(vessel, branch.centreAngleRad, halfArcRad);
     }
   }
+  const lumenCentre = { x: lx + dx, y: ly + dy };
+  // A deployed stent holds the lumen open on its border (deployed-stent.ts); it replaces the plain `stent`.
+  const stented = hard.deployedStent === undefined ? null : stentedSection(hard.deployedStent, zMm, lumenCentre, turn, scale, vessel, MIN_WALL_THICKNESS_MM);
+  if (stented !== null) {
+    lumen = stented.lumen;
+    vessel = stented.vessel;
+  }
   const lucentHalfArcRad = hard.echolucent === null ? 0 : sectorHalfArcRad(hard.echolucent, zMm);
   const strutAngles = strutAnglesAt(hard.stent, zMm);
   const warp = nurdWarpAt(hard.nurd, frameIndex);
   const plaqueAngle = base.plaqueAngleRad + turn;
   // The guidewire keeps to the roomy side of the lumen, wherever the catheter has moved: it keeps its
   // angle from the direction of the lumen's centre (which the plain model puts opposite the plaque).
-  const lumenCentre = { x: lx + dx, y: ly + dy };
   const guidewire =
     hard.eccentric === null
       ? base.guidewire
@@ -288,9 +297,11 @@ function hardSectionAt(model: PullbackModel, hard: HardCaseParameters, frameInde
           },
     branch,
     struts:
-      strutAngles.length === 0 || hard.stent === null
-        ? null
-        : { anglesRad: strutAngles.map((a) => a + turn), thicknessMm: hard.stent.thicknessMm, widthMm: hard.stent.widthMm },
+      stented !== null && hard.deployedStent !== undefined
+        ? { anglesRad: stented.strutAnglesRad, thicknessMm: hard.deployedStent.thicknessMm, widthMm: hard.deployedStent.widthMm, borderRadiusMm: stented.stent }
+        : strutAngles.length === 0 || hard.stent === null
+          ? null
+          : { anglesRad: strutAngles.map((a) => a + turn), thicknessMm: hard.stent.thicknessMm, widthMm: hard.stent.widthMm },
   };
 }
 

@@ -147,8 +147,10 @@ export function echoLine(
   const lucent = echolucentCoverage(section.echolucent, angleRad);
   const lucentEcho = lucent > 0 ? bloodEcho * section.echolucent!.echoRatio : 0;
   const intimaSpecular = (levels === undefined ? INTIMA_SPECULAR : INTIMA_SPECULAR * levels.intimaSpecular) * (lucent > 0 ? 1 - lucent * (1 - section.echolucent!.capSpecular) : 1) * (branch === null ? 1 : 1 - branch.open);
-  const strut = strutCover(section.struts, angleRad, lumenMm);
-  const strutFrontMm = lumenMm - 0.5 * (section.struts?.thicknessMm ?? 0);
+  // A deployed stent's struts lie on its own border, off the wall where they are malapposed.
+  const strutMm = section.struts?.borderRadiusMm?.(angleRad) ?? lumenMm;
+  const strut = strutCover(section.struts, angleRad, strutMm);
+  const strutFrontMm = strutMm - 0.5 * (section.struts?.thicknessMm ?? 0);
   const strutBackMm = strutFrontMm + (section.struts?.thicknessMm ?? 0);
 
   const attenuationStep = Math.exp(-settings.attenuationPerMm * sampleSpacingMm);

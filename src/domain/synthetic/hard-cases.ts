@@ -15,6 +15,7 @@ import { seededRandom } from '../random.ts';
 import { deriveSeed } from './hash.ts';
 import { drawHeartbeat, excursionAt, type HeartbeatOptions, type HeartbeatParameters } from './heartbeat.ts';
 import { drawTissueLevels, type TissueLevelKind, type TissueLevelParameters } from './tissue-levels.ts';
+import { drawDeployedStent, type DeployedStentParameters } from './deployed-stent.ts';
 
 export interface HardCaseOptions {
   /** A lipid-rich plaque sector as dark as blood, near the lesion. */
@@ -39,6 +40,8 @@ export interface HardCaseOptions {
   readonly tissueLevels?: TissueLevelKind;
   /** Low-signal arcs (the calcium's shadow, a side branch's ostium) up to a third of the circumference. */
   readonly wideArcs?: boolean;
+  /** A deployed stent with truth (deployed-stent.ts): expansion, malapposition, edges on plaque. */
+  readonly deployedStent?: boolean;
 }
 
 /** Something that grows over a stretch of pullback and spans an angular sector. */
@@ -115,6 +118,8 @@ export interface HardCaseParameters {
   readonly tissueLevels?: TissueLevelParameters;
   /** The widest half arc of the calcium and of the branch under `wideArcs` (up to π/3: a third of the circle). */
   readonly wideArcHalfRad?: number;
+  /** Present only when asked for (deployed-stent.ts). */
+  readonly deployedStent?: DeployedStentParameters;
 }
 
 const HARD_CASE_STREAM = 0x4a2d;
@@ -124,7 +129,7 @@ const WIDE_ARC_STREAM = 0x3a7c;
  * Draws the features' parameters. Every draw happens whether or not the feature is on, so one
  * feature's parameters do not depend on which others are switched on.
  */
-export function drawHardCases(seed: number, lengthMm: number, stenosisCentreMm: number, options: HardCaseOptions): HardCaseParameters {
+export function drawHardCases(seed: number, lengthMm: number, stenosisCentreMm: number, options: HardCaseOptions, referenceAreaMm2 = 8): HardCaseParameters {
   checkOptions(options);
   const random = seededRandom(deriveSeed(seed, HARD_CASE_STREAM));
   const between = (low: number, high: number): number => low + (high - low) * random();
@@ -204,6 +209,7 @@ export function drawHardCases(seed: number, lengthMm: number, stenosisCentreMm: 
     imageOffsetPx: options.imageOffsetPx ?? { x: 0, y: 0 },
     ...(options.tissueLevels === undefined ? {} : { tissueLevels: drawTissueLevels(seed, options.tissueLevels) }),
     ...(wideArcHalfRad === undefined ? {} : { wideArcHalfRad }),
+    ...(options.deployedStent === true ? { deployedStent: drawDeployedStent(seed, lengthMm, stenosisCentreMm, referenceAreaMm2) } : {}),
   };
 }
 

@@ -137,7 +137,7 @@ export function createPullbackModel(options: PullbackModelOptions): PullbackMode
   return {
     ...model,
     look: options.look ?? 'demo',
-    hardCases: drawHardCases(seed, lengthMm, anatomy.stenosisCentreMm, hard ?? {}),
+    hardCases: drawHardCases(seed, lengthMm, anatomy.stenosisCentreMm, hard ?? {}, (anatomy.referenceAreaDistalMm2 + anatomy.referenceAreaProximalMm2) / 2),
   };
 }
 

@@ -1,6 +1,6 @@
-import { Box, Button, HStack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
+import { correctedAnalysis, framesPerMm, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
@@ -15,7 +15,9 @@ import { PLOT_HEADER_PX, PullbackPlot } from './pullback-plot.tsx';
 import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
-import { ResultsBlock } from './results-block.tsx';
+import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
+import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
+import { stentCsvSection } from '../../../domain/stent/stent-results.ts';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
@@ -64,6 +66,14 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   // Gating on request (issue 28): the figures shown are then those of the gated frames; the exports keep all frames.
   const { gating, gatedFrames, result } = useGating(lmode, allFramesResult);
   const [open, setOpen] = useState(true);
+  // Issue 28: the stent's results once read (the plot draws its area, the CSV adds its figures).
+  const [stent, setStent] = useState<ShownStent | null>(null);
+  const stentAreas = useMemo(() => {
+    if (stent === null || allFramesResult === null || stent.results.segment === null) return null;
+    const areas: (number | null)[] = allFramesResult.slices.map(() => null);
+    for (const s of stent.results.slices) areas[s.slice - 1] = s.areaMm2;
+    return areas;
+  }, [stent, allFramesResult]);
   const [width, setWidth] = useState(0);
   // The strip and the plot's column: its width is their x axis.
   const plotColumnRef = useRef<HTMLDivElement>(null);
@@ -89,7 +99,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           ? // The clinician's own measurements follow the per-slice table, as a table of their own.
             pullbackExportCsv(withAssumedColumn(measurementsCsv(allFramesResult), report.record), annotations.getSnapshot().manifest, report.figures)
           : measurementsCsv(allFramesResult),
-      ),
+      ) + (stent === null ? '' : `\n${stentCsvSection(stent.results, stent.figures, stent.manualSlices)}`),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
     );
@@ -150,7 +160,13 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
         <>
           <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
           <HStack align="start" gap="0" bg="bg.subtle">
-            {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
+            {state.status !== 'error' ? (
+              <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
+                <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
+                {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
+                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} /> : null}
+              </Stack>
+            ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
               {gatedFrames ? <GatedFiguresNote count={gatedFrames.length} /> : null}
               {lmode ? (
@@ -160,7 +176,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
                 </Box>
               ) : null}
               {result && width > 0 ? (
-                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} />
+                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} stentAreas={stentAreas} />
               ) : state.status !== 'error' ? (
                 // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
                 <Box height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />

@@ -37,7 +37,12 @@ export interface PullbackPlotProps {
   height: number;
   /** Which figures the areas and positions rest on that the files did not give, or null. */
   assumedNote: string | null;
+  /** Issue 28: the stent area by slice index (null: not measurable or outside the stent), once the stent is read. */
+  stentAreas?: readonly (number | null)[] | null;
 }
+
+/** The stent area curve's colour (issue 28). */
+export const STENT_AREA_COLOR = '#B98CFF';
 
 /** Polyline of a per-slice value against slice, in plot pixels; null values (no figure) break the line. */
 function curvePath(result: CorrectedAnalysis, value: (index: number) => number | null, x: (slice: number) => number, y: (v: number) => number): string {
@@ -87,7 +92,7 @@ function Swatch({ color, label }: { color: string; label: string }) {
  * the maximal plaque burden flagged; low-confidence slices shaded; a click jumps to the slice under
  * the pointer.
  */
-export function PullbackPlot({ result, cursor, width, height, assumedNote }: PullbackPlotProps) {
+export function PullbackPlot({ result, cursor, width, height, assumedNote, stentAreas = null }: PullbackPlotProps) {
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2 ?? 0)) * 1.1, [result]);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
@@ -103,6 +108,7 @@ export function PullbackPlot({ result, cursor, width, height, assumedNote }: Pul
   const burdenPath = useMemo(() => curvePath(result, (i) => (result.slices[i]!.bordersCross ? null : result.slices[i]!.plaqueBurden), x, yBurden), [result, plotWidth, plotHeight]);
   // Consecutive low-confidence slices are one band: a few rectangles, not one per slice.
   const lowRuns = useMemo(() => sliceRuns(result.lowConfidenceSlices), [result]);
+  const stentPath = useMemo(() => (stentAreas === null ? null : curvePath(result, (i) => stentAreas[i] ?? null, x, y)), [result, stentAreas, plotWidth, plotHeight, maxArea]);
   const noBorderRuns = useMemo(() => sliceRuns(result.noBorderSlices), [result]);
   /* eslint-enable react-hooks/exhaustive-deps */
   const { mla } = result.analysis;
@@ -223,6 +229,11 @@ export function PullbackPlot({ result, cursor, width, height, assumedNote }: Pul
           {axisText(`slice ${count} · ${lastMm.toFixed(1)} mm`, MARGIN.left + plotWidth, height - 6, 'end')}
           <path data-testid="lumen-area-curve" d={areaPath} fill="none" stroke={CONTOUR_COLOR} strokeWidth={1.5} />
           <path data-testid="plaque-burden-curve" d={burdenPath} fill="none" stroke={PLAQUE_BURDEN_COLOR} strokeWidth={1.5} />
+          {stentPath !== null ? (
+            <path data-testid="stent-area-curve" d={stentPath} fill="none" stroke={STENT_AREA_COLOR} strokeWidth={1.5} strokeDasharray="4 2">
+              <title>Stent area (mm², on the area axis): inside the stent border fitted through the struts</title>
+            </path>
+          ) : null}
           <MarkerLabels markers={markers} axis={axis} labelTop={2} lineTop={MARGIN.top} lineBottom={MARGIN.top + plotHeight} rowRight={width} cursor={cursor} labelTestId="plot-marker-label" />
           {maxBurden ? (
             <circle
