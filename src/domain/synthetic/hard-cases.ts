@@ -14,6 +14,7 @@
 import { seededRandom } from '../random.ts';
 import { deriveSeed } from './hash.ts';
 import { drawTissueLevels, type TissueLevelKind, type TissueLevelParameters } from './tissue-levels.ts';
+import { drawCalciumCase, drawVesselAreaScale, type CalciumCaseKind, type CalciumCaseParameters } from './calcium-cases.ts';
 
 export interface HardCaseOptions {
   /** A lipid-rich plaque sector as dark as blood, near the lesion. */
@@ -36,6 +37,10 @@ export interface HardCaseOptions {
   readonly tissueLevels?: TissueLevelKind;
   /** Low-signal arcs (the calcium's shadow, a side branch's ostium) up to a third of the circumference. */
   readonly wideArcs?: boolean;
+  /** The calcium made long and wide, circumferential, or a calcified nodule (calcium-cases.ts; issue 28's calcium score). */
+  readonly calcium?: CalciumCaseKind;
+  /** A small vessel: lumen and EEM areas scaled down to an EEM diameter under 3.5 mm (calcium score). */
+  readonly smallVessel?: boolean;
 }
 
 /** Something that grows over a stretch of pullback and spans an angular sector. */
@@ -110,6 +115,10 @@ export interface HardCaseParameters {
   readonly tissueLevels?: TissueLevelParameters;
   /** The widest half arc of the calcium and of the branch under `wideArcs` (up to π/3: a third of the circle). */
   readonly wideArcHalfRad?: number;
+  /** Present only when asked for (calcium-cases.ts). */
+  readonly calciumCase?: CalciumCaseParameters;
+  /** Present only when asked for: lumen and vessel areas times this (a small vessel). */
+  readonly vesselAreaScale?: number;
 }
 
 const HARD_CASE_STREAM = 0x4a2d;
@@ -197,6 +206,8 @@ export function drawHardCases(seed: number, lengthMm: number, stenosisCentreMm: 
     imageOffsetPx: options.imageOffsetPx ?? { x: 0, y: 0 },
     ...(options.tissueLevels === undefined ? {} : { tissueLevels: drawTissueLevels(seed, options.tissueLevels) }),
     ...(wideArcHalfRad === undefined ? {} : { wideArcHalfRad }),
+    ...(options.calcium === undefined ? {} : { calciumCase: drawCalciumCase(seed, options.calcium, lengthMm, stenosisCentreMm) }),
+    ...(options.smallVessel === true ? { vesselAreaScale: drawVesselAreaScale(seed) } : {}),
   };
 }
 
