@@ -3,7 +3,8 @@
  * generator's calcium pullbacks (src/domain/synthetic/calcium-evaluation.ts), one per kind (plain
  * calcium as every seed has it, > 270° over > 5 mm, 360°, a nodule, a small vessel) and seed: each
  * 30 mm pullback sampled every SAMPLE_STEP_MM, each frame's borders detected alone (the product's
- * border detector), then its calcium arc (src/domain/calcium), scored against the generator's truth.
+ * border detector), then its calcium arc on the border's smooth curve as the server finds it
+ * (src/domain/calcium/slice-calcium.ts), scored against the generator's truth.
  *
  * Prints per kind and overall: arc error in degrees over frames with true calcium (mean, p90; aim
  * ≤ 20°), frame sensitivity (true arcs of 30° or more found), false calcium regions per pullback
@@ -16,7 +17,8 @@
  */
 import { createBorderDetector } from '../src/domain/contours/border-detector.ts';
 import { measureDetection } from '../src/domain/contours/detect-sequence.ts';
-import { createCalciumArcDetector, isNodule } from '../src/domain/calcium/calcium-arc.ts';
+import { createCalciumArcDetector } from '../src/domain/calcium/calcium-arc.ts';
+import { withCalcium } from '../src/domain/calcium/slice-calcium.ts';
 import { calciumScore, meanDiameterMm, type CalciumScore, type CalciumSlice } from '../src/domain/calcium/calcium-score.ts';
 import { renderBmodeFrame } from '../src/domain/synthetic/bmode-frame.ts';
 import {
@@ -72,14 +74,14 @@ function runPullback(kind: CalciumEvaluationKind, seed: number, tally: Tally): v
   for (const frame of pullback.frames) {
     const pixels = renderBmodeFrame(model, frame.frameIndex);
     const detection = borders.detect(pixels, null, null);
-    const readable = detection.readable !== false;
-    const arc = calcium.detect(pixels, readable ? detection.lumen.radiiPx : null);
     const measured = measureDetection(detection, model.pixelSpacingMm);
+    // As the server does it (src/server/contours/detect-chunk.ts): on the border's smooth curve.
+    const arc = withCalcium(calcium, [measured], pixels, pixels.length, { x: model.frameSizePx / 2, y: model.frameSizePx / 2 })[0]!.calcium ?? null;
     detected.push({
       positionMm: frame.positionMm,
       arcDeg: arc === null ? null : arc.arcDeg,
-      nodule: isNodule(arc),
-      vesselDiameterMm: readable ? meanDiameterMm(measured.vessel.areaMm2) : null,
+      nodule: arc?.nodule ?? false,
+      vesselDiameterMm: arc === null ? null : meanDiameterMm(measured.vessel.areaMm2),
     });
     truth.push({ positionMm: frame.positionMm, arcDeg: frame.truth?.arcDeg ?? 0, nodule: frame.noduleTruth, vesselDiameterMm: frame.vesselDiameterMm });
     const trueArc = frame.truth?.arcDeg ?? 0;

@@ -48,7 +48,7 @@ export const CALCIUM_RAYS = 360;
  * shadow for blood and put the lumen behind the calcium), never nearer the catheter centre than
  * EDGE_NEAREST_MM (the guidewire and its echoes lie nearer), to this far beyond the border.
  */
-const EDGE_BEFORE_LUMEN_MM = 0.6;
+const EDGE_BEFORE_LUMEN_MM = 1.6;
 const EDGE_NEAREST_MM = 0.68;
 /**
  * The guidewire (a 0.36 mm wire beside the catheter) is bright with a shadow too: a narrow arc whose
@@ -67,9 +67,9 @@ const SMOOTH_RAYS = 2;
 const EDGE_CHORD_AT = 0.15;
 export const CALCIUM_TUNING = {
   /** Grey levels the edge stands over its shadow. */
-  edgeOverShadow: 150,
+  edgeOverShadow: 165,
   /** Grey levels the shadow may reach at most, over the frame's dark floor. */
-  shadowOverFloor: 80,
+  shadowOverFloor: 60,
   /** Gaps of fewer rays between calcium rays are closed (the guidewire's shadow, speckle). */
   closeGapRays: 12,
   /** Runs of fewer rays are dropped (stent struts, speckle). */
