@@ -16,6 +16,8 @@ import { stripImageData, tickStepMm } from './lmode-strip-image.ts';
 import { PLOT_MARGIN, plotMarkers } from './pullback-plot.tsx';
 import { sliceToX, xToSlice, type PlotAxis } from './plot-scale.ts';
 import { useSliceLine } from './slice-line.ts';
+import type { SliceCalcium } from '../../../domain/contours/api.ts';
+import { CalciumBand } from '../calcium/calcium-band.tsx';
 
 const STRIP_PX = 96;
 const TICKS_PX = 18;
@@ -42,6 +44,8 @@ export interface LmodeStripProps extends LmodeStripSource {
   geometry: PullbackGeometry;
   /** The plot's width below: the strip takes the same x axis (slice s at the plot's x of s). */
   width: number;
+  /** Per slice, its calcium (issue 28), drawn as a band along the strip's top; null or absent: none. */
+  calcium?: readonly (SliceCalcium | null)[] | null;
 }
 
 /**
@@ -50,7 +54,7 @@ export interface LmodeStripProps extends LmodeStripSource {
  * mm ticks, the MLA, reference and annotation markers, and the current slice. A click or a drag off
  * the border lines moves the slice, as on the L-mode panel.
  */
-export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, analysis, cursor, annotations, geometry, width }: LmodeStripProps) {
+export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, analysis, cursor, annotations, geometry, width, calcium }: LmodeStripProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const frame = useBmodeFrameSize(store);
   const count = frame?.count ?? 0;
@@ -155,6 +159,7 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
         {annotated.map((slice) => (
           <path key={`a${slice}`} data-testid="strip-annotation-mark" d={`M${x(slice) - 3},0 L${x(slice) + 3},0 L${x(slice)},7 Z`} fill={ANNOTATION_COLOR} />
         ))}
+        {calcium ? <CalciumBand bySlice={calcium} x={x} /> : null}
         {plotMarkers(analysis, 'strip-').map(marker)}
         {ticks.map((mm) => (
           <g key={mm} data-testid="strip-mm-tick">

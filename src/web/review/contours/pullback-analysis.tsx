@@ -1,4 +1,4 @@
-import { Box, Button, HStack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
@@ -15,12 +15,14 @@ import { PLOT_HEADER_PX, PullbackPlot } from './pullback-plot.tsx';
 import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
-import { ResultsBlock } from './results-block.tsx';
+import { RESULTS_BLOCK_WIDTH_PX, ResultsBlock } from './results-block.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
+import { CalciumResults } from '../calcium/calcium-results.tsx';
+import { useRecordCalcium } from '../calcium/use-record-calcium.ts';
 
 /**
  * The detected contours with the clinician's corrections, measured; null until detection is done.
@@ -65,6 +67,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   const toast = useToast();
   // The plot's height is remembered per user (plot-height.ts).
   const [plotHeight, setPlotHeight] = usePlotHeight(useSignedInEmail());
+  const calcium = useRecordCalcium(state, result);
   useEffect(() => {
     const element = plotColumnRef.current;
     if (!element) return;
@@ -143,12 +146,19 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
         <>
           <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
           <HStack align="start" gap="0" bg="bg.subtle">
-            {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
+            {state.status !== 'error' ? (
+              <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
+                <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
+                <Box px="2" pb="1">
+                  <CalciumResults calcium={calcium} cursor={cursor} />
+                </Box>
+              </Stack>
+            ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
               {lmode ? (
                 // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
                 <Box px="2" pt="1">
-                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} /> : null}</Box>
+                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} calcium={calcium?.bySlice ?? null} /> : null}</Box>
                 </Box>
               ) : null}
               {result && width > 0 ? (

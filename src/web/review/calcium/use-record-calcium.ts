@@ -1,0 +1,21 @@
+import { useMemo } from 'react';
+import { recordCalcium, type RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
+import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import type { RecordContoursState } from '../contours/use-record-contours.ts';
+
+/**
+ * The record's calcium (issue 28), once its contours are ready: the score on the analysis's own mm
+ * positions, and the calcified slices whose border the clinician corrected (manual or propagated).
+ */
+export function useRecordCalcium(state: RecordContoursState, result: CorrectedAnalysis | null): RecordCalcium | null {
+  const contours = state.status === 'ready' ? state.contours : null;
+  return useMemo(() => {
+    if (contours === null || result === null) return null;
+    const slices = result.slices;
+    const mmPerSlice = slices.length > 1 ? slices[1]!.positionMm - slices[0]!.positionMm : 0;
+    return recordCalcium(contours, mmPerSlice, (slice) => {
+      const source = slices[slice - 1]?.source;
+      return source === 'manual' || source === 'propagated';
+    });
+  }, [contours, result]);
+}
