@@ -4,6 +4,7 @@
  * its four components and how it is defined; the largest arc is one click from its slice, where the
  * slice's own arc is read out.
  */
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { shortRecordHref } from './open-review.ts';
 import { signIn } from './sign-in.ts';
@@ -43,4 +44,13 @@ test('calcium: a band on the L-mode strip, the score with its components, and th
   const slice = Number(await maxArc.getAttribute('data-slice'));
   await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${slice} /`));
   await expect(page.getByTestId('calcium-this-slice')).toHaveText(new RegExp(`^This slice: ${maxDeg}° \\(\\d+°–\\d+°\\)`));
+
+  // The CSV export carries the score and the calcified slices, the largest arc's among them.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const tables = fs.readFileSync(await (await download).path(), 'utf8').slice(1).split('\r\n\r\n');
+  const scoreTable = tables.find((table) => table.startsWith('calcium_score,points,detail'))!.split('\r\n');
+  expect(scoreTable[1]).toMatch(/^total,[0-4],"IVUS calcium score/);
+  const sliceTable = tables.find((table) => table.startsWith('slice,position_mm,calcium_arc_deg'))!.trim().split('\r\n');
+  expect(sliceTable.find((row) => row.startsWith(`${slice},`))).toMatch(new RegExp(`^${slice},\\d+\\.\\d{3},${maxDeg}(\\.\\d)?,`));
 });

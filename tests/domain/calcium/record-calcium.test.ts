@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DetectedContour, RecordContours } from '../../../src/domain/contours/api.ts';
 import { recordCalcium } from '../../../src/domain/calcium/record-calcium.ts';
+import { calciumCsv } from '../../../src/domain/calcium/calcium-csv.ts';
 
 const square = (r: number) => [
   { x: 50 - r, y: 50 - r },
@@ -52,5 +53,27 @@ describe('a record\'s calcium', () => {
     expect(calcium.score.smallVessel.diameterMm).toBeCloseTo(3.909, 2);
     // Slice 1 was corrected but shows no calcium: only slice 3 is named.
     expect(calcium.handCorrected).toEqual([3]);
+  });
+});
+
+describe('the calcium tables of the CSV export', () => {
+  it('gives the score with its definition, then one row per calcified slice with the hand-corrected ones said', () => {
+    const contours = contoursOf([bordered(1, 0), bordered(2, 120), bordered(3, 360), { slice: 4, noBorder: true, confidence: 0 }]);
+    const csv = calciumCsv(recordCalcium(contours, 0.1, (slice) => slice === 2), 0.1);
+    const [scoreTable, sliceTable] = csv.split('\r\n\r\n');
+    const scoreRows = scoreTable!.split('\r\n');
+    expect(scoreRows[0]).toBe('calcium_score,points,detail');
+    expect(scoreRows[1]).toMatch(/^total,1,"IVUS calcium score \(Zhang et al\./);
+    expect(scoreRows).toContain('circumferential_360_deg,1,"first at slice 3"');
+    expect(sliceTable!.trim().split('\r\n')).toEqual([
+      'slice,position_mm,calcium_arc_deg,calcium_start_deg,calcium_end_deg,calcified_nodule,border_corrected_by_hand',
+      '2,0.100,120.0,10.0,130.0,no,yes',
+      '3,0.200,360.0,10.0,10.0,no,no',
+    ]);
+  });
+
+  it('says not measurable, and lists no slice, on contours detected before calcium was', () => {
+    const csv = calciumCsv(recordCalcium(contoursOf([bordered(1, undefined)]), 0.1), 0.1);
+    expect(csv).toBe('calcium_score,points,detail\r\ntotal,,"not measurable: these contours were detected before calcium was"\r\n');
   });
 });

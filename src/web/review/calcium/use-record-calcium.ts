@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { calciumCsv } from '../../../domain/calcium/calcium-csv.ts';
 import { recordCalcium, type RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { RecordContoursState } from '../contours/use-record-contours.ts';
@@ -18,4 +19,12 @@ export function useRecordCalcium(state: RecordContoursState, result: CorrectedAn
       return source === 'manual' || source === 'propagated';
     });
   }, [contours, result]);
+}
+
+/** The calcium tables appended to the pullback CSV (after an empty line), or nothing before the contours are ready. */
+export function calciumExportCsv(calcium: RecordCalcium | null, result: CorrectedAnalysis): string {
+  if (calcium === null) return '';
+  const slices = result.slices;
+  const mmPerSlice = slices.length > 1 ? slices[1]!.positionMm - slices[0]!.positionMm : 0;
+  return `\r\n${calciumCsv(calcium, mmPerSlice)}`;
 }

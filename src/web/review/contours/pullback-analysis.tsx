@@ -22,7 +22,7 @@ import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
 import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
 import { CalciumResults } from '../calcium/calcium-results.tsx';
-import { useRecordCalcium } from '../calcium/use-record-calcium.ts';
+import { calciumExportCsv, useRecordCalcium } from '../calcium/use-record-calcium.ts';
 
 /**
  * The detected contours with the clinician's corrections, measured; null until detection is done.
@@ -83,10 +83,10 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
     result &&
     downloadFile(
       csvFileText(
-        report
+        (report
           ? // The clinician's own measurements follow the per-slice table, as a table of their own.
             pullbackExportCsv(withAssumedColumn(measurementsCsv(result), report.record), annotations.getSnapshot().manifest, report.figures)
-          : measurementsCsv(result),
+          : measurementsCsv(result)) + calciumExportCsv(calcium, result),
       ),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
