@@ -52,5 +52,6 @@ test('calcium: a band on the L-mode strip, the score with its components, and th
   const scoreTable = tables.find((table) => table.startsWith('calcium_score,points,detail'))!.split('\r\n');
   expect(scoreTable[1]).toMatch(/^total,[0-4],"IVUS calcium score/);
   const sliceTable = tables.find((table) => table.startsWith('slice,position_mm,calcium_arc_deg'))!.trim().split('\r\n');
-  expect(sliceTable.find((row) => row.startsWith(`${slice},`))).toMatch(new RegExp(`^${slice},\\d+\\.\\d{3},${maxDeg}(\\.\\d)?,`));
+  const row = sliceTable.find((line) => line.startsWith(`${slice},`))!.split(',');
+  expect(Math.abs(Number(row[sliceTable[0]!.split(',').indexOf('calcium_arc_deg')]) - maxDeg)).toBeLessThanOrEqual(0.5);
 });
