@@ -13,6 +13,8 @@ import { correctedAnalysis } from '../../domain/contours/corrected-analysis.ts';
 import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
 import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
+import { calciumReportSection } from '../../domain/calcium/calcium-report.ts';
+import { recordCalcium } from '../../domain/calcium/record-calcium.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { RecordContourService } from '../contours/record-contours.ts';
@@ -86,6 +88,7 @@ export async function sendRecordToPacs(
     review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
     frames: await reportFrames(deps.imaging, record, analysis),
     lmode: await reportLMode(deps.imaging, record),
+    sections: [calciumReportSection(recordCalcium(detected, record.pullbackSpeedMmPerS / record.frameRateHz, (slice) => ['manual', 'propagated'].includes(analysis.slices[slice - 1]?.source ?? ''))],
   }, await reportFont());
   const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
   const document = buildEncapsulatedPdf(subject, pdf);

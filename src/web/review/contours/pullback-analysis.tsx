@@ -23,6 +23,7 @@ import { downloadFile, reportFont } from './report-pdf.ts';
 import type { RecordContoursState } from './use-record-contours.ts';
 import { CalciumResults } from '../calcium/calcium-results.tsx';
 import { calciumExportCsv, useRecordCalcium } from '../calcium/use-record-calcium.ts';
+import { calciumReportSection } from '../../../domain/calcium/calcium-report.ts';
 
 /**
  * The detected contours with the clinician's corrections, measured; null until detection is done.
@@ -101,7 +102,8 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           const frame = frameAt?.(slice);
           return frame ? [{ role, slice, frame }] : [];
         });
-        return buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt }, font);
+        const sections = calcium ? [calciumReportSection(calcium)] : [];
+        return buildReportPdf({ ...report, result, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt, sections }, font);
       })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
       .catch((error: unknown) => toast.show({ severity: 'error', summary: 'The report could not be made', detail: error instanceof Error ? error.message : String(error) }));
