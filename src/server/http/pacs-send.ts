@@ -88,7 +88,7 @@ export async function sendRecordToPacs(
     review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
     frames: await reportFrames(deps.imaging, record, analysis),
     lmode: await reportLMode(deps.imaging, record),
-    sections: [calciumReportSection(recordCalcium(detected, record.pullbackSpeedMmPerS / record.frameRateHz, (slice) => ['manual', 'propagated'].includes(analysis.slices[slice - 1]?.source ?? ''))],
+    sections: [calciumReportSection(recordCalcium(detected, record.pullbackSpeedMmPerS / record.frameRateHz, (slice) => handCorrected(analysis.slices[slice - 1]?.source)))],
   }, await reportFont());
   const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
   const document = buildEncapsulatedPdf(subject, pdf);
@@ -113,3 +113,6 @@ export async function sendRecordToPacs(
   });
   return result;
 }
+
+/** Whether a slice's border was corrected by hand (a key frame, or carried from one): its calcium arc was read on the detected border. */
+const handCorrected = (source: string | null | undefined): boolean => source === 'manual' || source === 'propagated';
