@@ -1,8 +1,8 @@
 /**
  * Issue 28, calcium: on the review of a demo pullback (its calcium arc has an acoustic shadow), the
- * L-mode strip shows the calcium band with its legend, and beside the plot the calcium score with
- * its four components and how it is defined; the largest arc is one click from its slice, where the
- * slice's own arc is read out.
+ * L-mode strip shows the calcium band with its legend, and the analysis's header the calcium score,
+ * whose details (one click) give its four components and how it is defined; the largest arc is a
+ * second click from its slice, where the slice's own arc is read out; the CSV carries it all.
  */
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
@@ -16,16 +16,20 @@ test('calcium: a band on the L-mode strip, the score with its components, and th
   await page.goto(await shortRecordHref(page));
   await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 180_000 });
 
+  // The score sits in the analysis's header row (no height taken from the panels); one click opens its details.
+  const scoreButton = page.getByTestId('calcium-score');
+  await expect(page.getByTestId('calcium-score-value')).toHaveText(/^[0-4] \/ 4$/);
+  await expect(scoreButton).toHaveAttribute('title', /IVUS calcium score \(Zhang et al\., Circ Cardiovasc Interv 2021\)/);
+  await scoreButton.click();
   const results = page.getByTestId('calcium-results');
   await expect(results).toBeVisible();
-  await expect(page.getByTestId('calcium-score-value')).toHaveText(/^[0-4] \/ 4$/);
   await expect(page.getByTestId('calcium-long-arc')).toHaveText(/^> 270° over > 5 mm: (0|1 point) \(\d+\.\d mm\)$/);
   await expect(page.getByTestId('calcium-circumferential')).toHaveText(/^360° calcium: (0|1 point)$/);
   await expect(page.getByTestId('calcium-nodule')).toHaveText(/^Calcified nodule: (0|1 point)$/);
   await expect(page.getByTestId('calcium-small-vessel')).toHaveText(/^Vessel Ø < 3.5 mm: (0|1 point) \(\d\.\d\d mm\)$/);
   await expect(page.getByTestId('calcium-longest')).toHaveText(/^Longest calcium: \d+\.\d mm$/);
-  // How it was computed: the source definition, on the block.
-  await expect(results).toHaveAttribute('title', /IVUS calcium score \(Zhang et al\., Circ Cardiovasc Interv 2021\)/);
+  // How it was computed: the source definition, in the details.
+  await expect(results).toContainText('IVUS calcium score (Zhang et al., Circ Cardiovasc Interv 2021)');
   await expect(page.getByTestId('calcium-legend')).toContainText('> 270°');
 
   // The band on the strip: bars on the slices with calcium, its legend as the band's title.

@@ -1,10 +1,12 @@
 /**
- * The calcium figures beside the plot (issue 28): the IVUS calcium score with its four components,
- * the largest arc and the longest calcium (buttons to their slices), the current slice's arc, the
- * band's colour legend, and how it was all computed. Says "not measurable" where the contours carry
- * no calcium (detected before calcium was) and names the slices whose border was corrected by hand.
+ * The calcium figures (issue 28), in the pullback analysis's header row so that they take no height
+ * from the panels: a button with the IVUS calcium score that opens its details (one click): the four
+ * components, the largest arc (a button to its slice: the second click) and the longest calcium, the
+ * current slice's arc, the band's colour legend, and how it was all computed. Says "not measurable"
+ * where the contours carry no calcium (detected before calcium was) and names the slices whose
+ * border was corrected by hand.
  */
-import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Popover, Portal, Stack, Text } from '@chakra-ui/react';
 import { useSyncExternalStore, type ReactNode } from 'react';
 import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 import { CALCIUM_SCORE_DEFINITION } from '../../../domain/calcium/record-calcium.ts';
@@ -35,7 +37,6 @@ export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
   if (calcium === null) return null;
   const { score } = calcium;
   const measurable = calcium.measured;
-  const here = calcium.bySlice[slice - 1];
   const goTo = (index: number | null | undefined, label: string, testId: string) =>
     index == null ? null : (
       <Button size="xs" variant="outline" onClick={() => cursor.setSlice(index + 1)} data-testid={testId} data-slice={index + 1} title={`Go to the slice of ${label}`}>
@@ -43,15 +44,39 @@ export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
       </Button>
     );
   return (
-    <Stack as="section" aria-label="Calcium" gap="0.5" px="1" py="1" borderInlineStartWidth="4px" borderColor={CALCIUM_ARC_BANDS[3].color} data-testid="calcium-results" title={CALCIUM_SCORE_DEFINITION}>
-      <HStack gap="2" align="baseline">
-        <Text as="span" textStyle="sm" fontWeight="semibold">
-          Calcium score
-        </Text>
-        <Text as="span" textStyle="lg" fontWeight="bold" data-testid="calcium-score-value">
-          {measurable ? `${score.total} / 4` : 'not measurable'}
-        </Text>
-      </HStack>
+    <Popover.Root positioning={{ placement: 'top-start' }} lazyMount>
+      <Popover.Trigger asChild>
+        <Button size="xs" variant="outline" data-testid="calcium-score" title={CALCIUM_SCORE_DEFINITION}>
+          <Box as="span" aria-hidden width="10px" height="10px" bg={CALCIUM_ARC_BANDS[3].color} />
+          Calcium score{' '}
+          <Text as="span" fontWeight="bold" data-testid="calcium-score-value">
+            {measurable ? `${score.total} / 4` : 'not measurable'}
+          </Text>
+        </Button>
+      </Popover.Trigger>
+      <Portal>
+        <Popover.Positioner>
+          <Popover.Content width="340px">
+            <Popover.Arrow />
+            <Popover.Body p="3">
+              <CalciumDetails calcium={calcium} slice={slice} goTo={goTo} />
+            </Popover.Body>
+          </Popover.Content>
+        </Popover.Positioner>
+      </Portal>
+    </Popover.Root>
+  );
+}
+
+function CalciumDetails({ calcium, slice, goTo }: { calcium: RecordCalcium; slice: number; goTo: (index: number | null | undefined, label: string, testId: string) => ReactNode }) {
+  const { score } = calcium;
+  const measurable = calcium.measured;
+  const here = calcium.bySlice[slice - 1];
+  return (
+    <Stack as="section" aria-label="Calcium" gap="0.5" data-testid="calcium-results">
+      <Text textStyle="sm" fontWeight="semibold">
+        IVUS calcium score {measurable ? `${score.total} / 4` : 'not measurable'}
+      </Text>
       {measurable ? (
         <>
           <Line testId="calcium-long-arc">
@@ -87,6 +112,7 @@ export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
       ) : (
         <Line>These contours were detected before calcium was; detect again to see it.</Line>
       )}
+      <Line>{CALCIUM_SCORE_DEFINITION}</Line>
     </Stack>
   );
 }

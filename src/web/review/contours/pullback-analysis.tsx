@@ -1,4 +1,4 @@
-import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { correctedAnalysis, measurementsCsv, type CorrectedAnalysis, type PullbackGeometry } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
@@ -15,7 +15,7 @@ import { PLOT_HEADER_PX, PullbackPlot } from './pullback-plot.tsx';
 import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
-import { RESULTS_BLOCK_WIDTH_PX, ResultsBlock } from './results-block.tsx';
+import { ResultsBlock } from './results-block.tsx';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
@@ -129,6 +129,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
           </Text>
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
+        <CalciumResults calcium={calcium} cursor={cursor} />
         <HStack marginInlineStart="auto" gap="1">
           {/* The exports beside Send to PACS: what leaves the review, in one place. */}
           {result ? (
@@ -148,14 +149,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
         <>
           <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
           <HStack align="start" gap="0" bg="bg.subtle">
-            {state.status !== 'error' ? (
-              <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
-                <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
-                <Box px="2" pb="1">
-                  <CalciumResults calcium={calcium} cursor={cursor} />
-                </Box>
-              </Stack>
-            ) : null}
+            {state.status !== 'error' ? <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} /> : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
               {lmode ? (
                 // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
