@@ -56,7 +56,7 @@ export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
       </Popover.Trigger>
       <Portal>
         <Popover.Positioner>
-          <Popover.Content width="340px">
+          <Popover.Content width="340px" maxHeight="70vh" overflowY="auto">
             <Popover.Arrow />
             <Popover.Body p="3">
               <CalciumDetails calcium={calcium} slice={slice} goTo={goTo} />
