@@ -69,6 +69,7 @@ export async function sendRecordToPacs(
   const patient = await findPatient(db, principal.tenantId, record.patientId);
   if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
 
+  const calcium = recordCalcium(detected, record.pullbackSpeedMmPerS / record.frameRateHz, (slice) => handCorrected(analysis.slices[slice - 1]?.source));
   const madeAt = new Date();
   const subject: ReportSubject = {
     patient: { patientId: patient.patientId, name: patient.name, birthDate: patient.birthDate, sex: patient.sex },
@@ -88,9 +89,9 @@ export async function sendRecordToPacs(
     review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
     frames: await reportFrames(deps.imaging, record, analysis),
     lmode: await reportLMode(deps.imaging, record),
-    sections: [calciumReportSection(recordCalcium(detected, record.pullbackSpeedMmPerS / record.frameRateHz, (slice) => handCorrected(analysis.slices[slice - 1]?.source)))],
+    sections: [calciumReportSection(calcium)],
   }, await reportFont());
-  const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
+  const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm, calcium });
   const document = buildEncapsulatedPdf(subject, pdf);
   await client.store(record.studyInstanceUid, [report.bytes, document.bytes]);
 
