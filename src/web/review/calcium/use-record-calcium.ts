@@ -2,14 +2,13 @@ import { useMemo } from 'react';
 import { calciumCsv } from '../../../domain/calcium/calcium-csv.ts';
 import { recordCalcium, type RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
-import type { RecordContoursState } from '../contours/use-record-contours.ts';
+import type { RecordContours } from '../../../domain/contours/api.ts';
 
 /**
  * The record's calcium (issue 28), once its contours are ready: the score on the analysis's own mm
  * positions, and the calcified slices whose border the clinician corrected (manual or propagated).
  */
-export function useRecordCalcium(state: RecordContoursState, result: CorrectedAnalysis | null): RecordCalcium | null {
-  const contours = state.status === 'ready' ? state.contours : null;
+export function useRecordCalcium(contours: RecordContours | null, result: CorrectedAnalysis | null): RecordCalcium | null {
   return useMemo(() => {
     if (contours === null || result === null) return null;
     const slices = result.slices;

@@ -68,7 +68,7 @@ export function PullbackAnalysis({ state, result, cursor, annotations, lmode, re
   const toast = useToast();
   // The plot's height is remembered per user (plot-height.ts).
   const [plotHeight, setPlotHeight] = usePlotHeight(useSignedInEmail());
-  const calcium = useRecordCalcium(state, result);
+  const calcium = useRecordCalcium(state.status === 'ready' ? state.contours : null, result);
   useEffect(() => {
     const element = plotColumnRef.current;
     if (!element) return;
