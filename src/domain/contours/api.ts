@@ -31,6 +31,19 @@ export const SliceAreaSchema = z.object({ slice: sliceNumber, areaMm2: z.number(
 export type SliceAreaResult = z.infer<typeof SliceAreaSchema>;
 
 /**
+ * The slice's calcium (issue 28, domain/calcium): its largest arc in degrees (0: none) and where the
+ * arc starts and ends (degrees from +x turning towards +y, as the image's rays), and whether it is a
+ * calcified nodule. Absent on contours detected before calcium was.
+ */
+export const SliceCalciumSchema = z.object({
+  arcDeg: z.number().min(0).max(360),
+  startDeg: z.number().min(0).max(360),
+  endDeg: z.number().min(0).max(360),
+  nodule: z.boolean(),
+});
+export type SliceCalcium = z.infer<typeof SliceCalciumSchema>;
+
+/**
  * One slice's borders. The lumen's fields sit at the top level (as before the vessel border
  * existed); the vessel's under `vessel`. Contours stored before issue 23 all have this shape.
  */
@@ -53,6 +66,7 @@ export const BorderedContourSchema = z.object({
   plaqueBurden: fraction,
   /** How far the detector trusts this slice's borders; below LOW_CONFIDENCE the slice is one to check. */
   confidence: fraction,
+  calcium: SliceCalciumSchema.optional(),
 });
 export type BorderedContour = z.infer<typeof BorderedContourSchema>;
 
@@ -116,6 +130,8 @@ export interface SliceDetection {
   readonly confidence: number;
   /** Whether the detector could read the frame (BorderDetection.readable); absent on older detections, which fall back to the confidence cut. */
   readonly readable?: boolean;
+  /** The frame's calcium (domain/calcium: slice-calcium.ts); absent where it was not looked for. */
+  readonly calcium?: SliceCalcium;
 }
 
 const roundPoints = (points: readonly PointLike[]) => points.map(({ x, y }) => ({ x: roundTo(x, 2), y: roundTo(y, 2) }));
@@ -149,6 +165,7 @@ function toWire(detection: SliceDetection, slice: number): DetectedContour {
     plaqueAreaMm2: roundTo(plaque.plaqueAreaMm2, 4),
     plaqueBurden: roundTo(plaque.plaqueBurden, 4),
     confidence,
+    ...(detection.calcium === undefined ? {} : { calcium: detection.calcium }),
   };
 }
 

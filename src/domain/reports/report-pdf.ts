@@ -41,6 +41,8 @@ export interface ReportInput {
   frameAt?: ((slice: number) => ReportFrame | null | undefined) | undefined;
   /** Who saved the annotations the report shows, and when (the record's saved version); absent or null fields while unsaved. */
   review?: { savedBy: string | null; savedAt: string | null } | null | undefined;
+  /** Sections other analyses add before the annotations (issue 28: calcium), each a heading and its lines. */
+  sections?: readonly { readonly heading: string; readonly lines: readonly string[] }[] | undefined;
 }
 
 const A4 = { width: 595.28, height: 841.89 };
@@ -199,6 +201,22 @@ export async function buildReportPdf(input: ReportInput, unicodeFont: Uint8Array
     ];
     drawLModeMarkers(page, strip, lmode.sliceCount, markers, { font, rgb });
     y = strip.y - 26;
+  }
+
+  for (const section of input.sections ?? []) {
+    // A section too long for the page continues on another.
+    const roomFor = () => {
+      if (y >= MARGIN + 20) return;
+      page = pdf.addPage([A4.width, A4.height]);
+      y = A4.height - MARGIN;
+    };
+    roomFor();
+    line(section.heading, 12, true);
+    for (const text of section.lines) {
+      roomFor();
+      line(text, 9);
+    }
+    y -= 6;
   }
 
   line('Annotations', 12, true);

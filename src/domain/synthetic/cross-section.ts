@@ -30,6 +30,7 @@ import {
 } from './pullback-model.ts';
 import { angleDifferenceRad, bridgedRadius, shiftedRadius, turnedRadius } from './section-geometry.ts';
 import { stentedSection } from './deployed-stent.ts';
+import { noduleProtrusionMm, type CalciumCaseParameters } from './calcium-cases.ts';
 
 export { angleDifferenceRad } from './section-geometry.ts';
 
@@ -96,6 +97,8 @@ export interface CrossSection {
   /** Where a side branch opens the wall; the radius functions bridge it. */
   readonly branch: BranchOpening | null;
   readonly struts: StentStruts | null;
+  /** How far a calcified nodule stands into the lumen here, mm (present only on the nodule case: calcium-cases.ts). */
+  readonly noduleProtrusionMm?: number;
 }
 
 /** The calcium arc fades in over this angle at each end instead of starting with a hard edge. */
@@ -105,6 +108,7 @@ const GUIDEWIRE_GAP_MM = 0.03;
 /** Share of the room for eccentricity given to shifting the EEM (the rest shifts the lumen). */
 const VESSEL_SHIFT_SHARE = 0.35;
 const AREA_SAMPLES = 90;
+const NODULE_CLEARANCE_MM = 0.15;
 
 /** Distance from the origin to a circle of radius R whose centre sits at distance d in direction psi (d < R). */
 function offsetCircleRadius(angleRad: number, radius: number, offset: number, offsetAngleRad: number): number {
@@ -145,8 +149,10 @@ interface PlainSection {
 
 function plainSectionAt(model: PullbackModel, frameIndex: number, zMm: number): PlainSection {
   const anatomy = model.anatomy;
-  const lumenAreaMm2 = lumenAreaTargetMm2(model, zMm);
-  const vesselAreaMm2 = vesselAreaTargetMm2(model, zMm);
+  // A small vessel (calcium-score case) scales both areas; absent, the areas are the profile's as always.
+  const areaScale = model.hardCases?.vesselAreaScale ?? 1;
+  const lumenAreaMm2 = lumenAreaTargetMm2(model, zMm) * areaScale;
+  const vesselAreaMm2 = vesselAreaTargetMm2(model, zMm) * areaScale;
   const plaqueAngle = plaqueAngleRad(model, zMm);
 
   const harmonics = anatomy.lumenHarmonics.map((h) => ({
@@ -258,6 +264,19 @@ function hardSectionAt(model: PullbackModel, hard: HardCaseParameters, frameInde
       vessel = bridgedRadius(vessel, branch.centreAngleRad, halfArcRad);
     }
   }
+  const calcium = base.calcium === null ? null : { ...base.calcium, centreAngleRad: base.calcium.centreAngleRad + turn };
+  let noduleProtrusion: number | undefined;
+  if (hard.calciumCase?.kind === 'nodule') {
+    noduleProtrusion = 0;
+    if (calcium !== null) {
+      const plainLumen = lumen;
+      lumen = noduleRadius(lumen, hard.calciumCase, calcium);
+      for (let k = -8; k <= 8; k++) {
+        const angle = calcium.centreAngleRad + (k / 8) * calcium.halfArcRad;
+        noduleProtrusion = Math.max(noduleProtrusion, plainLumen(angle) - lumen(angle));
+      }
+    }
+  }
   const lumenCentre = { x: lx + dx, y: ly + dy };
   // A deployed stent holds the lumen open on its border (deployed-stent.ts); it replaces the plain `stent`.
   const stented = hard.deployedStent === undefined ? null : stentedSection(hard.deployedStent, zMm, lumenCentre, turn, scale, vessel, MIN_WALL_THICKNESS_MM);
@@ -281,7 +300,7 @@ function hardSectionAt(model: PullbackModel, hard: HardCaseParameters, frameInde
     plaqueAngleRad: plaqueAngle,
     lumenRadiusMm: lumen,
     vesselRadiusMm: vessel,
-    calcium: base.calcium === null ? null : { ...base.calcium, centreAngleRad: base.calcium.centreAngleRad + turn },
+    calcium,
     guidewire,
     sceneAngleRad: warp === null ? identity : (angleRad) => applyNurdWarp(warp, angleRad),
     anatomyRotationRad: turn,
@@ -302,20 +321,36 @@ function hardSectionAt(model: PullbackModel, hard: HardCaseParameters, frameInde
         : strutAngles.length === 0 || hard.stent === null
           ? null
           : { anglesRad: strutAngles.map((a) => a + turn), thicknessMm: hard.stent.thicknessMm, widthMm: hard.stent.widthMm },
+    ...(noduleProtrusion === undefined ? {} : { noduleProtrusionMm: noduleProtrusion }),
   };
 }
 
 /** The calcium arc grows from nothing to its full width and back over its length (raised cosine). */
 function calciumArcAt(model: PullbackModel, zMm: number, plaqueAngle: number): CalciumArc | null {
   const calcium = model.anatomy.calcium;
-  const u = (zMm - calcium.centreMm) / calcium.halfLengthMm;
+  const override = model.hardCases?.calciumCase;
+  const u = (zMm - (override?.centreMm ?? calcium.centreMm)) / (override?.halfLengthMm ?? calcium.halfLengthMm);
   if (u <= -1 || u >= 1) return null;
   const window = 0.5 * (1 + Math.cos(Math.PI * u));
   return {
     centreAngleRad: plaqueAngle + calcium.angleOffsetRad,
-    // Wide arcs (issue 23's low-signal arcs): the same calcium, its arc up to a third of the circle.
-    halfArcRad: (model.hardCases?.wideArcHalfRad ?? calcium.maxHalfArcRad) * Math.sqrt(window),
+    // Wide arcs (issue 23's low-signal arcs): the same calcium, its arc up to a third of the circle;
+    // the calcium-score cases (calcium-cases.ts) set their own widest arc.
+    halfArcRad: (model.hardCases?.calciumCase?.maxHalfArcRad ?? model.hardCases?.wideArcHalfRad ?? calcium.maxHalfArcRad) * Math.sqrt(window),
     depthMm: calcium.depthMm,
     thicknessMm: calcium.thicknessMm,
+  };
+}
+
+/**
+ * The lumen with a calcified nodule standing into it over the calcium's arc, never nearer the
+ * catheter than NODULE_CLEARANCE_MM beyond its clearance (the catheter would not pass a nodule it touched).
+ */
+function noduleRadius(lumen: (angleRad: number) => number, nodule: CalciumCaseParameters, calcium: CalciumArc): (angleRad: number) => number {
+  const floorMm = CATHETER_RADIUS_MM + LUMEN_CLEARANCE_MM + NODULE_CLEARANCE_MM;
+  return (angleRad) => {
+    const radius = lumen(angleRad);
+    const protrusion = noduleProtrusionMm(nodule, calcium.halfArcRad, angleDifferenceRad(angleRad, calcium.centreAngleRad));
+    return protrusion === 0 ? radius : Math.max(Math.min(radius, floorMm), radius - protrusion);
   };
 }

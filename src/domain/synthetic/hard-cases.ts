@@ -16,6 +16,7 @@ import { deriveSeed } from './hash.ts';
 import { drawHeartbeat, excursionAt, type HeartbeatOptions, type HeartbeatParameters } from './heartbeat.ts';
 import { drawTissueLevels, type TissueLevelKind, type TissueLevelParameters } from './tissue-levels.ts';
 import { drawDeployedStent, type DeployedStentParameters } from './deployed-stent.ts';
+import { drawCalciumCase, drawVesselAreaScale, type CalciumCaseKind, type CalciumCaseParameters } from './calcium-cases.ts';
 
 export interface HardCaseOptions {
   /** A lipid-rich plaque sector as dark as blood, near the lesion. */
@@ -42,6 +43,10 @@ export interface HardCaseOptions {
   readonly wideArcs?: boolean;
   /** A deployed stent with truth (deployed-stent.ts): expansion, malapposition, edges on plaque. */
   readonly deployedStent?: boolean;
+  /** The calcium made long and wide, circumferential, or a calcified nodule (calcium-cases.ts; issue 28's calcium score). */
+  readonly calcium?: CalciumCaseKind;
+  /** A small vessel: lumen and EEM areas scaled down to an EEM diameter under 3.5 mm (calcium score). */
+  readonly smallVessel?: boolean;
 }
 
 /** Something that grows over a stretch of pullback and spans an angular sector. */
@@ -120,6 +125,10 @@ export interface HardCaseParameters {
   readonly wideArcHalfRad?: number;
   /** Present only when asked for (deployed-stent.ts). */
   readonly deployedStent?: DeployedStentParameters;
+  /** Present only when asked for (calcium-cases.ts). */
+  readonly calciumCase?: CalciumCaseParameters;
+  /** Present only when asked for: lumen and vessel areas times this (a small vessel). */
+  readonly vesselAreaScale?: number;
 }
 
 const HARD_CASE_STREAM = 0x4a2d;
@@ -210,6 +219,8 @@ export function drawHardCases(seed: number, lengthMm: number, stenosisCentreMm: 
     ...(options.tissueLevels === undefined ? {} : { tissueLevels: drawTissueLevels(seed, options.tissueLevels) }),
     ...(wideArcHalfRad === undefined ? {} : { wideArcHalfRad }),
     ...(options.deployedStent === true ? { deployedStent: drawDeployedStent(seed, lengthMm, stenosisCentreMm, referenceAreaMm2) } : {}),
+    ...(options.calcium === undefined ? {} : { calciumCase: drawCalciumCase(seed, options.calcium, lengthMm, stenosisCentreMm) }),
+    ...(options.smallVessel === true ? { vesselAreaScale: drawVesselAreaScale(seed) } : {}),
   };
 }
 

@@ -6,6 +6,8 @@ import type { BorderDetector } from '../../domain/contours/border-detection.ts';
 import { createBorderDetector } from '../../domain/contours/border-detector.ts';
 import { detectBorderSequence, type BorderCarry, type BorderSequenceDetection } from '../../domain/contours/detect-sequence.ts';
 import type { SliceDetection } from '../../domain/contours/api.ts';
+import { createCalciumArcDetector, type CalciumArcDetector } from '../../domain/calcium/calcium-arc.ts';
+import { withCalcium } from '../../domain/calcium/slice-calcium.ts';
 
 export interface ContourJob {
   readonly id: number;
@@ -29,19 +31,26 @@ export type ContourJobResult =
   | { readonly id: number; readonly error: string };
 
 // The detector's tables depend only on the frame geometry: keep the last one (records share it).
-let cached: { key: string; detector: BorderDetector } | null = null;
+let cached: { key: string; detector: BorderDetector; calcium: CalciumArcDetector } | null = null;
 
-function detectorFor(frameWidth: number, frameHeight: number, pixelSpacingMm: number): BorderDetector {
+function detectorsFor(frameWidth: number, frameHeight: number, pixelSpacingMm: number): { detector: BorderDetector; calcium: CalciumArcDetector } {
   const key = `${frameWidth}x${frameHeight}/${pixelSpacingMm}`;
-  if (cached?.key !== key) cached = { key, detector: createBorderDetector({ frameWidth, frameHeight, pixelSpacingMm }) };
-  return cached.detector;
+  if (cached?.key !== key) {
+    const geometry = { frameWidth, frameHeight, pixelSpacingMm };
+    cached = { key, detector: createBorderDetector(geometry), calcium: createCalciumArcDetector(geometry) };
+  }
+  return cached;
 }
 
 export function detectChunk(job: Omit<ContourJob, 'id' | 'gz'>, frames: Uint8Array): BorderSequenceDetection {
-  const detector = detectorFor(job.frameWidth, job.frameHeight, job.pixelSpacingMm);
+  const { detector, calcium } = detectorsFor(job.frameWidth, job.frameHeight, job.pixelSpacingMm);
   const frameBytes = job.frameWidth * job.frameHeight;
   const from = job.lastFrames === undefined ? 0 : Math.max(0, frames.length - job.lastFrames * frameBytes);
-  return detectBorderSequence(detector, frames.subarray(from), job, job.carry);
+  const run = frames.subarray(from);
+  const result = detectBorderSequence(detector, run, job, job.carry);
+  // Calcium (issue 28) on the borders just found: the border detector itself knows nothing of it.
+  const centre = { x: job.frameWidth / 2, y: job.frameHeight / 2 };
+  return { ...result, detections: withCalcium(calcium, result.detections, run, frameBytes, centre) };
 }
 
 /** The buffers of a carry, to move it to another thread instead of copying it. */

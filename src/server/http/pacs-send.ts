@@ -13,6 +13,8 @@ import { correctedAnalysis } from '../../domain/contours/corrected-analysis.ts';
 import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
 import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
+import { calciumReportSection } from '../../domain/calcium/calcium-report.ts';
+import { recordCalcium } from '../../domain/calcium/record-calcium.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { RecordContourService } from '../contours/record-contours.ts';
@@ -67,6 +69,7 @@ export async function sendRecordToPacs(
   const patient = await findPatient(db, principal.tenantId, record.patientId);
   if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
 
+  const calcium = recordCalcium(detected, record.pullbackSpeedMmPerS / record.frameRateHz, (slice) => handCorrected(analysis.slices[slice - 1]?.source));
   const madeAt = new Date();
   const subject: ReportSubject = {
     patient: { patientId: patient.patientId, name: patient.name, birthDate: patient.birthDate, sex: patient.sex },
@@ -86,8 +89,9 @@ export async function sendRecordToPacs(
     review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
     frames: await reportFrames(deps.imaging, record, analysis),
     lmode: await reportLMode(deps.imaging, record),
+    sections: [calciumReportSection(calcium)],
   }, await reportFont());
-  const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm });
+  const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm, calcium });
   const document = buildEncapsulatedPdf(subject, pdf);
   await client.store(record.studyInstanceUid, [report.bytes, document.bytes]);
 
@@ -110,3 +114,6 @@ export async function sendRecordToPacs(
   });
   return result;
 }
+
+/** Whether a slice's border was corrected by hand (a key frame, or carried from one): its calcium arc was read on the detected border. */
+const handCorrected = (source: string | null | undefined): boolean => source === 'manual' || source === 'propagated';

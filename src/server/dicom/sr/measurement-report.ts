@@ -59,6 +59,8 @@ import type { BorderSource } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis, SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import { measuredOutline } from '../../../domain/contours/measurements.ts';
 import { newUid, writePart10, type Naturalized } from './dcmjs.ts';
+import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
+import { calciumGroup } from './calcium-group.ts';
 import { documentAttributes, dicomPersonName, withCharacterSet, type BuiltDicomObject, type ReportSubject } from './document.ts';
 import {
   closed,
@@ -89,6 +91,8 @@ export interface MeasurementReportContent {
   analysis: CorrectedAnalysis;
   /** Millimetres per image pixel: what measureAnnotation needs for lengths and areas. */
   pixelSpacingMm: number;
+  /** The record's calcium (issue 28), written as a group of its own; absent: none. */
+  calcium?: RecordCalcium | undefined;
 }
 
 const UNIT_OF = { mm: UNITS.mm, 'mm²': UNITS.mm2, '°': UNITS.deg } as const;
@@ -199,13 +203,14 @@ function reportContent(subject: ReportSubject, content: MeasurementReportContent
     .filter((group) => group !== null);
   const borders = content.analysis.slices.flatMap((slice) => borderGroups(slice, frameOf(slice.slice)));
   const summary = analysisGroup(content.analysis, frameOf);
+  const calcium = content.calcium ? calciumGroup(content.calcium, frameOf) : null;
   return [
     codeValue('HAS CONCEPT MOD', CODES.language, CODES.english),
     codeValue('HAS OBS CONTEXT', CODES.observerType, CODES.person),
     personName('HAS OBS CONTEXT', CODES.personObserverName, dicomPersonName(subject.author.name)),
     codeValue('HAS CONCEPT MOD', CODES.procedureReported, CODES.ivus),
     container('CONTAINS', CODES.imageLibrary, [container('CONTAINS', CODES.imageLibraryGroup, [image('CONTAINS', pullback)])]),
-    container('CONTAINS', CODES.imagingMeasurements, [...annotations, ...borders, ...(summary ? [summary] : [])]),
+    container('CONTAINS', CODES.imagingMeasurements, [...annotations, ...borders, ...(summary ? [summary] : []), ...(calcium ? [calcium] : [])]),
   ];
 }
 

@@ -17,6 +17,8 @@ import { PLOT_MARGIN, plotMarkers } from './pullback-plot.tsx';
 import { sliceToX, xToSlice, type PlotAxis } from './plot-scale.ts';
 import { useSliceLine } from './slice-line.ts';
 import { gatedColumns } from '../../../domain/gating/gated-analysis.ts';
+import type { SliceCalcium } from '../../../domain/contours/api.ts';
+import { CalciumBand } from '../calcium/calcium-band.tsx';
 
 const STRIP_PX = 96;
 const TICKS_PX = 18;
@@ -45,6 +47,8 @@ export interface LmodeStripProps extends LmodeStripSource {
   width: number;
   /** Gating on (issue 28): the gated L-mode, only the end-diastolic frames (0-based), each stretched over its cycle. */
   gatedFrames?: readonly number[] | null | undefined;
+  /** Per slice, its calcium (issue 28), drawn as a band along the strip's top; null or absent: none. */
+  calcium?: readonly (SliceCalcium | null)[] | null;
 }
 
 /**
@@ -53,7 +57,7 @@ export interface LmodeStripProps extends LmodeStripSource {
  * mm ticks, the MLA, reference and annotation markers, and the current slice. A click or a drag off
  * the border lines moves the slice, as on the L-mode panel.
  */
-export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, analysis, cursor, annotations, geometry, width, gatedFrames }: LmodeStripProps) {
+export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, analysis, cursor, annotations, geometry, width, gatedFrames, calcium }: LmodeStripProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const frame = useBmodeFrameSize(store);
   const count = frame?.count ?? 0;
@@ -160,6 +164,7 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
         {annotated.map((slice) => (
           <path key={`a${slice}`} data-testid="strip-annotation-mark" d={`M${x(slice) - 3},0 L${x(slice) + 3},0 L${x(slice)},7 Z`} fill={ANNOTATION_COLOR} />
         ))}
+        {calcium ? <CalciumBand bySlice={calcium} x={x} /> : null}
         {plotMarkers(analysis, 'strip-').map(marker)}
         {ticks.map((mm) => (
           <g key={mm} data-testid="strip-mm-tick">

@@ -26,6 +26,9 @@ import type { RecordContoursState } from './use-record-contours.ts';
 import { useGating } from '../gating/use-gating.ts';
 import { GatingControls } from '../gating/gating-controls.tsx';
 import { GatedFiguresNote } from '../gating/gated-figures-note.tsx';
+import { CalciumResults } from '../calcium/calcium-results.tsx';
+import { calciumExportCsv, useRecordCalcium } from '../calcium/use-record-calcium.ts';
+import { calciumReportSection } from '../../../domain/calcium/calcium-report.ts';
 
 /**
  * The detected contours with the clinician's corrections, measured; null until detection is done.
@@ -80,6 +83,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   const toast = useToast();
   // The plot's height is remembered per user (plot-height.ts).
   const [plotHeight, setPlotHeight] = usePlotHeight(useSignedInEmail());
+  const calcium = useRecordCalcium(state.status === 'ready' ? state.contours : null, allFramesResult);
   useEffect(() => {
     const element = plotColumnRef.current;
     if (!element) return;
@@ -95,10 +99,10 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
     allFramesResult &&
     downloadFile(
       csvFileText(
-        report
+        (report
           ? // The clinician's own measurements follow the per-slice table, as a table of their own.
             pullbackExportCsv(withAssumedColumn(measurementsCsv(allFramesResult), report.record), annotations.getSnapshot().manifest, report.figures)
-          : measurementsCsv(allFramesResult),
+          : measurementsCsv(allFramesResult)) + calciumExportCsv(calcium, allFramesResult),
       ) + (stent === null ? '' : `\n${stentCsvSection(stent.results, stent.figures, stent.manualSlices)}`),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
@@ -114,7 +118,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           const frame = frameAt?.(slice);
           return frame ? [{ role, slice, frame }] : [];
         });
-        return buildReportPdf({ ...report, result: all, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt }, font);
+        const sections = calcium ? [calciumReportSection(calcium)] : [];
+        return buildReportPdf({ ...report, result: all, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt, sections }, font);
       })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
       .catch((error: unknown) => toast.show({ severity: 'error', summary: 'The report could not be made', detail: error instanceof Error ? error.message : String(error) }));
@@ -141,6 +146,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
         {gating ? <GatingControls gating={gating} source={cursor} /> : null}
+        <CalciumResults calcium={calcium} cursor={cursor} />
         <HStack marginInlineStart="auto" gap="1">
           {/* The exports beside Send to PACS: what leaves the review, in one place. */}
           {result ? (
@@ -172,7 +178,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
               {lmode ? (
                 // Beside the plot's padding, on the plot's own x axis; its height is kept before it can draw.
                 <Box px="2" pt="1">
-                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} gatedFrames={gatedFrames} /> : null}</Box>
+                  <Box height={`${LMODE_STRIP_HEIGHT_PX}px`}>{width > 0 ? <LmodeStrip {...lmode} analysis={result} cursor={cursor} annotations={annotations} width={width - 16} gatedFrames={gatedFrames} calcium={calcium?.bySlice ?? null} /> : null}</Box>
                 </Box>
               ) : null}
               {result && width > 0 ? (

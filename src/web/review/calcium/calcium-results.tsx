@@ -1,0 +1,118 @@
+/**
+ * The calcium figures (issue 28), in the pullback analysis's header row so that they take no height
+ * from the panels: a button with the IVUS calcium score that opens its details (one click): the four
+ * components, the largest arc (a button to its slice: the second click) and the longest calcium, the
+ * current slice's arc, the band's colour legend, and how it was all computed. Says "not measurable"
+ * where the contours carry no calcium (detected before calcium was) and names the slices whose
+ * border was corrected by hand.
+ */
+import { Box, Button, HStack, Popover, Portal, Stack, Text } from '@chakra-ui/react';
+import { useSyncExternalStore, type ReactNode } from 'react';
+import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
+import { CALCIUM_SCORE_DEFINITION } from '../../../domain/calcium/record-calcium.ts';
+import { LONG_ARC_DEG, LONG_ARC_LENGTH_MM, SMALL_VESSEL_DIAMETER_MM } from '../../../domain/calcium/calcium-score.ts';
+import type { SliceMover } from '../frames/slice-cursor.ts';
+import { CALCIUM_ARC_BANDS } from './calcium-colors.ts';
+
+const ONE = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const TWO = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export interface CalciumResultsProps {
+  calcium: RecordCalcium | null;
+  cursor: SliceMover;
+}
+
+function Line({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <Text as="span" textStyle="sm" color="fg.muted" fontVariantNumeric="tabular-nums" data-testid={testId}>
+      {children}
+    </Text>
+  );
+}
+
+const mark = (point: 0 | 1) => (point === 1 ? '1 point' : '0');
+
+export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
+  const slice = useSyncExternalStore(cursor.subscribe, () => cursor.getSnapshot().slice);
+  if (calcium === null) return null;
+  const { score } = calcium;
+  const measurable = calcium.measured;
+  const goTo = (index: number | null | undefined, label: string, testId: string) =>
+    index == null ? null : (
+      <Button size="xs" variant="outline" onClick={() => cursor.setSlice(index + 1)} data-testid={testId} data-slice={index + 1} title={`Go to the slice of ${label}`}>
+        {label} · slice {index + 1}
+      </Button>
+    );
+  return (
+    <Popover.Root positioning={{ placement: 'top-start' }} lazyMount>
+      <Popover.Trigger asChild>
+        <Button size="xs" variant="outline" data-testid="calcium-score" title={CALCIUM_SCORE_DEFINITION}>
+          <Box as="span" aria-hidden width="10px" height="10px" bg={CALCIUM_ARC_BANDS[3].color} />
+          Calcium score{' '}
+          <Text as="span" fontWeight="bold" data-testid="calcium-score-value">
+            {measurable ? `${score.total} / 4` : 'not measurable'}
+          </Text>
+        </Button>
+      </Popover.Trigger>
+      <Portal>
+        <Popover.Positioner>
+          <Popover.Content width="340px" maxHeight="70vh" overflowY="auto">
+            <Popover.Arrow />
+            <Popover.Body p="3">
+              <CalciumDetails calcium={calcium} slice={slice} goTo={goTo} />
+            </Popover.Body>
+          </Popover.Content>
+        </Popover.Positioner>
+      </Portal>
+    </Popover.Root>
+  );
+}
+
+function CalciumDetails({ calcium, slice, goTo }: { calcium: RecordCalcium; slice: number; goTo: (index: number | null | undefined, label: string, testId: string) => ReactNode }) {
+  const { score } = calcium;
+  const measurable = calcium.measured;
+  const here = calcium.bySlice[slice - 1];
+  return (
+    <Stack as="section" aria-label="Calcium" gap="0.5" data-testid="calcium-results">
+      <Text textStyle="sm" fontWeight="semibold">
+        IVUS calcium score {measurable ? `${score.total} / 4` : 'not measurable'}
+      </Text>
+      {measurable ? (
+        <>
+          <Line testId="calcium-long-arc">
+            &gt; {LONG_ARC_DEG}° over &gt; {LONG_ARC_LENGTH_MM} mm: {mark(score.longArc.point)} ({ONE.format(score.longArc.run?.lengthMm ?? 0)} mm)
+          </Line>
+          <Line testId="calcium-circumferential">360° calcium: {mark(score.circumferential.point)}</Line>
+          <Line testId="calcium-nodule">Calcified nodule: {mark(score.nodule.point)}</Line>
+          <Line testId="calcium-small-vessel">
+            Vessel Ø &lt; {SMALL_VESSEL_DIAMETER_MM} mm: {mark(score.smallVessel.point)}
+            {score.smallVessel.diameterMm === null ? ' (no calcium)' : ` (${TWO.format(score.smallVessel.diameterMm)} mm)`}
+          </Line>
+          <Line testId="calcium-longest">Longest calcium: {score.longestCalcium ? `${ONE.format(score.longestCalcium.lengthMm)} mm` : 'none'}</Line>
+          <HStack gap="1" wrap="wrap">
+            {goTo(score.maxArc?.index, score.maxArc ? `max arc ${Math.round(score.maxArc.arcDeg)}°` : '', 'calcium-max-arc')}
+          </HStack>
+          <Line testId="calcium-this-slice">
+            This slice: {here == null ? 'not measurable' : here.arcDeg > 0 ? `${Math.round(here.arcDeg)}° (${Math.round(here.startDeg)}°–${Math.round(here.endDeg)}°)${here.nodule ? ', nodule' : ''}` : 'no calcium'}
+          </Line>
+          {calcium.handCorrected.length > 0 ? (
+            <Line testId="calcium-hand-corrected">
+              {calcium.handCorrected.length} calcified slice{calcium.handCorrected.length === 1 ? '' : 's'} corrected by hand: arcs there read on the detected border
+            </Line>
+          ) : null}
+          <HStack gap="1.5" wrap="wrap" aria-label="Calcium band legend" data-testid="calcium-legend">
+            {CALCIUM_ARC_BANDS.map((band) => (
+              <HStack key={band.label} gap="1">
+                <Box as="span" aria-hidden width="10px" height="10px" bg={band.color} flexShrink={0} />
+                <Line>{band.label}</Line>
+              </HStack>
+            ))}
+          </HStack>
+        </>
+      ) : (
+        <Line>These contours were detected before calcium was; detect again to see it.</Line>
+      )}
+      <Line>{CALCIUM_SCORE_DEFINITION}</Line>
+    </Stack>
+  );
+}
