@@ -52,7 +52,7 @@ async function profiledPlayback(reviewPage: Page): Promise<void> {
 }
 
 type Figures = { fps: number; p50: number; p95: number; cpuMsPerPainted: number };
-const rows: { review: Figures; raw: Figures }[] = [];
+const rows: { review: Figures; raw: Figures; rawReupload: Figures }[] = [];
 const cpuMsPerPainted = (cpuSeconds: number, fps: number) => (cpuSeconds * 1000) / (fps * (PLAYBACK_MS / 1000));
 for (let round = 0; round < ROUNDS; round++) {
   // From slice 1: a scrub from where playback stopped could run into the last slice.
@@ -63,15 +63,24 @@ for (let round = 0; round < ROUNDS; round++) {
   const playback = await paintedPlayback(page, 'review');
   const playbackCpu = descendantCpuSeconds() - cpuBefore;
   const raw = await measureRawPage('array', rawRecord, descendantCpuSeconds);
+  // The raw page that uploads each slice's bytes to one texture as it draws it, as the review's panels do.
+  const rawReupload = await measureRawPage('single', rawRecord, descendantCpuSeconds);
   rows.push({
     review: { fps: playback.fps, p50: percentile(scrub, 0.5), p95: percentile(scrub, 0.95), cpuMsPerPainted: cpuMsPerPainted(playbackCpu, playback.fps) },
     raw: { fps: raw.playback.fps, p50: percentile(raw.scrub, 0.5), p95: percentile(raw.scrub, 0.95), cpuMsPerPainted: cpuMsPerPainted(raw.playbackCpuSeconds!, raw.playback.fps) },
+    rawReupload: {
+      fps: rawReupload.playback.fps,
+      p50: percentile(rawReupload.scrub, 0.5),
+      p95: percentile(rawReupload.scrub, 0.95),
+      cpuMsPerPainted: cpuMsPerPainted(rawReupload.playbackCpuSeconds!, rawReupload.playback.fps),
+    },
   });
   const last = rows.at(-1)!;
   console.info(
     `round ${round + 1}: painted playback ${last.review.fps.toFixed(1)} fps vs raw ${last.raw.fps.toFixed(1)} (${(last.review.fps / last.raw.fps).toFixed(2)}x); ` +
       `slice change p50 ${last.review.p50.toFixed(1)} vs ${last.raw.p50.toFixed(1)} ms, p95 ${last.review.p95.toFixed(1)} vs ${last.raw.p95.toFixed(1)} ms (${(last.review.p95 / last.raw.p95).toFixed(2)}x); ` +
-      `browser CPU per painted frame ${last.review.cpuMsPerPainted.toFixed(0)} vs ${last.raw.cpuMsPerPainted.toFixed(0)} ms`,
+      `browser CPU per painted frame ${last.review.cpuMsPerPainted.toFixed(0)} vs ${last.raw.cpuMsPerPainted.toFixed(0)} ms; ` +
+      `raw page re-uploading each slice: ${last.rawReupload.fps.toFixed(1)} fps, ${last.rawReupload.cpuMsPerPainted.toFixed(0)} ms CPU per painted frame`,
   );
 }
 const median = (values: number[]) => percentile(values, 0.5);
