@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { Button, Dialog, Portal } from '@chakra-ui/react';
-import type { ConfirmOptions } from './confirm.tsx';
+import type { ConfirmOptions } from './confirm-options.ts';
 
 interface ConfirmDialogProps {
   options: ConfirmOptions;

@@ -1,17 +1,9 @@
 import { Suspense, createContext, lazy, use, useCallback, useRef, useState, type ReactNode } from 'react';
+import type { ConfirmOptions } from './confirm-options.ts';
+
+export type { ConfirmOptions };
 
 const ConfirmDialog = lazy(() => import('./confirm-dialog.tsx'));
-
-export interface ConfirmOptions {
-  title: string;
-  message: ReactNode;
-  acceptLabel?: string;
-  rejectLabel?: string;
-  /** A modal dialog blocks the page behind it; true unless said otherwise. */
-  modal?: boolean;
-  /** Colour of the accept button, e.g. 'red' for something that cannot be undone. */
-  acceptPalette?: string;
-}
 
 /** Opens a confirmation dialog; true when accepted, false when rejected or dismissed. */
 export type Confirm = (options: ConfirmOptions) => Promise<boolean>;
