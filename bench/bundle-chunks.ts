@@ -55,13 +55,17 @@ export interface SizedChunk {
   gzipBytes: number;
 }
 
+/** The size of a built file (its path under dist/web), gzip-compressed as sizeChunks does. */
+export function gzipBytesOf(file: string, webRoot = WEB_ROOT): number {
+  return zlib.gzipSync(fs.readFileSync(path.join(webRoot, file)), { level: 9 }).length;
+}
+
 /** Each chunk's JavaScript file with its size as written and gzip-compressed (zlib, level 9 as Vite reports). */
 export function sizeChunks(manifest: Manifest, keys: Iterable<string>, webRoot = WEB_ROOT): SizedChunk[] {
   const files = [...new Set([...keys].map((key) => manifest[key]!.file))].filter((file) => file.endsWith('.js'));
   return files
     .map((file) => {
-      const content = fs.readFileSync(path.join(webRoot, file));
-      return { file, bytes: content.length, gzipBytes: zlib.gzipSync(content, { level: 9 }).length };
+      return { file, bytes: fs.statSync(path.join(webRoot, file)).size, gzipBytes: gzipBytesOf(file, webRoot) };
     })
     .sort((a, b) => b.gzipBytes - a.gzipBytes);
 }

@@ -3,7 +3,7 @@
  * and the patients list (the page's entry and its static imports), and what opening a record adds
  * (the review route with pixi and the codecs), gzip-sized with zlib, against the issue 27 goal of
  * 250 KB and the single main chunk before it (429 KB gzip). Prints figures; asserts nothing (the
- * budget is tests/architecture/first-load-budget.test.ts).
+ * budget is checked by e2e/first-load.spec.ts).
  */
 import fs from 'node:fs';
 import {

@@ -89,6 +89,8 @@ export interface RawPageFigures {
   playback: PlaybackFigures;
   lmode: number[];
   memory: number;
+  /** CPU seconds the browsers used during the cine, when measureRawPage was given a CPU clock. */
+  playbackCpuSeconds: number | null;
 }
 
 export interface RawPageRecord {
@@ -102,7 +104,7 @@ export interface RawPageRecord {
 }
 
 /** One raw WebGL2 page (same origin, same frames) in its own browser: load everything, scrub, play its cine. */
-export async function measureRawPage(strategy: TextureStrategy, record: RawPageRecord): Promise<RawPageFigures> {
+export async function measureRawPage(strategy: TextureStrategy, record: RawPageRecord, cpuSeconds?: () => number): Promise<RawPageFigures> {
   // Its own browser: memory freed late by the pages before would otherwise be counted off its own.
   const rawBrowser = await launchChromium(['--js-flags=--expose-gc']);
   try {
@@ -133,7 +135,9 @@ export async function measureRawPage(strategy: TextureStrategy, record: RawPageR
     const memoryAfter = chromiumMemoryBytes();
     if (times.glError) throw new Error(`the raw '${strategy}' page failed: WebGL error ${times.glError}`);
     const scrub = await scrubLatencies(raw, '#c');
+    const cpuBefore = cpuSeconds?.() ?? 0;
     const playback = await paintedPlayback(raw, 'raw');
+    const playbackCpuSeconds = cpuSeconds ? cpuSeconds() - cpuBefore : null;
     const lmode =
       strategy === 'single' && record.lmodeTurns > 0
         ? await raw.evaluate(
@@ -144,7 +148,7 @@ export async function measureRawPage(strategy: TextureStrategy, record: RawPageR
             { turns: record.lmodeTurns, count: record.frames },
           )
         : [];
-    return { ...times, scrub, playback, lmode, memory: memoryAfter - memoryBefore };
+    return { ...times, scrub, playback, lmode, memory: memoryAfter - memoryBefore, playbackCpuSeconds };
   } finally {
     await rawBrowser.close();
   }

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { originOf } from '../playwright.config.ts';
-import { readManifest, reviewOpen } from '../bench/bundle-chunks.ts';
+import { FIRST_LOAD_BUDGET_BYTES, firstLoad, gzipBytesOf, readManifest, reviewOpen, totalGzip } from '../bench/bundle-chunks.ts';
 import { signIn } from './sign-in.ts';
 
 /** The paths of the JavaScript files the page has requested so far. */
@@ -18,7 +18,7 @@ function recordScripts(page: Page): string[] {
   return requested;
 }
 
-test('the patients list loads without the review code, which arrives when a record is opened', async ({ page }) => {
+test('the patients list loads within the budget and without the review code, which arrives when a record is opened', async ({ page }) => {
   const reviewFiles = reviewOpen(readManifest()).map((chunk) => `/${chunk.file}`);
   const reviewRoute = reviewFiles.filter((file) => /\/review-route-/.test(file));
   expect(reviewRoute).toHaveLength(1);
@@ -27,6 +27,14 @@ test('the patients list loads without the review code, which arrives when a reco
   await signIn(page);
   await expect(page.getByTestId('patient-row').first()).toBeVisible();
   expect(requested.filter((file) => reviewFiles.includes(file))).toEqual([]);
+  // Issue 27's budget: what sign-in and the patients list made the browser download, gzip-sized,
+  // and the build's own account of it (the entry and its static imports).
+  const downloaded = [...new Set(requested)].filter((file) => file.startsWith('/assets/'));
+  const downloadedGzip = downloaded.reduce((sum, file) => sum + gzipBytesOf(file.slice(1)), 0);
+  expect(downloadedGzip).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
+  expect(totalGzip(firstLoad(readManifest()))).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
+  // The playback toolbar, the toaster and the confirmation dialog are not part of it.
+  expect(downloaded.filter((file) => /\/(right-toolbar|toast-list|confirm-dialog)-/.test(file))).toEqual([]);
 
   // The records page shares a few small chunks with the review, not the review itself.
   await page.getByTestId('patient-row').filter({ hasText: 'DEM-001' }).click();
@@ -37,4 +45,7 @@ test('the patients list loads without the review code, which arrives when a reco
   await page.getByTestId('record-card').filter({ hasText: /B-mode:\s*300 frames/ }).getByRole('link').click();
   await expect(page.getByRole('complementary', { name: 'Playback toolbar' })).toBeVisible();
   expect(requested).toEqual(expect.arrayContaining(reviewRoute));
+  // The playback toolbar's code arrives with the review.
+  await expect(page.getByRole('complementary', { name: 'Playback toolbar' }).getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  expect(requested.some((file) => /\/right-toolbar-/.test(file))).toBe(true);
 });

@@ -1,9 +1,16 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
 import { useAuthUser } from '../auth/auth-context.tsx';
 import { LeftToolbar } from './left-toolbar.tsx';
-import { RightToolbar } from './right-toolbar.tsx';
 import { toolbarLayout, type Screen } from './screens.ts';
+
+/**
+ * The playback toolbar shows on the review only: its code (the speed menu, zag's menu and popper)
+ * is not part of the first load (issue 27). The review screen starts this download beside the
+ * review's own, so it is in by the time the review renders.
+ */
+export const loadRightToolbar = () => import('./right-toolbar.tsx').then((module) => ({ default: module.RightToolbar }));
+const RightToolbar = lazy(loadRightToolbar);
 
 export interface AppLayoutProps {
   screen: Screen;
@@ -23,7 +30,11 @@ export function AppLayout({ screen, children, fullBleed = false }: AppLayoutProp
         <SkipNavContent />
         {children}
       </Box>
-      {layout.right ? <RightToolbar /> : null}
+      {layout.right ? (
+        <Suspense fallback={null}>
+          <RightToolbar />
+        </Suspense>
+      ) : null}
     </Flex>
   );
 }

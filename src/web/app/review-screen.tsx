@@ -2,8 +2,14 @@ import type { ReactNode } from 'react';
 import { Box, Center } from '@chakra-ui/react';
 import { loadReviewRoute } from '../review/index.ts';
 import { LoadingState } from '../ui/states.tsx';
-import { AppLayout } from './app-layout.tsx';
+import { AppLayout, loadRightToolbar } from './app-layout.tsx';
 import { PartBoundary, useRetryableLazy } from './lazy-part.tsx';
+
+/** The review and its playback toolbar download side by side (both leave the first load). */
+function loadReview() {
+  void loadRightToolbar();
+  return loadReviewRoute();
+}
 
 /** Before the review's code is in there is no session for the toolbars: the states fill the page. */
 function onThePage(content: ReactNode) {
@@ -21,7 +27,7 @@ function onThePage(content: ReactNode) {
  * report) downloads when a record is opened, not with sign-in and the patients list.
  */
 export function ReviewScreen({ patientId, recordId }: { patientId: string; recordId: string }) {
-  const { Part: ReviewRoute, attempt, retry } = useRetryableLazy(loadReviewRoute);
+  const { Part: ReviewRoute, attempt, retry } = useRetryableLazy(loadReview);
   return (
     <PartBoundary what="the review" attempt={attempt} retry={retry} place={onThePage} fallback={onThePage(<LoadingState label="Opening the review…" />)}>
       <ReviewRoute

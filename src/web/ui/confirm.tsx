@@ -1,16 +1,9 @@
-import { createContext, use, useCallback, useRef, useState, type ReactNode } from 'react';
-import { Button, Dialog, Portal } from '@chakra-ui/react';
+import { Suspense, createContext, lazy, use, useCallback, useRef, useState, type ReactNode } from 'react';
+import type { ConfirmOptions } from './confirm-options.ts';
 
-export interface ConfirmOptions {
-  title: string;
-  message: ReactNode;
-  acceptLabel?: string;
-  rejectLabel?: string;
-  /** A modal dialog blocks the page behind it; true unless said otherwise. */
-  modal?: boolean;
-  /** Colour of the accept button, e.g. 'red' for something that cannot be undone. */
-  acceptPalette?: string;
-}
+export type { ConfirmOptions };
+
+const ConfirmDialog = lazy(() => import('./confirm-dialog.tsx'));
 
 /** Opens a confirmation dialog; true when accepted, false when rejected or dismissed. */
 export type Confirm = (options: ConfirmOptions) => Promise<boolean>;
@@ -25,7 +18,6 @@ const ConfirmContext = createContext<Confirm | null>(null);
 export function ConfirmProvider({ children }: { children: ReactNode }) {
   const [pending, setPending] = useState<PendingConfirmation | null>(null);
   const pendingRef = useRef<PendingConfirmation | null>(null);
-  const acceptRef = useRef<HTMLButtonElement>(null);
 
   const settle = useCallback((accepted: boolean) => {
     const current = pendingRef.current;
@@ -47,42 +39,11 @@ export function ConfirmProvider({ children }: { children: ReactNode }) {
   );
 
   const options = pending?.options;
+  // The dialog's component (zag's dialog and focus trap) loads with the first question, not with the page (issue 27).
   const dialog = options ? (
-    <Dialog.Root
-      open
-      role="alertdialog"
-      modal={options.modal ?? true}
-      onOpenChange={(details) => {
-        if (!details.open) settle(false);
-      }}
-      initialFocusEl={() => acceptRef.current}
-    >
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>{options.title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Dialog.Description>{options.message}</Dialog.Description>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={() => settle(false)}>
-                {options.rejectLabel ?? 'Cancel'}
-              </Button>
-              <Button
-                ref={acceptRef}
-                colorPalette={options.acceptPalette ?? 'teal'}
-                onClick={() => settle(true)}
-              >
-                {options.acceptLabel ?? 'OK'}
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <Suspense fallback={null}>
+      <ConfirmDialog options={options} settle={settle} />
+    </Suspense>
   ) : null;
 
   return (

@@ -1,4 +1,4 @@
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig } from '@chakra-ui/react';
 import { dialogAnatomy } from '@chakra-ui/react/anatomy';
 import {
   DARK_MODE_CLASS,
@@ -7,6 +7,7 @@ import {
   TRANSITION_DURATION,
   Z_INDEX,
 } from '../../domain/constants.ts';
+import { themeWithUsedRecipes } from './chakra-theme.ts';
 
 /** Class Chakra uses for the light theme when a subtree must opt out of dark mode. */
 export const LIGHT_MODE_CLASS = `${THEME_PREFIX}-theme-light`;
@@ -31,7 +32,7 @@ const TRANSITIONS: Record<string, string> = {
   transform: 'transform',
 };
 
-const config = defineConfig({
+export const appConfig = defineConfig({
   cssVarsPrefix: THEME_PREFIX,
   /*
    * The spec orders three layers: tailwind-base, primevue, tailwind-utilities. Chakra's equivalents,
@@ -117,4 +118,11 @@ const config = defineConfig({
   },
 });
 
-export const system = createSystem(defaultConfig, config);
+/*
+ * Chakra's defaultConfig carries a recipe for every component it has (about 75, ~25 kB gzip of the
+ * first load, issue 27). The system is made from its base (utilities, conditions) and its theme
+ * without the recipes, plus only the recipes of the components the app renders
+ * (chakra-theme.ts; tests/web/ui/system.test.ts checks that every Chakra component the app imports
+ * has its recipe here).
+ */
+export const system = createSystem(defaultBaseConfig, themeWithUsedRecipes, appConfig);

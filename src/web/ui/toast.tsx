@@ -1,6 +1,7 @@
-import { createContext, use, useMemo, useState, type ReactNode } from 'react';
-import { Portal, Stack, Toast, Toaster, createToaster } from '@chakra-ui/react';
-import { TOAST_WIDTH } from '../../domain/constants.ts';
+import { Suspense, createContext, lazy, use, useMemo, useState, type ReactNode } from 'react';
+import { createToaster } from '@chakra-ui/react';
+
+const ToastList = lazy(() => import('./toast-list.tsx'));
 
 export type ToastSeverity = 'success' | 'info' | 'warning' | 'error';
 
@@ -24,16 +25,21 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   // One toaster per provider keeps separate app instances (and tests) from sharing toasts.
   const [toaster] = useState(() => createToaster({ placement: 'top-end', pauseOnPageIdle: true, max: 5 }));
 
+  // The toaster keeps the toasts made before its component has loaded and shows them once it has.
+  const [anyShown, setAnyShown] = useState(false);
+
   const service = useMemo<ToastService>(
     () => ({
-      show: ({ summary, detail, severity = 'info', life }) =>
-        toaster.create({
+      show: ({ summary, detail, severity = 'info', life }) => {
+        setAnyShown(true);
+        return toaster.create({
           title: summary,
           description: detail,
           type: severity,
           duration: life ?? Number.POSITIVE_INFINITY,
           closable: true,
-        }),
+        });
+      },
       close: (id) => toaster.dismiss(id),
     }),
     [toaster],
@@ -42,23 +48,12 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext value={service}>
       {children}
-      <Portal>
-        <Toaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-          {(toast) => (
-            <Toast.Root width={TOAST_WIDTH} maxWidth="calc(100vw - 2rem)" data-testid="toast">
-              <Toast.Indicator />
-              <Stack gap="1" flex="1" minWidth="0">
-                {toast.title ? <Toast.Title>{toast.title}</Toast.Title> : null}
-                {toast.description ? (
-                  // Chakra fades the description to 80 %, below AA contrast on the coloured toasts: full strength.
-                  <Toast.Description opacity={1}>{toast.description}</Toast.Description>
-                ) : null}
-              </Stack>
-              {toast.closable ? <Toast.CloseTrigger aria-label="Close message" /> : null}
-            </Toast.Root>
-          )}
-        </Toaster>
-      </Portal>
+      {/* The toaster's component (zag's toast machines, ~10 kB gzip) loads with the first toast, not with the page (issue 27). */}
+      {anyShown ? (
+        <Suspense fallback={null}>
+          <ToastList toaster={toaster} />
+        </Suspense>
+      ) : null}
     </ToastContext>
   );
 }

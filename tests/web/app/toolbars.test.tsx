@@ -48,7 +48,8 @@ describe('toolbars per screen (spec section 2)', () => {
 
   it('shows the right toolbar with Play (disabled) on review only', async () => {
     await renderScreen('review');
-    const right = screen.getByRole('complementary', { name: 'Playback toolbar' });
+    // Its code loads on demand (issue 27: not part of the first load).
+    const right = await screen.findByRole('complementary', { name: 'Playback toolbar' });
     const play = within(right).getByRole('button', { name: 'Play' });
     expect(play.getAttribute('aria-disabled')).toBe('true');
     expect(within(right).queryByRole('button', { name: 'Pause' })).toBeNull();

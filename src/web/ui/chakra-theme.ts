@@ -1,0 +1,99 @@
+import { defineConfig } from '@chakra-ui/react';
+import {
+  alertSlotRecipe,
+  animationStyles,
+  badgeRecipe,
+  breakpoints,
+  buttonRecipe,
+  cardSlotRecipe,
+  codeRecipe,
+  cssVarsPrefix,
+  cssVarsRoot,
+  dialogSlotRecipe,
+  emptyStateSlotRecipe,
+  fieldSlotRecipe,
+  globalCss,
+  headingRecipe,
+  iconRecipe,
+  inputAddonRecipe,
+  inputRecipe,
+  keyframes,
+  layerStyles,
+  linkRecipe,
+  listSlotRecipe,
+  menuSlotRecipe,
+  nativeSelectSlotRecipe,
+  progressSlotRecipe,
+  radioGroupSlotRecipe,
+  semanticTokens,
+  separatorRecipe,
+  skeletonRecipe,
+  skipNavLinkRecipe,
+  spinnerRecipe,
+  tableSlotRecipe,
+  tabsSlotRecipe,
+  textStyles,
+  toastSlotRecipe,
+  tokens,
+  tooltipSlotRecipe,
+} from '@chakra-ui/react/theme';
+
+/**
+ * The recipes (component styles) of the Chakra components the app renders, by the key each
+ * component looks its recipe up with. A component whose recipe is missing renders unstyled, so
+ * tests/web/ui/system.test.ts fails when a screen starts using a component not listed here.
+ */
+export const USED_RECIPES = {
+  badge: badgeRecipe,
+  button: buttonRecipe,
+  code: codeRecipe,
+  heading: headingRecipe,
+  icon: iconRecipe,
+  input: inputRecipe,
+  inputAddon: inputAddonRecipe,
+  link: linkRecipe,
+  separator: separatorRecipe,
+  skeleton: skeletonRecipe,
+  skipNavLink: skipNavLinkRecipe,
+  spinner: spinnerRecipe,
+};
+
+export const USED_SLOT_RECIPES = {
+  alert: alertSlotRecipe,
+  card: cardSlotRecipe,
+  dialog: dialogSlotRecipe,
+  emptyState: emptyStateSlotRecipe,
+  field: fieldSlotRecipe,
+  list: listSlotRecipe,
+  menu: menuSlotRecipe,
+  nativeSelect: nativeSelectSlotRecipe,
+  progress: progressSlotRecipe,
+  radioGroup: radioGroupSlotRecipe,
+  table: tableSlotRecipe,
+  tabs: tabsSlotRecipe,
+  toast: toastSlotRecipe,
+  tooltip: tooltipSlotRecipe,
+};
+
+/**
+ * Chakra's default theme (its defaultThemeConfig: tokens, semantic tokens, text and layer styles,
+ * keyframes, global CSS, preflight) with only the used recipes: the look of every screen stays
+ * Chakra's, without shipping the styles of the ~60 components the app never renders.
+ */
+export const themeWithUsedRecipes = defineConfig({
+  preflight: true,
+  cssVarsPrefix,
+  cssVarsRoot,
+  globalCss,
+  theme: {
+    breakpoints,
+    keyframes,
+    tokens,
+    semanticTokens,
+    recipes: USED_RECIPES,
+    slotRecipes: USED_SLOT_RECIPES,
+    textStyles,
+    layerStyles,
+    animationStyles,
+  },
+});
