@@ -10,8 +10,8 @@ import libjpegTurboWasm from '@cornerstonejs/codec-libjpeg-turbo-8bit/decodewasm
 import openjpegWasm from '@cornerstonejs/codec-openjpeg/decodewasm?url';
 import openjphWasm from '@cornerstonejs/codec-openjph/wasm?url';
 import { createCodecRegistry, type CodecRegistry, type LosslessDecoder } from './codec-registry.ts';
-import type { EmscriptenModule } from './emscripten-codec.ts';
-import type { JpegImage } from './jpeg-12bit-codec.ts';
+import type { EmscriptenModule } from '../../domain/pixels/emscripten-codec.ts';
+import type { JpegImage } from '../../domain/pixels/jpeg-12bit-codec.ts';
 
 type Factory = (options: Record<string, unknown>) => Promise<unknown>;
 

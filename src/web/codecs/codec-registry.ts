@@ -8,8 +8,8 @@
 import type { CodecAdapter, DecodedSamples } from '../../domain/pixels/decoded-samples.ts';
 import type { CodecLookup } from '../../domain/pixels/frame-decode.ts';
 import type { PixelEncoding, PixelFormat } from '../../domain/pixels/pixel-format.ts';
-import { codecErrorText, emscriptenCodec, once, type EmscriptenModule } from './emscripten-codec.ts';
-import { jpeg12BitCodec, type JpegImage } from './jpeg-12bit-codec.ts';
+import { codecErrorText, emscriptenCodec, once, type EmscriptenModule } from '../../domain/pixels/emscripten-codec.ts';
+import { jpeg12BitCodec, type JpegImage } from '../../domain/pixels/jpeg-12bit-codec.ts';
 
 /** jpeg-lossless-decoder-js's decoder, as the server's adapter uses it. */
 export interface LosslessDecoder {

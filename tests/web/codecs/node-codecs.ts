@@ -6,9 +6,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCodecRegistry, type CodecRegistry, type LosslessDecoder } from '../../../src/web/codecs/codec-registry.ts';
-import type { EmscriptenModule } from '../../../src/web/codecs/emscripten-codec.ts';
+import type { EmscriptenModule } from '../../../src/domain/pixels/emscripten-codec.ts';
 import { loadWasmModule } from '../../../src/server/dicom/codecs/wasm-module.ts';
-import type { JpegImage } from '../../../src/web/codecs/jpeg-12bit-codec.ts';
+import type { JpegImage } from '../../../src/domain/pixels/jpeg-12bit-codec.ts';
 
 const require = createRequire(import.meta.url);
 

@@ -19,14 +19,4 @@ export async function loadWasmModule<Module>(pkg: string, js: string, wasm: stri
   return (await factory({ wasmBinary, print: quiet, printErr: quiet })) as Module;
 }
 
-/** Runs `load` once; later calls share its promise (a failed load is retried). */
-export function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let pending: Promise<T> | null = null;
-  return () => {
-    pending ??= load().catch((error: unknown) => {
-      pending = null;
-      throw error;
-    });
-    return pending;
-  };
-}
+export { once } from '../../../domain/pixels/emscripten-codec.ts';

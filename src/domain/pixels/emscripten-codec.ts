@@ -1,11 +1,12 @@
 /**
- * The page's adapter for the @cornerstonejs WASM decoders: the same calling convention, the same
- * decoder class and the same reading of its output as the server's (server/dicom/codecs/
- * emscripten-decoder.ts), so a frame decodes to the same samples in both places. Only the loading
- * differs: the module is handed in (its .wasm fetched from our origin in the page, read from disk
- * in the tests), and happens once, the first time a pack needs it.
+ * The adapter for the @cornerstonejs WASM decoders, one for the server and the page: their decoder
+ * classes share one calling convention (copy the frame into the codec's input buffer, decode, read
+ * the frame info and the output buffer), read here the same way in both places, so a frame decodes
+ * to the same samples wherever it is decoded. Only the loading differs and is handed in (the .wasm
+ * read from node_modules on the server, fetched from our origin in the page), once, the first time
+ * a frame needs it. One decoder instance per thread.
  */
-import { sixteenBit, type CodecAdapter, type DecodedSamples } from '../../domain/pixels/decoded-samples.ts';
+import { sixteenBit, type CodecAdapter, type DecodedSamples } from './decoded-samples.ts';
 
 export interface EmscriptenDecoder {
   getEncodedBuffer(length: number): Uint8Array;

@@ -1,9 +1,10 @@
 /**
  * 12-bit JPEG extended frames (angiography runs), which the 8-bit libjpeg-turbo build cannot
- * decode: the JpegImage decoder of @cornerstonejs/dicom-image-loader, exactly as the server's
- * adapter uses it (server/dicom/codecs/jpeg-12bit.ts says why this decoder and what its bias is).
+ * decode: the JpegImage decoder of @cornerstonejs/dicom-image-loader, one adapter for the server
+ * and the page (server/dicom/codecs/jpeg-12bit.ts says why this decoder); the class is loaded by
+ * the caller (from node_modules on the server, as a bundled module in the page).
  */
-import type { CodecAdapter, DecodedSamples } from '../../domain/pixels/decoded-samples.ts';
+import type { CodecAdapter, DecodedSamples } from './decoded-samples.ts';
 import { codecErrorText, once } from './emscripten-codec.ts';
 
 export interface JpegImage {
@@ -16,7 +17,11 @@ export interface JpegImage {
   getData16(width: number, height: number): Uint16Array;
 }
 
-/** The decoder's 8-bit level shift and rounding, scaled by the precision, taken off again (as the server does). */
+/**
+ * This decoder adds its 8-bit level shift and rounding constant (2056 sixteenths) scaled by the
+ * precision, so 12-bit samples come out 15 too high (measured against dcmdjpeg: exactly that,
+ * within IDCT rounding). Taking it off again leaves the top 15 values of the range clamped to 4080.
+ */
 function removeLevelShiftBias(data: Uint16Array, bitConversion: number): void {
   const top = 255 / bitConversion;
   const bias = Math.round(2056 / bitConversion / 16 - (top + 1) / 2 - 0.5);
