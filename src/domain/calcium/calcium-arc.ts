@@ -10,6 +10,7 @@
  * EDGE_OVER_SHADOW grey levels over what follows it.
  */
 import { createPolarSampler, type PolarSampler } from '../contours/polar-sampler.ts';
+import { selectNth } from '../contours/select-nth.ts';
 
 export interface CalciumFrameGeometry {
   readonly frameWidth: number;
@@ -57,11 +58,13 @@ const EDGE_NEAREST_MM = 0.68;
 const WIRE_MAX_EDGE_MM = 0.95;
 const WIRE_MAX_ARC_RAYS = 40;
 const EDGE_BEYOND_LUMEN_MM = 0.8;
+/** The wall depth beyond the lumen whose darkest values give the frame's dark floor. */
+const FLOOR_DEPTH_MM = 1.5;
 /** The shadow is read from this far behind the edge ... */
 const SHADOW_FROM_MM = 0.3;
 /** ... over this depth. */
 const SHADOW_DEPTH_MM = 0.6;
-/** Rays averaged on each side before reading (speckle). */
+/** Rays averaged on each side before reading (speckle); smoothAcrossRays is written out for 2. */
 const SMOOTH_RAYS = 2;
 /** A nodule's dome is measured against the chord between the edge this far (of the arc) in from each end. */
 const EDGE_CHORD_AT = 0.15;
@@ -104,14 +107,23 @@ export function createCalciumArcDetector(geometry: CalciumFrameGeometry): Calciu
   const calcium = new Uint8Array(CALCIUM_RAYS);
   const edgePx = new Float32Array(CALCIUM_RAYS);
   const readings = { edgeOverShadow: new Float32Array(CALCIUM_RAYS), shadowOverFloor: new Float32Array(CALCIUM_RAYS) };
+  const readFrom = new Int32Array(CALCIUM_RAYS);
+  const readTo = new Int32Array(CALCIUM_RAYS);
+  const floorScratch = new Float32Array(CALCIUM_RAYS * sampleCount);
   return {
     readings,
     detect(frame, lumenRadiiPx) {
       if (lumenRadiiPx === null) return null;
       if (lumenRadiiPx.length !== CALCIUM_RAYS) throw new RangeError(`lumen radii must hold ${CALCIUM_RAYS} rays, got ${lumenRadiiPx.length}`);
       sampler.resample(frame, polar);
-      smoothAcrossRays(polar, smooth, sampleCount);
-      const floor = darkFloor(smooth, sampleCount, sampler.insideCount, lumenRadiiPx, px(1.5));
+      // Only what readRay and darkFloor read is smoothed: a band around the lumen border of each ray.
+      for (let a = 0; a < CALCIUM_RAYS; a++) {
+        const lumenPx = lumenRadiiPx[a]!;
+        readFrom[a] = Math.max(0, Math.min(px(EDGE_NEAREST_MM), Math.floor(lumenPx) - px(EDGE_BEFORE_LUMEN_MM)));
+        readTo[a] = Math.min(sampleCount, Math.max(Math.ceil(lumenPx) + px(EDGE_BEYOND_LUMEN_MM), Math.ceil(lumenPx) + px(FLOOR_DEPTH_MM)) + px(SHADOW_FROM_MM) + px(SHADOW_DEPTH_MM) + 1);
+      }
+      smoothAcrossRays(polar, smooth, sampleCount, readFrom, readTo);
+      const floor = darkFloor(smooth, sampleCount, sampler.insideCount, lumenRadiiPx, px(FLOOR_DEPTH_MM), floorScratch);
       for (let a = 0; a < CALCIUM_RAYS; a++) {
         const reading = readRay(smooth, a * sampleCount, sampler.insideCount[a]!, lumenRadiiPx[a]!, px);
         edgePx[a] = reading.edgePx;
@@ -126,29 +138,31 @@ export function createCalciumArcDetector(geometry: CalciumFrameGeometry): Calciu
   };
 }
 
-function smoothAcrossRays(polar: Float32Array, out: Float32Array, sampleCount: number): void {
+function smoothAcrossRays(polar: Float32Array, out: Float32Array, sampleCount: number, from: Int32Array, to: Int32Array): void {
   const weight = 1 / (2 * SMOOTH_RAYS + 1);
   for (let a = 0; a < CALCIUM_RAYS; a++) {
     const row = a * sampleCount;
-    for (let k = 0; k < sampleCount; k++) {
-      let sum = 0;
-      for (let d = -SMOOTH_RAYS; d <= SMOOTH_RAYS; d++) sum += polar[((a + d + CALCIUM_RAYS) % CALCIUM_RAYS) * sampleCount + k]!;
-      out[row + k] = sum * weight;
-    }
+    // The five rays' rows, found once per ray (a modulo per sample was most of this loop's time);
+    // summed in the same order as before, so the values are the same to the bit.
+    const r0 = ((a - 2 + CALCIUM_RAYS) % CALCIUM_RAYS) * sampleCount;
+    const r1 = ((a - 1 + CALCIUM_RAYS) % CALCIUM_RAYS) * sampleCount;
+    const r3 = ((a + 1) % CALCIUM_RAYS) * sampleCount;
+    const r4 = ((a + 2) % CALCIUM_RAYS) * sampleCount;
+    for (let k = from[a]!; k < to[a]!; k++) out[row + k] = (polar[r0 + k]! + polar[r1 + k]! + polar[row + k]! + polar[r3 + k]! + polar[r4 + k]!) * weight;
   }
 }
 
 /** The frame's dark level: the 5th percentile of the wall beyond the lumen (deep shadow reaches it, tissue does not). */
-function darkFloor(smooth: Float32Array, sampleCount: number, insideCount: Int32Array, lumenRadiiPx: Float32Array, depthPx: number): number {
-  const values: number[] = [];
+function darkFloor(smooth: Float32Array, sampleCount: number, insideCount: Int32Array, lumenRadiiPx: Float32Array, depthPx: number, values: Float32Array): number {
+  let count = 0;
   for (let a = 0; a < CALCIUM_RAYS; a += 3) {
     const from = Math.ceil(lumenRadiiPx[a]!);
     const to = Math.min(insideCount[a]!, from + depthPx);
-    for (let k = from; k < to; k += 2) values.push(smooth[a * sampleCount + k]!);
+    for (let k = from; k < to; k += 2) values[count++] = smooth[a * sampleCount + k]!;
   }
-  if (values.length === 0) return 0;
-  values.sort((x, y) => x - y);
-  return values[Math.floor(0.05 * values.length)]!;
+  if (count === 0) return 0;
+  // The value a sort would put there, without the sort (it was a fifth of the calcium's time).
+  return selectNth(values, count, Math.floor(0.05 * count));
 }
 
 interface RayReading {
