@@ -67,13 +67,13 @@ test('frames come from the store by signed URLs, the replicas only authorise, an
   test.info().annotations.push({ type: 'first open', description: figures });
   console.info(`  first open: ${figures}`);
   expect(opened.store.served - before.store.served).toBeGreaterThanOrEqual(CHUNKS);
-  // 300 gzip'd 512 x 512 frames are tens of megabytes; the replicas sent locations, JSON and the app's code.
+  // 300 losslessly packed 512 x 512 frames are tens of megabytes; the replicas sent locations, JSON and the app's code.
   expect(storeBytes).toBeGreaterThan(20e6);
   expect(replicaBytes).toBeLessThan(storeBytes / 5);
   expect(opened.store.refused).toEqual(before.store.refused);
 
-  // 2. What the page shows is what the store holds: each chunk the worker kept under the app's URL has
-  // the frames' raw bytes, identical to a fresh fetch of the chunk from the store.
+  // 2. What the page shows is what the store holds: each chunk the worker kept under the app's URL is
+  // the frame pack the store holds, byte for byte (not content-encoded), as a fresh fetch from the store gives it.
   const images = JSON.parse((await pageGet(page, `/api/demo/records/${recordId}/images`, true)).body) as { bmode: { chunks: string[] } };
   const location = await balancerGet(`/api/demo/${images.bmode.chunks[5]}`, `Bearer ${await storedIdToken(page)}`);
   expect(location.type).toContain('application/vnd.ivus.frame-location+json');
@@ -84,12 +84,21 @@ test('frames come from the store by signed URLs, the replicas only authorise, an
     const cachedBytes = new Uint8Array(cached ? await cached.arrayBuffer() : new ArrayBuffer(0));
     const fresh = await fetch(storeUrl, { credentials: 'omit' });
     const freshBytes = new Uint8Array(await fresh.arrayBuffer());
-    return { caches: names.length, cached: cachedBytes.length, fresh: freshBytes.length, equal: cachedBytes.length === freshBytes.length && cachedBytes.every((b, i) => b === freshBytes[i]), encoding: fresh.headers.get('content-encoding') };
+    // A new record's chunk is a frame pack (issue 27): 'IVFP', its header's length, the header naming its frames.
+    const headerLength = cachedBytes.length >= 8 ? new DataView(cachedBytes.buffer).getUint32(4, true) : 0;
+    const header = headerLength ? (JSON.parse(new TextDecoder().decode(cachedBytes.subarray(8, 8 + headerLength))) as { frameLengths: number[] }) : null;
+    return {
+      caches: names.length,
+      magic: String.fromCharCode(...cachedBytes.subarray(0, 4)),
+      frames: header?.frameLengths.length ?? 0,
+      equal: cachedBytes.length > 0 && cachedBytes.length === freshBytes.length && cachedBytes.every((b, i) => b === freshBytes[i]),
+      encoding: fresh.headers.get('content-encoding'),
+    };
   }, { appUrl: `/api/demo/${images.bmode.chunks[5]}`, storeUrl: url });
-  expect(comparison).toMatchObject({ caches: 1, cached: 16 * 512 * 512, fresh: 16 * 512 * 512, equal: true });
+  expect(comparison).toMatchObject({ caches: 1, magic: 'IVFP', frames: 16, equal: true, encoding: null });
 
   // 3. The store refuses a tampered URL (another chunk under the same signature, a longer life) and an expired one.
-  const otherChunk = url.replace(/\/bmode\/(\d+)\.u8\.gz/, (_, n: string) => `/bmode/${String(Number(n) + 1).padStart(n.length, '0')}.u8.gz`);
+  const otherChunk = url.replace(/\/bmode\/(\d+)\.(u8\.gz|ivfp)/, (_, n: string, kind: string) => `/bmode/${String(Number(n) + 1).padStart(n.length, '0')}.${kind}`);
   const { s3 } = opened;
   const key = decodeURIComponent(new URL(url).pathname.slice(`/${s3.bucket}/`.length));
   const client = new AwsClient({ accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, region: s3.region, service: 's3' });
