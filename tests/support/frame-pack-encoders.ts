@@ -6,7 +6,7 @@
  */
 import { decodeFrameWith } from '../../src/domain/pixels/frame-decode.ts';
 import { buildFramePack, readFramePack } from '../../src/domain/pixels/frame-pack.ts';
-import type { PixelEncoding, PixelFormat } from '../../src/domain/pixels/pixel-format.ts';
+import { grayFormat as grayFormatOf, type PixelEncoding, type PixelFormat } from '../../src/domain/pixels/pixel-format.ts';
 import { codecFor, initCodecFor } from '../../src/server/dicom/codecs/registry.ts';
 import { loadWasmModule } from '../../src/server/dicom/codecs/wasm-module.ts';
 
@@ -23,23 +23,7 @@ let charlsModule: Promise<EncoderModule> | null = null;
 
 /** 8-bit MONOCHROME2 frames of a given encoding: what an IVUS console's gray frames are. */
 export function grayFormat(encoding: PixelEncoding, width: number, height: number): PixelFormat {
-  return {
-    encoding,
-    rows: height,
-    columns: width,
-    samplesPerPixel: 1,
-    bitsAllocated: 8,
-    bitsStored: 8,
-    pixelRepresentation: 0,
-    photometric: 'MONOCHROME2',
-    planarConfiguration: 0,
-    bigEndianWords: false,
-    rescaleSlope: 1,
-    rescaleIntercept: 0,
-    window: null,
-    voiLut: null,
-    palette: null,
-  };
+  return grayFormatOf(encoding, height, width);
 }
 
 function encodeWith(Encoder: new () => Encoder, frame: Uint8Array, width: number, height: number, quality?: number): Uint8Array {

@@ -83,3 +83,24 @@ export function nativeFrameBytes(format: Pick<PixelFormat, 'rows' | 'columns' | 
 export function rgbToGray(r: number, g: number, b: number): number {
   return ((299 * r + 587 * g + 114 * b + 500) / 1000) | 0;
 }
+
+/** Plain 8-bit MONOCHROME2 frames of an encoding: what an IVUS console's gray frames are, and a gray frame pack's format (its decode is the gray itself). */
+export function grayFormat(encoding: PixelEncoding, rows: number, columns: number): PixelFormat {
+  return {
+    encoding,
+    rows,
+    columns,
+    samplesPerPixel: 1,
+    bitsAllocated: 8,
+    bitsStored: 8,
+    pixelRepresentation: 0,
+    photometric: 'MONOCHROME2',
+    planarConfiguration: 0,
+    bigEndianWords: false,
+    rescaleSlope: 1,
+    rescaleIntercept: 0,
+    window: null,
+    voiLut: null,
+    palette: null,
+  };
+}

@@ -1,24 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildFramePack, FramePackError, readFramePack } from '../../../src/domain/pixels/frame-pack.ts';
-import type { PixelFormat } from '../../../src/domain/pixels/pixel-format.ts';
+import { grayFormat, type PixelFormat } from '../../../src/domain/pixels/pixel-format.ts';
 
-const format: PixelFormat = {
-  encoding: 'jpeg-ls',
-  rows: 2,
-  columns: 3,
-  samplesPerPixel: 1,
-  bitsAllocated: 8,
-  bitsStored: 8,
-  pixelRepresentation: 0,
-  photometric: 'MONOCHROME2',
-  planarConfiguration: 0,
-  bigEndianWords: false,
-  rescaleSlope: 1,
-  rescaleIntercept: 0,
-  window: null,
-  voiLut: null,
-  palette: null,
-};
+const format: PixelFormat = grayFormat('jpeg-ls', 2, 3);
 
 describe('frame pack', () => {
   it('gives back the format and every frame byte for byte, empty frames included', () => {

@@ -8,7 +8,7 @@
  * 4.0 ms, decode 3.3 ms against 2.0 ms. Bytes on the wire are what the issue is about, and both
  * decode far inside a frame period, so the smaller one.
  */
-import type { PixelFormat } from '../../../domain/pixels/pixel-format.ts';
+import { grayFormat, type PixelFormat } from '../../../domain/pixels/pixel-format.ts';
 import { loadWasmModule, once } from './wasm-module.ts';
 
 interface JpegLSEncoder {
@@ -29,23 +29,7 @@ export const initGrayEncoder = once(async () => {
 
 /** The pixel format of frames encodeGray made: plain 8-bit MONOCHROME2, so their decode is the gray itself. */
 export function grayLosslessFormat(rows: number, columns: number): PixelFormat {
-  return {
-    encoding: 'jpeg-ls',
-    rows,
-    columns,
-    samplesPerPixel: 1,
-    bitsAllocated: 8,
-    bitsStored: 8,
-    pixelRepresentation: 0,
-    photometric: 'MONOCHROME2',
-    planarConfiguration: 0,
-    bigEndianWords: false,
-    rescaleSlope: 1,
-    rescaleIntercept: 0,
-    window: null,
-    voiLut: null,
-    palette: null,
-  };
+  return grayFormat('jpeg-ls', rows, columns);
 }
 
 /** One gray frame (rows x columns bytes) as a JPEG-LS lossless bitstream (a copy the caller owns). */
