@@ -25,6 +25,8 @@ export interface SliceMarker {
   color: string;
   label: string;
   testId: string;
+  /** Issue 28: a tooltip (and accessible name) saying what the marker shows and how it is computed. */
+  title?: string;
 }
 
 export interface MarkerLabelsProps {
@@ -64,7 +66,15 @@ export function MarkerLabels({ markers, axis, labelTop, lineTop, lineBottom, row
     const centre = start + widths[i]! / 2;
     const chipBottom = labelTop + MARKER_CHIP_HEIGHT_PX;
     return (
-      <g key={marker.testId} data-testid={marker.testId} data-slice={marker.slice} onClick={go(marker.slice)} style={{ cursor: 'pointer' }}>
+      <g
+        key={marker.testId}
+        data-testid={marker.testId}
+        data-slice={marker.slice}
+        onClick={go(marker.slice)}
+        style={{ cursor: 'pointer' }}
+        {...(marker.title === undefined ? {} : { role: 'button', 'aria-label': `${marker.label}: ${marker.title}` })}
+      >
+        {marker.title === undefined ? null : <title>{marker.title}</title>}
         <line x1={x} x2={x} y1={lineTop} y2={lineBottom} stroke={marker.color} strokeWidth={2} strokeDasharray="4 3" />
         {/* A wider invisible line: the marker is easy to hit. */}
         <line x1={x} x2={x} y1={lineTop} y2={lineBottom} stroke="transparent" strokeWidth={10} />

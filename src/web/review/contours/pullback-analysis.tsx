@@ -17,6 +17,7 @@ import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
 import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
 import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
+import { stentMarkers } from '../stent/stent-markers.ts';
 import { stentCsvSection } from '../../../domain/stent/stent-results.ts';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
@@ -77,6 +78,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
     for (const s of stent.results.slices) areas[s.slice - 1] = s.areaMm2;
     return areas;
   }, [stent, allFramesResult]);
+  const stentPlotMarkers = useMemo(() => (stent === null ? [] : stentMarkers(stent)), [stent]);
   const [width, setWidth] = useState(0);
   // The strip and the plot's column: its width is their x axis.
   const plotColumnRef = useRef<HTMLDivElement>(null);
@@ -182,7 +184,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
                 </Box>
               ) : null}
               {result && width > 0 ? (
-                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} stentAreas={stentAreas} />
+                <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} stentAreas={stentAreas} extraMarkers={stentPlotMarkers} />
               ) : state.status !== 'error' ? (
                 // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
                 <Box height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />

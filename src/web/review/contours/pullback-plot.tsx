@@ -39,6 +39,8 @@ export interface PullbackPlotProps {
   assumedNote: string | null;
   /** Issue 28: the stent area by slice index (null: not measurable or outside the stent), once the stent is read. */
   stentAreas?: readonly (number | null)[] | null;
+  /** Issue 28: more markers beside the MLA and references (the stent's edges and MSA), laid out with them. */
+  extraMarkers?: readonly SliceMarker[];
 }
 
 /** The stent area curve's colour (issue 28). */
@@ -92,7 +94,7 @@ function Swatch({ color, label }: { color: string; label: string }) {
  * the maximal plaque burden flagged; low-confidence slices shaded; a click jumps to the slice under
  * the pointer.
  */
-export function PullbackPlot({ result, cursor, width, height, assumedNote, stentAreas = null }: PullbackPlotProps) {
+export function PullbackPlot({ result, cursor, width, height, assumedNote, stentAreas = null, extraMarkers = [] }: PullbackPlotProps) {
   const count = result.slices.length;
   const maxArea = useMemo(() => Math.max(1, ...result.slices.map((s) => s.areaMm2 ?? 0)) * 1.1, [result]);
   const plotWidth = Math.max(10, width - MARGIN.left - MARGIN.right);
@@ -131,7 +133,7 @@ export function PullbackPlot({ result, cursor, width, height, assumedNote, stent
     // The same mapping the curves and markers are drawn with (plot-scale.ts), read backwards.
     cursor.setSlice(xToSlice(event.clientX - event.currentTarget.getBoundingClientRect().left, axis));
   };
-  const markers = plotMarkers(result, '');
+  const markers = [...plotMarkers(result, ''), ...extraMarkers];
 
   const axisText = (text: string, atX: number, atY: number, anchor: 'start' | 'end' = 'start') => (
     <text x={atX} y={atY} fontSize={AXIS_FONT_PX} fill="currentColor" textAnchor={anchor}>
