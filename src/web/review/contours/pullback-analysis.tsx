@@ -17,7 +17,8 @@ import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
 import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
 import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
-import { stentMarkers } from '../stent/stent-markers.ts';
+import { stentMarkers } from './stent-markers.ts';
+import { stentReportSection } from '../../../domain/stent/stent-report.ts';
 import { stentCsvSection } from '../../../domain/stent/stent-results.ts';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
@@ -121,6 +122,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           return frame ? [{ role, slice, frame }] : [];
         });
         const sections = calcium ? [calciumReportSection(calcium)] : [];
+        // Issue 28: the stent's section only once the clinician has read the stent.
+        if (stent !== null) sections.push(stentReportSection(stent.results, stent.figures, stent.manualSlices));
         return buildReportPdf({ ...report, result: all, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt, sections }, font);
       })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))

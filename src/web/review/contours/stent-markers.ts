@@ -3,12 +3,13 @@
  * frame, drawn and laid out as the MLA and reference markers are (marker-labels.tsx), so their
  * labels never overlap those. The MSA label carries the expansion flag itself (the clinician sees
  * "under-expanded" on the plot without opening the results), its tooltip the figures and how they
- * are computed.
+ * are computed. It lives beside the plot (contours) because the stent folder does not import the
+ * contours folder (no folder cycles).
  */
 import { EXPANSION_DISTAL_LIMIT, EXPANSION_MEAN_LIMIT } from '../../../domain/stent/stent-analysis.ts';
 import { STENT_FIGURE_HELP, STENT_FLAG_TEXT } from '../../../domain/stent/stent-results.ts';
-import type { SliceMarker } from '../contours/marker-labels.tsx';
-import type { ShownStent } from './stent-section.tsx';
+import type { SliceMarker } from './marker-labels.tsx';
+import type { ShownStent } from '../stent/stent-section.tsx';
 
 /** The stent markers' colour: the stent area curve's, so marker and curve read as one. */
 export const STENT_MARKER_COLOR = '#B98CFF';

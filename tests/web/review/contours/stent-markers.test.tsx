@@ -11,11 +11,11 @@ import { detectStent, stentFigures } from '../../../../src/domain/stent/stent-an
 import { STENT_FLAG_TEXT, stentResults } from '../../../../src/domain/stent/stent-results.ts';
 import { PullbackPlot } from '../../../../src/web/review/contours/pullback-plot.tsx';
 import { SliceCursor } from '../../../../src/web/review/frames/slice-cursor.ts';
-import { STENT_UNDEREXPANDED_COLOR, stentMarkers } from '../../../../src/web/review/stent/stent-markers.ts';
+import { STENT_UNDEREXPANDED_COLOR, stentMarkers } from '../../../../src/web/review/contours/stent-markers.ts';
 import type { ShownStent } from '../../../../src/web/review/stent/stent-section.tsx';
 import { renderApp } from '../../render.tsx';
 import { imageStoreFor } from '../playback/image-store-fixture.ts';
-import { detectedContours } from '../contours/contours-fixture.ts';
+import { detectedContours } from './contours-fixture.ts';
 import { nativeReading, stentReading } from '../../../domain/stent/stent-fixtures.ts';
 
 /** 60 frames at 10 frames/mm: a stent of radius 1.6 mm (about 8 mm²) on frames 20-39, narrowed on frames 28-32. */
