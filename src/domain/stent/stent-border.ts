@@ -29,7 +29,7 @@ const OVAL_DAMPING = 0.02;
 const MAX_GAP_RAD = (7 * Math.PI) / 6;
 const OUTLIER_MM = 0.12;
 
-export function stentRadiusAt(border: StentBorder, angleRad: number): number {
+export function stentRadiusAt(border: Pick<StentBorder, 'coefficients'>, angleRad: number): number {
   const [c0, c1, s1, c2, s2] = border.coefficients as [number, number, number, number, number];
   return c0 + c1 * Math.cos(angleRad) + s1 * Math.sin(angleRad) + c2 * Math.cos(2 * angleRad) + s2 * Math.sin(2 * angleRad);
 }

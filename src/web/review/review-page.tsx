@@ -1,5 +1,5 @@
 import { Box, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
-import { useCallback, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useSearch } from 'wouter';
 import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
 import { AnnotatedSliceMarks } from './annotations/annotated-slice-marks.tsx';
@@ -108,6 +108,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const lmodeViews = useMemo(() => ({ cutAngle: createCutAngleStore(), image: new PageLmode(store), display: session.displays.lmode }), [store, session]);
   const bmodeFrame = useBmodeFrameSize(store);
   const lmodeStrip = useMemo(() => ({ store, ...lmodeViews, pixelSpacingMm, geometry }), [store, lmodeViews, pixelSpacingMm, geometry]);
+  // Issue 28: the stent's borders by slice once the clinician reads the stent (results column), drawn on the B-mode frame.
+  const [stentBorders, setStentBorders] = useState<ReadonlyMap<number, readonly number[]> | null>(null);
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -134,7 +136,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         );
         // Borders, scale bar and the frame's figures whatever the tool, on IVUS only (issue 26).
         return scope.analysed ? (
-          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle}>
+          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle} stentBorders={stentBorders}>
             {overlay}
           </BmodeFrameFigures>
         ) : (
@@ -148,7 +150,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         </>
       ),
     }),
-    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews],
+    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews, stentBorders],
   );
 
   return (
@@ -220,6 +222,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           lmode={lmodeStrip}
           annotations={annotations.store}
           report={{ patient: context.patient, record: { ...record, recordId }, figures, review: record.annotation ?? null }}
+          onStentBorders={setStentBorders}
           frameAt={(slice) => {
             const size = store.size('bmode');
             const pixels = store.bmodeFrameAt(slice);

@@ -11,6 +11,7 @@ import { createFrameBoxes, FrameBoxesContext, useFrameBoxes, usePublishedBox } f
 import { cutHandleRect, frameObstacles } from './readout-placement.ts';
 import { ScaleBar, scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
+import { StentBorderOverlay } from './stent-border-overlay.tsx';
 
 /** The current slice, as the image store holds it. */
 export interface SliceSource {
@@ -32,6 +33,8 @@ export interface BmodeFrameFiguresProps {
   cutAngle?: CutAngleStore | undefined;
   /** The annotation overlay: inside, the contour tool draws the editable borders and its own readout. */
   children: ReactNode;
+  /** Issue 28: once the stent is read, its border by slice (the five harmonic coefficients, mm), drawn read-only with the others. */
+  stentBorders?: ReadonlyMap<number, readonly number[]> | null | undefined;
 }
 
 const NO_CUT_ANGLE: CutAngleStore | null = null;
@@ -47,10 +50,25 @@ function FixedFrameBoxes({ viewport, cutAngle }: { viewport: PanelViewport; cutA
 }
 
 /** Outside the contour tool: the borders as lines (when switched on) and the frame's readout, clear of them. */
-function FiguresOutsideContourTool({ viewport, slices, analysis, pending }: { viewport: PanelViewport; slices: SliceSource; analysis: CorrectedAnalysis | null; pending: string | null }) {
+function FiguresOutsideContourTool({
+  viewport,
+  slices,
+  analysis,
+  pending,
+  stentBorders,
+  pixelSpacingMm,
+}: {
+  viewport: PanelViewport;
+  slices: SliceSource;
+  analysis: CorrectedAnalysis | null;
+  pending: string | null;
+  stentBorders: ReadonlyMap<number, readonly number[]> | null;
+  pixelSpacingMm: number;
+}) {
   const slice = useSyncExternalStore(slices.subscribe, () => slices.getSnapshot().slice);
   const shown = useBordersShown();
   const measurement = analysis?.slices[slice - 1] ?? null;
+  const stentBorder = stentBorders?.get(slice) ?? null;
   const { transform, imageSize, viewportSize } = viewport;
   const screen = {
     lumen: (measurement?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
@@ -63,6 +81,7 @@ function FiguresOutsideContourTool({ viewport, slices, analysis, pending }: { vi
   return (
     <>
       {shown && measurement ? <ReadOnlyBorders screen={screen} slice={slice} /> : null}
+      {shown && stentBorder ? <StentBorderOverlay coefficients={stentBorder} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} /> : null}
       <FrameReadout ref={readoutRef} measurement={measurement} pending={pending} at={placement.rect} layout={layout} />
     </>
   );
@@ -75,7 +94,7 @@ function FiguresOutsideContourTool({ viewport, slices, analysis, pending }: { vi
  * annotation overlay, `children`) draws the editable borders and the same readout, live while a
  * point is dragged. Mounted for IVUS records only: other ultrasound gets no border and no figure.
  */
-export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children }: BmodeFrameFiguresProps) {
+export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children, stentBorders = null }: BmodeFrameFiguresProps) {
   const [visibility] = useState(() => createBordersVisibility(true));
   const [boxes] = useState(createFrameBoxes);
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
@@ -87,7 +106,7 @@ export function BmodeFrameFigures({ viewport: source, slices, analysis, pending,
       {children}
       {viewport ? (
         <div data-testid="bmode-frame-figures" style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
-          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} />}
+          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} pixelSpacingMm={pixelSpacingMm} />}
           <ScaleBar transform={viewport.transform} panel={viewport.viewportSize} pixelSpacingMm={pixelSpacingMm} assumed={pixelSpacingAssumed} />
         </div>
       ) : null}

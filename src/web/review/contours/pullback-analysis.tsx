@@ -61,13 +61,15 @@ export interface PullbackAnalysisProps {
   report: (Omit<ReportInput, 'result' | 'manifest' | 'madeAt' | 'frames'> & { record: { studyInstanceUid?: string | null | undefined } }) | null;
   /** The B-mode frame at a 1-based slice, if loaded: the report shows the MLA and reference frames with their borders. */
   frameAt?: (slice: number) => ReportFrame | null;
+  /** Issue 28: told the stent's borders by slice whenever the stent is read (the B-mode frame draws them), null before. */
+  onStentBorders?: (borders: ReadonlyMap<number, readonly number[]> | null) => void;
 }
 
 /**
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt, onStentBorders }: PullbackAnalysisProps) {
   // Gating on request (issue 28): the figures shown are then those of the gated frames; the exports keep all frames.
   const { gating, gatedFrames, result } = useGating(lmode, allFramesResult);
   const [open, setOpen] = useState(true);
@@ -79,6 +81,11 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
     for (const s of stent.results.slices) areas[s.slice - 1] = s.areaMm2;
     return areas;
   }, [stent, allFramesResult]);
+  const results = stent?.results ?? null;
+  useEffect(() => {
+    if (!onStentBorders) return;
+    onStentBorders(results === null ? null : new Map(results.slices.flatMap((s) => (s.border === null ? [] : [[s.slice, s.border] as const]))));
+  }, [results, onStentBorders]);
   const stentPlotMarkers = useMemo(() => (stent === null ? [] : stentMarkers(stent)), [stent]);
   const [width, setWidth] = useState(0);
   // The strip and the plot's column: its width is their x axis.
