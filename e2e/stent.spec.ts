@@ -14,4 +14,8 @@ test('the stent analysis is one click from the review and finds no stent in a na
   await button.click();
   await expect(page.getByTestId('stent-results')).toHaveText('No stent detected', { timeout: 120_000 });
   await expect(page.getByRole('button', { name: 'Read the stent again' })).toBeEnabled();
+  // No stent: no stent marker on the plot and no stent border on the frame, rather than invented ones.
+  await expect(page.getByTestId('stent-msa-marker')).toHaveCount(0);
+  await expect(page.getByTestId('stent-distal-edge-marker')).toHaveCount(0);
+  await expect(page.getByTestId('stent-border')).toHaveCount(0);
 });
