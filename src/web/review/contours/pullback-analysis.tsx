@@ -85,6 +85,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   useEffect(() => {
     if (!onStentBorders) return;
     onStentBorders(results === null ? null : new Map(results.slices.flatMap((s) => (s.border === null ? [] : [[s.slice, s.border] as const]))));
+    // When the results column goes (another record, no pullback), the frame no longer shows this stent.
+    return () => onStentBorders(null);
   }, [results, onStentBorders]);
   const stentPlotMarkers = useMemo(() => (stent === null ? [] : stentMarkers(stent)), [stent]);
   const [width, setWidth] = useState(0);
