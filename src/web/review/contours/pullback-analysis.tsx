@@ -29,6 +29,7 @@ import { GatedFiguresNote } from '../gating/gated-figures-note.tsx';
 import { CalciumResults } from '../calcium/calcium-results.tsx';
 import { calciumExportCsv, useRecordCalcium } from '../calcium/use-record-calcium.ts';
 import { calciumReportSection } from '../../../domain/calcium/calcium-report.ts';
+import { gatedCsvSection, gatedReportSection, gatingToExport } from '../../../domain/gating/gated-export.ts';
 
 /**
  * The detected contours with the clinician's corrections, measured; null until detection is done.
@@ -95,6 +96,12 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   // A file name carries no invented date: an unknown acquisition date is written 'undated'.
   const fileDate = report && (isAssumed(report.record, 'acquiredAt') ? 'undated' : report.record.acquiredAt.slice(0, 10));
   const fileStem = report ? `ivus-${report.patient.patientId}-${fileDate}` : 'ivus-pullback';
+  // Issue 28: while gating is on and found cycles, the exports add the gated figures as their own section.
+  const gatedExport = () => gatingToExport(gating?.getSnapshot());
+  const gatedCsv = (all: CorrectedAnalysis): string => {
+    const gated = gatedExport();
+    return gated && lmode ? gatedCsvSection(all, gated, lmode.geometry) : '';
+  };
   const exportCsv = () =>
     allFramesResult &&
     downloadFile(
@@ -102,7 +109,9 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
         (report
           ? // The clinician's own measurements follow the per-slice table, as a table of their own.
             pullbackExportCsv(withAssumedColumn(measurementsCsv(allFramesResult), report.record), annotations.getSnapshot().manifest, report.figures)
-          : measurementsCsv(allFramesResult)) + calciumExportCsv(calcium, allFramesResult),
+          : measurementsCsv(allFramesResult)) +
+          gatedCsv(allFramesResult) +
+          calciumExportCsv(calcium, allFramesResult),
       ) + (stent === null ? '' : `\n${stentCsvSection(stent.results, stent.figures, stent.manualSlices)}`),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
@@ -118,7 +127,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           const frame = frameAt?.(slice);
           return frame ? [{ role, slice, frame }] : [];
         });
-        const sections = calcium ? [calciumReportSection(calcium)] : [];
+        const gated = gatedExport();
+        const sections = [...(gated && lmode ? [gatedReportSection(all, gated, lmode.geometry)] : []), ...(calcium ? [calciumReportSection(calcium)] : [])];
         return buildReportPdf({ ...report, result: all, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt, sections }, font);
       })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
