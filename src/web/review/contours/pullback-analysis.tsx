@@ -69,6 +69,12 @@ export interface PullbackAnalysisProps {
 export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt }: PullbackAnalysisProps) {
   // Gating on request (issue 28): the figures shown are then those of the gated frames; the exports keep all frames.
   const { gating, gatedFrames, result } = useGating(lmode, allFramesResult);
+  // The L-mode panel follows the same toggle: it shows the gated L-mode while gating is on.
+  const pageLmode = lmode?.image;
+  useEffect(() => {
+    pageLmode?.setGatedFrames(gatedFrames);
+    return () => pageLmode?.setGatedFrames(null);
+  }, [pageLmode, gatedFrames]);
   const [open, setOpen] = useState(true);
   // Issue 28: the stent's results once read (the plot draws its area, the CSV adds its figures).
   const [stent, setStent] = useState<ShownStent | null>(null);
