@@ -50,7 +50,7 @@ export function gatedCsvSection(all: CorrectedAnalysis, gating: GatedExportInput
     row('gated_proximal_reference', fixed(results.proximalReference?.areaMm2, 2), 'mm2', results.proximalReference),
     row('gated_area_stenosis', fixed(results.areaStenosisPercent, 1), '%', null),
     row('gated_lesion_length', fixed(results.lesionLengthMm, 2), 'mm', null),
-    row('gated_heart_rate', gating.heartRateBpm.toFixed(0), 'bpm', null),
+    row('gated_heart_rate', String(Math.round(gating.heartRateBpm)), 'bpm', null),
     row('gated_frames', String(frames.length), 'frames', null),
     `gated_method,"${GATED_METHOD_LINES.join(' ')}",,,`,
   ];
@@ -65,7 +65,7 @@ export function gatedReportSection(all: CorrectedAnalysis, gating: GatedExportIn
   return {
     heading: 'Gated analysis',
     lines: [
-      `${gating.endDiastolicFrames.length} gated frames (end-diastole), heart rate ${gating.heartRateBpm.toFixed(0)} bpm`,
+      `${gating.endDiastolicFrames.length} gated frames (end-diastole), heart rate ${String(Math.round(gating.heartRateBpm))} bpm`,
       `Gated MLA ${frame(results.mla)}`,
       `Gated distal reference ${frame(results.distalReference)}; proximal reference ${frame(results.proximalReference)}`,
       `Gated area stenosis ${results.areaStenosisPercent === null ? 'not measurable' : `${results.areaStenosisPercent.toFixed(0)} %`}; ` +
