@@ -3,6 +3,7 @@
  * frames alone (one end-diastolic frame per cycle), the strip shows the gated L-mode, the figures
  * say they come from the gated frames, and E / Shift+E step end-diastole to end-diastole.
  */
+import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { gatingCase } from '../src/domain/synthetic/gating-cases.ts';
 import { makeDicom } from '../tests/support/dicom-fixtures.ts';
@@ -54,6 +55,17 @@ test('a beating pullback is gated on request: gated L-mode, figures said to be g
   await expect(page.getByTestId('gated-figures-note')).toHaveText(/^Gated: L-mode and figures from \d+ end-diastolic frames/);
   await expect(page.getByTestId('lmode-strip-image')).toHaveAttribute('data-gated', 'true');
 
+  // While gated the CSV adds the gated frames and results, named as gated (and only then: see below).
+  const exportedCsv = async () => {
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click({ timeout: 120_000 });
+    return fs.readFileSync(await (await download).path(), 'utf8');
+  };
+  const gatedCsv = await exportedCsv();
+  expect(gatedCsv).toContain('\r\ngated_slice,gated_position_mm,gated_lumen_area_mm2,gated_vessel_area_mm2,gated_plaque_burden_percent\r\n');
+  expect(gatedCsv).toMatch(/\r\ngated_mla,[\d.]*,mm2,/);
+  expect(gatedCsv).toMatch(new RegExp(`\\r\\ngated_heart_rate,${bpm},bpm,`));
+
   // E steps to the next end-diastole (within a frame of the generator's own), Shift+E back.
   const nearTruth = (slice: number) => truth.some((frame) => Math.abs(frame + 1 - slice) <= 1);
   await page.keyboard.press('e');
@@ -71,6 +83,7 @@ test('a beating pullback is gated on request: gated L-mode, figures said to be g
   await expect(toggle).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('gated-figures-note')).toHaveCount(0);
   await expect(page.getByTestId('lmode-strip-image')).toHaveAttribute('data-gated', 'false');
+  expect(await exportedCsv()).not.toContain('gated_');
 });
 
 test('the demo pullback, imaged without a beating heart, answers "no cardiac cycle" and keeps its figures', async ({ page }) => {

@@ -31,6 +31,7 @@ import { GatedFiguresNote } from '../gating/gated-figures-note.tsx';
 import { CalciumResults } from '../calcium/calcium-results.tsx';
 import { calciumExportCsv, useRecordCalcium } from '../calcium/use-record-calcium.ts';
 import { calciumReportSection } from '../../../domain/calcium/calcium-report.ts';
+import { gatedCsvSection, gatedReportSection, gatingToExport } from '../../../domain/gating/gated-export.ts';
 
 /**
  * The detected contours with the clinician's corrections, measured; null until detection is done.
@@ -72,6 +73,12 @@ export interface PullbackAnalysisProps {
 export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt, onStentBorders }: PullbackAnalysisProps) {
   // Gating on request (issue 28): the figures shown are then those of the gated frames; the exports keep all frames.
   const { gating, gatedFrames, result } = useGating(lmode, allFramesResult);
+  // The L-mode panel follows the same toggle: it shows the gated L-mode while gating is on.
+  const pageLmode = lmode?.image;
+  useEffect(() => {
+    pageLmode?.setGatedFrames(gatedFrames);
+    return () => pageLmode?.setGatedFrames(null);
+  }, [pageLmode, gatedFrames]);
   const [open, setOpen] = useState(true);
   // Issue 28: the stent's results once read (the plot draws its area, the CSV adds its figures).
   const [stent, setStent] = useState<ShownStent | null>(null);
@@ -107,6 +114,12 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   // A file name carries no invented date: an unknown acquisition date is written 'undated'.
   const fileDate = report && (isAssumed(report.record, 'acquiredAt') ? 'undated' : report.record.acquiredAt.slice(0, 10));
   const fileStem = report ? `ivus-${report.patient.patientId}-${fileDate}` : 'ivus-pullback';
+  // Issue 28: while gating is on and found cycles, the exports add the gated figures as their own section.
+  const gatedExport = () => gatingToExport(gating?.getSnapshot());
+  const gatedCsv = (all: CorrectedAnalysis): string => {
+    const gated = gatedExport();
+    return gated && lmode ? gatedCsvSection(all, gated, lmode.geometry) : '';
+  };
   const exportCsv = () =>
     allFramesResult &&
     downloadFile(
@@ -114,7 +127,9 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
         (report
           ? // The clinician's own measurements follow the per-slice table, as a table of their own.
             pullbackExportCsv(withAssumedColumn(measurementsCsv(allFramesResult), report.record), annotations.getSnapshot().manifest, report.figures)
-          : measurementsCsv(allFramesResult)) + calciumExportCsv(calcium, allFramesResult),
+          : measurementsCsv(allFramesResult)) +
+          gatedCsv(allFramesResult) +
+          calciumExportCsv(calcium, allFramesResult),
       ) + (stent === null ? '' : `\n${stentCsvSection(stent.results, stent.figures, stent.manualSlices)}`),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
@@ -130,7 +145,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           const frame = frameAt?.(slice);
           return frame ? [{ role, slice, frame }] : [];
         });
-        const sections = calcium ? [calciumReportSection(calcium)] : [];
+        const gated = gatedExport();
+        const sections = [...(gated && lmode ? [gatedReportSection(all, gated, lmode.geometry)] : []), ...(calcium ? [calciumReportSection(calcium)] : [])];
         // Issue 28: the stent's section only once the clinician has read the stent.
         if (stent !== null) sections.push(stentReportSection(stent.results, stent.figures, stent.manualSlices));
         return buildReportPdf({ ...report, result: all, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt, sections }, font);

@@ -43,7 +43,7 @@ function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
  * The image a panel shows for the store's current state. The L-mode is the one built in the page
  * (`lmode`); black before it exists, at its future size so the cursor sits where it will.
  */
-export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot, lmode: LmodeImage | null = null): PanelImage {
+export function panelImage(kind: PanelKind, store: ImageStore, snapshot: ImageStoreSnapshot, lmode: Pick<LmodeImage, 'width' | 'height' | 'data' | 'revision'> | null = null): PanelImage {
   if (kind === 'lmode') {
     if (lmode) return { width: lmode.width, height: lmode.height, data: lmode.data, revision: lmode.revision };
     const bmode = store.size('bmode');
@@ -162,6 +162,7 @@ export class PanelController implements PanelViewportSource {
     const unsubscribeStore = this.store.subscribe(this.onStoreChange);
     const unsubscribeDisplay = this.display.subscribe(this.invalidate);
     const unsubscribeAngle = this.kind === 'lmode' && this.cutAngle ? this.cutAngle.subscribe(this.invalidate) : () => {};
+    const unsubscribeGating = this.kind === 'lmode' ? this.lmode.subscribeGating(this.invalidate) : () => {};
     const resizeObserver = new ResizeObserver(([entry]) => {
       if (!entry) return;
       this.viewport = { width: entry.contentRect.width, height: entry.contentRect.height };
@@ -175,6 +176,7 @@ export class PanelController implements PanelViewportSource {
       unsubscribeStore();
       unsubscribeDisplay();
       unsubscribeAngle();
+      unsubscribeGating();
       resizeObserver.disconnect();
       this.dispose();
     };
@@ -232,7 +234,7 @@ export class PanelController implements PanelViewportSource {
   private readonly onStoreChange = (): void => {
     const next = this.store.getSnapshot();
     const drawn = this.drawn;
-    const image = this.renderer ? panelImage(this.kind, this.store, next, this.lmode.image).data : null;
+    const image = this.renderer ? panelImage(this.kind, this.store, next, this.lmode.shown()).data : null;
     const change = storeChangeFor(this.kind, drawn, next, drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage));
     if (change === 'none') return;
     if (change === 'redraw') {
@@ -277,7 +279,8 @@ export class PanelController implements PanelViewportSource {
     const snapshot = this.store.getSnapshot();
     const turnStart = performance.now();
     const turned = this.kind === 'lmode' && this.lmode.refresh(this.cutAngle?.get() ?? DEFAULT_CUT_ANGLE_DEG);
-    const image = panelImage(this.kind, this.store, snapshot, this.lmode.image);
+    // While gated (issue 28) the L-mode shown is its gated copy (page-lmode.ts shown).
+    const image = panelImage(this.kind, this.store, snapshot, this.lmode.shown());
     renderer.setImage(image);
     renderer.setBrightnessContrast(this.display.get());
     if (this.kind === 'lmode') this.drawLmodeOverlay(renderer);

@@ -38,3 +38,34 @@ describe('the L-mode built from the image store', () => {
     expect(lmode.image).toBeNull();
   });
 });
+
+describe('the L-mode panel while gated (issue 28)', () => {
+  it('shows the gated L-mode while gated frames are set, tells the panel, and the L-mode again when cleared', () => {
+    const store = new ImageStore();
+    store.setImages(images(4));
+    store.addChunk('bmode', 0, chunk(0));
+    store.addChunk('bmode', 1, chunk(2));
+    const lmode = new PageLmode(store);
+    lmode.refresh(90);
+    const shownRow = (k: number) => {
+      const shown = lmode.shown()!;
+      return [...shown.data.subarray(k * shown.width, (k + 1) * shown.width)];
+    };
+    expect(shownRow(1)).toEqual([10, 20, 30, 40]);
+    let redraws = 0;
+    const unsubscribe = lmode.subscribeGating(() => redraws++);
+    const before = lmode.shown()!.revision;
+    lmode.setGatedFrames([0, 2]);
+    expect(redraws).toBe(1);
+    expect(shownRow(1)).toEqual([10, 10, 30, 30]);
+    // A new revision: the panel uploads its texture again.
+    expect(lmode.shown()!.revision).not.toBe(before);
+    lmode.setGatedFrames([1]);
+    expect(shownRow(1)).toEqual([20, 20, 20, 20]);
+    lmode.setGatedFrames(null);
+    expect(redraws).toBe(3);
+    expect(shownRow(1)).toEqual([10, 20, 30, 40]);
+    expect(lmode.shown()!.data).toBe(lmode.image!.data);
+    unsubscribe();
+  });
+});
