@@ -1,3 +1,4 @@
+import { waitForStoredDraft } from './stored-drafts.ts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { originOf } from '../playwright.config.ts';
 import { signIn } from './sign-in.ts';
@@ -97,23 +98,7 @@ test('the draft offer is a bar beside the image, never over it', async ({ page }
   await expect(cards(page)).toHaveCount(saved + 1);
   await expect(page.getByRole('button', { name: 'Save' })).toHaveAttribute('data-attention', '');
   // Kept as a draft while working; the reload's "leave site?" question is the browser's: leave.
-  await page.waitForFunction(
-    // A draft is written a moment after the edit: wait for it to be stored, not only for its database.
-    async () =>
-      (await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts') &&
-      new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('ivus-review-drafts');
-        open.onerror = () => resolve(false);
-        open.onsuccess = () => {
-          const count = open.result.transaction('drafts').objectStore('drafts').count();
-          count.onsuccess = () => {
-            open.result.close();
-            resolve(count.result > 0);
-          };
-          count.onerror = () => resolve(false);
-        };
-      }),
-  );
+  await waitForStoredDraft(page);
   const asked: string[] = [];
   page.on('dialog', (dialog) => {
     asked.push(dialog.type());

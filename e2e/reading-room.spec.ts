@@ -1,3 +1,4 @@
+import { waitForStoredDraft } from './stored-drafts.ts';
 import fs from 'node:fs';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
@@ -187,23 +188,7 @@ for (const [index, size] of SIZES.entries()) {
       await expect(page.getByTestId('label-card')).toHaveCount(1);
 
       // Gone without an answer (a reload): the card says a draft waits, and the review offers it beside the image.
-      await page.waitForFunction(
-        // A draft is written a moment after the edit: wait for it to be stored, not only for its database.
-        async () =>
-          (await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts') &&
-          new Promise<boolean>((resolve) => {
-            const open = indexedDB.open('ivus-review-drafts');
-            open.onerror = () => resolve(false);
-            open.onsuccess = () => {
-              const count = open.result.transaction('drafts').objectStore('drafts').count();
-              count.onsuccess = () => {
-                open.result.close();
-                resolve(count.result > 0);
-              };
-              count.onerror = () => resolve(false);
-            };
-          }),
-      );
+      await waitForStoredDraft(page);
       page.once('dialog', (dialog) => void dialog.accept());
       await page.goto(`/patients/${usPatient}/records`);
       await expect(page.getByTestId('record-draft')).toHaveText('Unsaved draft in this browser');
