@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('post-PCI demo records', () => {
   it('are seeded on the stented imaging version and their frames show a deployed stent; pre-PCI runs are as they were', async () => {
-    const database = await openDatabase({ kind: 'pglite' });
+    const database = await openDatabase({ kind: 'pglite', dataDir: null });
     opened.push(database);
     await seedTenant(database.db, { id: 'demo', name: 'Demo', patientCount: 8, seed: 1 });
     const rows = await database.db.select().from(records);
