@@ -57,6 +57,8 @@ export interface StentFigures {
   readonly expansionDistal: number | null;
   readonly edges: { readonly distal: EdgeBurden | null; readonly proximal: EdgeBurden | null };
   readonly flags: readonly StentFlag[];
+  /** The references the clinician moved by hand (stent-references.ts); none when absent. */
+  readonly movedReferences?: readonly ('distal' | 'proximal')[];
 }
 
 export type StentAnalysis = StentDetection & StentFigures;

@@ -6,6 +6,7 @@
  */
 import { wrapText, type ReportSection } from '../calcium/calcium-report.ts';
 import { EDGE_SEGMENT_MM, type StentFigures } from './stent-analysis.ts';
+import { isMovedReference, movedReferenceText } from './stent-references.ts';
 import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, type StentResults } from './stent-results.ts';
 
 const NOT_MEASURABLE = 'not measurable';
@@ -18,7 +19,8 @@ export function stentReportSection(results: StentResults, figures: StentFigures,
   if (segment === null) return { heading, lines: ['No stent found in the frames read (no run of frames with steady struts).'] };
   const reference = (which: 'distal' | 'proximal'): string => {
     const found = figures.references[which];
-    return found === null ? `${which} reference ${NOT_MEASURABLE}` : `${which} reference ${found.areaMm2.toFixed(2)} mm² at slice ${found.frame + 1}`;
+    if (found === null) return `${which} reference ${NOT_MEASURABLE}`;
+    return isMovedReference(figures, which) ? `${movedReferenceText(which, found.frame)}, ${found.areaMm2.toFixed(2)} mm²` : `${which} reference ${found.areaMm2.toFixed(2)} mm² at slice ${found.frame + 1}`;
   };
   const edge = (which: 'distal' | 'proximal'): string => {
     const burden = figures.edges[which];

@@ -17,6 +17,7 @@ import {
   type StentFigures,
   type StentFlag,
 } from './stent-analysis.ts';
+import { movedReferenceText } from './stent-references.ts';
 
 const slice = z.number().int().min(1);
 const roundTo = (value: number, decimals: number): number => Math.round(value * 10 ** decimals) / 10 ** decimals;
@@ -113,6 +114,10 @@ export function stentCsvSection(results: StentResults, figures: StentFigures, ma
   rows.push(['MSA', fixed(results.msa?.areaMm2, 2), 'mm2', results.msa ? String(results.msa.slice) : '']);
   rows.push(['Distal reference lumen area', fixed(figures.references.distal?.areaMm2, 2), 'mm2', figures.references.distal ? String(figures.references.distal.frame + 1) : '']);
   rows.push(['Proximal reference lumen area', fixed(figures.references.proximal?.areaMm2, 2), 'mm2', figures.references.proximal ? String(figures.references.proximal.frame + 1) : '']);
+  for (const side of figures.movedReferences ?? []) {
+    const moved = figures.references[side];
+    if (moved) rows.push(['Stent reference moved by hand', `"${movedReferenceText(side, moved.frame)}"`, '', String(moved.frame + 1)]);
+  }
   rows.push(['Expansion (MSA / mean reference)', figures.expansionMean === null ? NOT_MEASURABLE : (100 * figures.expansionMean).toFixed(0), '%', '']);
   rows.push(['Expansion (MSA / distal reference)', figures.expansionDistal === null ? NOT_MEASURABLE : (100 * figures.expansionDistal).toFixed(0), '%', '']);
   for (const edge of ['distal', 'proximal'] as const) {

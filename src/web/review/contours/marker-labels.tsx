@@ -1,7 +1,7 @@
-import type { MouseEvent as ReactMouseEvent } from 'react';
+import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, PointerEvent as ReactPointerEvent } from 'react';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { layOutLabels } from './label-layout.ts';
-import { sliceToX, type PlotAxis } from './plot-scale.ts';
+import { sliceToX, xToSlice, type PlotAxis } from './plot-scale.ts';
 
 /** The markers' labels: 14 px, dark text on the marker's colour, legible in both themes. */
 export const MARKER_FONT_PX = 14;
@@ -27,6 +27,60 @@ export interface SliceMarker {
   testId: string;
   /** Issue 28: a tooltip (and accessible name) saying what the marker shows and how it is computed. */
   title?: string;
+  /**
+   * Issue 28: a marker the clinician may move (the stent's references): dragged along the plot, or
+   * with the arrow keys once focused (Shift for ten slices), as a slider over its slices.
+   */
+  move?: MarkerMove;
+}
+
+export interface MarkerMove {
+  /** The slices it may take (1-based, inclusive). */
+  readonly min: number;
+  readonly max: number;
+  /** To (the nearest allowed slice to) a slice, as the pointer drags it. */
+  readonly to: (slice: number) => void;
+  /** By this many slices, as a key moves it. */
+  readonly by: (steps: number) => void;
+}
+
+const MOVE_KEYS: Readonly<Record<string, number>> = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1 };
+/** The pointer dragging each movable marker (the marker keeps the pointer's moves while captured). */
+const dragging = new WeakMap<Element, number>();
+
+/** A movable marker's pointer and key handlers and its slider semantics. */
+function moveHandlers(marker: SliceMarker, move: MarkerMove, axis: PlotAxis) {
+  const sliceUnder = (event: ReactPointerEvent<SVGGElement>): number => {
+    const svg = event.currentTarget.ownerSVGElement;
+    return xToSlice(event.clientX - (svg?.getBoundingClientRect().left ?? 0), axis);
+  };
+  return {
+    role: 'slider',
+    tabIndex: 0,
+    'aria-label': marker.title === undefined ? marker.label : `${marker.label}: ${marker.title}`,
+    'aria-valuemin': move.min,
+    'aria-valuemax': move.max,
+    'aria-valuenow': marker.slice,
+    'aria-valuetext': `slice ${marker.slice}`,
+    onPointerDown: (event: ReactPointerEvent<SVGGElement>) => {
+      if (event.button !== 0) return;
+      dragging.set(event.currentTarget, event.pointerId);
+      event.currentTarget.setPointerCapture?.(event.pointerId);
+    },
+    onPointerMove: (event: ReactPointerEvent<SVGGElement>) => {
+      if (dragging.get(event.currentTarget) === event.pointerId) move.to(sliceUnder(event));
+    },
+    onPointerUp: (event: ReactPointerEvent<SVGGElement>) => dragging.delete(event.currentTarget),
+    onPointerCancel: (event: ReactPointerEvent<SVGGElement>) => dragging.delete(event.currentTarget),
+    onKeyDown: (event: ReactKeyboardEvent<SVGGElement>) => {
+      const direction = MOVE_KEYS[event.key];
+      if (direction === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+      // The review's arrow keys move the slice; here they move the marker.
+      event.preventDefault();
+      event.stopPropagation();
+      move.by(direction * (event.shiftKey ? 10 : 1));
+    },
+  };
 }
 
 export interface MarkerLabelsProps {
@@ -71,8 +125,9 @@ export function MarkerLabels({ markers, axis, labelTop, lineTop, lineBottom, row
         data-testid={marker.testId}
         data-slice={marker.slice}
         onClick={go(marker.slice)}
-        style={{ cursor: 'pointer' }}
+        style={{ cursor: marker.move ? 'ew-resize' : 'pointer', touchAction: marker.move ? 'none' : undefined }}
         {...(marker.title === undefined ? {} : { role: 'button', 'aria-label': `${marker.label}: ${marker.title}` })}
+        {...(marker.move ? moveHandlers(marker, marker.move, axis) : {})}
       >
         {marker.title === undefined ? null : <title>{marker.title}</title>}
         <line x1={x} x2={x} y1={lineTop} y2={lineBottom} stroke={marker.color} strokeWidth={2} strokeDasharray="4 3" />

@@ -95,7 +95,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
     // When the results column goes (another record, no pullback), the frame no longer shows this stent.
     return () => onStentBorders(null);
   }, [results, onStentBorders]);
-  const stentPlotMarkers = useMemo(() => (stent === null ? [] : stentMarkers(stent)), [stent]);
+  const stentPlotMarkers = useMemo(() => (stent === null ? [] : stentMarkers(stent, allFramesResult?.slices.length)), [stent, allFramesResult]);
   const [width, setWidth] = useState(0);
   // The strip and the plot's column: its width is their x axis.
   const plotColumnRef = useRef<HTMLDivElement>(null);

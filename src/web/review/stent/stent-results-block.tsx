@@ -1,5 +1,6 @@
-import { Box, Button, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import type { StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import { isMovedReference, movedReferenceText, type ReferenceSide } from '../../../domain/stent/stent-references.ts';
 import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 
@@ -15,6 +16,8 @@ export interface StentResultsBlockProps {
   cursor: SliceMover;
   /** Slices whose lumen or vessel border was corrected by hand: the figures that read them say so. */
   manualSlices: readonly number[];
+  /** Puts a reference moved by hand back where the analysis takes it by default. */
+  onResetReference?: (side: ReferenceSide) => void;
 }
 
 /** One figure: its name, value and details, with how it is computed as its tooltip; a button to its slice where it has one. */
@@ -61,7 +64,7 @@ function Figure({ name, value, lines = [], help, slice, cursor, testId }: {
  * computed as its tooltip and, where it has a frame, a button that goes there; the criteria it
  * fails as flags; "not measurable" where a figure could not be read.
  */
-export function StentResultsBlock({ results, figures, cursor, manualSlices }: StentResultsBlockProps) {
+export function StentResultsBlock({ results, figures, cursor, manualSlices, onResetReference }: StentResultsBlockProps) {
   if (results === null || figures === null) return null;
   if (results.segment === null) {
     return (
@@ -77,8 +80,10 @@ export function StentResultsBlock({ results, figures, cursor, manualSlices }: St
   const percent = (fraction: number | null): string => (fraction === null ? NOT_MEASURABLE : `${Math.round(100 * fraction)} %`);
   const reference = (side: 'distal' | 'proximal') => {
     const ref = references[side];
-    return ref === null ? `${side} reference: ${NOT_MEASURABLE}` : `${side} reference ${TWO.format(ref.areaMm2)} mm² · slice ${ref.frame + 1}`;
+    if (ref === null) return `${side} reference: ${NOT_MEASURABLE}`;
+    return isMovedReference(figures, side) ? `${movedReferenceText(side, ref.frame)} · ${TWO.format(ref.areaMm2)} mm²` : `${side} reference ${TWO.format(ref.areaMm2)} mm² · slice ${ref.frame + 1}`;
   };
+  const moved = (['distal', 'proximal'] as const).filter((side) => isMovedReference(figures, side));
   const corrected = manualSlices.length > 0 ? [`borders corrected by hand: slices ${manualSlices.join(', ')}`] : [];
   return (
     <Stack as="section" aria-label="Stent results" data-testid="stent-results" gap="1" px="2" py="1">
@@ -109,6 +114,15 @@ export function StentResultsBlock({ results, figures, cursor, manualSlices }: St
         cursor={cursor}
         testId="stent-expansion"
       />
+      {onResetReference && moved.length > 0 ? (
+        <HStack gap="2" px="1" wrap="wrap">
+          {moved.map((side) => (
+            <Button key={side} size="2xs" variant="ghost" onClick={() => onResetReference(side)} data-testid={`stent-reset-${side}-reference`} title={`Put the ${side} reference back where the analysis takes it by default`}>
+              Reset {side} reference
+            </Button>
+          ))}
+        </HStack>
+      ) : null}
       {(['distal', 'proximal'] as const).map((side) => (
         <Figure
           key={side}

@@ -1,11 +1,13 @@
 import { Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
-import { stentFigures, type StentDetection, type StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import type { BorderAreas, StentDetection, StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import type { ReferenceSide } from '../../../domain/stent/stent-references.ts';
 import { stentResults, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { StentResultsBlock } from './stent-results-block.tsx';
 import { readStent, type StentFrame } from './stent-reading.ts';
+import { useStentReferences } from './use-stent-references.ts';
 
 export interface StentSectionProps {
   result: Pick<CorrectedAnalysis, 'slices' | 'analysis'>;
@@ -22,13 +24,21 @@ export interface ShownStent {
   readonly results: StentResults;
   readonly figures: StentFigures;
   readonly manualSlices: readonly number[];
+  /** Moves a stent reference by hand to (the measured slice nearest) a 1-based slice beyond its edge. */
+  readonly moveReference?: (side: ReferenceSide, slice: number) => void;
+  /** Moves a stent reference by hand by this many slices (to the next measured one that way). */
+  readonly stepReference?: (side: ReferenceSide, steps: number) => void;
+  /** Puts a moved reference back where the analysis takes it by default. */
+  readonly resetReference?: (side: ReferenceSide) => void;
 }
 
 type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { status: 'ready'; detection: StentDetection };
 
 /**
  * The stent analysis in the results column (issue 28): one button reads the stent from the loaded
- * frames, then its results show, their expansion and edge figures following the corrected borders.
+ * frames, then its results show, their expansion and edge figures following the corrected borders
+ * and the references where the clinician put them (use-stent-references.ts: the plot's reference
+ * markers move them).
  */
 export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
@@ -47,21 +57,22 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
   };
 
   const detection = reading.status === 'ready' ? reading.detection : null;
-  const shown = useMemo((): ShownStent | null => {
-    if (detection === null) return null;
-    const lumen = result.slices.map((s) => s.areaMm2 ?? NaN);
-    const vessel = result.slices.map((s) => s.vessel?.areaMm2 ?? NaN);
+  const areas = useMemo((): BorderAreas => {
     const references = result.analysis.references;
-    const figures = stentFigures(detection, {
+    return {
       frameCount: sliceCount,
       framesPerMm,
-      lumenAreasMm2: lumen,
-      vesselAreasMm2: vessel,
+      lumenAreasMm2: result.slices.map((s) => s.areaMm2 ?? NaN),
+      vesselAreasMm2: result.slices.map((s) => s.vessel?.areaMm2 ?? NaN),
       referenceFrames: { distal: references.distal?.index ?? null, proximal: references.proximal?.index ?? null },
-    });
+    };
+  }, [result, sliceCount, framesPerMm]);
+  const { figures, moveReference, stepReference, resetReference } = useStentReferences(detection, areas);
+  const shown = useMemo((): ShownStent | null => {
+    if (detection === null || figures === null) return null;
     const manualSlices = result.slices.filter((s) => s.source === 'manual' || s.vessel?.source === 'manual').map((s) => s.slice);
-    return { results: stentResults(detection), figures, manualSlices };
-  }, [detection, result, sliceCount, framesPerMm]);
+    return { results: stentResults(detection), figures, manualSlices, moveReference, stepReference, resetReference };
+  }, [detection, figures, result, moveReference, stepReference, resetReference]);
   useEffect(() => {
     onResults?.(shown);
   }, [shown, onResults]);
@@ -78,7 +89,7 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
           </Text>
         ) : null}
       </HStack>
-      {shown ? <StentResultsBlock results={shown.results} figures={shown.figures} cursor={cursor} manualSlices={shown.manualSlices} /> : null}
+      {shown ? <StentResultsBlock results={shown.results} figures={shown.figures} cursor={cursor} manualSlices={shown.manualSlices} onResetReference={resetReference} /> : null}
     </Stack>
   );
 }
