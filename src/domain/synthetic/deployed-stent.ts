@@ -46,21 +46,29 @@ export interface DeployedStentParameters {
 export const MALAPPOSITION_THRESHOLD_MM = 0.4;
 /** Native vessel kept on both sides of the stent: the 5 mm edge segments and a reference beyond. */
 export const STENT_MARGIN_MM = 7;
+/** On a pullback too short for STENT_MARGIN_MM, the least native vessel kept on each side. */
+const SHORT_PULLBACK_MARGIN_MM = 2.5;
+/** Stents shorter than this leave a short pullback's margins smaller than STENT_MARGIN_MM rather than shrink. */
+const SHORT_PULLBACK_STENT_MM = 10;
 const DEPLOYED_STENT_STREAM = 0x57e7;
 /** Over this share of a region's half length (and half arc) the gap is full; beyond, it tapers. */
 const FLAT_SHARE = 0.6;
 
 /**
  * Draws a deployed stent over the lesion of a pullback `lengthMm` long. Needs about 2 × STENT_MARGIN_MM
- * plus 10 mm of pullback; shorter pullbacks get a shorter stent.
+ * plus 10 mm of pullback; on shorter pullbacks (the short post-PCI demo runs) the native margins
+ * shrink first, to SHORT_PULLBACK_MARGIN_MM, so the stent still covers the lesion, then the stent.
+ * Pullbacks long enough (every stent case) draw exactly what they always drew.
  */
 export function drawDeployedStent(seed: number, lengthMm: number, stenosisCentreMm: number, referenceAreaMm2: number): DeployedStentParameters {
   const random = seededRandom(deriveSeed(seed, DEPLOYED_STENT_STREAM));
   const between = (low: number, high: number): number => low + (high - low) * random();
-  const room = Math.max(2, lengthMm - 2 * STENT_MARGIN_MM);
+  const marginMm =
+    lengthMm >= 2 * STENT_MARGIN_MM + SHORT_PULLBACK_STENT_MM ? STENT_MARGIN_MM : Math.max(SHORT_PULLBACK_MARGIN_MM, (lengthMm - SHORT_PULLBACK_STENT_MM) / 2);
+  const room = Math.max(2, lengthMm - 2 * marginMm);
   const stentLengthMm = Math.min(room, between(12, 24));
   const wantedStart = stenosisCentreMm - stentLengthMm * between(0.35, 0.65);
-  const startMm = Math.min(Math.max(wantedStart, STENT_MARGIN_MM), Math.max(STENT_MARGIN_MM, lengthMm - STENT_MARGIN_MM - stentLengthMm));
+  const startMm = Math.min(Math.max(wantedStart, marginMm), Math.max(marginMm, lengthMm - marginMm - stentLengthMm));
   const endMm = startMm + stentLengthMm;
   const underHalfMm = Math.min(stentLengthMm / 4, between(2, 4));
   const underCentreMm = Math.min(endMm - underHalfMm, Math.max(startMm + underHalfMm, stenosisCentreMm + between(-1, 1)));
