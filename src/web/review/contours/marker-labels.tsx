@@ -29,7 +29,7 @@ export interface SliceMarker {
   title?: string;
   /**
    * Issue 28: a marker the clinician may move (the stent's references): dragged along the plot, or
-   * with the arrow keys once focused (Shift for ten slices), as a slider over its slices.
+   * with the arrow keys once focused (Shift for ten slices; Home and End to its ends), as a slider over its slices.
    */
   move?: MarkerMove;
 }
@@ -74,11 +74,13 @@ function moveHandlers(marker: SliceMarker, move: MarkerMove, axis: PlotAxis) {
     onPointerCancel: (event: ReactPointerEvent<SVGGElement>) => dragging.delete(event.currentTarget),
     onKeyDown: (event: ReactKeyboardEvent<SVGGElement>) => {
       const direction = MOVE_KEYS[event.key];
-      if (direction === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
-      // The review's arrow keys move the slice; here they move the marker.
+      const end = event.key === 'Home' ? move.min : event.key === 'End' ? move.max : null;
+      if ((direction === undefined && end === null) || event.altKey || event.ctrlKey || event.metaKey) return;
+      // The review's arrow keys (and Home, End) move the slice; here they move the marker.
       event.preventDefault();
       event.stopPropagation();
-      move.by(direction * (event.shiftKey ? 10 : 1));
+      if (end !== null) move.to(end);
+      else move.by(direction! * (event.shiftKey ? 10 : 1));
     },
   };
 }

@@ -72,6 +72,9 @@ describe('the stent references on the plot', () => {
     expect(screen.getByTestId('stent-expansion').textContent).toContain('distal reference moved by hand to slice 6');
     // A larger distal reference: a smaller expansion.
     expect(parseInt(expansion()!)).toBeLessThan(parseInt(before!));
+    // End: the last slice before the distal edge.
+    fireEvent.keyDown(marker('distal'), { key: 'End' });
+    expect(marker('distal').getAttribute('aria-valuenow')).toBe(String(detection.segment!.distalFrame));
     fireEvent.click(screen.getByTestId('stent-reset-distal-reference'));
     expect(marker('distal').getAttribute('aria-valuenow')).toBe('16');
     expect(expansion()).toBe(before);
