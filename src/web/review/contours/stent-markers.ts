@@ -85,6 +85,10 @@ export function stentMarkers(stent: ShownStent, sliceCount = Infinity): SliceMar
         `MSA ${results.msa.areaMm2.toFixed(2)} mm² at slice ${results.msa.slice}.`,
         `Expansion ${percent(figures.expansionMean)} of the mean reference (flag under ${percent(EXPANSION_MEAN_LIMIT)}), ${percent(figures.expansionDistal)} of the distal reference (flag under ${percent(EXPANSION_DISTAL_LIMIT)}).`,
         expansionFlags.length > 0 ? `${expansionFlags.join('. ')}.` : 'Expansion not flagged.',
+        ...(['distal', 'proximal'] as const).flatMap((side) => {
+          const reference = figures.references[side];
+          return reference !== null && isMovedReference(figures, side) ? [`The ${movedReferenceText(side, reference.frame)}.`] : [];
+        }),
         STENT_FIGURE_HELP.msa,
         STENT_FIGURE_HELP.expansion + corrected,
       ].join(' '),

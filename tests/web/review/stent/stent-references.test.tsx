@@ -70,6 +70,7 @@ describe('the stent references on the plot', () => {
     expect(label('distal')).toBe('Stent D ref moved');
     expect(marker('distal').querySelector('title')!.textContent).toContain('distal reference moved by hand to slice 6');
     expect(screen.getByTestId('stent-expansion').textContent).toContain('distal reference moved by hand to slice 6');
+    expect(screen.getByTestId('stent-msa-marker').querySelector('title')!.textContent).toContain('The distal reference moved by hand to slice 6.');
     // A larger distal reference: a smaller expansion.
     expect(parseInt(expansion()!)).toBeLessThan(parseInt(before!));
     // End: the last slice before the distal edge.
