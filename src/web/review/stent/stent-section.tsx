@@ -1,7 +1,8 @@
 import { Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
-import { stentFigures, type StentDetection, type StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import type { StentDetection, StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import { stentDetectionOf, stentOnBorders } from '../../../domain/stent/stored-stent.ts';
 import { stentResults, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { StentResultsBlock } from './stent-results-block.tsx';
@@ -9,6 +10,11 @@ import { readStent, type StentFrame } from './stent-reading.ts';
 
 export interface StentSectionProps {
   result: Pick<CorrectedAnalysis, 'slices' | 'analysis'>;
+  /**
+   * The stent the server read with the borders (issue 28): shown at once when it found one, with no
+   * reading in the page. Absent on contours detected before the server read stents: read on request.
+   */
+  stored?: StentResults | undefined;
   cursor: SliceMover;
   frameAt: (slice: number) => StentFrame | null;
   pixelSpacingMm: number;
@@ -30,7 +36,7 @@ type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { stat
  * The stent analysis in the results column (issue 28): one button reads the stent from the loaded
  * frames, then its results show, their expansion and edge figures following the corrected borders.
  */
-export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
+export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -46,22 +52,14 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
     });
   };
 
-  const detection = reading.status === 'ready' ? reading.detection : null;
+  // A stored stent stands for a reading done; where the server found none, the button still reads the loaded frames.
+  const storedDetection = useMemo(() => (stored?.segment ? stentDetectionOf(stored, sliceCount) : null), [stored, sliceCount]);
+  const detection = reading.status === 'ready' ? reading.detection : reading.status === 'idle' ? storedDetection : null;
   const shown = useMemo((): ShownStent | null => {
     if (detection === null) return null;
-    const lumen = result.slices.map((s) => s.areaMm2 ?? NaN);
-    const vessel = result.slices.map((s) => s.vessel?.areaMm2 ?? NaN);
-    const references = result.analysis.references;
-    const figures = stentFigures(detection, {
-      frameCount: sliceCount,
-      framesPerMm,
-      lumenAreasMm2: lumen,
-      vesselAreasMm2: vessel,
-      referenceFrames: { distal: references.distal?.index ?? null, proximal: references.proximal?.index ?? null },
-    });
-    const manualSlices = result.slices.filter((s) => s.source === 'manual' || s.vessel?.source === 'manual').map((s) => s.slice);
-    return { results: stentResults(detection), figures, manualSlices };
-  }, [detection, result, sliceCount, framesPerMm]);
+    const { figures, manualSlices } = stentOnBorders(detection, result, framesPerMm);
+    return { results: detection === storedDetection && stored ? stored : stentResults(detection), figures, manualSlices };
+  }, [detection, storedDetection, stored, result, framesPerMm]);
   useEffect(() => {
     onResults?.(shown);
   }, [shown, onResults]);
@@ -70,7 +68,7 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
     <Stack gap="1" px="2" pb="1" data-testid="stent-section">
       <HStack gap="2">
         <Button size="xs" variant="outline" onClick={start} disabled={reading.status === 'reading'} title="Find the stent's struts in the loaded frames and measure the stent">
-          {reading.status === 'ready' ? 'Read the stent again' : 'Stent analysis'}
+          {reading.status === 'ready' || storedDetection !== null ? 'Read the stent again' : 'Stent analysis'}
         </Button>
         {reading.status === 'reading' ? (
           <Text textStyle="sm" color="fg.muted" data-testid="stent-progress">
