@@ -15,7 +15,7 @@
  * | expansion vs mean / distal reference      | (EXPANSIONMEAN / EXPANSIONDISTAL, 99IVUSREV)                 | %    |
  * | malapposed region: widest arc, length     | (MALAPPOSITIONARC, ...) > IMAGE; (MALAPPOSITIONLENGTH, ...) | deg, mm |
  * | edge plaque burden distal / proximal      | (EDGEBURDENDISTAL / EDGEBURDENPROX, 99IVUSREV) > IMAGE       | %    |
- * | flag                                      | (STENTFLAG, 99IVUSREV) = (the flag's id, 99IVUSREV, its wording) |  |
+ * | flag                                      | (STENTFLAG, 99IVUSREV) = (EXPBELOW80MEAN / EXPBELOW90DISTAL / EDGEPBDISTAL / EDGEPBPROXIMAL / MALAPPOSITION, 99IVUSREV), its whole wording as a Comment under it | |
  * | hand-corrected slices, method             | (121106, DCM, "Comment")                                     |      |
  *
  * A figure that is not measurable is left out (an SR NUM needs a number). Texts are ASCII.
