@@ -3,6 +3,10 @@
  * administrator adds the connection and tests it, a study is found and its series imported from
  * /upload, and the record's report is sent back and lands in Orthanc's study as an SR and a PDF.
  */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { makeDicom, newUid } from '../tests/support/dicom-fixtures.ts';
@@ -34,6 +38,20 @@ async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
   const axe = await new AxeBuilder({ page }).include('main').analyze();
   return axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+}
+
+/** The text of the PDF report stored in the study (its one DOC instance), as pdftotext reads it. */
+async function sentPdfText(): Promise<string> {
+  const headers = { authorization: orthanc.authorization!, 'content-type': 'application/json' };
+  const found = await fetch(`${orthanc.httpUrl}/tools/find`, { method: 'POST', headers, body: JSON.stringify({ Level: 'Series', Query: { StudyInstanceUID: studyUid, Modality: 'DOC' } }) });
+  const [series] = (await found.json()) as string[];
+  const instances = (await (await fetch(`${orthanc.httpUrl}/series/${series}/instances`, { headers })).json()) as { ID: string }[];
+  const pdf = Buffer.from(await (await fetch(`${orthanc.httpUrl}/instances/${instances[0]!.ID}/pdf`, { headers })).arrayBuffer());
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-e2e-pdf-')), 'report.pdf');
+  fs.writeFileSync(file, pdf);
+  const text = spawnSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).stdout;
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  return text;
 }
 
 /** The study's instances in Orthanc, by modality. */
@@ -109,9 +127,21 @@ test('an administrator connects the PACS; a study is pulled from it, reviewed, a
   // The record's review: Send to PACS stores the SR and the PDF in the same study.
   await item.getByRole('link', { name: 'Open the record' }).click();
   await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 120_000 });
+  // Issue 28: with gating on, the request says so (only that: the server gates the frames itself) and the PDF has its gated section.
+  await page.getByRole('button', { name: 'Gated', exact: true }).click();
   await page.getByRole('button', { name: 'Send to PACS' }).click();
   const send = page.getByRole('dialog', { name: 'Send to PACS' });
+  await expect(send).toContainText('Gating is on');
+  const request = page.waitForRequest((r) => r.url().endsWith('/pacs-send') && r.method() === 'POST');
   await send.getByRole('button', { name: 'Send', exact: true }).click();
+  expect(Object.keys((await request).postDataJSON() as object).sort()).toEqual(['connectionId', 'gating']);
+  expect(((await request).postDataJSON() as { gating: unknown }).gating).toBe(true);
   await expect(page.getByText('Sent to Cath lab PACS')).toBeVisible({ timeout: 60_000 });
   expect(await modalitiesInOrthanc()).toEqual(['DOC', 'IVUS', 'SR', 'XA']);
+  if (spawnSync('pdftotext', ['-v']).status === 0) {
+    // These 24 frames beat no heart: the report says gating was on and found no cycle, rather than leaving it out.
+    const text = await sentPdfText();
+    expect(text).toContain('Gated analysis');
+    expect(text).toContain('no cardiac cycle was found');
+  }
 });

@@ -147,7 +147,14 @@ export const PacsPullRequestSchema = z.object({
 });
 export type PacsPullRequest = z.infer<typeof PacsPullRequestSchema>;
 
-export const PacsSendRequestSchema = z.object({ connectionId: z.uuid() });
+export const PacsSendRequestSchema = z.object({
+  connectionId: z.uuid(),
+  /**
+   * Issue 28: the review's gating was on, so the reports add the gated figures. Only the wish is
+   * sent: the server gates the record's frames itself.
+   */
+  gating: z.boolean().optional(),
+});
 export type PacsSendRequest = z.infer<typeof PacsSendRequestSchema>;
 export const PacsSendResultSchema = z.object({
   studyInstanceUid: z.string(),

@@ -1,6 +1,7 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContoursProcessingSchema, hasBorder, RecordContoursSchema, type RecordContours } from '../../src/domain/contours/api.ts';
+import { ContoursProcessingSchema, hasBorder } from '../../src/domain/contours/api.ts';
+import { RecordContoursWithStentSchema, type RecordContoursWithStent } from '../../src/domain/stent/stored-stent.ts';
 import { diceCoefficient } from '../../src/domain/contours/agreement.ts';
 import { LOW_CONFIDENCE } from '../../src/domain/contours/border-detection.ts';
 import { enclosesContour, measuredOutline } from '../../src/domain/contours/measurements.ts';
@@ -36,13 +37,14 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
   const contoursUrl = () => `/api/demo/records/${recordId}/contours`;
 
   /** Polls until the contours are ready (the record's 300 frames are made and detected inline, a few seconds). */
-  async function ready(): Promise<{ body: RecordContours; etag: string; polls: number }> {
+  async function ready(): Promise<{ body: RecordContoursWithStent; etag: string; polls: number }> {
     const deadline = Date.now() + 80_000;
     for (let polls = 1; Date.now() < deadline; polls++) {
       const response = await get(contoursUrl());
       if (response.statusCode === 200) {
         expect(response.headers['content-encoding']).toBe('gzip');
-        const body = RecordContoursSchema.parse(JSON.parse(zlib.gunzipSync(response.rawPayload).toString('utf8')));
+        // With the stent the detection read beside the borders (issue 28).
+        const body = RecordContoursWithStentSchema.parse(JSON.parse(zlib.gunzipSync(response.rawPayload).toString('utf8')));
         return { body, etag: response.headers.etag as string, polls };
       }
       expect(response.statusCode).toBe(202);
@@ -140,6 +142,8 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers['content-type']).toMatch(/^application\/json/);
     expect(plain.json()).toEqual(body);
+    // The stent is read and stored with the borders, found or not (issue 28).
+    expect(body.stent).toMatchObject({ slices: expect.any(Array), malapposition: expect.any(Array) });
   });
 
   it('answers 404 for another tenant’s record, 400 for a bad id or parameter, 401 without a token', async () => {

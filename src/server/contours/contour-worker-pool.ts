@@ -3,13 +3,13 @@
  * event loop. Jobs queue when every worker is busy; any worker takes any job (the continuity state
  * travels with the job).
  */
-import type { BorderCarry, BorderSequenceDetection } from '../../domain/contours/detect-sequence.ts';
+import type { BorderCarry } from '../../domain/contours/detect-sequence.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
-import { carryTransfer, type ContourJob, type ContourJobResult } from './detect-chunk.ts';
+import { carryTransfer, type ChunkDetection, type ContourJob, type ContourJobResult } from './detect-chunk.ts';
 
 export interface ContourWorkerPool {
   readonly size: number;
-  detect(job: Omit<ContourJob, 'id'>): Promise<BorderSequenceDetection>;
+  detect(job: Omit<ContourJob, 'id'>): Promise<ChunkDetection>;
   close(): Promise<void>;
 }
 
@@ -25,7 +25,7 @@ function ownCarry(carry: BorderCarry | null): BorderCarry | null {
 }
 
 export function createContourWorkerPool(size: number): ContourWorkerPool {
-  const pool = createWorkerPool<Omit<ContourJob, 'id'>, ContourJobResult, BorderSequenceDetection>({
+  const pool = createWorkerPool<Omit<ContourJob, 'id'>, ContourJobResult, ChunkDetection>({
     url: new URL('./contour-worker.ts', import.meta.url),
     size,
     name: 'contour worker pool',
@@ -35,7 +35,7 @@ export function createContourWorkerPool(size: number): ContourWorkerPool {
       const carry = ownCarry(job.carry);
       return { message: { ...job, id, gz, carry } satisfies ContourJob, transfer: [gz.buffer, ...carryTransfer(carry)] };
     },
-    fromMessage: (result) => ('error' in result ? new Error(result.error) : { detections: result.detections, carry: result.carry }),
+    fromMessage: (result) => ('error' in result ? new Error(result.error) : { detections: result.detections, carry: result.carry, stent: result.stent }),
   });
   return { size, detect: (job) => pool.run(job), close: () => pool.close() };
 }

@@ -4,13 +4,13 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
-import { carryTransfer, detectChunk, type ContourJob, type ContourJobResult } from './detect-chunk.ts';
+import { carryTransfer, detectChunk, stentTransfer, type ContourJob, type ContourJobResult } from './detect-chunk.ts';
 
 parentPort?.on('message', (job: ContourJob) => {
   try {
     const result = detectChunk(job, gunzipSync(job.gz));
-    // The carry's arrays are the worker's own copies (carryOf): moving them loses nothing here.
-    parentPort?.postMessage({ id: job.id, ...result } satisfies ContourJobResult, carryTransfer(result.carry));
+    // The carry's arrays are the worker's own copies (carryOf), the wall bins new each frame: moving them loses nothing here.
+    parentPort?.postMessage({ id: job.id, ...result } satisfies ContourJobResult, [...carryTransfer(result.carry), ...stentTransfer(result.stent)]);
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies ContourJobResult);
   }

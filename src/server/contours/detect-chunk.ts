@@ -1,6 +1,7 @@
 /**
- * One unit of contour work: the frames of one chunk, detected in order (lumen and vessel borders).
- * Shared by the worker thread and the inline path (no workers), so both give the same contours.
+ * One unit of contour work: the frames of one chunk, detected in order (lumen and vessel borders;
+ * calcium on them; each frame's stent struts and wall, issue 28, which the record's stent is read
+ * from once every frame is in). Shared by the worker thread and the inline path (no workers), so both give the same contours.
  */
 import type { BorderDetector } from '../../domain/contours/border-detection.ts';
 import { createBorderDetector } from '../../domain/contours/border-detector.ts';
@@ -8,6 +9,7 @@ import { detectBorderSequence, type BorderCarry, type BorderSequenceDetection } 
 import type { SliceDetection } from '../../domain/contours/api.ts';
 import { createCalciumArcDetector, type CalciumArcDetector } from '../../domain/calcium/calcium-arc.ts';
 import { withCalcium } from '../../domain/calcium/slice-calcium.ts';
+import { createStrutDetector, type StentFrameReading, type StrutDetector } from '../../domain/stent/strut-detection.ts';
 
 export interface ContourJob {
   readonly id: number;
@@ -26,31 +28,47 @@ export interface ContourJob {
   readonly lastFrames?: number;
 }
 
+/** A chunk's borders and, frame by frame in the same order, what the stent's struts and wall showed. */
+export interface ChunkDetection extends BorderSequenceDetection {
+  readonly stent: StentFrameReading[];
+}
+
 export type ContourJobResult =
-  | { readonly id: number; readonly detections: SliceDetection[]; readonly carry: BorderCarry | null }
+  | { readonly id: number; readonly detections: SliceDetection[]; readonly carry: BorderCarry | null; readonly stent: StentFrameReading[] }
   | { readonly id: number; readonly error: string };
 
 // The detector's tables depend only on the frame geometry: keep the last one (records share it).
-let cached: { key: string; detector: BorderDetector; calcium: CalciumArcDetector } | null = null;
+type Detectors = { detector: BorderDetector; calcium: CalciumArcDetector; struts: StrutDetector };
+let cached: (Detectors & { key: string }) | null = null;
 
-function detectorsFor(frameWidth: number, frameHeight: number, pixelSpacingMm: number): { detector: BorderDetector; calcium: CalciumArcDetector } {
+function detectorsFor(frameWidth: number, frameHeight: number, pixelSpacingMm: number): Detectors {
   const key = `${frameWidth}x${frameHeight}/${pixelSpacingMm}`;
   if (cached?.key !== key) {
     const geometry = { frameWidth, frameHeight, pixelSpacingMm };
-    cached = { key, detector: createBorderDetector(geometry), calcium: createCalciumArcDetector(geometry) };
+    // IVUS frames are centred on the catheter (as the review's own stent reading assumes).
+    const struts = createStrutDetector({ ...geometry, centreX: frameWidth / 2, centreY: frameHeight / 2 });
+    cached = { key, detector: createBorderDetector(geometry), calcium: createCalciumArcDetector(geometry), struts };
   }
   return cached;
 }
 
-export function detectChunk(job: Omit<ContourJob, 'id' | 'gz'>, frames: Uint8Array): BorderSequenceDetection {
-  const { detector, calcium } = detectorsFor(job.frameWidth, job.frameHeight, job.pixelSpacingMm);
+export function detectChunk(job: Omit<ContourJob, 'id' | 'gz'>, frames: Uint8Array): ChunkDetection {
+  const { detector, calcium, struts } = detectorsFor(job.frameWidth, job.frameHeight, job.pixelSpacingMm);
   const frameBytes = job.frameWidth * job.frameHeight;
   const from = job.lastFrames === undefined ? 0 : Math.max(0, frames.length - job.lastFrames * frameBytes);
   const run = frames.subarray(from);
   const result = detectBorderSequence(detector, run, job, job.carry);
   // Calcium (issue 28) on the borders just found: the border detector itself knows nothing of it.
   const centre = { x: job.frameWidth / 2, y: job.frameHeight / 2 };
-  return { ...result, detections: withCalcium(calcium, result.detections, run, frameBytes, centre) };
+  // The stent (issue 28) needs every frame's struts before its segment and borders can be found: each frame is read here, the record's stent at the end.
+  const stent: StentFrameReading[] = [];
+  for (let offset = 0; offset + frameBytes <= run.length; offset += frameBytes) stent.push(struts.detect(run.subarray(offset, offset + frameBytes)));
+  return { ...result, detections: withCalcium(calcium, result.detections, run, frameBytes, centre), stent };
+}
+
+/** The buffers of a chunk's stent readings (each frame's wall bins), to move them to another thread. */
+export function stentTransfer(stent: readonly StentFrameReading[]): ArrayBuffer[] {
+  return stent.map((reading) => reading.wall.buffer as ArrayBuffer);
 }
 
 /** The buffers of a carry, to move it to another thread instead of copying it. */

@@ -23,14 +23,18 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildRecordContours, type SliceDetection } from '../../domain/contours/api.ts';
-import type { BorderCarry, BorderSequenceDetection } from '../../domain/contours/detect-sequence.ts';
+import type { BorderCarry } from '../../domain/contours/detect-sequence.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
+import { detectStent } from '../../domain/stent/stent-analysis.ts';
+import { stentResults } from '../../domain/stent/stent-results.ts';
+import type { RecordContoursWithStent } from '../../domain/stent/stored-stent.ts';
+import type { StentFrameReading } from '../../domain/stent/strut-detection.ts';
 import type { RecordRow } from '../db/records.ts';
 import { imagingKey, type ImagingKeyParts, type RecordImaging } from '../imaging/record-imaging.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { createContourWorkerPool, type ContourWorkerPool } from './contour-worker-pool.ts';
-import { detectChunk } from './detect-chunk.ts';
+import { detectChunk, type ChunkDetection } from './detect-chunk.ts';
 
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
@@ -49,8 +53,11 @@ const gunzip = promisify(zlib.gunzip);
  * differ slightly (closer to the truth); contours under 4 are detected again.
  * 6 (issue 23, speed): the border searches run coarse to fine (coarse-to-fine-search.ts), which
  * places a few borders differently; contours under 5 are detected again.
+ * 7 (issue 28): the stent is read with the borders and stored with them (`stent`, the wire form of
+ * domain/stent/stent-results.ts); contours under 6 have none, so they are detected again and the
+ * PACS report and the SR can carry the stent.
  */
-export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-6';
+export const CONTOUR_ALGORITHM_VERSION = 'lumen-vessel-7';
 
 /** Storage key of a record's contours: `{tenant}/{record}/{imaging version}/contours/{algorithm}.json.gz`. */
 export function contoursKey(record: ImagingKeyParts): string {
@@ -245,13 +252,13 @@ export class RecordContourService {
     await onProgress(0);
     const started = performance.now();
     const timing = { waitingForFramesMs: 0 };
-    const detections = await this.detectRecord(record, onProgress, timing, turn);
-    const body = buildRecordContours({
-      version: record.imagingVersion,
-      pixelSpacingMm: record.pixelSpacingMm,
-      framesPerMm: record.frameRateHz / record.pullbackSpeedMmPerS,
-      detections,
-    });
+    const { detections, stent } = await this.detectRecord(record, onProgress, timing, turn);
+    const framesPerMm = record.frameRateHz / record.pullbackSpeedMmPerS;
+    const body: RecordContoursWithStent = {
+      ...buildRecordContours({ version: record.imagingVersion, pixelSpacingMm: record.pixelSpacingMm, framesPerMm, detections }),
+      // Issue 28: the stent from every frame's struts, once all are in (its segment and borders read neighbouring frames).
+      stent: stentResults(detectStent(stent, framesPerMm)),
+    };
     await this.store.put(key, await gzip(JSON.stringify(body), { level: 6 }));
     await this.store.deletePrefix(progressKey(record));
     // Where a record's wait went: detection itself, or frames not generated yet (summed over the workers).
@@ -284,7 +291,7 @@ export class RecordContourService {
     onProgress: (done: number) => Promise<void>,
     timing: { waitingForFramesMs: number },
     turn: () => Promise<void>,
-  ): Promise<SliceDetection[]> {
+  ): Promise<{ detections: SliceDetection[]; stent: StentFrameReading[] }> {
     let done = 0;
     const counted = async (count: number) => {
       done += count;
@@ -292,6 +299,8 @@ export class RecordContourService {
     };
     const chunks = chunkCount(record.bmodeFrameCount);
     const detections = new Array<SliceDetection>(record.bmodeFrameCount);
+    // Each frame's struts and wall bins (about 23 kB a frame) until the record's stent is read from them all.
+    const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
     const pool = this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null;
     const lanes = Math.max(1, Math.min(chunks, pool?.size ?? 1));
     const runChunks = lanes === 1 ? chunks : this.runChunks;
@@ -304,7 +313,7 @@ export class RecordContourService {
       while (nextRun < runs.length && !failed) {
         const run = runs[nextRun++]!;
         try {
-          await this.detectRun(record, counted, pool, run, detections, timing, turn);
+          await this.detectRun(record, counted, pool, run, { detections, stent }, timing, turn);
         } catch (error) {
           failed = true;
           throw error;
@@ -312,7 +321,7 @@ export class RecordContourService {
       }
     };
     await Promise.all(Array.from({ length: lanes }, lane));
-    return detections;
+    return { detections, stent };
   }
 
   /** Chunks first..end-1 in order (after a warm-up, mid-record); the next chunk is fetched while the current one is detected. */
@@ -321,7 +330,7 @@ export class RecordContourService {
     counted: (count: number) => Promise<void>,
     pool: ContourWorkerPool | null,
     { first, end }: { first: number; end: number },
-    detections: SliceDetection[],
+    { detections, stent }: { detections: SliceDetection[]; stent: StentFrameReading[] },
     timing: { waitingForFramesMs: number },
     turn: () => Promise<void>,
   ): Promise<void> {
@@ -346,7 +355,7 @@ export class RecordContourService {
       await turn();
       const gz = await framesOf(next!);
       next = index + 1 < end ? fetch(index + 1) : null;
-      let result: BorderSequenceDetection;
+      let result: ChunkDetection;
       if (pool) {
         result = await pool.detect({ ...geometry, gz, carry });
       } else {
@@ -355,7 +364,9 @@ export class RecordContourService {
       }
       const { first: firstFrame, count } = chunkFrames(index, record.bmodeFrameCount);
       if (result.detections.length !== count) throw new Error(`chunk ${index} held ${result.detections.length} frames, expected ${count}`);
+      if (result.stent.length !== count) throw new Error(`chunk ${index} read struts on ${result.stent.length} frames, expected ${count}`);
       result.detections.forEach((detection, k) => (detections[firstFrame + k] = detection));
+      result.stent.forEach((reading, k) => (stent[firstFrame + k] = reading));
       carry = result.carry;
       await counted(count);
     }

@@ -2,22 +2,31 @@
  * "Send to PACS" (issue 17): the record's saved measurements and borders as a DICOM SR (TID 1500)
  * and its one-page report as Encapsulated PDF, both made here from what the server holds (the
  * latest saved annotation version and the server's own border detection, never figures sent by a
- * browser) and stored with STOW-RS in the record's study.
+ * browser) and stored with STOW-RS in the record's study. Issue 28: the stent the server's detection
+ * read (when it found one) is a section of the PDF and a group of the SR, its expansion and edge
+ * figures from the saved corrected borders; when the clinician sends with gating on, the server
+ * gates the record's frames itself and adds the gated figures to both.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import { emptyManifest } from '../../domain/annotations/manifest.ts';
-import { RecordContoursSchema } from '../../domain/contours/api.ts';
-import { correctedAnalysis } from '../../domain/contours/corrected-analysis.ts';
+import { correctedAnalysis, framesPerMm, type CorrectedAnalysis, type PullbackGeometry } from '../../domain/contours/corrected-analysis.ts';
+import { lesionResults } from '../../domain/contours/lesion-results.ts';
+import type { GatingResult } from '../../domain/gating/end-diastole.ts';
+import { gatedAnalysis } from '../../domain/gating/gated-analysis.ts';
+import { gatedReportSection } from '../../domain/gating/gated-export.ts';
+import { stentReportSection } from '../../domain/stent/stent-report.ts';
+import { RecordContoursWithStentSchema, stentDetectionOf, stentOnBorders } from '../../domain/stent/stored-stent.ts';
 import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
 import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
-import { calciumReportSection } from '../../domain/calcium/calcium-report.ts';
+import { calciumReportSection, type ReportSection } from '../../domain/calcium/calcium-report.ts';
 import { recordCalcium } from '../../domain/calcium/record-calcium.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { RecordContourService } from '../contours/record-contours.ts';
+import { recordGating } from '../contours/record-gating.ts';
 import { findAnnotationVersion } from '../db/annotations.ts';
 import { appendAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
@@ -26,7 +35,9 @@ import { findPatient } from '../db/patients.ts';
 import { findRecord } from '../db/records.ts';
 import { buildEncapsulatedPdf } from '../dicom/encapsulated-pdf.ts';
 import { reportFont } from '../dicom/report-font.ts';
+import type { GatedContent } from '../dicom/sr/gated-group.ts';
 import { buildMeasurementReport, type ReportSubject } from '../dicom/sr/measurement-report.ts';
+import type { StentContent } from '../dicom/sr/stent-group.ts';
 import type { PacsClient } from '../pacs/dicomweb.ts';
 import { contoursOr422 } from './contours.ts';
 import { NotFoundError } from './validation.ts';
@@ -36,6 +47,11 @@ const gunzip = promisify(zlib.gunzip);
 
 export type SendDeps = { db: Db; contours: RecordContourService; imaging: Pick<RecordImaging, 'chunk'> };
 
+/** What the clinician asked for beyond the connection: `gating` while the review's gating was on. */
+export interface SendOptions {
+  readonly gating: boolean;
+}
+
 export async function sendRecordToPacs(
   deps: SendDeps,
   principal: Principal,
@@ -43,6 +59,7 @@ export async function sendRecordToPacs(
   connection: PacsConnectionRow,
   client: PacsClient,
   reply: FastifyReply,
+  options: SendOptions = { gating: false },
 ): Promise<PacsSendResult | FastifyReply> {
   const { db } = deps;
   const record = await findRecord(db, principal.tenantId, recordId);
@@ -61,11 +78,13 @@ export async function sendRecordToPacs(
       message: `The borders are still being detected (${state.done} of ${state.total} slices): send again in a moment.`,
     });
   }
-  const detected = RecordContoursSchema.parse(JSON.parse((await gunzip(state.gz)).toString('utf8')));
+  const detected = RecordContoursWithStentSchema.parse(JSON.parse((await gunzip(state.gz)).toString('utf8')));
   const saved = await findAnnotationVersion(db, principal.tenantId, recordId);
   const manifest = saved?.manifest ?? emptyManifest();
   const figures = { pixelSpacingMm: record.pixelSpacingMm, frameRateHz: record.frameRateHz, pullbackSpeedMmPerS: record.pullbackSpeedMmPerS };
   const analysis = correctedAnalysis(detected, manifest, figures);
+  const stent = stentContent(detected.stent, analysis, figures);
+  const gating = options.gating ? await recordGating(deps.imaging, record) : null;
   const patient = await findPatient(db, principal.tenantId, record.patientId);
   if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
 
@@ -89,9 +108,14 @@ export async function sendRecordToPacs(
     review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
     frames: await reportFrames(deps.imaging, record, analysis),
     lmode: await reportLMode(deps.imaging, record),
-    sections: [calciumReportSection(calcium)],
+    sections: [
+      ...(gating ? [gatedSection(gating, analysis, figures)] : []),
+      calciumReportSection(calcium),
+      ...(stent ? [stentReportSection(stent.results, stent.figures, stent.manualSlices)] : []),
+    ],
   }, await reportFont());
-  const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm, calcium });
+  const gated = gating?.kind === 'gated' ? gatedContent(gating, analysis, figures) : undefined;
+  const report = buildMeasurementReport(subject, { manifest, analysis, pixelSpacingMm: record.pixelSpacingMm, calcium, stent: stent ?? undefined, gated });
   const document = buildEncapsulatedPdf(subject, pdf);
   await client.store(record.studyInstanceUid, [report.bytes, document.bytes]);
 
@@ -113,6 +137,26 @@ export async function sendRecordToPacs(
     details: { connection: connection.name, connectionId: connection.id, ...result },
   });
   return result;
+}
+
+/**
+ * The stent to report: the one the detection stored, when it found one (contours detected before
+ * the server read stents, or without a stent, give none), its figures from the corrected borders.
+ */
+function stentContent(stored: StentContent['results'] | undefined, analysis: CorrectedAnalysis, geometry: PullbackGeometry): StentContent | null {
+  if (stored === undefined || stored.segment === null) return null;
+  const detection = stentDetectionOf(stored, analysis.slices.length);
+  return { results: stored, ...stentOnBorders(detection, analysis, framesPerMm(geometry)) };
+}
+
+/** The PDF's gated section: the gated figures, or why there are none (the clinician asked for them). */
+function gatedSection(gating: GatingResult, analysis: CorrectedAnalysis, geometry: PullbackGeometry): ReportSection {
+  if (gating.kind === 'gated') return gatedReportSection(analysis, gating, geometry);
+  return { heading: 'Gated analysis', lines: [`Gating was on, but no cardiac cycle was found in the frames (${gating.reason}): every figure uses all frames.`] };
+}
+
+function gatedContent(gating: Extract<GatingResult, { kind: 'gated' }>, analysis: CorrectedAnalysis, geometry: PullbackGeometry): GatedContent {
+  return { endDiastolicFrames: gating.endDiastolicFrames, heartRateBpm: gating.heartRateBpm, results: lesionResults(gatedAnalysis(analysis, gating.endDiastolicFrames, geometry)) };
 }
 
 /** Whether a slice's border was corrected by hand (a key frame, or carried from one): its calcium arc was read on the detected border. */

@@ -51,6 +51,8 @@ const UID = z.string().regex(/^[0-9]+(\.[0-9]+)*$/, 'a DICOM UID').max(64);
 const StudyParams = ConnectionParams.extend({ study: UID });
 const SeriesParams = StudyParams.extend({ series: UID });
 const RecordParams = z.object({ tenant: z.string(), recordId: z.uuid({ error: 'recordId must be a record id' }) });
+/** PacsSendRequest with an id checked by the lookup (an unknown one is a 404, not a 400); `gating`: the review's gating was on (issue 28). */
+const PacsSendBodySchema = z.object({ connectionId: z.string().max(100), gating: z.boolean({ error: 'gating must be true or false' }).optional() }).strict();
 
 /** `addressPolicy`: where PACS connections may point (PACS_ALLOW_LOOPBACK; see pacs/address-policy.ts). */
 type Deps = SendDeps & { imports: ImportService; addressPolicy: AddressPolicy };
@@ -225,10 +227,11 @@ export async function pacsRoutes(app: FastifyInstance, deps: Deps): Promise<void
     if (!record) throw new NotFoundError(`No record "${recordId}".`);
     // No report of other ultrasound may reach a PACS (issue 26): refused before anything is looked up or made.
     if (record.imagingKind !== 'ivus') return reply.code(422).header('cache-control', 'no-store').send({ error: 'not_ivus', message: NOT_IVUS_MESSAGE });
-    const { connectionId } = parseOrThrow(z.object({ connectionId: z.string().max(100) }), request.body);
+    // Strict: a client's own figures (gated frames, a heart rate) have no place here and are refused, not ignored.
+    const { connectionId, gating } = parseOrThrow(PacsSendBodySchema, request.body);
     const connection = await connectionOf(principal.tenantId, connectionId);
     reply.header('cache-control', 'no-store');
-    return sendRecordToPacs(deps, principal, recordId, connection, clientOf(connection), reply);
+    return sendRecordToPacs(deps, principal, recordId, connection, clientOf(connection), reply, { gating: gating ?? false });
   });
 }
 

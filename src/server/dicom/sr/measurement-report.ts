@@ -47,6 +47,9 @@
  * | area stenosis                   | (AREASTENOSIS, 99IVUSREV, "Lumen area stenosis")        | %    |
  * | border source                   | (BORDERSOURCE, 99IVUSREV) = (AUTO / MANUAL / PROPAGATED, 99IVUSREV) | |
  *
+ * The calcium, stent and gated groups (issue 28) have their own tables: calcium-group.ts,
+ * stent-group.ts, gated-group.ts.
+ *
  * Units are UCUM: (mm, UCUM, "millimeter"), (mm2, ..., "square millimeter"), (deg, ..., "degree"),
  * (%, ..., "percent").
  */
@@ -61,6 +64,8 @@ import { measuredOutline } from '../../../domain/contours/measurements.ts';
 import { newUid, writePart10, type Naturalized } from './dcmjs.ts';
 import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 import { calciumGroup } from './calcium-group.ts';
+import { gatedGroup, type GatedContent } from './gated-group.ts';
+import { stentGroup, type StentContent } from './stent-group.ts';
 import { documentAttributes, dicomPersonName, withCharacterSet, type BuiltDicomObject, type ReportSubject } from './document.ts';
 import {
   closed,
@@ -93,6 +98,10 @@ export interface MeasurementReportContent {
   pixelSpacingMm: number;
   /** The record's calcium (issue 28), written as a group of its own; absent: none. */
   calcium?: RecordCalcium | undefined;
+  /** The stent the server's detection read (issue 28), with its figures on the corrected borders; absent or no segment: no group. */
+  stent?: StentContent | undefined;
+  /** The gated figures (issue 28) when the clinician sent with gating on and the frames showed cardiac cycles. */
+  gated?: GatedContent | undefined;
 }
 
 const UNIT_OF = { mm: UNITS.mm, 'mm²': UNITS.mm2, '°': UNITS.deg } as const;
@@ -204,13 +213,15 @@ function reportContent(subject: ReportSubject, content: MeasurementReportContent
   const borders = content.analysis.slices.flatMap((slice) => borderGroups(slice, frameOf(slice.slice)));
   const summary = analysisGroup(content.analysis, frameOf);
   const calcium = content.calcium ? calciumGroup(content.calcium, frameOf) : null;
+  const stent = content.stent ? stentGroup(content.stent, frameOf) : null;
+  const gated = content.gated ? gatedGroup(content.gated, frameOf) : null;
   return [
     codeValue('HAS CONCEPT MOD', CODES.language, CODES.english),
     codeValue('HAS OBS CONTEXT', CODES.observerType, CODES.person),
     personName('HAS OBS CONTEXT', CODES.personObserverName, dicomPersonName(subject.author.name)),
     codeValue('HAS CONCEPT MOD', CODES.procedureReported, CODES.ivus),
     container('CONTAINS', CODES.imageLibrary, [container('CONTAINS', CODES.imageLibraryGroup, [image('CONTAINS', pullback)])]),
-    container('CONTAINS', CODES.imagingMeasurements, [...annotations, ...borders, ...(summary ? [summary] : []), ...(calcium ? [calcium] : [])]),
+    container('CONTAINS', CODES.imagingMeasurements, [...annotations, ...borders, ...(summary ? [summary] : []), ...(calcium ? [calcium] : []), ...(stent ? [stent] : []), ...(gated ? [gated] : [])]),
   ];
 }
 

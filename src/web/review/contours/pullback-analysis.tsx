@@ -189,7 +189,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
               </Button>
             </>
           ) : null}
-          {report ? <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} /> : null}
+          {report ? <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} gating={() => gating?.getSnapshot().on ?? false} /> : null}
         </HStack>
       </HStack>
       {open ? (
@@ -200,7 +200,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
               <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
                 <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
                 {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
-                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} /> : null}
+                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} /> : null}
               </Stack>
             ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
-import { ContoursProcessingSchema, RecordContoursSchema, type RecordContours } from '../../../domain/contours/api.ts';
+import { ContoursProcessingSchema } from '../../../domain/contours/api.ts';
+import { RecordContoursWithStentSchema, type RecordContoursWithStent } from '../../../domain/stent/stored-stent.ts';
 import { useApi } from '../../api/api-context.tsx';
 import type { ApiClient } from '../../api/api-client.ts';
 
 export type RecordContoursState =
   | { status: 'loading' }
   | { status: 'processing'; done: number; total: number }
-  | { status: 'ready'; contours: RecordContours }
+  /** With the stent the server read beside the borders (issue 28), where the contours were detected since it does. */
+  | { status: 'ready'; contours: RecordContoursWithStent }
   | { status: 'error'; message: string };
 
 const POLL_MS = 1500;
@@ -15,7 +17,7 @@ async function fetchContours(api: ApiClient, recordId: string, signal: AbortSign
   // 200 (ready) and 202 (still being detected) have different bodies: one request, either schema.
   const body = await api.request({
     resource: `records/${encodeURIComponent(recordId)}/contours`,
-    schema: RecordContoursSchema.or(ContoursProcessingSchema),
+    schema: RecordContoursWithStentSchema.or(ContoursProcessingSchema),
     signal,
   });
   return 'contours' in body ? { status: 'ready', contours: body } : { status: 'processing', done: body.done, total: body.total };

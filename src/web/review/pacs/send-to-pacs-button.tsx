@@ -10,13 +10,15 @@ export interface SendToPacsButtonProps {
   /** The record's DICOM study; null or absent for a demo record, which has none to send to. */
   studyInstanceUid: string | null | undefined;
   annotations: AnnotationStore;
+  /** Issue 28: whether the review's gating is on when the dialog opens (the reports then add the gated figures). */
+  gating?: () => boolean;
 }
 
 /**
  * "Send to PACS" beside the report exports. Without a study it stays focusable (aria-disabled) so
  * that keyboard users reach its tooltip and learn why it does nothing.
  */
-export function SendToPacsButton({ recordId, studyInstanceUid, annotations }: SendToPacsButtonProps) {
+export function SendToPacsButton({ recordId, studyInstanceUid, annotations, gating }: SendToPacsButtonProps) {
   const [open, setOpen] = useState(false);
   const reasonId = useId();
   const disabled = !studyInstanceUid;
@@ -43,7 +45,7 @@ export function SendToPacsButton({ recordId, studyInstanceUid, annotations }: Se
           </Tooltip.Positioner>
         </Portal>
       </Tooltip.Root>
-      {open ? <SendToPacsDialog recordId={recordId} annotations={annotations} onClose={() => setOpen(false)} /> : null}
+      {open ? <SendToPacsDialog recordId={recordId} annotations={annotations} gating={gating?.() ?? false} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

@@ -19,6 +19,8 @@ type Connections = { status: 'loading' } | { status: 'ready'; connections: PacsC
 export interface SendToPacsDialogProps {
   recordId: string;
   annotations: AnnotationStore;
+  /** Issue 28: the review's gating is on, so the reports add the gated figures (the server gates the frames itself). */
+  gating?: boolean | undefined;
   onClose: () => void;
 }
 
@@ -26,7 +28,7 @@ export interface SendToPacsDialogProps {
  * Stores the record's measurement report (DICOM SR) and PDF report in its study on a PACS. The
  * server makes both from what is saved, never from the page, so unsaved changes must be saved first.
  */
-export function SendToPacsDialog({ recordId, annotations, onClose }: SendToPacsDialogProps) {
+export function SendToPacsDialog({ recordId, annotations, gating = false, onClose }: SendToPacsDialogProps) {
   const api = useApi();
   const toast = useToast();
   const [connections, setConnections] = useState<Connections>({ status: 'loading' });
@@ -57,7 +59,7 @@ export function SendToPacsDialog({ recordId, annotations, onClose }: SendToPacsD
     setSending(true);
     setFailure(null);
     try {
-      const body: PacsSendRequest = { connectionId: chosen.id };
+      const body: PacsSendRequest = { connectionId: chosen.id, ...(gating ? { gating: true } : {}) };
       const result = await api.request({ resource: 'records', pathParams: [recordId, 'pacs-send'], method: 'POST', body, schema: PacsSendResultSchema });
       const held = result.annotationVersion === null ? ' (no saved annotations: borders and analysis only)' : ` (annotations v${result.annotationVersion})`;
       toast.show({ severity: 'success', summary: `Sent to ${chosen.name}`, detail: `Measurement report and PDF stored in the study${held}.`, life: SENT_TOAST_LIFE_MS });
@@ -105,6 +107,7 @@ export function SendToPacsDialog({ recordId, annotations, onClose }: SendToPacsD
         <Text textStyle="sm" color="fg.muted">
           A measurement report (DICOM SR) and the PDF report are stored in the record's study. They hold the lumen and vessel analysis and the saved
           annotations{version > 0 ? ` (version ${version})` : ': none are saved yet'}.
+          {gating ? ' Gating is on: they add the figures on end-diastolic frames, gated by the server from the same frames.' : ''}
         </Text>
         {dirty ? (
           <Alert.Root status="warning" data-testid="save-first">

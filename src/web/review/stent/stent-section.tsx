@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { BorderAreas, StentDetection, StentFigures } from '../../../domain/stent/stent-analysis.ts';
 import type { ReferenceSide } from '../../../domain/stent/stent-references.ts';
+import { stentDetectionOf } from '../../../domain/stent/stored-stent.ts';
 import { stentResults, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { StentResultsBlock } from './stent-results-block.tsx';
@@ -11,6 +12,11 @@ import { useStentReferences } from './use-stent-references.ts';
 
 export interface StentSectionProps {
   result: Pick<CorrectedAnalysis, 'slices' | 'analysis'>;
+  /**
+   * The stent the server read with the borders (issue 28): shown at once when it found one, with no
+   * reading in the page. Absent on contours detected before the server read stents: read on request.
+   */
+  stored?: StentResults | undefined;
   cursor: SliceMover;
   frameAt: (slice: number) => StentFrame | null;
   pixelSpacingMm: number;
@@ -40,7 +46,7 @@ type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { stat
  * and the references where the clinician put them (use-stent-references.ts: the plot's reference
  * markers move them).
  */
-export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
+export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -56,7 +62,9 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
     });
   };
 
-  const detection = reading.status === 'ready' ? reading.detection : null;
+  // A stored stent stands for a reading done; where the server found none, the button still reads the loaded frames.
+  const storedDetection = useMemo(() => (stored?.segment ? stentDetectionOf(stored, sliceCount) : null), [stored, sliceCount]);
+  const detection = reading.status === 'ready' ? reading.detection : reading.status === 'idle' ? storedDetection : null;
   const areas = useMemo((): BorderAreas => {
     const references = result.analysis.references;
     return {
@@ -71,8 +79,9 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
   const shown = useMemo((): ShownStent | null => {
     if (detection === null || figures === null) return null;
     const manualSlices = result.slices.filter((s) => s.source === 'manual' || s.vessel?.source === 'manual').map((s) => s.slice);
-    return { results: stentResults(detection), figures, manualSlices, moveReference, stepReference, resetReference };
-  }, [detection, figures, result, moveReference, stepReference, resetReference]);
+    const results = detection === storedDetection && stored ? stored : stentResults(detection);
+    return { results, figures, manualSlices, moveReference, stepReference, resetReference };
+  }, [detection, storedDetection, stored, figures, result, moveReference, stepReference, resetReference]);
   useEffect(() => {
     onResults?.(shown);
   }, [shown, onResults]);
@@ -81,7 +90,7 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
     <Stack gap="1" px="2" pb="1" data-testid="stent-section">
       <HStack gap="2">
         <Button size="xs" variant="outline" onClick={start} disabled={reading.status === 'reading'} title="Find the stent's struts in the loaded frames and measure the stent">
-          {reading.status === 'ready' ? 'Read the stent again' : 'Stent analysis'}
+          {reading.status === 'ready' || storedDetection !== null ? 'Read the stent again' : 'Stent analysis'}
         </Button>
         {reading.status === 'reading' ? (
           <Text textStyle="sm" color="fg.muted" data-testid="stent-progress">

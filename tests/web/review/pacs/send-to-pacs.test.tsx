@@ -66,6 +66,18 @@ describe('Send to PACS', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('says gating is on and asks the server for the gated figures, sending no figure of its own (issue 28)', async () => {
+    const server = pacsServer();
+    server.override((_url, _init, path) => (path.endsWith('/pacs-send') ? Response.json(SENT) : undefined));
+    const user = userEvent.setup();
+    renderApp(<SendToPacsButton recordId={RECORD_ID} studyInstanceUid="1.2.840.1" annotations={savedStore()} gating={() => true} />, { api: server.client, path: '/' });
+    const dialog = await openDialog(user);
+    expect(await dialog.findByText(/Gating is on: they add the figures on end-diastolic frames, gated by the server/)).toBeTruthy();
+    await user.click(dialog.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Sent to Orthanc')).toBeTruthy();
+    expect(sends(server)).toEqual([{ call: `POST /api/demo/records/${RECORD_ID}/pacs-send`, body: { connectionId: expect.any(String), gating: true } }]);
+  });
+
   it('shows the PACS problem in the dialog and lets the user try again', async () => {
     const server = pacsServer();
     server.override((_url, _init, path) =>
