@@ -5,6 +5,7 @@
  * with packs opens, so the workers start while its first chunk downloads; disposed when the review
  * is left, which ends the workers and drops what they had not finished.
  */
+import type { PackCodec } from '../../domain/images.ts';
 import { readFramePack } from '../../domain/pixels/frame-pack.ts';
 import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
 import type { ChunkShape } from './pack-to-gray.ts';
@@ -20,6 +21,12 @@ export interface DecodeWorker {
 export interface FrameDecodePool {
   /** The chunk's gray bytes; rejects with the reason a pack cannot be decoded. `bytes` is handed over (its buffer moves to a worker). */
   decode(bytes: Uint8Array, shape: ChunkShape): Promise<Uint8Array>;
+  /**
+   * Has every worker load the codec of packs of this encoding now (once per codec), so that the
+   * first pack does not wait for its .wasm to be fetched and compiled: called with the image
+   * lists' packCodec before the first chunk is requested; a pack of another codec still warms its own.
+   */
+  warm(codec: PackCodec): void;
   dispose(): void;
 }
 
@@ -104,24 +111,28 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
     }
   }
 
-  /** The other workers load the record's codec while the first pack is decoded (its header says which). */
-  function warm(bytes: Uint8Array): void {
+  function warm({ encoding, bitsStored }: PackCodec): void {
+    const key = `${encoding}/${bitsStored}`;
+    if (disposed || warmed.has(key)) return;
+    warmed.add(key);
+    for (const slot of slots) slot.worker?.postMessage({ kind: 'warm', format: { encoding, bitsStored } }, []);
+  }
+
+  /** Without a warm-up from the image lists, the other workers load the codec while the first pack is decoded (its header says which). */
+  function warmFromPack(bytes: Uint8Array): void {
     let format;
     try {
       ({ format } = readFramePack(bytes));
     } catch {
       return; // the worker says what is wrong with it
     }
-    const key = `${format.encoding}/${format.bitsStored}`;
-    if (warmed.has(key)) return;
-    warmed.add(key);
-    for (const slot of slots) slot.worker?.postMessage({ kind: 'warm', format: { encoding: format.encoding, bitsStored: format.bitsStored } }, []);
+    warm(format);
   }
 
   return {
     decode(bytes, shape) {
       if (disposed) return Promise.reject(new PackDecodeError('the review was left'));
-      warm(bytes);
+      warmFromPack(bytes);
       // The buffer moves to the worker: a view into a larger buffer is copied out first.
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
       return new Promise<Uint8Array>((resolve, reject) => {
@@ -129,6 +140,7 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
         pump();
       });
     },
+    warm,
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -84,6 +84,20 @@ describe('the frame decode pool', () => {
     decoder.dispose();
   });
 
+  it('has every worker load a codec named before any pack (the image lists), once, and not again for its packs', async () => {
+    const { pool: decoder, workers } = pool(2);
+    decoder.warm({ encoding: 'jpeg-ls', bitsStored: 8 });
+    decoder.warm({ encoding: 'jpeg-ls', bitsStored: 8 });
+    for (const worker of workers) expect(worker.received).toEqual([{ kind: 'warm', format: { encoding: 'jpeg-ls', bitsStored: 8 } }]);
+    await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'jpeg-ls' }, []), shape(0));
+    const warms = workers.flatMap((worker) => worker.received.filter((m) => m.kind === 'warm'));
+    expect(warms).toHaveLength(2);
+    // A pack of another codec than the lists said still has it loaded everywhere.
+    await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'rle' }, []), shape(0));
+    for (const worker of workers) expect(worker.received.filter((m) => m.kind === 'warm').map((m) => m.kind === 'warm' && m.format.encoding)).toEqual(['jpeg-ls', 'rle']);
+    decoder.dispose();
+  });
+
   it('ends its workers when the review is left, dropping what was not decoded', async () => {
     const { pool: decoder, workers } = pool(1);
     const pending = [1, 2, 3].map((k) => decoder.decode(buildFramePack(GRAY_FORMAT, [frame(k)]), shape(1)));
