@@ -30,6 +30,8 @@ import type { BenchResult, BenchSeries } from './frame-decode-page/main.ts';
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 160);
 const FRAMES_PER_CHUNK = 16;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Decode workers (default: the review's own choice, from the cores: one fewer, at least one). */
+const WORKERS = process.env.BENCH_WORKERS ? Number(process.env.BENCH_WORKERS) : null;
 const BANDWIDTHS = [
   { label: '100 Mbit/s', bitsPerSecond: 100e6 },
   { label: '1 Gbit/s', bitsPerSecond: 1e9 },
@@ -78,6 +80,8 @@ const series: Served[] = [
 const pageDir = path.join(work, 'page');
 await build({ configFile: false, logLevel: 'error', root: 'bench/frame-decode-page', base: '/', worker: { format: 'es' }, build: { outDir: pageDir, emptyOutDir: true } });
 
+/** Codec .wasm requests since the last load began: once per load when the page compiles it for its workers, once per worker otherwise. */
+let wasmRequests = 0;
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 const server = http.createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://bench');
@@ -94,6 +98,7 @@ const server = http.createServer((request, response) => {
     else headers['content-type'] = FRAME_PACK_MEDIA_TYPE;
     return response.writeHead(200, headers).end(body);
   }
+  if (url.pathname.endsWith('.wasm')) wasmRequests++;
   const file = path.join(pageDir, path.normalize(url.pathname === '/' ? '/index.html' : url.pathname));
   if (!file.startsWith(pageDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return response.writeHead(404).end();
   response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
@@ -114,7 +119,9 @@ await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-console.info(`${FRAMES} demo B-mode frames of ${side}x${side} (raw ${kb(side * side)} a frame), chunks of ${FRAMES_PER_CHUNK}; median of ${RUNS} runs; ${os.availableParallelism()} cores`);
+console.info(
+  `${FRAMES} demo B-mode frames of ${side}x${side} (raw ${kb(side * side)} a frame), chunks of ${FRAMES_PER_CHUNK}; median of ${RUNS} runs; ${os.availableParallelism()} cores; ${WORKERS ?? 'the review\'s number of'} decode workers`,
+);
 console.info('');
 for (const [index, served] of series.entries()) {
   const wireBytes = served.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
@@ -139,13 +146,17 @@ for (const [index, served] of series.entries()) {
     framesPerChunk: FRAMES_PER_CHUNK,
     count: FRAMES,
     packCodec,
+    workers: WORKERS,
   });
   for (const { label, bitsPerSecond } of BANDWIDTHS) {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1, downloadThroughput: bitsPerSecond / 8, uploadThroughput: bitsPerSecond / 8 });
     const results = warmings.map((): BenchResult[] => []);
+    const wasmFetches = warmings.map((): number[] => []);
     for (let run = 0; run < RUNS; run++) {
       for (const [k, warming] of warmings.entries()) {
+        wasmRequests = 0;
         results[k]!.push(await page.evaluate((s) => (globalThis as unknown as { loadSeries(s: BenchSeries): Promise<BenchResult> }).loadSeries(s), specOf(warming.packCodec)));
+        wasmFetches[k]!.push(wasmRequests);
       }
     }
     for (const [k, warming] of warmings.entries()) {
@@ -154,7 +165,7 @@ for (const [index, served] of series.entries()) {
       const all = median(runs.map((result) => result.allFramesMs));
       const ideal = (wireBytes * 8 * 1000) / bitsPerSecond;
       const decode = runs.every((result) => result.decodeMsPerFrame !== null)
-        ? `; decode ${median(runs.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(runs.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start)`
+        ? `; decode ${median(runs.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(runs.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start); codec .wasm fetched ${Math.max(...wasmFetches[k]!)}x a load`
         : '';
       console.info(
         `  ${label.padEnd(10)} ${warming.label ? `${warming.label}: ` : ''}all frames in ${all.toFixed(0).padStart(5)} ms against bytes ÷ bandwidth ${ideal.toFixed(0).padStart(5)} ms (${(all / ideal).toFixed(2)}x); first chunk ${median(runs.map((result) => result.firstChunkMs)).toFixed(0)} ms${decode}`,

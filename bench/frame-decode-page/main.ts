@@ -15,6 +15,8 @@ export interface BenchSeries {
   readonly count: number;
   /** The packs' codec as the image lists announce it, loaded by the workers before the first chunk is fetched (null: when the first pack arrives). */
   readonly packCodec: PackCodec | null;
+  /** Decode workers (null: as many as the review would start here). */
+  readonly workers: number | null;
 }
 
 export interface BenchResult {
@@ -31,7 +33,7 @@ const CONCURRENCY = 4;
 
 async function load(series: BenchSeries): Promise<BenchResult> {
   performance.clearMeasures('ivus:pack-decode');
-  const pool = series.kind === 'frame-pack' ? createFrameDecodePool() : null;
+  const pool = series.kind === 'frame-pack' ? createFrameDecodePool(series.workers ?? undefined) : null;
   if (pool && series.packCodec) pool.warm(series.packCodec);
   const start = performance.now();
   let firstChunkMs = 0;

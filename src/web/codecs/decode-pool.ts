@@ -55,7 +55,21 @@ interface Slot {
 
 export class PackDecodeError extends Error {}
 
-export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hardwareConcurrency), spawn: () => DecodeWorker = spawnDecodeWorker): FrameDecodePool {
+/** Compiles a codec's WASM in the page (null: it has none); see codec-wasm.ts. */
+export type CodecCompiler = (codec: PackCodec) => Promise<WebAssembly.Module | null>;
+
+// Imported when first needed: the .wasm URLs are Vite assets (and the tests never compile).
+const compileInPage: CodecCompiler = async (codec) => (await import('./codec-wasm.ts')).compilePackCodec(codec);
+
+/**
+ * `compile`: with more than one worker, a codec's WASM is compiled once here and the module handed
+ * to every worker (null: each worker fetches and compiles its own, as a single worker always does).
+ */
+export function createFrameDecodePool(
+  size = poolSize(globalThis.navigator?.hardwareConcurrency),
+  spawn: () => DecodeWorker = spawnDecodeWorker,
+  compile: CodecCompiler | null = compileInPage,
+): FrameDecodePool {
   const queue: Task[] = [];
   const warmed = new Set<string>();
   let nextId = 1;
@@ -115,7 +129,16 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
     const key = `${encoding}/${bitsStored}`;
     if (disposed || warmed.has(key)) return;
     warmed.add(key);
-    for (const slot of slots) slot.worker?.postMessage({ kind: 'warm', format: { encoding, bitsStored } }, []);
+    const format = { encoding, bitsStored };
+    const tell = (message: DecodeRequest) => {
+      if (!disposed) for (const slot of slots) slot.worker?.postMessage(message, []);
+    };
+    if (!compile || slots.length < 2) return tell({ kind: 'warm', format });
+    // The workers load the codec's JavaScript meanwhile, and wait for its WASM (even a pack that
+    // arrives first); a failed compile here is no error yet: each worker then compiles its own.
+    tell({ kind: 'warm', format, shared: true });
+    const send = (module: WebAssembly.Module | null) => tell({ kind: 'compiled', format, module });
+    compile(format).then(send, () => send(null));
   }
 
   /** Without a warm-up from the image lists, the other workers load the codec while the first pack is decoded (its header says which). */
