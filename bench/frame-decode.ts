@@ -6,7 +6,8 @@
  * (with the app's CSP) to a page that loads them as the review does, frame packs through the
  * review's own decode workers, under Chromium's network emulation at 100 Mbit/s and 1 Gbit/s.
  * Prints bytes per frame, time until every frame is in the page against bytes ÷ bandwidth, and
- * the workers' decode time per frame. Asserts nothing.
+ * the workers' decode time per frame; frame packs twice, the codec loaded as soon as the image
+ * lists name it (the review) and once the first pack is in (before), side by side. Asserts nothing.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -15,6 +16,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { build } from 'vite';
+import type { PackCodec } from '../src/domain/images.ts';
 import { buildFramePack, FRAME_PACK_MEDIA_TYPE } from '../src/domain/pixels/frame-pack.ts';
 import { createBmodeRenderer } from '../src/domain/synthetic/bmode-frame.ts';
 import { createPullbackModel } from '../src/domain/synthetic/pullback-model.ts';
@@ -27,7 +29,9 @@ import type { BenchResult, BenchSeries } from './frame-decode-page/main.ts';
 
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 160);
 const FRAMES_PER_CHUNK = 16;
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** Decode workers (default: the review's own choice, from the cores: one fewer, at least one). */
+const WORKERS = process.env.BENCH_WORKERS ? Number(process.env.BENCH_WORKERS) : null;
 const BANDWIDTHS = [
   { label: '100 Mbit/s', bitsPerSecond: 100e6 },
   { label: '1 Gbit/s', bitsPerSecond: 1e9 },
@@ -51,6 +55,8 @@ interface Served {
   readonly chunks: Buffer[];
   /** The source's compressed frames (null for the raw gray). */
   readonly sourceBytes: number | null;
+  /** The packs' codec, as the image lists announce it (null for the raw gray). */
+  readonly packCodec: PackCodec | null;
 }
 
 async function packsOf(label: string, file: string): Promise<Served> {
@@ -59,7 +65,7 @@ async function packsOf(label: string, file: string): Promise<Served> {
   const frames = info.frames.map((ranges) => new Uint8Array(Buffer.concat(ranges.map(([offset, length]) => bytes.subarray(offset, offset + length)))));
   const chunks: Buffer[] = [];
   for (let first = 0; first < frames.length; first += FRAMES_PER_CHUNK) chunks.push(Buffer.from(buildFramePack(info.format, frames.slice(first, first + FRAMES_PER_CHUNK))));
-  return { label, kind: 'frame-pack', chunks, sourceBytes: frames.reduce((sum, frame) => sum + frame.length, 0) };
+  return { label, kind: 'frame-pack', chunks, sourceBytes: frames.reduce((sum, frame) => sum + frame.length, 0), packCodec: { encoding: info.format.encoding, bitsStored: info.format.bitsStored } };
 }
 
 const rawChunks: Buffer[] = [];
@@ -67,13 +73,15 @@ for (let first = 0; first < FRAMES; first += FRAMES_PER_CHUNK) rawChunks.push(zl
 const series: Served[] = [
   await packsOf('JPEG baseline (dcmcjpeg)', transcode('dcmcjpeg', ['+eb'], source, path.join(work, 'jpeg.dcm'))),
   await packsOf('JPEG-LS lossless (dcmcjpls)', transcode('dcmcjpls', [], source, path.join(work, 'jpeg-ls.dcm'))),
-  { label: 'gray8, gzip (today)', kind: 'gray8', chunks: rawChunks, sourceBytes: null },
+  { label: 'gray8, gzip (today)', kind: 'gray8', chunks: rawChunks, sourceBytes: null, packCodec: null },
 ];
 
 // The bench page, built with the app's worker settings.
 const pageDir = path.join(work, 'page');
 await build({ configFile: false, logLevel: 'error', root: 'bench/frame-decode-page', base: '/', worker: { format: 'es' }, build: { outDir: pageDir, emptyOutDir: true } });
 
+/** Codec .wasm requests since the last load began: once per load when the page compiles it for its workers, once per worker otherwise. */
+let wasmRequests = 0;
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 const server = http.createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://bench');
@@ -90,6 +98,7 @@ const server = http.createServer((request, response) => {
     else headers['content-type'] = FRAME_PACK_MEDIA_TYPE;
     return response.writeHead(200, headers).end(body);
   }
+  if (url.pathname.endsWith('.wasm')) wasmRequests++;
   const file = path.join(pageDir, path.normalize(url.pathname === '/' ? '/index.html' : url.pathname));
   if (!file.startsWith(pageDir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return response.writeHead(404).end();
   response.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(fs.readFileSync(file));
@@ -110,7 +119,9 @@ await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-console.info(`${FRAMES} demo B-mode frames of ${side}x${side} (raw ${kb(side * side)} a frame), chunks of ${FRAMES_PER_CHUNK}; median of ${RUNS} runs; ${os.availableParallelism()} cores`);
+console.info(
+  `${FRAMES} demo B-mode frames of ${side}x${side} (raw ${kb(side * side)} a frame), chunks of ${FRAMES_PER_CHUNK}; median of ${RUNS} runs; ${os.availableParallelism()} cores; ${WORKERS ?? 'the review\'s number of'} decode workers`,
+);
 console.info('');
 for (const [index, served] of series.entries()) {
   const wireBytes = served.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
@@ -118,20 +129,48 @@ for (const [index, served] of series.entries()) {
   const versusSource = served.sourceBytes ? `, ${(wireBytes / served.sourceBytes).toFixed(3)}x the source's compressed frames` : '';
   const versusGzip = `${(wireBytes / rawChunks.reduce((sum, chunk) => sum + chunk.length, 0)).toFixed(2)}x today's gzip`;
   console.info(`${served.label}: ${kb(perFrame)} a frame on the wire (${versusGzip}${versusSource})`);
-  const spec: BenchSeries = { chunks: served.chunks.map((_, k) => `/series/${index}/${k}`), kind: served.kind, width: side, height: side, framesPerChunk: FRAMES_PER_CHUNK, count: FRAMES };
+  // Packs two ways in the same run, their runs alternated so that both see the same machine
+  // load: the codec loaded as the review does now (named by the image lists, loaded before the
+  // first chunk is fetched), and as before (once the first pack is in).
+  const warmings = served.packCodec
+    ? [
+        { label: 'codec from the lists', packCodec: served.packCodec },
+        { label: 'codec from the 1st pack', packCodec: null },
+      ]
+    : [{ label: '', packCodec: null }];
+  const specOf = (packCodec: PackCodec | null): BenchSeries => ({
+    chunks: served.chunks.map((_, k) => `/series/${index}/${k}`),
+    kind: served.kind,
+    width: side,
+    height: side,
+    framesPerChunk: FRAMES_PER_CHUNK,
+    count: FRAMES,
+    packCodec,
+    workers: WORKERS,
+  });
   for (const { label, bitsPerSecond } of BANDWIDTHS) {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1, downloadThroughput: bitsPerSecond / 8, uploadThroughput: bitsPerSecond / 8 });
-    const results: BenchResult[] = [];
-    for (let run = 0; run < RUNS; run++) results.push(await page.evaluate((s) => (globalThis as unknown as { loadSeries(s: BenchSeries): Promise<BenchResult> }).loadSeries(s), spec));
-    if (results.some((result) => result.grayBytes !== FRAMES * side * side)) throw new Error(`${served.label}: not every frame arrived`);
-    const all = median(results.map((result) => result.allFramesMs));
-    const ideal = (wireBytes * 8 * 1000) / bitsPerSecond;
-    const decode = results.every((result) => result.decodeMsPerFrame !== null)
-      ? `; decode ${median(results.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(results.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start)`
-      : '';
-    console.info(
-      `  ${label.padEnd(10)} all frames in ${all.toFixed(0).padStart(5)} ms against bytes ÷ bandwidth ${ideal.toFixed(0).padStart(5)} ms (${(all / ideal).toFixed(2)}x); first chunk ${median(results.map((result) => result.firstChunkMs)).toFixed(0)} ms${decode}`,
-    );
+    const results = warmings.map((): BenchResult[] => []);
+    const wasmFetches = warmings.map((): number[] => []);
+    for (let run = 0; run < RUNS; run++) {
+      for (const [k, warming] of warmings.entries()) {
+        wasmRequests = 0;
+        results[k]!.push(await page.evaluate((s) => (globalThis as unknown as { loadSeries(s: BenchSeries): Promise<BenchResult> }).loadSeries(s), specOf(warming.packCodec)));
+        wasmFetches[k]!.push(wasmRequests);
+      }
+    }
+    for (const [k, warming] of warmings.entries()) {
+      const runs = results[k]!;
+      if (runs.some((result) => result.grayBytes !== FRAMES * side * side)) throw new Error(`${served.label}: not every frame arrived`);
+      const all = median(runs.map((result) => result.allFramesMs));
+      const ideal = (wireBytes * 8 * 1000) / bitsPerSecond;
+      const decode = runs.every((result) => result.decodeMsPerFrame !== null)
+        ? `; decode ${median(runs.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(runs.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start); codec .wasm fetched ${Math.max(...wasmFetches[k]!)}x a load`
+        : '';
+      console.info(
+        `  ${label.padEnd(10)} ${warming.label ? `${warming.label}: ` : ''}all frames in ${all.toFixed(0).padStart(5)} ms against bytes ÷ bandwidth ${ideal.toFixed(0).padStart(5)} ms (${(all / ideal).toFixed(2)}x); first chunk ${median(runs.map((result) => result.firstChunkMs)).toFixed(0)} ms${decode}`,
+      );
+    }
   }
 }
 await browser.close();

@@ -5,12 +5,14 @@
  * not load. The demo record comes as the server's JPEG-LS packs: their gray (decoded here with the
  * server's registry) is made into JPEG packs and served in their place, and then, as the reference,
  * into the gray8 chunks of a record announced so (page.route; the service worker is blocked so the
- * page's requests are the ones routed).
+ * page's requests are the ones routed). The codec the image lists name is loaded before any pack
+ * has arrived.
  */
 import { expect, test, type Page, type Route } from '@playwright/test';
 import { FRAME_PACK_MEDIA_TYPE } from '../src/domain/pixels/frame-pack.ts';
 import { grayLevels, meanDifference } from './canvas-pixels.ts';
 import { openLoadedReview, shortRecordHref } from './open-review.ts';
+import { signIn } from './sign-in.ts';
 import { packGrayChunk, serverGrayOfPack } from '../tests/support/frame-pack-encoders.ts';
 
 test.use({ serviceWorkers: 'block' });
@@ -107,4 +109,23 @@ test('a damaged frame pack is a chunk the review could not load, the others show
   await expect(page.getByTestId('frames-missing')).toHaveText('Could not load frames 17–32 (B-mode)', { timeout: 90_000 });
   await expect(page.getByTestId('frames-status')).toHaveText(/Loading 300 B-mode and 40 angio frames: 95%/, { timeout: 90_000 });
   await expect(page.getByTestId('panel-canvas-bmode')).toHaveAttribute('data-drawn-slice', '1');
+});
+
+test('the decode workers load the codec the image lists name before any frame pack has arrived', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page);
+  const href = await shortRecordHref(page);
+  const announced: unknown[] = [];
+  await page.route(IMAGES, async (route) => {
+    const response = await fetchFromServer(route);
+    const images = (await response.json()) as { bmode: { packCodec?: unknown } };
+    announced.push(images.bmode.packCodec);
+    await route.fulfill({ response, json: images });
+  });
+  // No chunk ever arrives: only the lists can have said which codec the packs need.
+  await page.route(/\/api\/demo\/records\/[^/]+\/frames\//, (route) => route.abort());
+  const charls = page.context().waitForEvent('request', { predicate: (request) => /charlswasm_decode[^/]*\.wasm/.test(request.url()), timeout: 60_000 });
+  await page.goto(href);
+  await charls;
+  expect(announced).toEqual([{ encoding: 'jpeg-ls', bitsStored: 8 }]);
 });

@@ -1,8 +1,9 @@
 /**
  * The page of `npm run bench:frame-decode`: loads one series' chunks as the review does (four
- * requests at a time, the nearest first), handing frame packs to the review's own decode pool,
- * and says how long it took until every frame was in the page and how long the workers spent.
+ * requests at a time, the nearest first), handing frame packs to the review's own decode pool
+ * (told the packs' codec as the review is by the image lists, or not), and says how long it took until every frame was in the page and how long the workers spent.
  */
+import type { PackCodec } from '../../src/domain/images.ts';
 import { createFrameDecodePool } from '../../src/web/codecs/decode-pool.ts';
 
 export interface BenchSeries {
@@ -12,6 +13,10 @@ export interface BenchSeries {
   readonly height: number;
   readonly framesPerChunk: number;
   readonly count: number;
+  /** The packs' codec as the image lists announce it, loaded by the workers before the first chunk is fetched (null: when the first pack arrives). */
+  readonly packCodec: PackCodec | null;
+  /** Decode workers (null: as many as the review would start here). */
+  readonly workers: number | null;
 }
 
 export interface BenchResult {
@@ -28,7 +33,8 @@ const CONCURRENCY = 4;
 
 async function load(series: BenchSeries): Promise<BenchResult> {
   performance.clearMeasures('ivus:pack-decode');
-  const pool = series.kind === 'frame-pack' ? createFrameDecodePool() : null;
+  const pool = series.kind === 'frame-pack' ? createFrameDecodePool(series.workers ?? undefined) : null;
+  if (pool && series.packCodec) pool.warm(series.packCodec);
   const start = performance.now();
   let firstChunkMs = 0;
   let grayBytes = 0;

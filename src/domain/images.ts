@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PIXEL_ENCODINGS } from './pixels/pixel-format.ts';
 
 /**
  * How a record's frames travel: raw 8-bit single-channel pixels (row-major, no header), a
@@ -9,6 +10,13 @@ export const FRAMES_PER_CHUNK = 16;
 
 export const IMAGE_SERIES = ['bmode', 'angio'] as const;
 export type ImageSeriesName = (typeof IMAGE_SERIES)[number];
+
+/** What picks a frame pack's decoder: its frames' encoding, and for JPEG the sample depth (8 or 12-bit). */
+export const PackCodecSchema = z.object({
+  encoding: z.enum(PIXEL_ENCODINGS),
+  bitsStored: z.number().int().min(1).max(16),
+});
+export type PackCodec = z.infer<typeof PackCodecSchema>;
 
 const SeriesSchema = z.object({
   count: z.number().int().nonnegative(),
@@ -22,6 +30,12 @@ const SeriesSchema = z.object({
    * `frame-pack`, the frames as encoded bitstreams the page decodes (domain/pixels/frame-pack.ts).
    */
   chunkFormat: z.enum(['gray8', 'frame-pack']).default('gray8'),
+  /**
+   * For frame packs, the encoding of every pack's frames (all a series' packs share it): the page
+   * loads that codec while the first chunk downloads instead of after it has arrived. Absent when
+   * the server does not know it (records imported before it was noted): the first pack says.
+   */
+  packCodec: PackCodecSchema.nullish(),
 });
 export type SeriesImages = z.infer<typeof SeriesSchema>;
 

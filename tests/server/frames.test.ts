@@ -65,6 +65,9 @@ describe.skipIf(postgresUnavailable)('frame delivery', () => {
     expect(images.bmode.chunks[0]).toBe(`records/${images.recordId}/frames/bmode/0?v=v1`);
     expect([images.bmode.chunkFormat, images.angio.chunkFormat]).toEqual(['frame-pack', 'frame-pack']);
     expect([gray8.bmode.chunkFormat, gray8.angio.chunkFormat]).toEqual(['gray8', 'gray8']);
+    // The codec the page loads before the first pack arrives: the demo's JPEG-LS; none for gray8 chunks.
+    expect([images.bmode.packCodec, images.angio.packCodec]).toEqual([{ encoding: 'jpeg-ls', bitsStored: 8 }, { encoding: 'jpeg-ls', bitsStored: 8 }]);
+    expect([gray8.bmode.packCodec, gray8.angio.packCodec]).toEqual([null, null]);
   });
 
   it('sends a demo chunk as a frame pack of JPEG-LS frames that decode to exactly the generated pixels, smaller than gzip', async () => {

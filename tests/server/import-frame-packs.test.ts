@@ -160,6 +160,8 @@ describe.skipIf(postgresUnavailable)('frame packs of imported files', () => {
     expect(packs.map((pack) => pack.frames.length)).toEqual([16, 4]);
     for (const pack of packs) {
       expect(pack.format.encoding).toBe(c.pack.encoding);
+      // The image lists name the codec of every pack (the page loads it before the first one arrives).
+      expect(images[series].packCodec).toEqual({ encoding: pack.format.encoding, bitsStored: pack.format.bitsStored });
       if (c.pack.asStored) expect(pack.format).toEqual(info.format);
       else expect(pack.format).toMatchObject({ photometric: 'MONOCHROME2', bitsStored: 8, samplesPerPixel: 1 });
     }

@@ -8,7 +8,8 @@
  * How a frame's bytes are encoded: uncompressed, RLE, or the codec family that decodes them
  * (src/server/dicom/codecs/registry.ts maps each to its adapter).
  */
-export type PixelEncoding = 'native' | 'rle' | 'jpeg' | 'jpeg-lossless' | 'jpeg-ls' | 'jpeg2000' | 'htj2k';
+export const PIXEL_ENCODINGS = ['native', 'rle', 'jpeg', 'jpeg-lossless', 'jpeg-ls', 'jpeg2000', 'htj2k'] as const;
+export type PixelEncoding = (typeof PIXEL_ENCODINGS)[number];
 
 export const ACCEPTED_PHOTOMETRICS = [
   'MONOCHROME1',

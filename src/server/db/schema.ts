@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { foldedForSearch } from './search-fold-sql.ts';
+import type { PackCodec } from '../../domain/images.ts';
 import {
   bigserial,
   boolean,
@@ -141,6 +142,13 @@ export const records = pgTable(
      * Every record has the gzip chunks, which the server's own readers use.
      */
     chunkFormat: text('chunk_format', { enum: ['gray8', 'frame-pack'] }).notNull().default('frame-pack'),
+    /**
+     * The encoding of an imported series' frame packs (server/dicom/page-decodable.ts packCodecOf),
+     * announced in the image lists so the page loads the codec before the first pack arrives. Null
+     * for demo records (always JPEG-LS) and records imported before it was noted.
+     */
+    bmodePackCodec: jsonb('bmode_pack_codec').$type<PackCodec>(),
+    angioPackCodec: jsonb('angio_pack_codec').$type<PackCodec>(),
     /** What the run is, as its files name it (Series Description, the pullback's first) or the demo seed does: "LAD pre-PCI". */
     seriesDescription: text('series_description'),
     annotationStatus: text('annotation_status', { enum: ['new', 'saved'] }),

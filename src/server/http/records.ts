@@ -2,11 +2,12 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, IMAGE_SERIES, URGENT_FRAME_HEADER, type RecordImages } from '../../domain/images.ts';
+import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, IMAGE_SERIES, URGENT_FRAME_HEADER, type PackCodec, type RecordImages } from '../../domain/images.ts';
 import { FRAME_LOCATION_TYPE, type FrameLocation } from '../../domain/frame-location.ts';
 import type { Db } from '../db/client.ts';
 import { findRecord, type RecordRow } from '../db/records.ts';
 import { FRAME_PACK_MEDIA_TYPE } from '../../domain/pixels/frame-pack.ts';
+import { DEMO_PACK_CODEC } from '../dicom/page-decodable.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
 
@@ -68,6 +69,13 @@ function sendFramePack(request: FastifyRequest, reply: FastifyReply, pack: Buffe
   return reply.type(FRAME_PACK_MEDIA_TYPE).send(pack);
 }
 
+/** The codec of a series' packs, when the record sends packs and it is known (see RecordImages' packCodec). */
+function packCodec(record: RecordRow, series: 'bmode' | 'angio'): PackCodec | null {
+  if (record.chunkFormat !== 'frame-pack') return null;
+  if (record.imagingSource === 'demo') return DEMO_PACK_CODEC;
+  return (series === 'bmode' ? record.bmodePackCodec : record.angioPackCodec) ?? null;
+}
+
 function imagesOf(record: RecordRow): RecordImages {
   const v = `v=${encodeURIComponent(record.imagingVersion)}`;
   const chunks = (series: 'bmode' | 'angio', count: number) =>
@@ -79,8 +87,8 @@ function imagesOf(record: RecordRow): RecordImages {
     frameRateHz: record.frameRateHz,
     pullbackSpeedMmPerS: record.pullbackSpeedMmPerS,
     pixelSpacingMm: record.pixelSpacingMm,
-    bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount), chunkFormat: record.chunkFormat },
-    angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount), chunkFormat: record.chunkFormat },
+    bmode: { count: record.bmodeFrameCount, width: record.frameWidth, height: record.frameHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('bmode', record.bmodeFrameCount), chunkFormat: record.chunkFormat, packCodec: packCodec(record, 'bmode') },
+    angio: { count: record.angioFrameCount, width: record.angioWidth, height: record.angioHeight, framesPerChunk: FRAMES_PER_CHUNK, chunks: chunks('angio', record.angioFrameCount), chunkFormat: record.chunkFormat, packCodec: packCodec(record, 'angio') },
   };
 }
 

@@ -10,6 +10,7 @@ import { markImportDone, type ImportRow } from '../db/imports.ts';
 import { patientIdentities } from '../db/patients.ts';
 import { patients, records, type DicomInstanceRef } from '../db/schema.ts';
 import type { DicomFile } from '../dicom/dicom-file.ts';
+import { packCodecOf } from '../dicom/page-decodable.ts';
 import { ImportRejection } from '../../domain/import-rejection.ts';
 import { identitiesDiffer } from './patient-choice.ts';
 import type { Plan } from './record-plan.ts';
@@ -68,6 +69,8 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
         imagingKind: bmode?.ultrasound?.kind ?? 'ivus',
         // Every chunk was stored as a frame pack too (a series joining an older record is, but sent as that record's are).
         chunkFormat: 'frame-pack',
+        bmodePackCodec: bmode ? packCodecOf(bmode.format) : null,
+        angioPackCodec: angio ? packCodecOf(angio.format) : null,
       });
     } else {
       const slot = plan.joins === 'bmode' ? records.bmodeFrameCount : records.angioFrameCount;
@@ -84,11 +87,13 @@ export async function commitImport(db: Db, plan: RunningPlan, framesDone: number
               pullbackInstance: instanceRef(bmode!),
               seriesDescription: sql`coalesce(${bmode!.seriesDescription}::text, ${records.seriesDescription})`,
               imagingKind: bmode!.ultrasound?.kind ?? 'ivus',
+              bmodePackCodec: packCodecOf(bmode!.format),
             }
           : {
               angioFrameCount: angio!.frameCount,
               angioWidth: angio!.format.columns,
               angioHeight: angio!.format.rows,
+              angioPackCodec: packCodecOf(angio!.format),
               seriesDescription: sql`coalesce(${records.seriesDescription}, ${angio!.seriesDescription}::text)`,
             };
       const joined = await tx

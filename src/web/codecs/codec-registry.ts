@@ -31,6 +31,18 @@ export interface CodecLoaders {
 
 type CodecEncoding = Exclude<PixelEncoding, 'native' | 'rle'>;
 
+/** The codec libraries that are WASM (their .wasm: codec-wasm.ts). */
+export type WasmLibrary = 'libjpegTurbo' | 'charls' | 'openjpeg' | 'openjph';
+
+/** The WASM library that decodes a format's frames; null for RLE, uncompressed and the JavaScript decoders (JPEG lossless, 12-bit JPEG). */
+export function wasmLibraryOf({ encoding, bitsStored }: Pick<PixelFormat, 'encoding' | 'bitsStored'>): WasmLibrary | null {
+  if (encoding === 'jpeg') return bitsStored > 8 ? null : 'libjpegTurbo';
+  if (encoding === 'jpeg-ls') return 'charls';
+  if (encoding === 'jpeg2000') return 'openjpeg';
+  if (encoding === 'htj2k') return 'openjph';
+  return null;
+}
+
 export interface CodecRegistry {
   /** The loaded-or-not adapter for a format (null for native and RLE). */
   readonly codecFor: CodecLookup;

@@ -5,6 +5,7 @@
  * with packs opens, so the workers start while its first chunk downloads; disposed when the review
  * is left, which ends the workers and drops what they had not finished.
  */
+import type { PackCodec } from '../../domain/images.ts';
 import { readFramePack } from '../../domain/pixels/frame-pack.ts';
 import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
 import type { ChunkShape } from './pack-to-gray.ts';
@@ -20,6 +21,12 @@ export interface DecodeWorker {
 export interface FrameDecodePool {
   /** The chunk's gray bytes; rejects with the reason a pack cannot be decoded. `bytes` is handed over (its buffer moves to a worker). */
   decode(bytes: Uint8Array, shape: ChunkShape): Promise<Uint8Array>;
+  /**
+   * Has every worker load the codec of packs of this encoding now (once per codec), so that the
+   * first pack does not wait for its .wasm to be fetched and compiled: called with the image
+   * lists' packCodec before the first chunk is requested; a pack of another codec still warms its own.
+   */
+  warm(codec: PackCodec): void;
   dispose(): void;
 }
 
@@ -48,7 +55,21 @@ interface Slot {
 
 export class PackDecodeError extends Error {}
 
-export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hardwareConcurrency), spawn: () => DecodeWorker = spawnDecodeWorker): FrameDecodePool {
+/** Compiles a codec's WASM in the page (null: it has none); see codec-wasm.ts. */
+export type CodecCompiler = (codec: PackCodec) => Promise<WebAssembly.Module | null>;
+
+// Imported when first needed: the .wasm URLs are Vite assets (and the tests never compile).
+const compileInPage: CodecCompiler = async (codec) => (await import('./codec-wasm.ts')).compilePackCodec(codec);
+
+/**
+ * `compile`: with more than one worker, a codec's WASM is compiled once here and the module handed
+ * to every worker (null: each worker fetches and compiles its own, as a single worker always does).
+ */
+export function createFrameDecodePool(
+  size = poolSize(globalThis.navigator?.hardwareConcurrency),
+  spawn: () => DecodeWorker = spawnDecodeWorker,
+  compile: CodecCompiler | null = compileInPage,
+): FrameDecodePool {
   const queue: Task[] = [];
   const warmed = new Set<string>();
   let nextId = 1;
@@ -104,24 +125,37 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
     }
   }
 
-  /** The other workers load the record's codec while the first pack is decoded (its header says which). */
-  function warm(bytes: Uint8Array): void {
+  function warm({ encoding, bitsStored }: PackCodec): void {
+    const key = `${encoding}/${bitsStored}`;
+    if (disposed || warmed.has(key)) return;
+    warmed.add(key);
+    const format = { encoding, bitsStored };
+    const tell = (message: DecodeRequest) => {
+      if (!disposed) for (const slot of slots) slot.worker?.postMessage(message, []);
+    };
+    if (!compile || slots.length < 2) return tell({ kind: 'warm', format });
+    // The workers load the codec's JavaScript meanwhile, and wait for its WASM (even a pack that
+    // arrives first); a failed compile here is no error yet: each worker then compiles its own.
+    tell({ kind: 'warm', format, shared: true });
+    const send = (module: WebAssembly.Module | null) => tell({ kind: 'compiled', format, module });
+    compile(format).then(send, () => send(null));
+  }
+
+  /** Without a warm-up from the image lists, the other workers load the codec while the first pack is decoded (its header says which). */
+  function warmFromPack(bytes: Uint8Array): void {
     let format;
     try {
       ({ format } = readFramePack(bytes));
     } catch {
       return; // the worker says what is wrong with it
     }
-    const key = `${format.encoding}/${format.bitsStored}`;
-    if (warmed.has(key)) return;
-    warmed.add(key);
-    for (const slot of slots) slot.worker?.postMessage({ kind: 'warm', format: { encoding: format.encoding, bitsStored: format.bitsStored } }, []);
+    warm(format);
   }
 
   return {
     decode(bytes, shape) {
       if (disposed) return Promise.reject(new PackDecodeError('the review was left'));
-      warm(bytes);
+      warmFromPack(bytes);
       // The buffer moves to the worker: a view into a larger buffer is copied out first.
       const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
       return new Promise<Uint8Array>((resolve, reject) => {
@@ -129,6 +163,7 @@ export function createFrameDecodePool(size = poolSize(globalThis.navigator?.hard
         pump();
       });
     },
+    warm,
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -3,7 +3,8 @@
  * holds up painting or scrubbing. Codecs load the first time a pack (or a warm-up) needs them.
  */
 /// <reference lib="webworker" />
-import { createBrowserCodecs } from './browser-codecs.ts';
+import { createBrowserCodecs, expectCompiled, provideCompiled } from './browser-codecs.ts';
+import { wasmUrlOf } from './codec-wasm.ts';
 import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
 import { decodePackToGray } from './pack-to-gray.ts';
 
@@ -11,7 +12,14 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 const codecs = createBrowserCodecs();
 
 scope.onmessage = async ({ data }: MessageEvent<DecodeRequest>) => {
+  if (data.kind === 'compiled') {
+    const url = wasmUrlOf(data.format);
+    if (url) provideCompiled(url, data.module);
+    return;
+  }
   if (data.kind === 'warm') {
+    const url = wasmUrlOf(data.format);
+    if (data.shared && url) expectCompiled(url);
     // A failed warm-up is not an error yet: the pack that needs the codec tries again and says why.
     codecs.init(data.format).catch(() => {});
     return;

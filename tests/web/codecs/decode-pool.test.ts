@@ -5,21 +5,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildFramePack } from '../../../src/domain/pixels/frame-pack.ts';
-import { createFrameDecodePool, poolSize } from '../../../src/web/codecs/decode-pool.ts';
+import { wasmLibraryOf } from '../../../src/web/codecs/codec-registry.ts';
+import { createFrameDecodePool, poolSize, type CodecCompiler } from '../../../src/web/codecs/decode-pool.ts';
 import { FakeDecodeWorker } from './fake-decode-worker.ts';
 import { GRAY_FORMAT } from './gray-format.ts';
 
-
+/** The smallest valid WASM module (magic and version): a stand-in for a codec's. */
+const EMPTY_WASM = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
 const frame = (seed: number) => Uint8Array.from({ length: 24 }, (_, i) => (seed * 37 + i * 11) & 0xff);
 const shape = (frames: number) => ({ width: 6, height: 4, frames });
 
-function pool(size: number) {
+function pool(size: number, compile: CodecCompiler | null = null) {
   const workers: FakeDecodeWorker[] = [];
-  const created = createFrameDecodePool(size, () => {
-    const worker = new FakeDecodeWorker();
-    workers.push(worker);
-    return worker;
-  });
+  const created = createFrameDecodePool(
+    size,
+    () => {
+      const worker = new FakeDecodeWorker();
+      workers.push(worker);
+      return worker;
+    },
+    compile,
+  );
   return { pool: created, workers };
 }
 
@@ -82,6 +88,75 @@ describe('the frame decode pool', () => {
     await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'rle' }, []), shape(0));
     for (const worker of workers) expect(worker.received.filter((m) => m.kind === 'warm')).toEqual([{ kind: 'warm', format: { encoding: 'rle', bitsStored: 8 } }]);
     decoder.dispose();
+  });
+
+  it('has every worker load a codec named before any pack (the image lists), once, and not again for its packs', async () => {
+    const { pool: decoder, workers } = pool(2);
+    decoder.warm({ encoding: 'jpeg-ls', bitsStored: 8 });
+    decoder.warm({ encoding: 'jpeg-ls', bitsStored: 8 });
+    for (const worker of workers) expect(worker.received).toEqual([{ kind: 'warm', format: { encoding: 'jpeg-ls', bitsStored: 8 } }]);
+    await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'jpeg-ls' }, []), shape(0));
+    const warms = workers.flatMap((worker) => worker.received.filter((m) => m.kind === 'warm'));
+    expect(warms).toHaveLength(2);
+    // A pack of another codec than the lists said still has it loaded everywhere.
+    await decoder.decode(buildFramePack({ ...GRAY_FORMAT, encoding: 'rle' }, []), shape(0));
+    for (const worker of workers) expect(worker.received.filter((m) => m.kind === 'warm').map((m) => m.kind === 'warm' && m.format.encoding)).toEqual(['jpeg-ls', 'rle']);
+    decoder.dispose();
+  });
+
+  it('compiles a codec\'s WASM once in the page and hands the module to each of its workers', async () => {
+    const compiled: string[] = [];
+    const { pool: decoder, workers } = pool(3, async (codec) => {
+      compiled.push(codec.encoding);
+      return new WebAssembly.Module(EMPTY_WASM);
+    });
+    decoder.warm({ encoding: 'jpeg-ls', bitsStored: 8 });
+    decoder.warm({ encoding: 'jpeg-ls', bitsStored: 8 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(compiled).toEqual(['jpeg-ls']);
+    const format = { encoding: 'jpeg-ls', bitsStored: 8 };
+    for (const worker of workers) {
+      // Told at once to wait for the page's compile (not to fetch its own), then handed it.
+      expect(worker.received.map((message) => message.kind)).toEqual(['warm', 'compiled']);
+      const [warm, compiledModule] = worker.received;
+      expect(warm).toEqual({ kind: 'warm', format, shared: true });
+      expect(compiledModule).toMatchObject({ kind: 'compiled', format });
+      expect(compiledModule?.kind === 'compiled' && compiledModule.module).toBeInstanceOf(WebAssembly.Module);
+    }
+    decoder.dispose();
+  });
+
+  it('leaves a single worker to compile its own, and every worker to load its own when the page cannot compile it', async () => {
+    let compiles = 0;
+    const { pool: single, workers: one } = pool(1, async () => {
+      compiles++;
+      return new WebAssembly.Module(EMPTY_WASM);
+    });
+    single.warm({ encoding: 'jpeg', bitsStored: 8 });
+    expect(compiles).toBe(0);
+    expect(one[0]!.received).toEqual([{ kind: 'warm', format: { encoding: 'jpeg', bitsStored: 8 } }]);
+    single.dispose();
+    const { pool: failing, workers } = pool(2, async () => {
+      throw new Error('the codec could not be fetched (HTTP 503)');
+    });
+    failing.warm({ encoding: 'htj2k', bitsStored: 8 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const format = { encoding: 'htj2k', bitsStored: 8 };
+    for (const worker of workers) expect(worker.received).toEqual([{ kind: 'warm', format, shared: true }, { kind: 'compiled', format, module: null }]);
+    failing.dispose();
+  });
+
+  it('knows which codecs have a WASM to compile (RLE, JPEG lossless and 12-bit JPEG decode in JavaScript)', () => {
+    const codecs = [
+      { encoding: 'jpeg', bitsStored: 8 },
+      { encoding: 'jpeg-ls', bitsStored: 8 },
+      { encoding: 'jpeg2000', bitsStored: 12 },
+      { encoding: 'htj2k', bitsStored: 16 },
+      { encoding: 'jpeg', bitsStored: 12 },
+      { encoding: 'jpeg-lossless', bitsStored: 16 },
+      { encoding: 'rle', bitsStored: 8 },
+    ] as const;
+    expect(codecs.map(wasmLibraryOf)).toEqual(['libjpegTurbo', 'charls', 'openjpeg', 'openjph', null, null, null]);
   });
 
   it('ends its workers when the review is left, dropping what was not decoded', async () => {

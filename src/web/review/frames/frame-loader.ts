@@ -18,6 +18,14 @@ export function hasFramePacks(images: RecordImages): boolean {
   return images.bmode.chunkFormat === 'frame-pack' || images.angio.chunkFormat === 'frame-pack';
 }
 
+/** Has the pool's workers load the codec of each series of packs whose encoding the image lists name, the B-mode's first. */
+export function warmPackCodecs(pool: Pick<FrameDecodePool, 'warm'>, images: RecordImages): void {
+  for (const series of ['bmode', 'angio'] as const) {
+    const { chunkFormat, packCodec, count } = images[series];
+    if (chunkFormat === 'frame-pack' && packCodec && count > 0) pool.warm(packCodec);
+  }
+}
+
 /** Takes the span nearest the slice out of `remaining` (the first of equally near ones). */
 function takeNearest(remaining: ChunkSpan[], slice: number): ChunkSpan | undefined {
   let best = -1;

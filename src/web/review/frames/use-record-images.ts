@@ -4,7 +4,7 @@ import { useApi } from '../../api/api-context.tsx';
 import { onWorkerMessage, postToServiceWorker, resumeFetches, stopFetches, type WorkerMessage } from '../../sw/sw-client.ts';
 import { chunkSpans } from '../../sw/chunk-spans.ts';
 import { createFrameDecodePool, type FrameDecodePool } from '../../codecs/decode-pool.ts';
-import { describeChunk, hasFramePacks, loadRecordFrames } from './frame-loader.ts';
+import { describeChunk, hasFramePacks, loadRecordFrames, warmPackCodecs } from './frame-loader.ts';
 import { ImageStore } from './image-store.ts';
 
 /** The service worker's queue hears of slice changes at most this often (playback moves 100 slices a second). */
@@ -59,7 +59,11 @@ export function useRecordImages(recordId: string, enabled: boolean, given?: Imag
       .get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`, { signal: controller.signal })
       .then(async (images) => {
         store.setImages(images);
-        if (hasFramePacks(images)) pool = createFrameDecodePool();
+        if (hasFramePacks(images)) {
+          pool = createFrameDecodePool();
+          // The codecs load while the first chunks download; the B-mode's first, as its frame shows first.
+          warmPackCodecs(pool, images);
+        }
         const items = chunkSpans(images).map(({ series, index, first, last }) => ({ url: api.url(images[series].chunks[index]!), first, last }));
         setState({ status: 'ready', images, download: null, missing: [] });
         // Paused before it is handed the list, so its first downloads do not race the page's own.
