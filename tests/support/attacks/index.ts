@@ -9,6 +9,7 @@ import { HTTP_ATTACKS } from './http.ts';
 import { KEY_FRAME_ATTACKS } from './key-frames.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
+import { STENT_BORDER_ATTACKS } from './stent-borders.ts';
 
 export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...SSRF_ATTACKS,
@@ -18,4 +19,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...DICOM_RECEIVER_ATTACKS,
   ...KEY_FRAME_ATTACKS,
   ...FRAME_URL_ATTACKS,
+  ...STENT_BORDER_ATTACKS,
 ];

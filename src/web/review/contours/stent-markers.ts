@@ -7,7 +7,7 @@
  * contours folder (no folder cycles).
  */
 import { EXPANSION_DISTAL_LIMIT, EXPANSION_MEAN_LIMIT } from '../../../domain/stent/stent-analysis.ts';
-import { STENT_FIGURE_HELP, STENT_FLAG_TEXT } from '../../../domain/stent/stent-results.ts';
+import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, stentCorrectedText } from '../../../domain/stent/stent-results.ts';
 import type { SliceMarker } from './marker-labels.tsx';
 import type { ShownStent } from '../stent/stent-section.tsx';
 
@@ -45,6 +45,8 @@ export function stentMarkers({ results, figures, manualSlices }: ShownStent): Sl
         expansionFlags.length > 0 ? `${expansionFlags.join('. ')}.` : 'Expansion not flagged.',
         STENT_FIGURE_HELP.msa,
         STENT_FIGURE_HELP.expansion + corrected,
+        // The stent borders drawn by hand, where there are any (the MSA reads them).
+        ...(stentCorrectedText(results) === '' ? [] : [stentCorrectedText(results)]),
       ].join(' '),
     });
   }

@@ -1,11 +1,13 @@
 import { Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
-import { stentFigures, type StentDetection, type StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import type { StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
+import { correctedStentDetection } from '../../../domain/stent/corrected-stent.ts';
+import { stentFigures, type StentFigures } from '../../../domain/stent/stent-analysis.ts';
 import { stentResults, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { StentResultsBlock } from './stent-results-block.tsx';
-import { readStent, type StentFrame } from './stent-reading.ts';
+import { readStentFrames, type StentFrame, type StentFramesRead } from './stent-reading.ts';
 
 export interface StentSectionProps {
   result: Pick<CorrectedAnalysis, 'slices' | 'analysis'>;
@@ -15,6 +17,8 @@ export interface StentSectionProps {
   framesPerMm: number;
   /** Told the stent's results whenever they change (the plot draws the stent area, the CSV adds them). */
   onResults?: (stent: ShownStent | null) => void;
+  /** The stent borders the clinician corrected by hand (the manifest's): they replace the fitted ones on their slices. */
+  corrections?: readonly StentBorderCorrection[] | undefined;
 }
 
 /** What the section shows: the detection's results and the figures from the corrected borders. */
@@ -24,13 +28,15 @@ export interface ShownStent {
   readonly manualSlices: readonly number[];
 }
 
-type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { status: 'ready'; detection: StentDetection };
+type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { status: 'ready'; read: StentFramesRead };
+
+const NO_CORRECTIONS: readonly StentBorderCorrection[] = [];
 
 /**
  * The stent analysis in the results column (issue 28): one button reads the stent from the loaded
  * frames, then its results show, their expansion and edge figures following the corrected borders.
  */
-export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
+export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults, corrections = NO_CORRECTIONS }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -41,12 +47,19 @@ export function StentSection({ result, cursor, frameAt, pixelSpacingMm, framesPe
     const controller = new AbortController();
     abort.current = controller;
     setReading({ status: 'reading', done: 0 });
-    void readStent(frameAt, sliceCount, pixelSpacingMm, framesPerMm, (done) => setReading({ status: 'reading', done }), controller.signal).then((detection) => {
-      if (detection !== null && !controller.signal.aborted) setReading({ status: 'ready', detection });
+    void readStentFrames(frameAt, sliceCount, pixelSpacingMm, (done) => setReading({ status: 'reading', done }), controller.signal).then((read) => {
+      if (read !== null && !controller.signal.aborted) setReading({ status: 'ready', read });
     });
   };
 
-  const detection = reading.status === 'ready' ? reading.detection : null;
+  const read = reading.status === 'ready' ? reading.read : null;
+  // Measured again from the frames' readings whenever a stent border is corrected by hand (or a correction undone).
+  const detection = useMemo(() => {
+    if (read === null) return null;
+    const size = read.frameSize;
+    const geometry = { centreX: (size?.width ?? 0) / 2, centreY: (size?.height ?? 0) / 2, pixelSpacingMm };
+    return correctedStentDetection(read.readings, framesPerMm, size === null ? [] : corrections.map((c) => ({ frame: c.slice - 1, controlPoints: c.controlPoints })), geometry);
+  }, [read, corrections, framesPerMm, pixelSpacingMm]);
   const shown = useMemo((): ShownStent | null => {
     if (detection === null) return null;
     const lumen = result.slices.map((s) => s.areaMm2 ?? NaN);
