@@ -15,6 +15,7 @@ import { buildFramePack, FRAME_PACK_MEDIA_TYPE, FramePackError, readFramePack } 
 import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
+import { demoShowsStent } from '../seed/demo-run.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -31,6 +32,8 @@ function modelOptionsOf(record: RecordRow): PullbackModelOptions {
     pixelSpacingMm: record.pixelSpacingMm,
     frameRateHz: record.frameRateHz,
     pullbackSpeedMmPerS: record.pullbackSpeedMmPerS,
+    // A post-PCI demo run shows the stent implanted before it (issue 28); every other record is as it was.
+    ...(demoShowsStent(record) ? { hardCases: { deployedStent: true } } : {}),
   };
 }
 

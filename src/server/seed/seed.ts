@@ -4,22 +4,11 @@ import { hashPassword } from '../crypto/passwords.ts';
 import type { Db } from '../db/client.ts';
 import { patients, records, tenants, users } from '../db/schema.ts';
 import { demoAccounts } from './demo-accounts.ts';
+import { demoRun } from './demo-run.ts';
 
 const GIVEN = ['Maria', 'James', 'Aiko', 'Noah', 'Fatima', 'Lukas', 'Sofia', 'Omar', 'Elena', 'Daniel', 'Grace', 'Mateo', 'Priya', 'Henrik', 'Chloe', 'Samuel', 'Ines', 'Kwame', 'Lea', 'Tomasz'];
 const FAMILY = ['Garcia', 'Smith', 'Tanaka', 'Muller', 'Haddad', 'Rossi', 'Novak', 'Okafor', 'Jensen', 'Silva', 'Dubois', 'Kowalski', 'Patel', 'Nguyen', 'Larsen', 'Moreau', 'Costa', 'Fischer', 'Ahmed', 'Brown'];
 const SEXES = ['F', 'M', 'F', 'M', 'O', 'U'] as const;
-
-const VESSELS = ['LAD', 'LCx', 'RCA'] as const;
-
-/**
- * A demo record's seed and what its run is called, as a cath lab names its series ("LAD pre-PCI").
- * Derived from the seed rather than drawn, so that the seeded patients and frames stay as they were.
- */
-function demoRun(demoSeed: number) {
-  const vessel = VESSELS[demoSeed % VESSELS.length]!;
-  const stage = Math.floor(demoSeed / VESSELS.length) % 2 === 0 ? 'pre-PCI' : 'post-PCI';
-  return { demoSeed, seriesDescription: `${vessel} ${stage}` };
-}
 
 /** Frame counts of a demo record: the first demo patient gets the long and the short pullback. */
 function frameCounts(patientIndex: number, recordIndex: number, random: () => number) {
