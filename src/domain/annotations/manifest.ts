@@ -20,6 +20,7 @@ const MAX_REPORTED_PROBLEMS = 50;
 
 import { expected, finite, PointSchema, strict, type Point } from './point.ts';
 import { ContourSetSchema } from './contour-set.ts';
+import { StentBorderCorrectionsSchema } from './stent-corrections.ts';
 
 export { type Point } from './point.ts';
 
@@ -126,6 +127,8 @@ export const AnnotationManifestSchema = strict({
    * contour without `border` is a lumen contour, as every contour saved before issue 15 is.
    */
   contours: ContourSetSchema.optional(),
+  /** Issue 28: the stent borders corrected by hand, at most one per slice (stent-corrections.ts). Optional, as `contours`. */
+  stentBorders: StentBorderCorrectionsSchema.optional(),
 }).superRefine((manifest, ctx) => {
   const total = manifest.ruler.length + manifest.area.length + manifest.text.length + manifest.angle.length;
   if (total > MAX_ANNOTATIONS) {
@@ -252,6 +255,11 @@ export function checkManifestAgainstImage(manifest: AnnotationManifest, bounds: 
     if (contour.slice > sliceCount) report(`contours[${index}].slice: slice ${contour.slice} is beyond the record's ${sliceCount} slices`);
     const far = contour.controlPoints.find(outside);
     if (far) report(`contours[${index}].controlPoints: (${far.x}, ${far.y}) is far outside the ${width} x ${height} image`);
+  });
+  (manifest.stentBorders ?? []).forEach((correction, index) => {
+    if (correction.slice > sliceCount) report(`stentBorders[${index}].slice: slice ${correction.slice} is beyond the record's ${sliceCount} slices`);
+    const far = correction.controlPoints.find(outside);
+    if (far) report(`stentBorders[${index}].controlPoints: (${far.x}, ${far.y}) is far outside the ${width} x ${height} image`);
   });
   if (manifest.lastAnnotationSlice > sliceCount) {
     report(`lastAnnotationSlice: slice ${manifest.lastAnnotationSlice} is beyond the record's ${sliceCount} slices`);

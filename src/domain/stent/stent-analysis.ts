@@ -92,8 +92,11 @@ export function detectStent(readings: readonly (StentFrameReading | null)[], fra
   const strutsByFrame = readings.map((r) => r?.struts ?? null);
   const segment = findStentSegment(strutsByFrame, framesPerMm);
   if (segment === null) return { segment: null, frames: readings.map(() => null), msa: null, malapposition: [] };
-  const frames = stentBorders(strutsByFrame, segment, framesPerMm);
+  return measureStent(readings, segment, stentBorders(strutsByFrame, segment, framesPerMm), framesPerMm);
+}
 
+/** The MSA and the malapposed regions of a segment whose frames' borders are known (detected, or corrected by hand: corrected-stent.ts). */
+export function measureStent(readings: readonly (StentFrameReading | null)[], segment: StentSegment, frames: readonly (StentFrameResult | null)[], framesPerMm: number): StentDetection {
   let msa: FrameArea | null = null;
   for (let frame = 0; frame < frames.length; frame++) {
     const area = frames[frame]?.areaMm2;

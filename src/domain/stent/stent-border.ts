@@ -74,8 +74,19 @@ export function fitStentBorder(struts: readonly Strut[]): StentBorder | null {
   }
 }
 
+/**
+ * The harmonic curve nearest a border given as points around the catheter (a border drawn by hand,
+ * sampled densely along it): what the malapposition reads on a frame whose stent border was
+ * corrected (its lines need the border as a radius per angle). Null for fewer than 5 points.
+ */
+export function fitStentCurve(samples: readonly Pick<Strut, 'angleRad' | 'radiusMm'>[]): StentBorder | null {
+  if (samples.length < MIN_STRUTS) return null;
+  const coefficients = leastSquares(samples);
+  return coefficients === null ? null : { coefficients, strutCount: samples.length };
+}
+
 /** Least squares of the harmonic model, by its normal equations, the second harmonic damped. */
-function leastSquares(struts: readonly Strut[]): number[] | null {
+function leastSquares(struts: readonly Pick<Strut, 'angleRad' | 'radiusMm'>[]): number[] | null {
   const n = 5;
   const a = Array.from({ length: n }, () => new Float64Array(n + 1));
   for (const s of struts) {

@@ -7,7 +7,7 @@
 import { wrapText, type ReportSection } from '../calcium/calcium-report.ts';
 import { EDGE_SEGMENT_MM, type StentFigures } from './stent-analysis.ts';
 import { isMovedReference, movedReferenceText } from './stent-references.ts';
-import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, type StentResults } from './stent-results.ts';
+import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, stentCorrectedText, type StentResults } from './stent-results.ts';
 
 const NOT_MEASURABLE = 'not measurable';
 const LINE_WIDTH = 110;
@@ -38,6 +38,7 @@ export function stentReportSection(results: StentResults, figures: StentFigures,
     manualSlices.length === 0
       ? 'No lumen or vessel border corrected by hand.'
       : `Lumen or vessel borders corrected by hand on slices ${manualSlices.join(', ')}: the expansion and edge figures read them.`,
+    stentCorrectedText(results) || 'No stent border corrected by hand.',
   ].flatMap((line) => wrapText(line, LINE_WIDTH));
   const help = [STENT_FIGURE_HELP.stentArea, STENT_FIGURE_HELP.msa, STENT_FIGURE_HELP.expansion, STENT_FIGURE_HELP.malapposition, STENT_FIGURE_HELP.edgeBurden].flatMap((text) => wrapText(text, LINE_WIDTH));
   return { heading, lines: [...lines, ...help] };

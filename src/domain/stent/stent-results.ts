@@ -30,6 +30,8 @@ export const StentResultsSchema = z.object({
       slice,
       border: z.array(z.number()).length(5).nullable(),
       areaMm2: z.number().nonnegative().nullable(),
+      /** 'manual': the clinician drew this slice's stent border by hand (its area is the drawn one); absent: fitted through the struts. */
+      source: z.literal('manual').optional(),
     }),
   ),
   msa: z.object({ slice, areaMm2: z.number().nonnegative() }).nullable(),
@@ -46,8 +48,9 @@ export const StentResultsSchema = z.object({
 export type StentResults = z.infer<typeof StentResultsSchema>;
 
 /** The wire form of a detection (frame f is slice f + 1). */
-export function stentResults(detection: StentDetection): StentResults {
+export function stentResults(detection: StentDetection & { readonly correctedFrames?: readonly number[] }): StentResults {
   const segment = detection.segment;
+  const corrected = new Set(detection.correctedFrames ?? []);
   return {
     segment: segment === null ? null : { distalSlice: segment.distalFrame + 1, proximalSlice: segment.proximalFrame + 1, lengthMm: roundTo(segment.lengthMm, 2) },
     slices: detection.frames.flatMap((result, frame) =>
@@ -58,6 +61,7 @@ export function stentResults(detection: StentDetection): StentResults {
               slice: frame + 1,
               border: result.border === null ? null : result.border.coefficients.map((c) => roundTo(c, 4)),
               areaMm2: result.areaMm2 === null ? null : roundTo(result.areaMm2, 3),
+              ...(corrected.has(frame) ? { source: 'manual' as const } : {}),
             },
           ],
     ),
@@ -79,7 +83,7 @@ export const STENT_FIGURE_HELP = {
   stentArea:
     'Stent area: inside the stent border, a smooth closed curve fitted through the struts (bright short arcs with a shadow behind) of the frames within 0.2 mm.',
   segment: 'Stented segment: from the first to the last frame whose struts are seen steadily (distal edge to proximal edge).',
-  msa: 'MSA: the smallest stent area over the stented segment, and its frame; frames whose struts cannot carry a border are not measurable and take no part.',
+  msa: 'MSA: the smallest stent area over the stented segment, and its frame; frames whose struts cannot carry a border are not measurable and take no part. On a frame whose stent border was corrected by hand, the area inside the drawn border.',
   expansion: `Expansion: MSA ÷ mean of the distal and proximal reference lumen areas (flag under ${percent(EXPANSION_MEAN_LIMIT)}), and MSA ÷ distal reference lumen area (flag under ${percent(EXPANSION_DISTAL_LIMIT)}). References: the results' reference frames if they lie beyond the stent's edges, else the largest lumen within ${REFERENCE_SEARCH_MM} mm beyond each edge; both can be moved.`,
   malapposition: `Malapposition: where the wall lies more than ${MALAPPOSITION_MM} mm beyond the stent border (IVUS consensus), with its widest arc and its length along the pullback.`,
   edgeBurden: `Edge plaque burden: the largest (EEM − lumen) ÷ EEM within ${EDGE_SEGMENT_MM} mm beyond each stent edge, from the lumen and vessel borders (corrected ones where corrected); flag at ${EDGE_BURDEN_LIMIT_PERCENT} % or more.`,
@@ -95,6 +99,17 @@ export const STENT_FLAG_TEXT: { readonly [flag in StentFlag]: string } = {
 };
 
 const NOT_MEASURABLE = 'not measurable';
+
+/** The slices whose stent border the clinician corrected by hand (ascending). */
+export function stentCorrectedSlices(results: StentResults): number[] {
+  return results.slices.filter((s) => s.source === 'manual').map((s) => s.slice);
+}
+
+/** What the figures say of the stent borders corrected by hand: empty when none was. */
+export function stentCorrectedText(results: StentResults): string {
+  const slices = stentCorrectedSlices(results);
+  return slices.length === 0 ? '' : `Stent border corrected by hand on slice${slices.length > 1 ? 's' : ''} ${slices.join(', ')}: the stent area there is the drawn one.`;
+}
 
 /**
  * The CSV's stent section: one figure a line (name, value, unit, slice), after the per-slice table.
@@ -130,5 +145,7 @@ export function stentCsvSection(results: StentResults, figures: StentFigures, ma
   });
   for (const flag of figures.flags) rows.push(['Flag', `"${STENT_FLAG_TEXT[flag]}"`, '', '']);
   if (manualSlices.length > 0) rows.push(['Borders corrected by hand', `"${manualSlices.join(' ')}"`, '', '']);
+  const stentCorrected = stentCorrectedSlices(results);
+  if (stentCorrected.length > 0) rows.push(['Stent border corrected by hand', `"${stentCorrected.join(' ')}"`, '', '']);
   return rows.map((r) => r.join(',')).join('\n') + '\n';
 }

@@ -16,6 +16,7 @@ import { acquisitionLine, isAssumed, positionAssumed, recordTitle } from '../../
 import { ErrorState } from '../ui/states.tsx';
 import type { PanelViewportSource } from './view/view-transform.ts';
 import { BmodeFrameFigures } from './contours/bmode-frame-figures.tsx';
+import { useStentCorrections } from './stent/use-stent-corrections.ts';
 import { PullbackAnalysis, useCorrectedAnalysis } from './contours/pullback-analysis.tsx';
 import { useRecordContours } from './contours/use-record-contours.ts';
 import { acquisitionFigures } from './session/acquisition-figures.ts';
@@ -110,6 +111,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const lmodeStrip = useMemo(() => ({ store, ...lmodeViews, pixelSpacingMm, geometry }), [store, lmodeViews, pixelSpacingMm, geometry]);
   // Issue 28: the stent's borders by slice once the clinician reads the stent (results column), drawn on the B-mode frame.
   const [stentBorders, setStentBorders] = useState<ReadonlyMap<number, readonly number[]> | null>(null);
+  // ...and those the clinician corrected by hand (contour tool), drawn as drawn.
+  const stentCorrections = useStentCorrections(annotations.store);
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -131,12 +134,12 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
             images={store}
             annotations={annotations.store}
             pixelSpacingMm={pixelSpacingMm}
-            contours={scope.analysed ? { analysis, pending: contourPending } : undefined}
+            contours={scope.analysed ? { analysis, pending: contourPending, stentBorders } : undefined}
           />
         );
         // Borders, scale bar and the frame's figures whatever the tool, on IVUS only (issue 26).
         return scope.analysed ? (
-          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle} stentBorders={stentBorders}>
+          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle} stentBorders={stentBorders} stentCorrections={stentCorrections}>
             {overlay}
           </BmodeFrameFigures>
         ) : (
@@ -150,7 +153,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         </>
       ),
     }),
-    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews, stentBorders],
+    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews, stentBorders, stentCorrections],
   );
 
   return (

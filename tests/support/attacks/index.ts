@@ -10,6 +10,7 @@ import { KEY_FRAME_ATTACKS } from './key-frames.ts';
 import { PACS_SEND_ATTACKS } from './pacs-send.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
+import { STENT_BORDER_ATTACKS } from './stent-borders.ts';
 
 export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...SSRF_ATTACKS,
@@ -20,4 +21,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...KEY_FRAME_ATTACKS,
   ...FRAME_URL_ATTACKS,
   ...PACS_SEND_ATTACKS,
+  ...STENT_BORDER_ATTACKS,
 ];

@@ -17,7 +17,7 @@ const manifestWith = (keyFrame: string) =>
   `{"ruler":[],"area":[],"text":[],"angle":[],"lastAnnotationSlice":0,"contours":[{"slice":2,"border":"lumen","controlPoints":${JSON.stringify(ring(16))},"source":"manual",${keyFrame}}]}`;
 
 /** Saves `manifest` as a new version of a demo record, as the review's Save does; the status the server answered. */
-async function saveManifest(target: AttackTarget, manifest: string): Promise<number> {
+export async function saveManifest(target: AttackTarget, manifest: string): Promise<number> {
   const result = await target.database.db.execute(sql`select id, patient_id from records where tenant_id = 'demo' and bmode_frame_count >= 10 order by id limit 1`);
   const record = (result as unknown as { rows: { id: string; patient_id: string }[] }).rows[0]!;
   const form = new FormData();

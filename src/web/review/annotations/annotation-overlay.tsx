@@ -6,7 +6,7 @@ import { DRAG_THRESHOLD_PX } from '../../../domain/annotations/drag.ts';
 import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
 import { slicesWithAnnotations } from '../../../domain/annotations/labels.ts';
 import type { Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
-import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
+import type { EditableBorder } from '../../../domain/annotations/stent-corrections.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { ContourLayer } from '../contours/contour-layer.tsx';
 import type { ImageStore } from '../frames/image-store.ts';
@@ -29,7 +29,14 @@ export interface AnnotationOverlayProps {
   annotations: AnnotationStore;
   pixelSpacingMm: number;
   /** The lumen and vessel contours for the contour tool: the measured analysis, or why there is none yet. */
-  contours?: { analysis: CorrectedAnalysis | null; pending: string | null } | undefined;
+  contours?:
+    | {
+        analysis: CorrectedAnalysis | null;
+        pending: string | null;
+        /** Issue 28: once the stent is read, its fitted border by slice (harmonic coefficients, mm): the contour tool lets the clinician correct it. */
+        stentBorders?: ReadonlyMap<number, readonly number[]> | null | undefined;
+      }
+    | undefined;
 }
 
 /** The resting state: in any other the pointer is down (or a ruler is half drawn) and moves go to the machine. */
@@ -143,7 +150,7 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
     followPointer(event);
   };
 
-  const onContourPointDown = (border: ContourBorder, controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => {
+  const onContourPointDown = (border: EditableBorder, controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => {
     const point = imagePoint(event);
     if (event.button !== 0 || !point) return;
     event.preventDefault();
@@ -221,6 +228,8 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
           transform={viewport.transform}
           pixelSpacingMm={pixelSpacingMm}
           frameSize={viewport.imageSize}
+          stentRead={(contours?.stentBorders ?? null) !== null}
+          stentBorder={contours?.stentBorders?.get(slice) ?? null}
         />
       ) : null}
       {viewport ? (

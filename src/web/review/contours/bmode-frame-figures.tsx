@@ -12,6 +12,7 @@ import { cutHandleRect, frameObstacles } from './readout-placement.ts';
 import { ScaleBar, scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
 import { StentBorderOverlay } from './stent-border-overlay.tsx';
+import { findStentCorrection, type StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
 
 /** The current slice, as the image store holds it. */
 export interface SliceSource {
@@ -35,9 +36,12 @@ export interface BmodeFrameFiguresProps {
   children: ReactNode;
   /** Issue 28: once the stent is read, its border by slice (the five harmonic coefficients, mm), drawn read-only with the others. */
   stentBorders?: ReadonlyMap<number, readonly number[]> | null | undefined;
+  /** The stent borders corrected by hand (the manifest's): drawn as drawn on their slices once the stent is read. */
+  stentCorrections?: readonly StentBorderCorrection[] | undefined;
 }
 
 const NO_CUT_ANGLE: CutAngleStore | null = null;
+const NO_STENT_CORRECTIONS: readonly StentBorderCorrection[] = [];
 const noSubscription = () => () => {};
 
 /** Publishes the scale bar's box and the cut handle's (where the angle puts it) for the readout and the cards to keep clear of. */
@@ -56,6 +60,7 @@ function FiguresOutsideContourTool({
   analysis,
   pending,
   stentBorders,
+  stentCorrections,
   pixelSpacingMm,
 }: {
   viewport: PanelViewport;
@@ -63,12 +68,14 @@ function FiguresOutsideContourTool({
   analysis: CorrectedAnalysis | null;
   pending: string | null;
   stentBorders: ReadonlyMap<number, readonly number[]> | null;
+  stentCorrections: readonly StentBorderCorrection[];
   pixelSpacingMm: number;
 }) {
   const slice = useSyncExternalStore(slices.subscribe, () => slices.getSnapshot().slice);
   const shown = useBordersShown();
   const measurement = analysis?.slices[slice - 1] ?? null;
   const stentBorder = stentBorders?.get(slice) ?? null;
+  const stentDrawn = stentBorders === null ? null : (findStentCorrection({ stentBorders: stentCorrections }, slice)?.controlPoints ?? null);
   const { transform, imageSize, viewportSize } = viewport;
   const screen = {
     lumen: (measurement?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
@@ -81,7 +88,9 @@ function FiguresOutsideContourTool({
   return (
     <>
       {shown && measurement ? <ReadOnlyBorders screen={screen} slice={slice} /> : null}
-      {shown && stentBorder ? <StentBorderOverlay coefficients={stentBorder} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} /> : null}
+      {shown && (stentBorder || stentDrawn) ? (
+        <StentBorderOverlay coefficients={stentBorder ?? []} controlPoints={stentDrawn} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} />
+      ) : null}
       <FrameReadout ref={readoutRef} measurement={measurement} pending={pending} at={placement.rect} layout={layout} />
     </>
   );
@@ -94,7 +103,7 @@ function FiguresOutsideContourTool({
  * annotation overlay, `children`) draws the editable borders and the same readout, live while a
  * point is dragged. Mounted for IVUS records only: other ultrasound gets no border and no figure.
  */
-export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children, stentBorders = null }: BmodeFrameFiguresProps) {
+export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children, stentBorders = null, stentCorrections = NO_STENT_CORRECTIONS }: BmodeFrameFiguresProps) {
   const [visibility] = useState(() => createBordersVisibility(true));
   const [boxes] = useState(createFrameBoxes);
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
@@ -106,7 +115,7 @@ export function BmodeFrameFigures({ viewport: source, slices, analysis, pending,
       {children}
       {viewport ? (
         <div data-testid="bmode-frame-figures" style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
-          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} pixelSpacingMm={pixelSpacingMm} />}
+          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} stentCorrections={stentCorrections} pixelSpacingMm={pixelSpacingMm} />}
           <ScaleBar transform={viewport.transform} panel={viewport.viewportSize} pixelSpacingMm={pixelSpacingMm} assumed={pixelSpacingAssumed} />
         </div>
       ) : null}

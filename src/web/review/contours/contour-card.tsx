@@ -1,5 +1,5 @@
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
-import type { Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import { removeManualContour, setManualContour } from '../../../domain/annotations/contour-edits.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
@@ -20,6 +20,8 @@ export interface ContourCardProps {
   ref?: Ref<HTMLDivElement> | undefined;
   /** The control points of a border placed by Draw on a slice without one. */
   startingBorder: (border: ContourBorder) => Point[];
+  /** Issue 28: the stent border's line once the stent is read (stent-border-edit.tsx). */
+  stentLine?: ReactNode;
 }
 
 const SOURCE_TEXT = { auto: 'automatic', manual: 'corrected', propagated: 'propagated' } as const;
@@ -61,7 +63,7 @@ function MissingBorderLine({ name, color, onDraw }: { name: string; color: strin
  * could not read, Draw places a border (a circle round the frame's centre, startingBorder) for the
  * clinician to drag into place: from then on it is a manual correction and counts.
  */
-export function ContourCard({ measurement: m, dragging, pending, slice, store, at, ref, startingBorder }: ContourCardProps) {
+export function ContourCard({ measurement: m, dragging, pending, slice, store, at, ref, startingBorder, stentLine = null }: ContourCardProps) {
   const redetect = (border: ContourBorder) => store.commit(removeManualContour(store.getSnapshot().history.present, slice, border));
   const draw = (border: ContourBorder) => store.commit(setManualContour(store.getSnapshot().history.present, slice, startingBorder(border), border));
   const low = m !== null && m.confidence < LOW_CONFIDENCE;
@@ -99,6 +101,7 @@ export function ContourCard({ measurement: m, dragging, pending, slice, store, a
           ) : (
             <MissingBorderLine name="Vessel" color={VESSEL_CONTOUR_COLOR} onDraw={() => draw('vessel')} />
           )}
+          {stentLine}
           {m.noBorder && (m.areaMm2 !== null || m.vessel !== null) ? (
             // The readout has figures again: the card still says the detector did not find these borders.
             <Text as="span" color="orange.300" data-testid="no-border-drawn">

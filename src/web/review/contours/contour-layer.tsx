@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useLayoutEffect, useRef, useState, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
+import { findStentCorrection, removeStentCorrection, setStentCorrection, type EditableBorder } from '../../../domain/annotations/stent-corrections.ts';
 import { withCorrection, type SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import { measuredOutline, polygonCentroid } from '../../../domain/contours/measurements.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
@@ -17,6 +18,7 @@ import { useFrameBoxes, usePublishedBox } from './frame-boxes.ts';
 import { frameObstacles } from './readout-placement.ts';
 import { scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
+import { editableStent, StentBorderHandles, StentCardLine, startingStentBorder } from './stent-border-edit.tsx';
 
 /** A control point's circle; with its 1.5 px stroke, what the annotation cards keep clear of. */
 export const CONTOUR_HANDLE_RADIUS_PX = 4;
@@ -31,11 +33,15 @@ export interface ContourLayerProps {
   store: AnnotationStore;
   /** The tool statechart, which turns a press on a control point into a click or a drag. */
   tool: ActorRefFrom<typeof annotationToolMachine>;
-  onPointDown: (border: ContourBorder, controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => void;
+  onPointDown: (border: EditableBorder, controlPoints: readonly Point[], index: number, event: ReactPointerEvent) => void;
   transform: ViewTransform;
   pixelSpacingMm: number;
   /** The B-mode frame's size in image pixels: a border drawn on a slice without one starts at its centre. */
   frameSize: Size;
+  /** Issue 28: the stent has been read (its border can then be corrected here on every slice)... */
+  stentRead?: boolean | undefined;
+  /** ...and the slice's fitted stent border (harmonic coefficients, mm), null where its struts gave none. */
+  stentBorder?: readonly number[] | null | undefined;
 }
 
 /** A border placed by Draw starts as a circle of this many control points... */
@@ -85,12 +91,17 @@ function usePanelSize(ref: React.RefObject<Element | null>): Size {
  * the card each take a corner of the panel clear of the borders and their handles (issue 26). The
  * borders' switch hides them here as with every other tool.
  */
-export function ContourLayer({ measurement, pending, slice, store, tool, onPointDown, transform, pixelSpacingMm, frameSize }: ContourLayerProps) {
+export function ContourLayer({ measurement, pending, slice, store, tool, onPointDown, transform, pixelSpacingMm, frameSize, stentRead = false, stentBorder = null }: ContourLayerProps) {
   // A press within the drag threshold is a click: the contour shows as it is, and nothing is stored.
   const drag = useSelector(tool, (state) => (state.matches('contouring') ? state.context.contour : null));
   const shown = useBordersShown();
   // While dragging, the borders and the readout show the contour under the pointer.
-  const live = measurement && drag ? withCorrection(measurement, drag.border, drag.points, pixelSpacingMm) : measurement;
+  const live = measurement && drag && drag.border !== 'stent' ? withCorrection(measurement, drag.border, drag.points, pixelSpacingMm) : measurement;
+  // The stent border (issue 28): the clinician's where corrected, else the fitted one; live while one of its points is dragged.
+  const stentCorrection = useSyncExternalStore(store.subscribe, () => findStentCorrection(store.getSnapshot().manifest, slice));
+  const storedStent = stentRead || stentCorrection !== null ? editableStent(stentCorrection, stentBorder, frameSize, pixelSpacingMm) : null;
+  const liveStent = drag?.border === 'stent' && storedStent ? { ...storedStent, points: drag.points } : storedStent;
+  const stentScreen = (liveStent?.points ?? []).map((p) => imageToScreen(transform, p));
   const pointsOf = (border: ContourBorder): readonly Point[] => (live ? (border === 'lumen' ? live.controlPoints : (live.vessel?.controlPoints ?? [])) : []);
   const screenOf = (border: ContourBorder) => pointsOf(border).map((p) => imageToScreen(transform, p));
   const screen = { lumen: screenOf('lumen'), vessel: screenOf('vessel') };
@@ -98,7 +109,7 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
   const svgRef = useRef<SVGSVGElement>(null);
   const panel = usePanelSize(svgRef);
   // The borders of the stored slice, not the live ones: the boxes stay put while a point is dragged.
-  const storedScreen = measurement ? [measurement.controlPoints, measurement.vessel?.controlPoints ?? []].map((points) => points.map((p) => imageToScreen(transform, p))) : [];
+  const storedScreen = [...(measurement ? [measurement.controlPoints, measurement.vessel?.controlPoints ?? []] : []), storedStent?.points ?? []].map((points) => points.map((p) => imageToScreen(transform, p)));
   const cutHandle = useFrameBoxes()['cut-handle'];
   const obstacles = frameObstacles(storedScreen, fieldOfViewOnScreen(transform, frameSize), [scaleBarRect(panel), ...(cutHandle ? [cutHandle] : [])]);
   const { ref: readoutRef, placement: readoutPlace, layout: readoutLayout } = usePlacedBox(panel, obstacles, READOUT_LAYOUTS);
@@ -154,6 +165,15 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
               );
             })
           : null}
+        {shown && liveStent ? (
+          <StentBorderHandles
+            screen={stentScreen}
+            dragged={drag?.border === 'stent' ? drag.index : null}
+            handleRadius={CONTOUR_HANDLE_RADIUS_PX}
+            handleStroke={CONTOUR_HANDLE_STROKE_PX}
+            onPointDown={(index, event) => onPointDown('stent', liveStent.points, index, event)}
+          />
+        ) : null}
       </svg>
       <FrameReadout ref={readoutRef} measurement={live} pending={pending} at={readoutPlace.rect} layout={readoutLayout} />
       <ContourCard
@@ -165,6 +185,17 @@ export function ContourLayer({ measurement, pending, slice, store, tool, onPoint
         store={store}
         at={cardPlace.rect}
         startingBorder={(border) => startingBorder(border, live, frameSize, pixelSpacingMm)}
+        stentLine={
+          stentRead || liveStent ? (
+            <StentCardLine
+              stent={liveStent}
+              pixelSpacingMm={pixelSpacingMm}
+              dragging={drag !== null}
+              onDraw={() => store.commit(setStentCorrection(store.getSnapshot().history.present, slice, startingStentBorder(live?.controlPoints ?? [], frameSize, pixelSpacingMm)))}
+              onRedetect={() => store.commit(removeStentCorrection(store.getSnapshot().history.present, slice))}
+            />
+          ) : null
+        }
       />
     </>
   );

@@ -17,6 +17,7 @@ import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
 import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
 import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
+import { useStentCorrections } from '../stent/use-stent-corrections.ts';
 import { stentMarkers } from './stent-markers.ts';
 import { stentReportSection } from '../../../domain/stent/stent-report.ts';
 import { stentCsvSection } from '../../../domain/stent/stent-results.ts';
@@ -82,6 +83,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   const [open, setOpen] = useState(true);
   // Issue 28: the stent's results once read (the plot draws its area, the CSV adds its figures).
   const [stent, setStent] = useState<ShownStent | null>(null);
+  // The stent borders corrected by hand on the B-mode frame (contour tool): the stent is measured again with them.
+  const stentCorrections = useStentCorrections(annotations);
   const stentAreas = useMemo(() => {
     if (stent === null || allFramesResult === null || stent.results.segment === null) return null;
     const areas: (number | null)[] = allFramesResult.slices.map(() => null);
@@ -200,7 +203,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
               <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
                 <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
                 {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
-                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} /> : null}
+                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} /> : null}
               </Stack>
             ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">

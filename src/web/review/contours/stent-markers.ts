@@ -7,8 +7,8 @@
  * contours folder (no folder cycles).
  */
 import { EXPANSION_DISTAL_LIMIT, EXPANSION_MEAN_LIMIT } from '../../../domain/stent/stent-analysis.ts';
-import { STENT_FIGURE_HELP, STENT_FLAG_TEXT } from '../../../domain/stent/stent-results.ts';
 import { isMovedReference, movedReferenceText, referenceRange, type ReferenceSide } from '../../../domain/stent/stent-references.ts';
+import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, stentCorrectedText } from '../../../domain/stent/stent-results.ts';
 import type { SliceMarker } from './marker-labels.tsx';
 import type { ShownStent } from '../stent/stent-section.tsx';
 
@@ -91,6 +91,8 @@ export function stentMarkers(stent: ShownStent, sliceCount = Infinity): SliceMar
         }),
         STENT_FIGURE_HELP.msa,
         STENT_FIGURE_HELP.expansion + corrected,
+        // The stent borders drawn by hand, where there are any (the MSA reads them).
+        ...(stentCorrectedText(results) === '' ? [] : [stentCorrectedText(results)]),
       ].join(' '),
     });
   }

@@ -24,6 +24,28 @@ export async function readStent(
   onProgress: (done: number) => void,
   signal: AbortSignal,
 ): Promise<StentDetection | null> {
+  const read = await readStentFrames(frameAt, sliceCount, pixelSpacingMm, onProgress, signal);
+  return read === null ? null : detectStent(read.readings, framesPerMm);
+}
+
+/** What the frames read gave: each frame's reading, and the frames' size (the catheter is at its centre; a hand-drawn stent border is in its pixels). */
+export interface StentFramesRead {
+  readonly readings: readonly (StentFrameReading | null)[];
+  readonly frameSize: { readonly width: number; readonly height: number } | null;
+}
+
+/**
+ * Each frame's reading, kept so that the stent can be measured again whenever the clinician corrects
+ * a stent border by hand (the malapposition reads the wall against the corrected border).
+ */
+export async function readStentFrames(
+  frameAt: (slice: number) => StentFrame | null,
+  sliceCount: number,
+  pixelSpacingMm: number,
+  onProgress: (done: number) => void,
+  signal: AbortSignal,
+): Promise<StentFramesRead | null> {
+  let frameSize: StentFramesRead['frameSize'] = null;
   const readings: (StentFrameReading | null)[] = [];
   const detectors = new Map<string, StrutDetector>();
   for (let slice = 1; slice <= sliceCount; slice++) {
@@ -32,6 +54,7 @@ export async function readStent(
     if (frame === null) {
       readings.push(null);
     } else {
+      frameSize ??= { width: frame.width, height: frame.height };
       const key = `${frame.width}x${frame.height}`;
       let detector = detectors.get(key);
       if (detector === undefined) {
@@ -47,5 +70,5 @@ export async function readStent(
     }
   }
   onProgress(sliceCount);
-  return detectStent(readings, framesPerMm);
+  return { readings, frameSize };
 }

@@ -1,7 +1,7 @@
 import { Box, Button, HStack, Stack, Text } from '@chakra-ui/react';
 import type { StentFigures } from '../../../domain/stent/stent-analysis.ts';
 import { isMovedReference, movedReferenceText, type ReferenceSide } from '../../../domain/stent/stent-references.ts';
-import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, type StentResults } from '../../../domain/stent/stent-results.ts';
+import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, stentCorrectedSlices, stentCorrectedText, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 
 const ONE = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -85,6 +85,10 @@ export function StentResultsBlock({ results, figures, cursor, manualSlices, onRe
   };
   const moved = (['distal', 'proximal'] as const).filter((side) => isMovedReference(figures, side));
   const corrected = manualSlices.length > 0 ? [`borders corrected by hand: slices ${manualSlices.join(', ')}`] : [];
+  // The stent borders drawn by hand (contour tool): the MSA, and the expansion that divides it, read them.
+  const stentCorrected = stentCorrectedSlices(results);
+  const stentCorrectedLines = stentCorrected.length > 0 ? [`stent border corrected by hand: slice${stentCorrected.length > 1 ? 's' : ''} ${stentCorrected.join(', ')}`] : [];
+  const stentCorrectedHelp = stentCorrectedText(results) === '' ? '' : ` ${stentCorrectedText(results)}`;
   return (
     <Stack as="section" aria-label="Stent results" data-testid="stent-results" gap="1" px="2" py="1">
       <Figure
@@ -99,8 +103,8 @@ export function StentResultsBlock({ results, figures, cursor, manualSlices, onRe
       <Figure
         name="MSA"
         value={results.msa === null ? NOT_MEASURABLE : `${TWO.format(results.msa.areaMm2)} mm²`}
-        lines={results.msa === null ? [] : [`slice ${results.msa.slice}`]}
-        help={STENT_FIGURE_HELP.msa}
+        lines={[...(results.msa === null ? [] : [`slice ${results.msa.slice}`]), ...stentCorrectedLines]}
+        help={STENT_FIGURE_HELP.msa + stentCorrectedHelp}
         slice={results.msa?.slice ?? null}
         cursor={cursor}
         testId="stent-msa"
@@ -109,7 +113,7 @@ export function StentResultsBlock({ results, figures, cursor, manualSlices, onRe
         name="Expansion"
         value={percent(figures.expansionMean)}
         lines={[`of the mean reference · ${percent(figures.expansionDistal)} of the distal`, reference('distal'), reference('proximal'), ...corrected]}
-        help={STENT_FIGURE_HELP.expansion}
+        help={STENT_FIGURE_HELP.expansion + stentCorrectedHelp}
         slice={null}
         cursor={cursor}
         testId="stent-expansion"

@@ -1,13 +1,15 @@
 import { Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
-import type { BorderAreas, StentDetection, StentFigures } from '../../../domain/stent/stent-analysis.ts';
+import type { StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
+import { correctedStentDetection } from '../../../domain/stent/corrected-stent.ts';
+import type { BorderAreas, StentFigures } from '../../../domain/stent/stent-analysis.ts';
 import type { ReferenceSide } from '../../../domain/stent/stent-references.ts';
 import { stentDetectionOf } from '../../../domain/stent/stored-stent.ts';
 import { stentResults, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { StentResultsBlock } from './stent-results-block.tsx';
-import { readStent, type StentFrame } from './stent-reading.ts';
+import { readStentFrames, type StentFrame, type StentFramesRead } from './stent-reading.ts';
 import { useStentReferences } from './use-stent-references.ts';
 
 export interface StentSectionProps {
@@ -23,6 +25,8 @@ export interface StentSectionProps {
   framesPerMm: number;
   /** Told the stent's results whenever they change (the plot draws the stent area, the CSV adds them). */
   onResults?: (stent: ShownStent | null) => void;
+  /** The stent borders the clinician corrected by hand (the manifest's): they replace the fitted ones on their slices. */
+  corrections?: readonly StentBorderCorrection[] | undefined;
 }
 
 /** What the section shows: the detection's results and the figures from the corrected borders. */
@@ -38,7 +42,9 @@ export interface ShownStent {
   readonly resetReference?: (side: ReferenceSide) => void;
 }
 
-type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { status: 'ready'; detection: StentDetection };
+type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { status: 'ready'; read: StentFramesRead };
+
+const NO_CORRECTIONS: readonly StentBorderCorrection[] = [];
 
 /**
  * The stent analysis in the results column (issue 28): one button reads the stent from the loaded
@@ -46,7 +52,7 @@ type Reading = { status: 'idle' } | { status: 'reading'; done: number } | { stat
  * and the references where the clinician put them (use-stent-references.ts: the plot's reference
  * markers move them).
  */
-export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults }: StentSectionProps) {
+export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults, corrections = NO_CORRECTIONS }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -57,14 +63,31 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
     const controller = new AbortController();
     abort.current = controller;
     setReading({ status: 'reading', done: 0 });
-    void readStent(frameAt, sliceCount, pixelSpacingMm, framesPerMm, (done) => setReading({ status: 'reading', done }), controller.signal).then((detection) => {
-      if (detection !== null && !controller.signal.aborted) setReading({ status: 'ready', detection });
+    void readStentFrames(frameAt, sliceCount, pixelSpacingMm, (done) => setReading({ status: 'reading', done }), controller.signal).then((read) => {
+      if (read !== null && !controller.signal.aborted) setReading({ status: 'ready', read });
     });
   };
 
+  const read = reading.status === 'ready' ? reading.read : null;
+  // Measured again from the frames' readings whenever a stent border is corrected by hand (or a correction undone).
+  const readDetection = useMemo(() => {
+    if (read === null) return null;
+    const size = read.frameSize;
+    const geometry = { centreX: (size?.width ?? 0) / 2, centreY: (size?.height ?? 0) / 2, pixelSpacingMm };
+    return correctedStentDetection(read.readings, framesPerMm, size === null ? [] : corrections.map((c) => ({ frame: c.slice - 1, controlPoints: c.controlPoints })), geometry);
+  }, [read, corrections, framesPerMm, pixelSpacingMm]);
   // A stored stent stands for a reading done; where the server found none, the button still reads the loaded frames.
+  // The stored stent has no per-frame readings, so with a border corrected by hand it is never shown as it is:
+  // the page reads the frames itself and measures the stent on the corrected borders.
   const storedDetection = useMemo(() => (stored?.segment ? stentDetectionOf(stored, sliceCount) : null), [stored, sliceCount]);
-  const detection = reading.status === 'ready' ? reading.detection : reading.status === 'idle' ? storedDetection : null;
+  const storedStands = reading.status === 'idle' && corrections.length === 0;
+  const detection = readDetection ?? (storedStands ? storedDetection : null);
+  const mustRead = reading.status === 'idle' && corrections.length > 0 && storedDetection !== null;
+  const startRef = useRef(start);
+  startRef.current = start;
+  useEffect(() => {
+    if (mustRead) startRef.current();
+  }, [mustRead]);
   const areas = useMemo((): BorderAreas => {
     const references = result.analysis.references;
     return {

@@ -3,7 +3,7 @@ import { newAngle, newArea, newRuler, newText, moveHandle, passedDragThreshold, 
 import { annotationsOnSlice } from '../../../domain/annotations/edits.ts';
 import { hitTest, type Hit } from '../../../domain/annotations/hit-test.ts';
 import type { AnnotationManifest, Point, TypedAnnotation } from '../../../domain/annotations/manifest.ts';
-import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
+import { setStentCorrection, type EditableBorder } from '../../../domain/annotations/stent-corrections.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { commitBorderCorrection } from '../manifest/border-corrections.ts';
 import type { ToolId } from './tools.ts';
@@ -49,11 +49,11 @@ export interface GripDown extends PressGeometry {
   annotation: TypedAnnotation;
 }
 
-/** A press on control point `index` of the slice's lumen or vessel contour (contour tool). */
+/** A press on control point `index` of the slice's lumen, vessel or stent border (contour tool). */
 export interface ContourDown extends PressGeometry {
   type: 'contour.down';
   slice: number;
-  border: ContourBorder;
+  border: EditableBorder;
   controlPoints: readonly Point[];
   index: number;
 }
@@ -71,7 +71,7 @@ export type AnnotationToolEvent =
 
 export interface ContourGrab {
   slice: number;
-  border: ContourBorder;
+  border: EditableBorder;
   index: number;
   /** The contour's control points as dragged so far. */
   points: Point[];
@@ -247,8 +247,12 @@ export const annotationToolMachine = setup({
     replace: ({ context }) => context.store.replace(context.grab!.current),
     cancelPreview: ({ context }) => context.store.cancelPreview(),
     removeSelected: ({ context }) => context.store.remove(context.store.getSnapshot().selectedId!),
-    // A cross-section correction is a key frame: it propagates to the neighbouring slices.
-    commitContour: ({ context }) => commitBorderCorrection(context.store, context.contour!.slice, context.contour!.points, context.contour!.border),
+    // A lumen or vessel correction is a key frame: it propagates to the neighbouring slices (a stent one holds on its slice).
+    commitContour: ({ context }) => {
+      const { slice, points, border } = context.contour!;
+      if (border === 'stent') context.store.commit(setStentCorrection(context.store.getSnapshot().history.present, slice, points));
+      else commitBorderCorrection(context.store, slice, points, border);
+    },
     release: assign({ grab: null, press: null }),
     releaseContour: assign({ contour: null, press: null }),
   },
