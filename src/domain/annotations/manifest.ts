@@ -20,6 +20,7 @@ const MAX_REPORTED_PROBLEMS = 50;
 
 import { expected, finite, PointSchema, strict, type Point } from './point.ts';
 import { ContourSetSchema } from './contour-set.ts';
+import { CalciumArcCorrectionsSchema } from './calcium-arcs.ts';
 
 export { type Point } from './point.ts';
 
@@ -126,6 +127,8 @@ export const AnnotationManifestSchema = strict({
    * contour without `border` is a lumen contour, as every contour saved before issue 15 is.
    */
   contours: ContourSetSchema.optional(),
+  /** Calcium arcs set by hand (issue 28, calcium-arcs.ts): optional, as the contours. */
+  calcium: CalciumArcCorrectionsSchema.optional(),
 }).superRefine((manifest, ctx) => {
   const total = manifest.ruler.length + manifest.area.length + manifest.text.length + manifest.angle.length;
   if (total > MAX_ANNOTATIONS) {
@@ -252,6 +255,9 @@ export function checkManifestAgainstImage(manifest: AnnotationManifest, bounds: 
     if (contour.slice > sliceCount) report(`contours[${index}].slice: slice ${contour.slice} is beyond the record's ${sliceCount} slices`);
     const far = contour.controlPoints.find(outside);
     if (far) report(`contours[${index}].controlPoints: (${far.x}, ${far.y}) is far outside the ${width} x ${height} image`);
+  });
+  (manifest.calcium ?? []).forEach((arc, index) => {
+    if (arc.slice > sliceCount) report(`calcium[${index}].slice: slice ${arc.slice} is beyond the record's ${sliceCount} slices`);
   });
   if (manifest.lastAnnotationSlice > sliceCount) {
     report(`lastAnnotationSlice: slice ${manifest.lastAnnotationSlice} is beyond the record's ${sliceCount} slices`);

@@ -29,7 +29,7 @@ import { useGating } from '../gating/use-gating.ts';
 import { GatingControls } from '../gating/gating-controls.tsx';
 import { GatedFiguresNote } from '../gating/gated-figures-note.tsx';
 import { CalciumResults } from '../calcium/calcium-results.tsx';
-import { calciumExportCsv, useRecordCalcium } from '../calcium/use-record-calcium.ts';
+import { calciumExportCsv, useHandCalciumArcs, useRecordCalcium } from '../calcium/use-record-calcium.ts';
 import { calciumReportSection } from '../../../domain/calcium/calcium-report.ts';
 import { gatedCsvSection, gatedReportSection, gatingToExport } from '../../../domain/gating/gated-export.ts';
 
@@ -102,7 +102,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   const toast = useToast();
   // The plot's height is remembered per user (plot-height.ts).
   const [plotHeight, setPlotHeight] = usePlotHeight(useSignedInEmail());
-  const calcium = useRecordCalcium(state.status === 'ready' ? state.contours : null, allFramesResult);
+  // Re-read on corrected borders from the loaded frames, and the clinician's own arcs over all (issue 28).
+  const calcium = useRecordCalcium(state.status === 'ready' ? state.contours : null, allFramesResult, frameAt, useHandCalciumArcs(annotations));
   useEffect(() => {
     const element = plotColumnRef.current;
     if (!element) return;
@@ -176,7 +177,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
         {gating ? <GatingControls gating={gating} source={cursor} /> : null}
-        <CalciumResults calcium={calcium} cursor={cursor} />
+        <CalciumResults calcium={calcium} cursor={cursor} annotations={annotations} />
         <HStack marginInlineStart="auto" gap="1">
           {/* The exports beside Send to PACS: what leaves the review, in one place. */}
           {result ? (
