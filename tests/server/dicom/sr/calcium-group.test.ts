@@ -42,6 +42,18 @@ describe('the calcium in the measurement report', () => {
     expect(dump.stdout).toMatch(/Largest calcium arc.*\n\s*<inferred from IMAGE:=\(USm image,"[\d.]+",10\)>/);
   });
 
+  it.skipIf(!hasDcmtk)('names the slices whose arc was measured on a border corrected by hand, and those set by hand', async () => {
+    const corrected = recordCalcium(calcified(), 0.5 / 30, () => true, {
+      remeasured: new Map([11, 12, 13].map((slice) => [slice, { arcDeg: 0, startDeg: 0, endDeg: 0, nodule: false }])),
+      byHand: [{ slice: 30, startDeg: 10, arcDeg: 90 }],
+    });
+    const dump = await run('dsrdump', ['+Pt', '+Pc', '+Pu', files.file('calcium-corrected.dcm', buildMeasurementReport(subject(), { ...made, calcium: corrected }).bytes)]);
+    expect(dump.code).toBe(0);
+    expect(dump.stderr).toBe('');
+    expect(dump.stdout).toContain('Calcium arc measured on a lumen border corrected by hand")="slices 11-13"');
+    expect(dump.stdout).toContain('Calcium arc set by hand")="slices 30"');
+  });
+
   it('leaves the rest of the report as it reads without calcium', () => {
     const withCalcium = readMeasurementReport(built.bytes);
     const without = readMeasurementReport(buildMeasurementReport(subject(), made).bytes);
