@@ -35,7 +35,7 @@ export function calciumCsv(calcium: RecordCalcium, mmPerSlice: number): string {
   );
   const onCorrected = new Set(calcium.onCorrectedBorder);
   const byHand = new Set(calcium.setByHand);
-  const borderCorrected = new Set([...calcium.handCorrected, ...calcium.onCorrectedBorder]);
+  const borderCorrected = new Set(calcium.bordersCorrected);
   const measuredOn = (slice: number) => (byHand.has(slice) ? 'set by hand' : onCorrected.has(slice) ? 'corrected border' : 'detected border');
   const rows = calcium.bySlice.flatMap((slice, index) =>
     slice === null || (slice.arcDeg <= 0 && !byHand.has(index + 1) && !onCorrected.has(index + 1))

@@ -22,6 +22,8 @@ export interface RecordCalcium {
   readonly onCorrectedBorder: readonly number[];
   /** Slices whose arc the clinician set by hand (a cleared arc included). */
   readonly setByHand: readonly number[];
+  /** Every slice whose lumen border was corrected by hand (manual or carried from a key frame). */
+  readonly bordersCorrected: readonly number[];
   /** Slices showing calcium whose border was corrected by hand but whose arc still stands on the detected border (its frame was not at hand to re-measure). */
   readonly handCorrected: readonly number[];
 }
@@ -74,6 +76,7 @@ export function recordCalcium(
     measured: bySlice.some((c) => c !== null),
     score: calciumScore(slices, mmPerSlice),
     setByHand: [...byHand.keys()].sort((a, b) => a - b),
+    bordersCorrected: sliceNumbers((index) => corrected(index + 1)),
     onCorrectedBorder: sliceNumbers((index) => !byHand.has(index + 1) && remeasured.has(index + 1)),
     handCorrected: sliceNumbers((index) => {
       const slice = index + 1;
