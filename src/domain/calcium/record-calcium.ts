@@ -86,6 +86,14 @@ export function recordCalcium(
   };
 }
 
+/** Where a slice's arc comes from, in a few words (the score details, the frame's legend). */
+export function calciumOrigin(calcium: RecordCalcium, slice: number): string {
+  if (calcium.setByHand.includes(slice)) return 'set by hand';
+  if (calcium.onCorrectedBorder.includes(slice)) return 'measured on the corrected border';
+  if (calcium.handCorrected.includes(slice)) return 'read on the detected border (frame not loaded)';
+  return 'detected';
+}
+
 /** How the score is defined, for the legend and the exports (one text everywhere). */
 export const CALCIUM_SCORE_DEFINITION =
   'IVUS calcium score (Zhang et al., Circ Cardiovasc Interv 2021): 1 point each for calcium > 270° over > 5 mm, 360° calcium, a calcified nodule, ' +

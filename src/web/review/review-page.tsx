@@ -26,6 +26,7 @@ import { createCutAngleStore } from './lmode/cut-angle.ts';
 import { LmodeBorderLayer } from './lmode/lmode-border-layer.tsx';
 import { PageLmode } from './lmode/page-lmode.ts';
 import { useBmodeFrameSize } from './lmode/use-bmode-frame-size.ts';
+import type { RecordCalcium } from '../../domain/calcium/record-calcium.ts';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -110,6 +111,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const lmodeStrip = useMemo(() => ({ store, ...lmodeViews, pixelSpacingMm, geometry }), [store, lmodeViews, pixelSpacingMm, geometry]);
   // Issue 28: the stent's borders by slice once the clinician reads the stent (results column), drawn on the B-mode frame.
   const [stentBorders, setStentBorders] = useState<ReadonlyMap<number, readonly number[]> | null>(null);
+  // Issue 28: the calcium as the score counts it (re-read on corrected borders, set by hand), the slice's arc drawn on the B-mode frame.
+  const [calciumArcs, setCalciumArcs] = useState<RecordCalcium | null>(null);
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -136,7 +139,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         );
         // Borders, scale bar and the frame's figures whatever the tool, on IVUS only (issue 26).
         return scope.analysed ? (
-          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle} stentBorders={stentBorders}>
+          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle} stentBorders={stentBorders} calciumArcs={calciumArcs}>
             {overlay}
           </BmodeFrameFigures>
         ) : (
@@ -150,7 +153,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         </>
       ),
     }),
-    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews, stentBorders],
+    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews, stentBorders, calciumArcs],
   );
 
   return (
@@ -223,6 +226,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           annotations={annotations.store}
           report={{ patient: context.patient, record: { ...record, recordId }, figures, review: record.annotation ?? null }}
           onStentBorders={setStentBorders}
+          onCalcium={setCalciumArcs}
           frameAt={(slice) => {
             const size = store.size('bmode');
             const pixels = store.bmodeFrameAt(slice);

@@ -12,7 +12,7 @@ import { sliceRanges } from '../../../domain/calcium/corrected-calcium.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { CalciumArcEditor } from './calcium-arc-editor.tsx';
 import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
-import { CALCIUM_SCORE_DEFINITION } from '../../../domain/calcium/record-calcium.ts';
+import { CALCIUM_SCORE_DEFINITION, calciumOrigin } from '../../../domain/calcium/record-calcium.ts';
 import { LONG_ARC_DEG, LONG_ARC_LENGTH_MM, SMALL_VESSEL_DIAMETER_MM } from '../../../domain/calcium/calcium-score.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { CALCIUM_ARC_BANDS } from './calcium-colors.ts';
@@ -80,14 +80,6 @@ interface CalciumDetailsProps {
   annotations: AnnotationStore | undefined;
 }
 
-/** Where the current slice's arc comes from, in a few words. */
-function arcOrigin(calcium: RecordCalcium, slice: number): string {
-  if (calcium.setByHand.includes(slice)) return 'set by hand';
-  if (calcium.onCorrectedBorder.includes(slice)) return 'measured on the corrected border';
-  if (calcium.handCorrected.includes(slice)) return 'read on the detected border (frame not loaded)';
-  return 'detected';
-}
-
 function CalciumDetails({ calcium, slice, goTo, annotations }: CalciumDetailsProps) {
   const { score } = calcium;
   const measurable = calcium.measured;
@@ -116,7 +108,7 @@ function CalciumDetails({ calcium, slice, goTo, annotations }: CalciumDetailsPro
           <HStack gap="1" justify="space-between">
             <Line testId="calcium-this-slice">
               This slice: {here == null ? 'not measurable' : here.arcDeg > 0 ? `${Math.round(here.arcDeg)}° (${Math.round(here.startDeg)}°–${Math.round(here.endDeg)}°)${here.nodule ? ', nodule' : ''}` : 'no calcium'}
-              {` · ${arcOrigin(calcium, slice)}`}
+              {` · ${calciumOrigin(calcium, slice)}`}
             </Line>
             {annotations ? (
               <Button size="2xs" variant="ghost" aria-expanded={editing} onClick={() => setEditing((e) => !e)} data-testid="calcium-arc-correct">

@@ -12,6 +12,8 @@ import { cutHandleRect, frameObstacles } from './readout-placement.ts';
 import { ScaleBar, scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
 import { StentBorderOverlay } from './stent-border-overlay.tsx';
+import { CalciumArcOverlay } from '../calcium/calcium-arc-overlay.tsx';
+import { calciumOrigin, type RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 
 /** The current slice, as the image store holds it. */
 export interface SliceSource {
@@ -35,6 +37,8 @@ export interface BmodeFrameFiguresProps {
   children: ReactNode;
   /** Issue 28: once the stent is read, its border by slice (the five harmonic coefficients, mm), drawn read-only with the others. */
   stentBorders?: ReadonlyMap<number, readonly number[]> | null | undefined;
+  /** Issue 28: the calcium arcs by slice as the score counts them, drawn read-only with the borders. */
+  calciumArcs?: RecordCalcium | null | undefined;
 }
 
 const NO_CUT_ANGLE: CutAngleStore | null = null;
@@ -57,6 +61,7 @@ function FiguresOutsideContourTool({
   pending,
   stentBorders,
   pixelSpacingMm,
+  calciumArcs = null,
 }: {
   viewport: PanelViewport;
   slices: SliceSource;
@@ -64,11 +69,13 @@ function FiguresOutsideContourTool({
   pending: string | null;
   stentBorders: ReadonlyMap<number, readonly number[]> | null;
   pixelSpacingMm: number;
+  calciumArcs?: RecordCalcium | null;
 }) {
   const slice = useSyncExternalStore(slices.subscribe, () => slices.getSnapshot().slice);
   const shown = useBordersShown();
   const measurement = analysis?.slices[slice - 1] ?? null;
   const stentBorder = stentBorders?.get(slice) ?? null;
+  const calciumArc = calciumArcs?.bySlice[slice - 1] ?? null;
   const { transform, imageSize, viewportSize } = viewport;
   const screen = {
     lumen: (measurement?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
@@ -82,6 +89,9 @@ function FiguresOutsideContourTool({
     <>
       {shown && measurement ? <ReadOnlyBorders screen={screen} slice={slice} /> : null}
       {shown && stentBorder ? <StentBorderOverlay coefficients={stentBorder} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} /> : null}
+      {shown && calciumArc && calciumArc.arcDeg > 0 && measurement ? (
+        <CalciumArcOverlay calcium={calciumArc} origin={calciumOrigin(calciumArcs!, slice)} lumen={measurement.controlPoints} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} />
+      ) : null}
       <FrameReadout ref={readoutRef} measurement={measurement} pending={pending} at={placement.rect} layout={layout} />
     </>
   );
@@ -94,7 +104,7 @@ function FiguresOutsideContourTool({
  * annotation overlay, `children`) draws the editable borders and the same readout, live while a
  * point is dragged. Mounted for IVUS records only: other ultrasound gets no border and no figure.
  */
-export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children, stentBorders = null }: BmodeFrameFiguresProps) {
+export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children, stentBorders = null, calciumArcs = null }: BmodeFrameFiguresProps) {
   const [visibility] = useState(() => createBordersVisibility(true));
   const [boxes] = useState(createFrameBoxes);
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
@@ -106,7 +116,7 @@ export function BmodeFrameFigures({ viewport: source, slices, analysis, pending,
       {children}
       {viewport ? (
         <div data-testid="bmode-frame-figures" style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
-          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} pixelSpacingMm={pixelSpacingMm} />}
+          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} pixelSpacingMm={pixelSpacingMm} calciumArcs={calciumArcs} />}
           <ScaleBar transform={viewport.transform} panel={viewport.viewportSize} pixelSpacingMm={pixelSpacingMm} assumed={pixelSpacingAssumed} />
         </div>
       ) : null}
