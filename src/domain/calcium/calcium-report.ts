@@ -36,7 +36,7 @@ export function calciumReportSection(calcium: RecordCalcium): ReportSection {
         `> 270° over ${(score.longArc.run?.lengthMm ?? 0).toFixed(1)} mm; EEM mean Ø ${score.smallVessel.diameterMm === null ? 'not measurable' : `${score.smallVessel.diameterMm.toFixed(2)} mm`} beside the largest arc`,
     ...(calcium.onCorrectedBorder.length > 0 ? wrapText(`Arc measured on the lumen border corrected by hand: slices ${sliceRanges(calcium.onCorrectedBorder)}.`, 110) : []),
     ...(calcium.setByHand.length > 0 ? wrapText(`Arc set by hand: slices ${sliceRanges(calcium.setByHand)}.`, 110) : []),
-    ...(calcium.handCorrected.length > 0 ? wrapText(`Border corrected by hand, arc still read on the detected border (frame not loaded): slices ${sliceRanges(calcium.handCorrected)}.`, 110) : []),
+    ...(calcium.handCorrected.length > 0 ? wrapText(`Border corrected by hand, arc still read on the detected border (its frame not re-read: not loaded yet): slices ${sliceRanges(calcium.handCorrected)}.`, 110) : []),
     ...wrapText(CALCIUM_SCORE_DEFINITION, 110),
   ];
   return { heading: 'Calcium', lines };

@@ -90,7 +90,7 @@ export function recordCalcium(
 export function calciumOrigin(calcium: RecordCalcium, slice: number): string {
   if (calcium.setByHand.includes(slice)) return 'set by hand';
   if (calcium.onCorrectedBorder.includes(slice)) return 'measured on the corrected border';
-  if (calcium.handCorrected.includes(slice)) return 'read on the detected border (frame not loaded)';
+  if (calcium.handCorrected.includes(slice)) return 'read on the detected border (not re-read: frame not loaded yet)';
   return 'detected';
 }
 

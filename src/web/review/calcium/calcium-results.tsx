@@ -125,7 +125,7 @@ function CalciumDetails({ calcium, slice, goTo, annotations }: CalciumDetailsPro
           ) : null}
           {calcium.handCorrected.length > 0 ? (
             <Line testId="calcium-hand-corrected">
-              Border corrected by hand, arc still read on the detected border (frame not loaded): slice{calcium.handCorrected.length === 1 ? '' : 's'} {sliceRanges(calcium.handCorrected)}
+              Border corrected by hand, arc still read on the detected border (its frame not re-read: not loaded yet): slice{calcium.handCorrected.length === 1 ? '' : 's'} {sliceRanges(calcium.handCorrected)}
             </Line>
           ) : null}
           <HStack gap="1.5" wrap="wrap" aria-label="Calcium band legend" data-testid="calcium-legend">

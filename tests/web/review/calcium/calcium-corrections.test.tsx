@@ -56,7 +56,8 @@ describe('calcium on a lumen border corrected by hand', () => {
     expect(screen.getByTestId('calcium-longest').textContent).toMatch(/Longest calcium: 0\.2 mm/);
     // Slice 15's border corrected (this slice only): on its frame there is no calcium to be read.
     act(() => commitBorderCorrection(store, 15, circle(130), 'lumen', 0));
-    expect(screen.getByTestId('calcium-on-corrected-border').textContent).toBe('Measured on a border corrected by hand: slice 15');
+    // Re-read in a task after the correction, not in the render.
+    expect((await screen.findByTestId('calcium-on-corrected-border')).textContent).toBe('Measured on a border corrected by hand: slice 15');
     act(() => cursor.setSlice(15));
     expect(screen.getByTestId('calcium-this-slice').textContent).toBe('This slice: no calcium · measured on the corrected border');
     // The run of calcium is cut at slice 15: 10–14 is the longest now (5 slices of 1/60 mm).
@@ -68,7 +69,9 @@ describe('calcium on a lumen border corrected by hand', () => {
   it('keeps the detected arc where the frame is not loaded, and says so', async () => {
     const { store } = await setUp(() => null);
     act(() => commitBorderCorrection(store, 15, circle(130), 'lumen', 0));
-    expect(screen.getByTestId('calcium-hand-corrected').textContent).toContain('frame not loaded): slice 15');
+    // The re-read task runs and finds no frame.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(screen.getByTestId('calcium-hand-corrected').textContent).toContain('not loaded yet): slice 15');
     expect(screen.queryByTestId('calcium-on-corrected-border')).toBeNull();
   });
 });
