@@ -21,6 +21,7 @@ const MAX_REPORTED_PROBLEMS = 50;
 import { expected, finite, PointSchema, strict, type Point } from './point.ts';
 import { ContourSetSchema } from './contour-set.ts';
 import { StentBorderCorrectionsSchema } from './stent-corrections.ts';
+import { CalciumArcCorrectionsSchema } from './calcium-arcs.ts';
 
 export { type Point } from './point.ts';
 
@@ -129,6 +130,8 @@ export const AnnotationManifestSchema = strict({
   contours: ContourSetSchema.optional(),
   /** Issue 28: the stent borders corrected by hand, at most one per slice (stent-corrections.ts). Optional, as `contours`. */
   stentBorders: StentBorderCorrectionsSchema.optional(),
+  /** Calcium arcs set by hand (issue 28, calcium-arcs.ts): optional, as the contours. */
+  calcium: CalciumArcCorrectionsSchema.optional(),
 }).superRefine((manifest, ctx) => {
   const total = manifest.ruler.length + manifest.area.length + manifest.text.length + manifest.angle.length;
   if (total > MAX_ANNOTATIONS) {
@@ -260,6 +263,9 @@ export function checkManifestAgainstImage(manifest: AnnotationManifest, bounds: 
     if (correction.slice > sliceCount) report(`stentBorders[${index}].slice: slice ${correction.slice} is beyond the record's ${sliceCount} slices`);
     const far = correction.controlPoints.find(outside);
     if (far) report(`stentBorders[${index}].controlPoints: (${far.x}, ${far.y}) is far outside the ${width} x ${height} image`);
+  });
+  (manifest.calcium ?? []).forEach((arc, index) => {
+    if (arc.slice > sliceCount) report(`calcium[${index}].slice: slice ${arc.slice} is beyond the record's ${sliceCount} slices`);
   });
   if (manifest.lastAnnotationSlice > sliceCount) {
     report(`lastAnnotationSlice: slice ${manifest.lastAnnotationSlice} is beyond the record's ${sliceCount} slices`);

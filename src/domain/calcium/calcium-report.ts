@@ -3,6 +3,7 @@
  * rests on, the slices corrected by hand, and the score's definition, as short lines. Pure.
  */
 import { CALCIUM_SCORE_DEFINITION, type RecordCalcium } from './record-calcium.ts';
+import { sliceRanges } from './corrected-calcium.ts';
 
 export interface ReportSection {
   readonly heading: string;
@@ -33,7 +34,9 @@ export function calciumReportSection(calcium: RecordCalcium): ReportSection {
       ? 'No calcium found on the slices the detector read.'
       : `Largest arc ${score.maxArc.arcDeg.toFixed(0)}° at slice ${score.maxArc.index + 1}; longest calcium ${(score.longestCalcium?.lengthMm ?? 0).toFixed(1)} mm; ` +
         `> 270° over ${(score.longArc.run?.lengthMm ?? 0).toFixed(1)} mm; EEM mean Ø ${score.smallVessel.diameterMm === null ? 'not measurable' : `${score.smallVessel.diameterMm.toFixed(2)} mm`} beside the largest arc`,
-    ...(calcium.handCorrected.length > 0 ? [`${calcium.handCorrected.length} calcified slices corrected by hand: their arcs were read on the detected border.`] : []),
+    ...(calcium.onCorrectedBorder.length > 0 ? wrapText(`Arc measured on the lumen border corrected by hand: slices ${sliceRanges(calcium.onCorrectedBorder)}.`, 110) : []),
+    ...(calcium.setByHand.length > 0 ? wrapText(`Arc set by hand: slices ${sliceRanges(calcium.setByHand)}.`, 110) : []),
+    ...(calcium.handCorrected.length > 0 ? wrapText(`Border corrected by hand, arc still read on the detected border (its frame not re-read: not loaded yet): slices ${sliceRanges(calcium.handCorrected)}.`, 110) : []),
     ...wrapText(CALCIUM_SCORE_DEFINITION, 110),
   ];
   return { heading: 'Calcium', lines };

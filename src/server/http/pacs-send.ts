@@ -22,7 +22,7 @@ import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
 import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
 import { calciumReportSection, type ReportSection } from '../../domain/calcium/calcium-report.ts';
-import { recordCalcium } from '../../domain/calcium/record-calcium.ts';
+import { reportCalcium } from './report-calcium.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { RecordContourService } from '../contours/record-contours.ts';
@@ -88,7 +88,8 @@ export async function sendRecordToPacs(
   const patient = await findPatient(db, principal.tenantId, record.patientId);
   if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
 
-  const calcium = recordCalcium(detected, record.pullbackSpeedMmPerS / record.frameRateHz, (slice) => handCorrected(analysis.slices[slice - 1]?.source));
+  // Issue 28: the arcs re-read on the borders the clinician corrected, and those set by hand, as the review shows them.
+  const calcium = await reportCalcium(deps.imaging, record, detected, manifest, analysis);
   const madeAt = new Date();
   const subject: ReportSubject = {
     patient: { patientId: patient.patientId, name: patient.name, birthDate: patient.birthDate, sex: patient.sex },
@@ -158,6 +159,3 @@ function gatedSection(gating: GatingResult, analysis: CorrectedAnalysis, geometr
 function gatedContent(gating: Extract<GatingResult, { kind: 'gated' }>, analysis: CorrectedAnalysis, geometry: PullbackGeometry): GatedContent {
   return { endDiastolicFrames: gating.endDiastolicFrames, heartRateBpm: gating.heartRateBpm, results: lesionResults(gatedAnalysis(analysis, gating.endDiastolicFrames, geometry)) };
 }
-
-/** Whether a slice's border was corrected by hand (a key frame, or carried from one): its calcium arc was read on the detected border. */
-const handCorrected = (source: string | null | undefined): boolean => source === 'manual' || source === 'propagated';

@@ -27,6 +27,7 @@ import { createCutAngleStore } from './lmode/cut-angle.ts';
 import { LmodeBorderLayer } from './lmode/lmode-border-layer.tsx';
 import { PageLmode } from './lmode/page-lmode.ts';
 import { useBmodeFrameSize } from './lmode/use-bmode-frame-size.ts';
+import type { RecordCalcium } from '../../domain/calcium/record-calcium.ts';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -113,6 +114,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const [stentBorders, setStentBorders] = useState<ReadonlyMap<number, readonly number[]> | null>(null);
   // ...and those the clinician corrected by hand (contour tool), drawn as drawn.
   const stentCorrections = useStentCorrections(annotations.store);
+  // Issue 28: the calcium as the score counts it (re-read on corrected borders, set by hand), the slice's arc drawn on the B-mode frame.
+  const [calciumArcs, setCalciumArcs] = useState<RecordCalcium | null>(null);
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -139,7 +142,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         );
         // Borders, scale bar and the frame's figures whatever the tool, on IVUS only (issue 26).
         return scope.analysed ? (
-          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle} stentBorders={stentBorders} stentCorrections={stentCorrections}>
+          <BmodeFrameFigures viewport={viewport} slices={paintedSlice} analysis={analysis} pending={contourPending} pixelSpacingMm={pixelSpacingMm} pixelSpacingAssumed={spacingAssumed} cutAngle={lmodeViews.cutAngle} stentBorders={stentBorders} stentCorrections={stentCorrections} calciumArcs={calciumArcs}>
             {overlay}
           </BmodeFrameFigures>
         ) : (
@@ -153,7 +156,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         </>
       ),
     }),
-    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews, stentBorders, stentCorrections],
+    [annotations, store, paintedSlice, pixelSpacingMm, spacingAssumed, analysis, contourPending, scope.analysed, bmodeFrame, lmodeViews, stentBorders, stentCorrections, calciumArcs],
   );
 
   return (
@@ -226,6 +229,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           annotations={annotations.store}
           report={{ patient: context.patient, record: { ...record, recordId }, figures, review: record.annotation ?? null }}
           onStentBorders={setStentBorders}
+          onCalcium={setCalciumArcs}
           frameAt={(slice) => {
             const size = store.size('bmode');
             const pixels = store.bmodeFrameAt(slice);

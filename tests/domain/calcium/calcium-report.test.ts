@@ -32,6 +32,17 @@ function calcified(): RecordContours {
 }
 
 describe('the calcium section of the report', () => {
+  it('names the slices whose arc was re-read on a corrected border, set by hand, or still on the detected border', () => {
+    const calcium = recordCalcium(calcified(), FIGURES.pullbackSpeedMmPerS / FIGURES.frameRateHz, (slice) => slice >= 40 && slice <= 50, {
+      remeasured: new Map([40, 41, 42, 45].map((slice) => [slice, { arcDeg: 120, startDeg: 0, endDeg: 120, nodule: false }])),
+      byHand: [{ slice: 100, startDeg: 0, arcDeg: 45 }],
+    });
+    const text = calciumReportSection(calcium).lines.join(' ');
+    expect(text).toContain('Arc measured on the lumen border corrected by hand: slices 40–42, 45.');
+    expect(text).toContain('Arc set by hand: slices 100.');
+    expect(text).toContain('its frame not re-read: not loaded yet): slices 43–44, 46–50.');
+  });
+
   it('says the score, its components and what it rests on', () => {
     const section = calciumReportSection(recordCalcium(calcified(), FIGURES.pullbackSpeedMmPerS / FIGURES.frameRateHz));
     expect(section.lines[0]).toMatch(/^IVUS calcium score [0-4] \/ 4: > 270° over > 5 mm 0, 360° 1, calcified nodule 0, vessel Ø < 3\.5 mm [01]$/);

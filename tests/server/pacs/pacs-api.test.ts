@@ -169,6 +169,8 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     manifest = addAnnotation(manifest, newAngle(manifest, 7, { x: 128, y: 128 }, 50));
     manifest = addAnnotation(manifest, { ...newText(manifest, 9, { x: 30, y: 40 }), text: 'Calcium arc at 3 o\'clock' });
     manifest = setManualContour(manifest, 6, Array.from({ length: 8 }, (_, i) => ({ x: 128 + 35 * Math.cos((i * Math.PI) / 4), y: 128 + 35 * Math.sin((i * Math.PI) / 4) })));
+    // Issue 28: a calcium arc set by hand on slice 8.
+    manifest = { ...manifest, calcium: [{ slice: 8, startDeg: 30, arcDeg: 120 }] };
     await saveAnnotationVersion(session.server.database.db, {
       tenantId: 'demo', recordId, patientId: study.patientId, baseVersion: 0, baseStatus: 'new', manifest, userId: clinician.id, email: clinician.email,
     });
@@ -190,6 +192,8 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     const retrieved = await fetch(`${orthanc.httpUrl}/instances/${await orthancIdOf(orthanc, sr)}/file`, { headers: { authorization: orthanc.authorization! } });
     const report = readMeasurementReport(new Uint8Array(await retrieved.arrayBuffer()));
     expect(seriesUid).toBeTruthy();
+    // Issue 28: the calcium as the review counts it, the arc set by hand on slice 8 named (the re-read on corrected borders: http/report-calcium.test.ts).
+    expect(report.calcium).toMatchObject({ setByHand: 'slices 8', maxArc: { arcDeg: 120, slice: 8 } });
     // Every annotation comes back with the value the review shows, on its own frame of the pullback.
     const saved = allAnnotations(manifest);
     expect(report.annotations).toHaveLength(saved.length);

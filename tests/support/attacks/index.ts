@@ -2,6 +2,7 @@
  * The second round of attacks (issue 24), one file per topic; each topic adds its list here.
  */
 import type { Attack } from '../attack-types.ts';
+import { CALCIUM_ARC_ATTACKS } from './calcium-arcs.ts';
 import { DICOM_RECEIVER_ATTACKS } from './dicom-receiver.ts';
 import { FILE_ATTACKS } from './files.ts';
 import { FRAME_URL_ATTACKS } from './frame-urls.ts';
@@ -22,4 +23,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...FRAME_URL_ATTACKS,
   ...PACS_SEND_ATTACKS,
   ...STENT_BORDER_ATTACKS,
+  ...CALCIUM_ARC_ATTACKS,
 ];

@@ -5,6 +5,7 @@
  */
 import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 import { CALCIUM_SCORE_DEFINITION } from '../../../domain/calcium/record-calcium.ts';
+import { sliceRanges } from '../../../domain/calcium/corrected-calcium.ts';
 import { newUid, type Naturalized } from './dcmjs.ts';
 import { CODES, container, image, num, PRIVATE_SCHEME, text, uidRef, UNITS, type Code, type FrameReference } from './sr-content.ts';
 
@@ -19,6 +20,8 @@ export const CALCIUM_CODES = {
   maxArc: privateCode('CALCIUMMAXARC', 'Largest calcium arc'),
   longest: privateCode('CALCIUMLENGTH', 'Longest calcium length'),
   vesselDiameter: privateCode('CALCIUMEEMDIAMETER', 'EEM mean diameter beside the largest calcium arc'),
+  onCorrectedBorder: privateCode('CALCIUMONCORR', 'Calcium arc measured on a lumen border corrected by hand'),
+  setByHand: privateCode('CALCIUMBYHAND', 'Calcium arc set by hand'),
 } as const;
 const POINTS: Code = { value: '{points}', scheme: 'UCUM', meaning: 'points' };
 
@@ -36,6 +39,9 @@ export function calciumGroup(calcium: RecordCalcium, frameOf: (slice: number) =>
   if (score.maxArc) items.push(num('CONTAINS', CALCIUM_CODES.maxArc, score.maxArc.arcDeg, UNITS.deg, [image('INFERRED FROM', frameOf(score.maxArc.index + 1))]));
   if (score.longestCalcium) items.push(num('CONTAINS', CALCIUM_CODES.longest, score.longestCalcium.lengthMm, UNITS.mm));
   if (score.smallVessel.diameterMm !== null) items.push(num('CONTAINS', CALCIUM_CODES.vesselDiameter, score.smallVessel.diameterMm, UNITS.mm));
+  // Which frames' arcs the clinician's corrections changed, as slice ranges (1-based, as the review's).
+  if (calcium.onCorrectedBorder.length > 0) items.push(text('CONTAINS', CALCIUM_CODES.onCorrectedBorder, `slices ${sliceRanges(calcium.onCorrectedBorder).replaceAll('–', '-')}`));
+  if (calcium.setByHand.length > 0) items.push(text('CONTAINS', CALCIUM_CODES.setByHand, `slices ${sliceRanges(calcium.setByHand).replaceAll('–', '-')}`));
   // In ASCII: a plain-text SR reader (and dcmtk's VR checker) need no UTF-8 for a fixed text of ours.
   items.push(text('CONTAINS', CODES.comment, CALCIUM_SCORE_DEFINITION.replaceAll('°', ' degrees').replaceAll('Ø', 'diameter')));
   return container('CONTAINS', CODES.measurementGroup, [

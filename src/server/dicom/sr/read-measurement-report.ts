@@ -10,6 +10,7 @@ import type { Point } from '../../../domain/annotations/point.ts';
 import type { BorderSource, ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import { readPart10, type Naturalized } from './dcmjs.ts';
 import { CODES, isCode, type Code, type FrameReference } from './sr-content.ts';
+import { CALCIUM_CODES } from './calcium-group.ts';
 
 export interface ReadAnnotation {
   /** The annotation's id (the group's Tracking Identifier). */
@@ -53,6 +54,19 @@ export interface ReadMeasurementReport {
   references: { distal: SliceArea | null; proximal: SliceArea | null };
   stenosisPercent: number | null;
   maxPlaqueBurden: { percent: number; slice: number } | null;
+  /** The calcium group (issue 28, calcium-group.ts); null where the report has none. */
+  calcium: ReadCalcium | null;
+}
+
+/** The calcium group as read back: the score and its points, the figures beside it, and the slices the clinician's corrections changed (as written, e.g. "slices 11-13"). */
+export interface ReadCalcium {
+  score: number;
+  points: { longArc: number | null; circumferential: number | null; nodule: number | null; smallVessel: number | null };
+  maxArc: { arcDeg: number; slice: number } | null;
+  longestMm: number | null;
+  vesselDiameterMm: number | null;
+  onCorrectedBorder: string | null;
+  setByHand: string | null;
 }
 
 /** A sequence as a list of items, whether dcmjs gave an array or (for one item) the item. */
@@ -168,6 +182,7 @@ export function readMeasurementReport(bytes: Uint8Array): ReadMeasurementReport 
     references: { distal: null, proximal: null },
     stenosisPercent: null,
     maxPlaqueBurden: null,
+    calcium: null,
   };
   const observer = child(dataset, 'PNAME', CODES.personObserverName);
   const name = observer ? first(observer.PersonName) : undefined;
@@ -186,9 +201,35 @@ export function readMeasurementReport(bytes: Uint8Array): ReadMeasurementReport 
       report.borders.push(border);
       continue;
     }
+    const calcium = readCalcium(group);
+    if (calcium) {
+      report.calcium = calcium;
+      continue;
+    }
     readAnalysis(group, report);
   }
   return report;
+}
+
+/** The calcium group's figures, or null for another group (the score's NUM is what makes it one). */
+function readCalcium(group: Naturalized): ReadCalcium | null {
+  const valueOf = (code: Code): number | null => {
+    const item = child(group, 'NUM', code);
+    return item ? (numberOf(item)?.value ?? null) : null;
+  };
+  const score = valueOf(CALCIUM_CODES.score);
+  if (score === null) return null;
+  const maxArcItem = child(group, 'NUM', CALCIUM_CODES.maxArc);
+  const maxArcDeg = maxArcItem ? (numberOf(maxArcItem)?.value ?? null) : null;
+  return {
+    score,
+    points: { longArc: valueOf(CALCIUM_CODES.longArc), circumferential: valueOf(CALCIUM_CODES.circumferential), nodule: valueOf(CALCIUM_CODES.nodule), smallVessel: valueOf(CALCIUM_CODES.smallVessel) },
+    maxArc: maxArcItem && maxArcDeg !== null ? { arcDeg: maxArcDeg, slice: sliceOf(maxArcItem) } : null,
+    longestMm: valueOf(CALCIUM_CODES.longest),
+    vesselDiameterMm: valueOf(CALCIUM_CODES.vesselDiameter),
+    onCorrectedBorder: textOf(child(group, 'TEXT', CALCIUM_CODES.onCorrectedBorder)),
+    setByHand: textOf(child(group, 'TEXT', CALCIUM_CODES.setByHand)),
+  };
 }
 
 /** The pullback analysis group's figures, into `report`. */

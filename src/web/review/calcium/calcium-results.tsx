@@ -3,13 +3,16 @@
  * from the panels: a button with the IVUS calcium score that opens its details (one click): the four
  * components, the largest arc (a button to its slice: the second click) and the longest calcium, the
  * current slice's arc, the band's colour legend, and how it was all computed. Says "not measurable"
- * where the contours carry no calcium (detected before calcium was) and names the slices whose
- * border was corrected by hand.
+ * where the contours carry no calcium (detected before calcium was), names the slices whose arc was
+ * measured on a border corrected by hand or set by hand, and holds the current slice's arc editor.
  */
 import { Box, Button, HStack, Popover, Portal, Stack, Text } from '@chakra-ui/react';
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
+import { sliceRanges } from '../../../domain/calcium/corrected-calcium.ts';
+import type { AnnotationStore } from '../manifest/annotation-store.ts';
+import { CalciumArcEditor } from './calcium-arc-editor.tsx';
 import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
-import { CALCIUM_SCORE_DEFINITION } from '../../../domain/calcium/record-calcium.ts';
+import { CALCIUM_SCORE_DEFINITION, calciumOrigin } from '../../../domain/calcium/record-calcium.ts';
 import { LONG_ARC_DEG, LONG_ARC_LENGTH_MM, SMALL_VESSEL_DIAMETER_MM } from '../../../domain/calcium/calcium-score.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { CALCIUM_ARC_BANDS } from './calcium-colors.ts';
@@ -20,6 +23,8 @@ const TWO = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFr
 export interface CalciumResultsProps {
   calcium: RecordCalcium | null;
   cursor: SliceMover;
+  /** The record's annotations, where a hand-set arc is stored; without them the arc cannot be corrected. */
+  annotations?: AnnotationStore | undefined;
 }
 
 function Line({ children, testId }: { children: ReactNode; testId?: string }) {
@@ -32,7 +37,7 @@ function Line({ children, testId }: { children: ReactNode; testId?: string }) {
 
 const mark = (point: 0 | 1) => (point === 1 ? '1 point' : '0');
 
-export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
+export function CalciumResults({ calcium, cursor, annotations }: CalciumResultsProps) {
   const slice = useSyncExternalStore(cursor.subscribe, () => cursor.getSnapshot().slice);
   if (calcium === null) return null;
   const { score } = calcium;
@@ -59,7 +64,7 @@ export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
           <Popover.Content width="340px" maxHeight="70vh" overflowY="auto">
             <Popover.Arrow />
             <Popover.Body p="3">
-              <CalciumDetails calcium={calcium} slice={slice} goTo={goTo} />
+              <CalciumDetails calcium={calcium} slice={slice} goTo={goTo} annotations={annotations} />
             </Popover.Body>
           </Popover.Content>
         </Popover.Positioner>
@@ -68,10 +73,18 @@ export function CalciumResults({ calcium, cursor }: CalciumResultsProps) {
   );
 }
 
-function CalciumDetails({ calcium, slice, goTo }: { calcium: RecordCalcium; slice: number; goTo: (index: number | null | undefined, label: string, testId: string) => ReactNode }) {
+interface CalciumDetailsProps {
+  calcium: RecordCalcium;
+  slice: number;
+  goTo: (index: number | null | undefined, label: string, testId: string) => ReactNode;
+  annotations: AnnotationStore | undefined;
+}
+
+function CalciumDetails({ calcium, slice, goTo, annotations }: CalciumDetailsProps) {
   const { score } = calcium;
   const measurable = calcium.measured;
   const here = calcium.bySlice[slice - 1];
+  const [editing, setEditing] = useState(false);
   return (
     <Stack as="section" aria-label="Calcium" gap="0.5" data-testid="calcium-results">
       <Text textStyle="sm" fontWeight="semibold">
@@ -92,12 +105,27 @@ function CalciumDetails({ calcium, slice, goTo }: { calcium: RecordCalcium; slic
           <HStack gap="1" wrap="wrap">
             {goTo(score.maxArc?.index, score.maxArc ? `max arc ${Math.round(score.maxArc.arcDeg)}°` : '', 'calcium-max-arc')}
           </HStack>
-          <Line testId="calcium-this-slice">
-            This slice: {here == null ? 'not measurable' : here.arcDeg > 0 ? `${Math.round(here.arcDeg)}° (${Math.round(here.startDeg)}°–${Math.round(here.endDeg)}°)${here.nodule ? ', nodule' : ''}` : 'no calcium'}
-          </Line>
+          <HStack gap="1" justify="space-between">
+            <Line testId="calcium-this-slice">
+              This slice: {here == null ? 'not measurable' : here.arcDeg > 0 ? `${Math.round(here.arcDeg)}° (${Math.round(here.startDeg)}°–${Math.round(here.endDeg)}°)${here.nodule ? ', nodule' : ''}` : 'no calcium'}
+              {` · ${calciumOrigin(calcium, slice)}`}
+            </Line>
+            {annotations ? (
+              <Button size="2xs" variant="ghost" aria-expanded={editing} onClick={() => setEditing((e) => !e)} data-testid="calcium-arc-correct">
+                {editing ? 'Close' : 'Correct arc'}
+              </Button>
+            ) : null}
+          </HStack>
+          {editing && annotations ? <CalciumArcEditor key={slice} slice={slice} current={here ?? null} setByHand={calcium.setByHand.includes(slice)} annotations={annotations} /> : null}
+          {calcium.onCorrectedBorder.length > 0 ? (
+            <Line testId="calcium-on-corrected-border">Measured on a border corrected by hand: slice{calcium.onCorrectedBorder.length === 1 ? '' : 's'} {sliceRanges(calcium.onCorrectedBorder)}</Line>
+          ) : null}
+          {calcium.setByHand.length > 0 ? (
+            <Line testId="calcium-set-by-hand">Arc set by hand: slice{calcium.setByHand.length === 1 ? '' : 's'} {sliceRanges(calcium.setByHand)}</Line>
+          ) : null}
           {calcium.handCorrected.length > 0 ? (
             <Line testId="calcium-hand-corrected">
-              {calcium.handCorrected.length} calcified slice{calcium.handCorrected.length === 1 ? '' : 's'} corrected by hand: arcs there read on the detected border
+              Border corrected by hand, arc still read on the detected border (its frame not re-read: not loaded yet): slice{calcium.handCorrected.length === 1 ? '' : 's'} {sliceRanges(calcium.handCorrected)}
             </Line>
           ) : null}
           <HStack gap="1.5" wrap="wrap" aria-label="Calcium band legend" data-testid="calcium-legend">

@@ -13,6 +13,8 @@ import { ScaleBar, scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
 import { StentBorderOverlay } from './stent-border-overlay.tsx';
 import { findStentCorrection, type StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
+import { CalciumArcOverlay } from '../calcium/calcium-arc-overlay.tsx';
+import { calciumOrigin, type RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 
 /** The current slice, as the image store holds it. */
 export interface SliceSource {
@@ -38,6 +40,8 @@ export interface BmodeFrameFiguresProps {
   stentBorders?: ReadonlyMap<number, readonly number[]> | null | undefined;
   /** The stent borders corrected by hand (the manifest's): drawn as drawn on their slices once the stent is read. */
   stentCorrections?: readonly StentBorderCorrection[] | undefined;
+  /** Issue 28: the calcium arcs by slice as the score counts them, drawn read-only with the borders. */
+  calciumArcs?: RecordCalcium | null | undefined;
 }
 
 const NO_CUT_ANGLE: CutAngleStore | null = null;
@@ -62,6 +66,7 @@ function FiguresOutsideContourTool({
   stentBorders,
   stentCorrections,
   pixelSpacingMm,
+  calciumArcs = null,
 }: {
   viewport: PanelViewport;
   slices: SliceSource;
@@ -70,12 +75,14 @@ function FiguresOutsideContourTool({
   stentBorders: ReadonlyMap<number, readonly number[]> | null;
   stentCorrections: readonly StentBorderCorrection[];
   pixelSpacingMm: number;
+  calciumArcs?: RecordCalcium | null;
 }) {
   const slice = useSyncExternalStore(slices.subscribe, () => slices.getSnapshot().slice);
   const shown = useBordersShown();
   const measurement = analysis?.slices[slice - 1] ?? null;
   const stentBorder = stentBorders?.get(slice) ?? null;
   const stentDrawn = stentBorders === null ? null : (findStentCorrection({ stentBorders: stentCorrections }, slice)?.controlPoints ?? null);
+  const calciumArc = calciumArcs?.bySlice[slice - 1] ?? null;
   const { transform, imageSize, viewportSize } = viewport;
   const screen = {
     lumen: (measurement?.controlPoints ?? []).map((p) => imageToScreen(transform, p)),
@@ -91,6 +98,9 @@ function FiguresOutsideContourTool({
       {shown && (stentBorder || stentDrawn) ? (
         <StentBorderOverlay coefficients={stentBorder ?? []} controlPoints={stentDrawn} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} />
       ) : null}
+      {shown && calciumArc && calciumArc.arcDeg > 0 && measurement ? (
+        <CalciumArcOverlay calcium={calciumArc} origin={calciumOrigin(calciumArcs!, slice)} lumen={measurement.controlPoints} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} />
+      ) : null}
       <FrameReadout ref={readoutRef} measurement={measurement} pending={pending} at={placement.rect} layout={layout} />
     </>
   );
@@ -103,7 +113,7 @@ function FiguresOutsideContourTool({
  * annotation overlay, `children`) draws the editable borders and the same readout, live while a
  * point is dragged. Mounted for IVUS records only: other ultrasound gets no border and no figure.
  */
-export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children, stentBorders = null, stentCorrections = NO_STENT_CORRECTIONS }: BmodeFrameFiguresProps) {
+export function BmodeFrameFigures({ viewport: source, slices, analysis, pending, pixelSpacingMm, pixelSpacingAssumed, cutAngle, children, stentBorders = null, stentCorrections = NO_STENT_CORRECTIONS, calciumArcs = null }: BmodeFrameFiguresProps) {
   const [visibility] = useState(() => createBordersVisibility(true));
   const [boxes] = useState(createFrameBoxes);
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
@@ -115,7 +125,7 @@ export function BmodeFrameFigures({ viewport: source, slices, analysis, pending,
       {children}
       {viewport ? (
         <div data-testid="bmode-frame-figures" style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
-          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} stentCorrections={stentCorrections} pixelSpacingMm={pixelSpacingMm} />}
+          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} stentCorrections={stentCorrections} pixelSpacingMm={pixelSpacingMm} calciumArcs={calciumArcs} />}
           <ScaleBar transform={viewport.transform} panel={viewport.viewportSize} pixelSpacingMm={pixelSpacingMm} assumed={pixelSpacingAssumed} />
         </div>
       ) : null}

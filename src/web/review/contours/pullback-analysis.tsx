@@ -30,8 +30,9 @@ import { useGating } from '../gating/use-gating.ts';
 import { GatingControls } from '../gating/gating-controls.tsx';
 import { GatedFiguresNote } from '../gating/gated-figures-note.tsx';
 import { CalciumResults } from '../calcium/calcium-results.tsx';
-import { calciumExportCsv, useRecordCalcium } from '../calcium/use-record-calcium.ts';
+import { calciumExportCsv, useHandCalciumArcs, useRecordCalcium } from '../calcium/use-record-calcium.ts';
 import { calciumReportSection } from '../../../domain/calcium/calcium-report.ts';
+import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 import { gatedCsvSection, gatedReportSection, gatingToExport } from '../../../domain/gating/gated-export.ts';
 
 /**
@@ -65,13 +66,15 @@ export interface PullbackAnalysisProps {
   frameAt?: (slice: number) => ReportFrame | null;
   /** Issue 28: told the stent's borders by slice whenever the stent is read (the B-mode frame draws them), null before. */
   onStentBorders?: (borders: ReadonlyMap<number, readonly number[]> | null) => void;
+  /** Issue 28: told the record's calcium whenever it changes (the B-mode frame draws the slice's arc), null before. */
+  onCalcium?: (calcium: RecordCalcium | null) => void;
 }
 
 /**
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt, onStentBorders }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt, onStentBorders, onCalcium }: PullbackAnalysisProps) {
   // Gating on request (issue 28): the figures shown are then those of the gated frames; the exports keep all frames.
   const { gating, gatedFrames, result } = useGating(lmode, allFramesResult);
   // The L-mode panel follows the same toggle: it shows the gated L-mode while gating is on.
@@ -105,7 +108,13 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   const toast = useToast();
   // The plot's height is remembered per user (plot-height.ts).
   const [plotHeight, setPlotHeight] = usePlotHeight(useSignedInEmail());
-  const calcium = useRecordCalcium(state.status === 'ready' ? state.contours : null, allFramesResult);
+  // Re-read on corrected borders from the loaded frames, and the clinician's own arcs over all (issue 28).
+  const calcium = useRecordCalcium(state.status === 'ready' ? state.contours : null, allFramesResult, frameAt, useHandCalciumArcs(annotations));
+  useEffect(() => {
+    if (!onCalcium) return;
+    onCalcium(calcium);
+    return () => onCalcium(null);
+  }, [calcium, onCalcium]);
   useEffect(() => {
     const element = plotColumnRef.current;
     if (!element) return;
@@ -179,7 +188,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
         {gating ? <GatingControls gating={gating} source={cursor} /> : null}
-        <CalciumResults calcium={calcium} cursor={cursor} />
+        <CalciumResults calcium={calcium} cursor={cursor} annotations={annotations} />
         <HStack marginInlineStart="auto" gap="1">
           {/* The exports beside Send to PACS: what leaves the review, in one place. */}
           {result ? (

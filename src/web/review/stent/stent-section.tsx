@@ -1,5 +1,5 @@
 import { Button, HStack, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
 import { correctedStentDetection } from '../../../domain/stent/corrected-stent.ts';
@@ -58,7 +58,7 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
   useEffect(() => () => abort.current?.abort(), []);
   const sliceCount = result.slices.length;
 
-  const start = () => {
+  const start = useCallback(() => {
     abort.current?.abort();
     const controller = new AbortController();
     abort.current = controller;
@@ -66,7 +66,7 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
     void readStentFrames(frameAt, sliceCount, pixelSpacingMm, (done) => setReading({ status: 'reading', done }), controller.signal).then((read) => {
       if (read !== null && !controller.signal.aborted) setReading({ status: 'ready', read });
     });
-  };
+  }, [frameAt, sliceCount, pixelSpacingMm]);
 
   const read = reading.status === 'ready' ? reading.read : null;
   // Measured again from the frames' readings whenever a stent border is corrected by hand (or a correction undone).
@@ -83,11 +83,11 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
   const storedStands = reading.status === 'idle' && corrections.length === 0;
   const detection = readDetection ?? (storedStands ? storedDetection : null);
   const mustRead = reading.status === 'idle' && corrections.length > 0 && storedDetection !== null;
-  const startRef = useRef(start);
-  startRef.current = start;
   useEffect(() => {
-    if (mustRead) startRef.current();
-  }, [mustRead]);
+    // The reading is an outside process (tasks over the loaded frames) that a correction starts, as the button does.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    if (mustRead) start();
+  }, [mustRead, start]);
   const areas = useMemo((): BorderAreas => {
     const references = result.analysis.references;
     return {

@@ -42,6 +42,38 @@ describe('the calcium in the measurement report', () => {
     expect(dump.stdout).toMatch(/Largest calcium arc.*\n\s*<inferred from IMAGE:=\(USm image,"[\d.]+",10\)>/);
   });
 
+  it.skipIf(!hasDcmtk)('names the slices whose arc was measured on a border corrected by hand, and those set by hand', async () => {
+    const corrected = recordCalcium(calcified(), 0.5 / 30, () => true, {
+      remeasured: new Map([11, 12, 13].map((slice) => [slice, { arcDeg: 0, startDeg: 0, endDeg: 0, nodule: false }])),
+      byHand: [{ slice: 30, startDeg: 10, arcDeg: 90 }],
+    });
+    const dump = await run('dsrdump', ['+Pt', '+Pc', '+Pu', files.file('calcium-corrected.dcm', buildMeasurementReport(subject(), { ...made, calcium: corrected }).bytes)]);
+    expect(dump.code).toBe(0);
+    expect(dump.stderr).toBe('');
+    expect(dump.stdout).toContain('Calcium arc measured on a lumen border corrected by hand")="slices 11-13"');
+    expect(dump.stdout).toContain('Calcium arc set by hand")="slices 30"');
+  });
+
+  it('reads back: the score, its points, the largest arc on its slice, and the slices the corrections changed', () => {
+    expect(readMeasurementReport(built.bytes).calcium).toEqual({
+      score: calcium.score.total,
+      points: { longArc: 0, circumferential: 1, nodule: 0, smallVessel: calcium.score.smallVessel.point },
+      maxArc: { arcDeg: 360, slice: 10 },
+      longestMm: expect.closeTo(calcium.score.longestCalcium!.lengthMm, 3) as number,
+      vesselDiameterMm: expect.closeTo(calcium.score.smallVessel.diameterMm!, 3) as number,
+      onCorrectedBorder: null,
+      setByHand: null,
+    });
+    const corrected = recordCalcium(calcified(), 0.5 / 30, () => true, {
+      remeasured: new Map([11, 12, 13].map((slice) => [slice, { arcDeg: 0, startDeg: 0, endDeg: 0, nodule: false }])),
+      byHand: [{ slice: 30, startDeg: 10, arcDeg: 90 }],
+    });
+    const read = readMeasurementReport(buildMeasurementReport(subject(), { ...made, calcium: corrected }).bytes).calcium;
+    expect(read).toMatchObject({ onCorrectedBorder: 'slices 11-13', setByHand: 'slices 30' });
+    // A report without calcium reads back without it.
+    expect(readMeasurementReport(buildMeasurementReport(subject(), made).bytes).calcium).toBeNull();
+  });
+
   it('leaves the rest of the report as it reads without calcium', () => {
     const withCalcium = readMeasurementReport(built.bytes);
     const without = readMeasurementReport(buildMeasurementReport(subject(), made).bytes);
