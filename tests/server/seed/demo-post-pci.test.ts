@@ -72,19 +72,17 @@ describe('post-PCI demo records', () => {
       await migrate(db, { migrationsFolder: before });
       await db.insert(tenants).values({ id: 'demo', name: 'Demo' });
       await db.insert(patients).values({ tenantId: 'demo', patientId: 'P-1', name: 'A, B', sex: 'F' });
-      const row = (demoSeed: number | null, imagingSource: 'demo' | 'import', imagingVersion = 'v1') => ({
-        tenantId: 'demo',
-        patientId: 'P-1',
-        acquiredAt: new Date(),
-        imagingSource,
-        demoSeed,
-        imagingVersion,
-      });
+      // Raw SQL: the schema object has the columns of later migrations, which this database lacks yet.
+      const rows: [number | null, 'demo' | 'import', string][] = [[5, 'demo', 'v1'], [4, 'demo', 'v1'], [2, 'demo', 'v1'], [7, 'demo', 'v1'], [null, 'import', 'v1'], [5, 'demo', 'v3']];
       // 5 and 4 are post-PCI seeds (floor(seed / 3) odd), 2 and 7 pre-PCI.
-      const inserted = await db
-        .insert(records)
-        .values([row(5, 'demo'), row(4, 'demo'), row(2, 'demo'), row(7, 'demo'), row(null, 'import'), row(5, 'demo', 'v3')])
-        .returning({ id: records.id, demoSeed: records.demoSeed, imagingVersion: records.imagingVersion });
+      const inserted: { id: string }[] = [];
+      for (const [demoSeed, imagingSource, imagingVersion] of rows) {
+        const result = await client.query<{ id: string }>(
+          `insert into records (tenant_id, patient_id, acquired_at, imaging_source, demo_seed, imaging_version) values ('demo', 'P-1', now(), $1, $2, $3) returning id`,
+          [imagingSource, demoSeed, imagingVersion],
+        );
+        inserted.push(result.rows[0]!);
+      }
       await migrate(db, { migrationsFolder: MIGRATIONS });
       const after = await Promise.all(
         inserted.map(async (r) => (await db.select({ v: records.imagingVersion }).from(records).where(and(eq(records.id, r.id), eq(records.tenantId, 'demo'))))[0]!.v),
