@@ -7,6 +7,7 @@ import { FILE_ATTACKS } from './files.ts';
 import { FRAME_URL_ATTACKS } from './frame-urls.ts';
 import { HTTP_ATTACKS } from './http.ts';
 import { KEY_FRAME_ATTACKS } from './key-frames.ts';
+import { PROVISIONAL_CONTOUR_ATTACKS } from './provisional-contours.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
 
@@ -18,4 +19,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...DICOM_RECEIVER_ATTACKS,
   ...KEY_FRAME_ATTACKS,
   ...FRAME_URL_ATTACKS,
+  ...PROVISIONAL_CONTOUR_ATTACKS,
 ];
