@@ -158,10 +158,13 @@ void firstOpenPage
     return marks?.provisionalMla || marks?.mla;
   }, null, { timeout: 600_000, polling: 500 })
   .then(() => (serverCpuToFirstMla = serverCpuSeconds() - cpuAtClick), () => undefined);
-await firstOpenPage.waitForFunction(() => {
-  const marks = (window as unknown as { firstOpen?: FirstOpenMarks }).firstOpen;
-  return marks?.bmode && marks.angio && marks.lmode && marks.play && marks.mla;
-}, null, { timeout: 600_000, polling: 500 });
+// On a loaded machine the final MLA may take longer than the wait: what was reached is printed all the same.
+await firstOpenPage
+  .waitForFunction(() => {
+    const marks = (window as unknown as { firstOpen?: FirstOpenMarks }).firstOpen;
+    return marks?.bmode && marks.angio && marks.lmode && marks.play && marks.mla;
+  }, null, { timeout: Number(process.env.BENCH_MLA_TIMEOUT_S ?? 600) * 1000, polling: 500 })
+  .catch(() => console.info('(the final MLA was not shown within the wait: BENCH_MLA_TIMEOUT_S)'));
 const serverCpuToMla = serverCpuSeconds() - cpuAtClick;
 const firstOpen = await firstOpenPage.evaluate(() => (window as unknown as { firstOpen: FirstOpenMarks }).firstOpen);
 await firstOpenPage.context().close();
