@@ -26,7 +26,8 @@ import { chromiumMemoryBytes } from './chromium-memory.ts';
 import { CONTOUR_ALGORITHM_VERSION } from '../src/server/contours/record-contours.ts';
 import { bearerToken, lmodeRecomputeTimes, measureRawPage, paintedPlayback, percentile, scrubLatencies } from './review-measures.ts';
 
-const PORT = 8195;
+/** BENCH_PORT: another port, when several trees run benches on one machine at once. */
+const PORT = Number(process.env.BENCH_PORT ?? 8195);
 /** L-mode cut angles turned to, one degree apart, each a full recompute of the 3,600 columns. */
 const LMODE_TURNS = 20;
 // Chromium runs with --expose-gc: both pages collect garbage before memory is read, so retained
@@ -104,6 +105,9 @@ type FirstOpenMarks = {
   lmode?: number;
   play?: number;
   contoursAsked?: number;
+  /** A provisional MLA (from some of the frames, labelled as such) first shown. */
+  provisionalMla?: number;
+  /** The final MLA (all frames detected) shown. */
   mla?: number;
   progress: { at: number; text: string }[];
 };
@@ -120,7 +124,11 @@ function watchFirstOpen(): void {
     const status = document.querySelector('[data-testid="contours-status"]')?.textContent ?? null;
     if (status && !marks.contoursAsked) marks.contoursAsked = performance.now();
     if (status && status !== marks.progress.at(-1)?.text) marks.progress.push({ at: performance.now(), text: status });
-    if (document.querySelector('[data-testid="mla-summary"]') && !marks.mla) marks.mla = performance.now();
+    // The results block's MLA tile is a button to its frame once there is an MLA; "mla-summary" says there is none.
+    const mlaTile = document.querySelector('[data-testid="result-mla"][data-slice]');
+    const provisional = mlaTile?.getAttribute('data-provisional') === 'true';
+    if (mlaTile && provisional && !marks.provisionalMla) marks.provisionalMla = performance.now();
+    if (((mlaTile && !provisional) || document.querySelector('[data-testid="mla-summary"]')) && !marks.mla) marks.mla = performance.now();
     if (!marks.bmode || !marks.angio || !marks.lmode || !marks.play || !marks.mla) requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
@@ -142,10 +150,21 @@ await firstOpenPage.waitForTimeout(1000);
 await firstOpenPage.evaluate(watchFirstOpen);
 const cpuAtClick = serverCpuSeconds();
 await firstOpenLink.click();
-await firstOpenPage.waitForFunction(() => {
-  const marks = (window as unknown as { firstOpen?: FirstOpenMarks }).firstOpen;
-  return marks?.bmode && marks.angio && marks.lmode && marks.play && marks.mla;
-}, null, { timeout: 600_000, polling: 500 });
+// The server's CPU time to the first MLA shown (a provisional one, or the final one where there is none first).
+let serverCpuToFirstMla = Number.NaN;
+void firstOpenPage
+  .waitForFunction(() => {
+    const marks = (window as unknown as { firstOpen?: FirstOpenMarks }).firstOpen;
+    return marks?.provisionalMla || marks?.mla;
+  }, null, { timeout: 600_000, polling: 500 })
+  .then(() => (serverCpuToFirstMla = serverCpuSeconds() - cpuAtClick), () => undefined);
+// On a loaded machine the final MLA may take longer than the wait: what was reached is printed all the same.
+await firstOpenPage
+  .waitForFunction(() => {
+    const marks = (window as unknown as { firstOpen?: FirstOpenMarks }).firstOpen;
+    return marks?.bmode && marks.angio && marks.lmode && marks.play && marks.mla;
+  }, null, { timeout: Number(process.env.BENCH_MLA_TIMEOUT_S ?? 600) * 1000, polling: 500 })
+  .catch(() => console.info('(the final MLA was not shown within the wait: BENCH_MLA_TIMEOUT_S)'));
 const serverCpuToMla = serverCpuSeconds() - cpuAtClick;
 const firstOpen = await firstOpenPage.evaluate(() => (window as unknown as { firstOpen: FirstOpenMarks }).firstOpen);
 await firstOpenPage.context().close();
@@ -159,7 +178,8 @@ function printFirstOpen(): void {
     ['L-mode drawn', firstOpen.lmode],
     ['Play enabled', firstOpen.play],
     ['contours asked (status shown)', firstOpen.contoursAsked],
-    ['MLA shown', firstOpen.mla],
+    ['provisional MLA shown', firstOpen.provisionalMla],
+    ['MLA shown (all frames)', firstOpen.mla],
   ] as const) {
     console.info(`  ${label.padEnd(32)} ${since(at).toFixed(0).padStart(8)} ms`);
   }
@@ -169,6 +189,8 @@ function printFirstOpen(): void {
   // On a loaded machine the wall time says little: the server's CPU time (generation, detection,
   // serving) to the MLA, halved, is what two free cores would take at best.
   console.info(`  server CPU time from the click to the MLA: ${serverCpuToMla.toFixed(1)} s (all threads; / 2 cores = ${(serverCpuToMla / 2).toFixed(1)} s)`);
+  const firstMla = Math.min(since(firstOpen.provisionalMla ?? Infinity), since(firstOpen.mla));
+  console.info(`  first MLA shown (provisional or final): ${firstMla.toFixed(0)} ms after the click; server CPU time to it ${serverCpuToFirstMla.toFixed(1)} s (/ 2 cores = ${(serverCpuToFirstMla / 2).toFixed(1)} s)`);
   console.info('  goal: MLA shown within 20,000 ms');
 }
 if (firstOpenOnly) {

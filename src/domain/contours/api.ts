@@ -21,6 +21,11 @@ export const ContoursProcessingSchema = z.object({
   /** Frames done so far, out of total. */
   done: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
+  /**
+   * Frames in the provisional contours published so far (provisional-contours.ts; absent or 0:
+   * none yet): the page fetches them again when this grows.
+   */
+  provisionalFrames: z.number().int().nonnegative().optional(),
 });
 export type ContoursProcessing = z.infer<typeof ContoursProcessingSchema>;
 
@@ -140,7 +145,7 @@ const roundPoints = (points: readonly PointLike[]) => points.map(({ x, y }) => (
 const isBorder = (points: readonly PointLike[]) => points.length >= 3 && points.every(({ x, y }) => Number.isFinite(x) && Number.isFinite(y));
 
 /** One frame's detection as it goes on the wire: rounded, or no border where the detector could not read the frame. */
-function toWire(detection: SliceDetection, slice: number): DetectedContour {
+export function toWire(detection: SliceDetection, slice: number): DetectedContour {
   // A confidence that is not a number is no confidence at all; one outside 0..1 is clamped.
   const confidence = roundTo(Number.isFinite(detection.confidence) ? Math.min(1, Math.max(0, detection.confidence)) : 0, 4);
   // Here, where the wire shape is built, an unreadable frame loses the borders the detector guessed

@@ -4,13 +4,15 @@
  * store as gzip JSON beside the frames, under the record's imaging version and the detector's version,
  * with a small progress file beside it while the detection runs. Later requests read the stored result.
  *
- * Each frame continues from the previous frame's borders and pixels. With one worker (or none: inline,
- * yielding to the event loop between chunks) the record is one run in frame order. With more, it is cut
- * into runs of SEGMENT_CHUNKS chunks that the workers take in frame order as each becomes free, so
- * every core detects from the first frames made to the last (one fixed half per worker left the second
- * waiting for its half's frames to be generated, then working alone at the end: issue 23); a run
- * that starts mid-record first detects the last WARM_UP_FRAMES frames before it, so that its first
- * frame too continues from a previous one.
+ * Each frame continues from the previous frame's borders and pixels: the record is cut into runs of
+ * SEGMENT_CHUNKS chunks, each detected in frame order (one that starts mid-record first detects the
+ * last WARM_UP_FRAMES frames before it, so that its first frame too continues from a previous one),
+ * on every worker (record-detection.ts). The runs are taken coarse to fine (detection-order.ts):
+ * every run's first chunk across the whole pullback, then every run's second, and so on. Once the
+ * first pass is done, provisional contours (the lumen areas so far and the MLA among them,
+ * provisional-contours.ts) are written beside the progress and refreshed as frames come in, so a
+ * first open shows a provisional plot and MLA within seconds, labelled as such (issue 23); the final
+ * contours are those of detecting the runs one after another, whatever the order.
  *
  * Borders are made at ingest, as commercial consoles do (issue 23): once a record's frames are all
  * stored (a demo record pre-generated, an import committed) an idle detection (contours-precompute,
@@ -23,21 +25,19 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildRecordContours, type SliceDetection } from '../../domain/contours/api.ts';
-import type { BorderCarry } from '../../domain/contours/detect-sequence.ts';
-import { chunkCount, chunkFrames } from '../../domain/images.ts';
+import { buildProvisionalContours } from '../../domain/contours/provisional-contours.ts';
 import { detectStent } from '../../domain/stent/stent-analysis.ts';
 import { stentResults } from '../../domain/stent/stent-results.ts';
 import type { RecordContoursWithStent } from '../../domain/stent/stored-stent.ts';
-import type { StentFrameReading } from '../../domain/stent/strut-detection.ts';
 import type { RecordRow } from '../db/records.ts';
 import { imagingKey, type ImagingKeyParts, type RecordImaging } from '../imaging/record-imaging.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { createContourWorkerPool, type ContourWorkerPool } from './contour-worker-pool.ts';
-import { detectChunk, type ChunkDetection } from './detect-chunk.ts';
+import type { CoarseToFineSchedule } from './detection-order.ts';
+import { DetectionStopped, detectRecord } from './record-detection.ts';
 
 const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
 
 /**
  * Names the detector's behaviour in the storage key and the ETag: change it whenever detection
@@ -70,18 +70,22 @@ export async function schedulePrecompute(jobs: Pick<JobQueue, 'send'>, record: I
   await jobs.send('contours-precompute', data, { key: contoursKey(record), priority: 'idle' });
 }
 
-export type ContoursState = { ready: true; gz: Buffer } | { ready: false; done: number; total: number };
+export type ContoursState = { ready: true; gz: Buffer } | { ready: false; done: number; total: number; provisionalFrames: number };
 
 /** What the detecting server writes beside the result while it works, so that any replica can answer a poll. */
-type Progress = { done: number; total: number; at: string } | { failed: { unavailable: boolean; message: string }; at: string };
+type Progress = { done: number; total: number; provisionalFrames?: number; at: string } | { failed: { unavailable: boolean; message: string }; at: string };
 
 /** A progress file older than this belongs to a detection whose server is gone (the queue retries it, or a poll asks again). */
 const PROGRESS_STALE_MS = 2 * 60_000;
-/** 256 frames a run: short enough that no core idles long at the end, long enough that warm-ups cost under 1 %. */
-const SEGMENT_CHUNKS = 16;
-/** Two, as at a record's start: the first of them takes its temporal cue from the second. */
-const WARM_UP_FRAMES = 2;
+/**
+ * 64 frames a run (about 1 mm of a 0.5 mm/s pullback at 30 frames/s): the first pass of the
+ * coarse-to-fine order (detection-order.ts) samples one chunk in four along the whole pullback, and
+ * a run's two warm-up frames (rendered alone on a demo record) cost about 3 % of its detection.
+ */
+const SEGMENT_CHUNKS = 4;
 const PROGRESS_WRITE_MS = 500;
+/** Provisional contours are written again at most this often, once the first pass is done (and at every pass). */
+const PROVISIONAL_WRITE_MS = 2000;
 /** Idle detection takes its next chunk only after this long without work someone waits for (as idle generation does). */
 const IDLE_QUIET_MS = 1000;
 const IDLE_POLL_MS = 200;
@@ -90,6 +94,11 @@ export type ContoursJobData = { tenantId: string; recordId: string; imagingVersi
 
 function progressKey(record: RecordRow): string {
   return imagingKey(record, `contours/${CONTOUR_ALGORITHM_VERSION}.progress.json`);
+}
+
+/** The provisional contours (domain/contours/provisional-contours.ts) of a detection under way, gzip JSON. */
+function provisionalKey(record: RecordRow): string {
+  return imagingKey(record, `contours/${CONTOUR_ALGORITHM_VERSION}.provisional.json.gz`);
 }
 
 class ContourJobCancelled extends Error {}
@@ -159,7 +168,16 @@ export class RecordContourService {
     const data: ContoursJobData = { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion };
     // The record asked for last goes first; each poll of a page still open raises it again.
     await this.jobs.send('contours-detect', data, { key: contoursKey(record), priority: { askedAt: new Date() } });
-    return { ready: false, done: progress?.done ?? 0, total: record.bmodeFrameCount };
+    return { ready: false, done: progress?.done ?? 0, total: record.bmodeFrameCount, provisionalFrames: progress?.provisionalFrames ?? 0 };
+  }
+
+  /**
+   * The provisional contours of the record's detection under way (gzip JSON of ProvisionalContours),
+   * or null: none published yet, or the final contours are stored (they replace them).
+   */
+  async provisional(record: RecordRow): Promise<Buffer | null> {
+    if (await this.store.get(contoursKey(record))) return null;
+    return this.store.get(provisionalKey(record));
   }
 
   /**
@@ -201,13 +219,15 @@ export class RecordContourService {
   private async detectOnce(record: RecordRow, key: string, lastAttempt: boolean, entry: DetectionEntry): Promise<void> {
     try {
       if (await this.store.get(key)) return;
-      const work = this.detectAndStore(record, key, () => this.idleTurn(entry));
+      const work = this.detectAndStore(record, key, entry);
       this.running.add(work);
       try {
         await work;
       } catch (err) {
+        // A failed detection's provisional figures must not outlive it.
+        await this.store.deletePrefix(provisionalKey(record)).catch(() => undefined);
         // Closing stops the workers under a running job: the job is retried later, here or elsewhere.
-        if (err instanceof ContourJobCancelled || this.closed) throw new ContourJobCancelled('detection stopped with its server');
+        if (err instanceof ContourJobCancelled || err instanceof DetectionStopped || this.closed) throw new ContourJobCancelled('detection stopped with its server');
         const message = err instanceof Error ? err.message : String(err);
         // The detector's verdict on the geometry survives the worker thread only as its message.
         if (/field of view is too small/.test(message)) {
@@ -241,19 +261,44 @@ export class RecordContourService {
     await this.pool?.close();
   }
 
-  private async detectAndStore(record: RecordRow, key: string, turn: () => Promise<void>): Promise<void> {
+  private async detectAndStore(record: RecordRow, key: string, entry: DetectionEntry): Promise<void> {
     const total = record.bmodeFrameCount;
+    const framesPerMm = record.frameRateHz / record.pullbackSpeedMmPerS;
     let lastWrite = 0;
+    let provisionalFrames = 0;
     const onProgress = async (done: number) => {
       if (performance.now() - lastWrite < PROGRESS_WRITE_MS && done < total) return;
       lastWrite = performance.now();
-      await this.writeProgress(record, { done, total, at: new Date().toISOString() });
+      await this.writeProgress(record, { done, total, provisionalFrames, at: new Date().toISOString() });
+    };
+    // Provisional contours once the whole pullback is sampled (the first pass), then every few seconds and at every pass.
+    let published = { at: 0, passes: 0 };
+    const publish = async (detections: readonly (SliceDetection | undefined)[], schedule: CoarseToFineSchedule) => {
+      const passes = schedule.completedPasses();
+      if (passes === 0 || schedule.done() || (passes === published.passes && performance.now() - published.at < PROVISIONAL_WRITE_MS)) return;
+      published = { at: performance.now(), passes };
+      const body = buildProvisionalContours({ version: record.imagingVersion, framesPerMm, detections });
+      await this.store.put(provisionalKey(record), await gzip(JSON.stringify(body), { level: 6 }));
+      provisionalFrames = body.detectedFrames;
+      lastWrite = 0; // the progress tells the pages at once
     };
     await onProgress(0);
     const started = performance.now();
     const timing = { waitingForFramesMs: 0 };
-    const { detections, stent } = await this.detectRecord(record, onProgress, timing, turn);
-    const framesPerMm = record.frameRateHz / record.pullbackSpeedMmPerS;
+    const { detections, stent } = await detectRecord(record, {
+      imaging: this.imaging,
+      pool: this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null,
+      runChunks: this.runChunks,
+      turn: () => this.idleTurn(entry),
+      // A clinician waits: the frames detection needs are made beside the page's, before any background work.
+      priority: () => (entry.idle ? 'background' : 'demand'),
+      stopped: () => this.closed,
+      afterChunk: async (sofar, done, schedule) => {
+        await publish(sofar, schedule);
+        await onProgress(done);
+      },
+      timing,
+    });
     const body: RecordContoursWithStent = {
       ...buildRecordContours({ version: record.imagingVersion, pixelSpacingMm: record.pixelSpacingMm, framesPerMm, detections }),
       // Issue 28: the stent from every frame's struts, once all are in (its segment and borders read neighbouring frames).
@@ -261,6 +306,7 @@ export class RecordContourService {
     };
     await this.store.put(key, await gzip(JSON.stringify(body), { level: 6 }));
     await this.store.deletePrefix(progressKey(record));
+    await this.store.deletePrefix(provisionalKey(record));
     // Where a record's wait went: detection itself, or frames not generated yet (summed over the workers).
     const seconds = (ms: number) => Math.round(ms / 100) / 10;
     this.log.info(
@@ -284,91 +330,5 @@ export class RecordContourService {
 
   private writeProgress(record: RecordRow, progress: Progress): Promise<void> {
     return this.store.put(progressKey(record), Buffer.from(JSON.stringify(progress)));
-  }
-
-  private async detectRecord(
-    record: RecordRow,
-    onProgress: (done: number) => Promise<void>,
-    timing: { waitingForFramesMs: number },
-    turn: () => Promise<void>,
-  ): Promise<{ detections: SliceDetection[]; stent: StentFrameReading[] }> {
-    let done = 0;
-    const counted = async (count: number) => {
-      done += count;
-      await onProgress(done);
-    };
-    const chunks = chunkCount(record.bmodeFrameCount);
-    const detections = new Array<SliceDetection>(record.bmodeFrameCount);
-    // Each frame's struts and wall bins (about 23 kB a frame) until the record's stent is read from them all.
-    const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
-    const pool = this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null;
-    const lanes = Math.max(1, Math.min(chunks, pool?.size ?? 1));
-    const runChunks = lanes === 1 ? chunks : this.runChunks;
-    const runs: { first: number; end: number }[] = [];
-    for (let first = 0; first < chunks; first += runChunks) runs.push({ first, end: Math.min(chunks, first + runChunks) });
-    let nextRun = 0;
-    let failed = false;
-    const lane = async () => {
-      // After a failure the other lanes take no new run: the job fails (and is retried) as a whole.
-      while (nextRun < runs.length && !failed) {
-        const run = runs[nextRun++]!;
-        try {
-          await this.detectRun(record, counted, pool, run, { detections, stent }, timing, turn);
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: lanes }, lane));
-    return { detections, stent };
-  }
-
-  /** Chunks first..end-1 in order (after a warm-up, mid-record); the next chunk is fetched while the current one is detected. */
-  private async detectRun(
-    record: RecordRow,
-    counted: (count: number) => Promise<void>,
-    pool: ContourWorkerPool | null,
-    { first, end }: { first: number; end: number },
-    { detections, stent }: { detections: SliceDetection[]; stent: StentFrameReading[] },
-    timing: { waitingForFramesMs: number },
-    turn: () => Promise<void>,
-  ): Promise<void> {
-    const framesOf = async (pending: Promise<Buffer>) => {
-      const asked = performance.now();
-      const gz = await pending;
-      timing.waitingForFramesMs += performance.now() - asked;
-      return gz;
-    };
-    const fetch = (index: number) => {
-      const pending = this.imaging.chunk(record, 'bmode', index);
-      pending.catch(() => undefined); // awaited below; this only keeps an early failure from going unhandled
-      return pending;
-    };
-    const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm };
-    await turn();
-    const warmUp = first > 0 && pool ? fetch(first - 1) : null;
-    let next = first < end ? fetch(first) : null;
-    let carry: BorderCarry | null = warmUp ? (await pool!.detect({ ...geometry, gz: await framesOf(warmUp), carry: null, lastFrames: WARM_UP_FRAMES })).carry : null;
-    for (let index = first; index < end; index++) {
-      if (this.closed) throw new ContourJobCancelled();
-      await turn();
-      const gz = await framesOf(next!);
-      next = index + 1 < end ? fetch(index + 1) : null;
-      let result: ChunkDetection;
-      if (pool) {
-        result = await pool.detect({ ...geometry, gz, carry });
-      } else {
-        result = detectChunk({ ...geometry, carry }, await gunzip(gz));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-      const { first: firstFrame, count } = chunkFrames(index, record.bmodeFrameCount);
-      if (result.detections.length !== count) throw new Error(`chunk ${index} held ${result.detections.length} frames, expected ${count}`);
-      if (result.stent.length !== count) throw new Error(`chunk ${index} read struts on ${result.stent.length} frames, expected ${count}`);
-      result.detections.forEach((detection, k) => (detections[firstFrame + k] = detection));
-      result.stent.forEach((reading, k) => (stent[firstFrame + k] = reading));
-      carry = result.carry;
-      await counted(count);
-    }
   }
 }

@@ -3,6 +3,7 @@
  * pullback analysis (domain/contours/api.ts). The first request starts the detection in the
  * background and every request answers 202 with its progress until the result is stored; then 200
  * with the stored JSON. Records are looked up within the caller's tenant only.
+ * `GET …/contours/provisional`: the provisional contours of the detection under way (issue 23).
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -59,7 +60,7 @@ export async function contourRoutes(app: FastifyInstance, deps: Deps): Promise<v
     const state = await contoursOr422(contours, record, reply);
     if (!('ready' in state)) return state;
     if (!state.ready) {
-      const body: ContoursProcessing = { status: 'processing', done: state.done, total: state.total };
+      const body: ContoursProcessing = { status: 'processing', done: state.done, total: state.total, provisionalFrames: state.provisionalFrames };
       return reply.code(202).header('retry-after', '2').header('cache-control', 'no-store').send(body);
     }
     // The stored gzip goes out as it is to clients that take gzip (all browsers).
@@ -70,5 +71,25 @@ export async function contourRoutes(app: FastifyInstance, deps: Deps): Promise<v
     reply.type('application/json; charset=utf-8');
     if (acceptsGzip) return reply.header('content-encoding', 'gzip').send(state.gz);
     return reply.send(await gunzip(state.gz));
+  });
+
+  // What the detection under way has found so far (domain/contours/provisional-contours.ts): the
+  // 202 above says how many frames it holds; 404 before the first pass and once the final contours are stored.
+  app.get('/api/:tenant/records/:recordId/contours/provisional', async (request, reply) => {
+    const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
+    const { v } = parseOrThrow(VersionQuerySchema, request.query);
+    const record = await findRecord(deps.db, request.principal!.tenantId, recordId);
+    if (!record) throw new NotFoundError(`No record "${recordId}".`);
+    if (v !== undefined && v !== record.imagingVersion) {
+      throw new NotFoundError('These images have been replaced by a newer version: reload the record.');
+    }
+    if (record.imagingKind !== 'ivus') {
+      return reply.code(422).header('cache-control', 'no-store').send({ error: 'not_ivus', message: NOT_IVUS_MESSAGE });
+    }
+    const gz = await contours.provisional(record);
+    if (!gz) throw new NotFoundError('No provisional contours: the detection has not sampled the whole pullback yet, or its final contours are ready.');
+    reply.header('cache-control', 'no-store').type('application/json; charset=utf-8');
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gz);
+    return reply.send(await gunzip(gz));
   });
 }

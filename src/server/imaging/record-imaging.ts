@@ -5,7 +5,7 @@ import { renderAngioFrame } from '../../domain/synthetic/angio-frame.ts';
 import { createBmodeRenderer } from '../../domain/synthetic/bmode-frame.ts';
 import { downsampleByHalf } from '../../domain/downsample.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
-import { chunkCount, chunkFrames, type ImageSeriesName } from '../../domain/images.ts';
+import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
 import { IMMUTABLE_PUBLIC, type BlobStore, type StoredObjectHeaders } from '../storage/blob-store.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
@@ -18,6 +18,7 @@ import { encodeGrayPng } from './png.ts';
 import { demoShowsStent } from '../seed/demo-run.ts';
 
 const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
 
 /** Missing or damaged stored imaging that cannot be regenerated: a server fault, logged with the record. */
 export class MissingImagingError extends Error {
@@ -205,6 +206,25 @@ export class RecordImaging {
     const { pack } = await this.generated(record, series, index, priority);
     if (!pack) throw new MissingImagingError(`Record ${record.id} sends gzip chunks, not frame packs.`);
     return pack;
+  }
+
+  /**
+   * B-mode frames start..end-1 (within one chunk), raw: from the stored chunk when it is there (or
+   * being made), else, on a demo record, rendered alone at `priority` and not stored. A detection
+   * run that starts mid-record warms up on the two frames before it (record-contours.ts): making
+   * their whole chunk first would double a first open's generation before its first borders.
+   */
+  async bmodeFrames(record: RecordRow, start: number, end: number, priority: GenerationPriority): Promise<Uint8Array> {
+    const index = Math.floor(start / FRAMES_PER_CHUNK);
+    const chunk = chunkFrames(index, record.bmodeFrameCount);
+    if (!(start >= 0 && end > start && end <= chunk.first + chunk.count)) throw new RangeError(`frames ${start}..${end} are not inside one chunk`);
+    const frameBytes = record.frameWidth * record.frameHeight;
+    const key = chunkKey(record, 'bmode', index);
+    if (record.imagingSource !== 'demo' || this.inflight.has(key) || (await this.store.get(key))) {
+      const raw = await gunzip(await this.chunk(record, 'bmode', index, priority));
+      return raw.subarray((start - chunk.first) * frameBytes, (end - chunk.first) * frameBytes);
+    }
+    return (await this.queue.run(priority, () => this.render(record, 'bmode', start, end, false)).result).frames;
   }
 
   /** Makes and stores a demo chunk (and its pack when the record sends packs): one generation however many ask. */

@@ -9,6 +9,7 @@ import { FRAME_URL_ATTACKS } from './frame-urls.ts';
 import { HTTP_ATTACKS } from './http.ts';
 import { KEY_FRAME_ATTACKS } from './key-frames.ts';
 import { PACS_SEND_ATTACKS } from './pacs-send.ts';
+import { PROVISIONAL_CONTOUR_ATTACKS } from './provisional-contours.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
 import { STENT_BORDER_ATTACKS } from './stent-borders.ts';
@@ -24,4 +25,5 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...PACS_SEND_ATTACKS,
   ...STENT_BORDER_ATTACKS,
   ...CALCIUM_ARC_ATTACKS,
+  ...PROVISIONAL_CONTOUR_ATTACKS,
 ];

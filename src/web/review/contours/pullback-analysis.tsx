@@ -16,6 +16,8 @@ import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
 import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
+import { ProvisionalPlot } from './provisional-plot.tsx';
+import { provisionalAnalysis } from '../../../domain/contours/provisional-contours.ts';
 import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
 import { useStentCorrections } from '../stent/use-stent-corrections.ts';
 import { stentMarkers } from './stent-markers.ts';
@@ -102,6 +104,13 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
     return () => onStentBorders(null);
   }, [results, onStentBorders]);
   const stentPlotMarkers = useMemo(() => (stent === null ? [] : stentMarkers(stent, allFramesResult?.slices.length)), [stent, allFramesResult]);
+  // Issue 23: while the detection runs, the figures of the frames detected so far, labelled provisional.
+  const provisional = state.status === 'processing' && lmode ? state.provisional : null;
+  const pullbackGeometry = lmode?.geometry;
+  const provisionalResult = useMemo(
+    () => (provisional && pullbackGeometry ? provisionalAnalysis(provisional, framesPerMm(pullbackGeometry)) : null),
+    [provisional, pullbackGeometry],
+  );
   const [width, setWidth] = useState(0);
   // The strip and the plot's column: its width is their x axis.
   const plotColumnRef = useRef<HTMLDivElement>(null);
@@ -210,7 +219,12 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           <HStack align="start" gap="0" bg="bg.subtle">
             {state.status !== 'error' ? (
               <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
-                <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
+                <ResultsBlock
+                  result={result ?? provisionalResult}
+                  cursor={cursor}
+                  positionAssumed={report ? positionAssumed(report.record) : false}
+                  provisional={!result && provisional ? provisional : null}
+                />
                 {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
                 {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} /> : null}
               </Stack>
@@ -225,6 +239,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
               ) : null}
               {result && width > 0 ? (
                 <PullbackPlot result={result} cursor={cursor} width={width - 16} height={plotHeight} assumedNote={assumedNote} stentAreas={stentAreas} extraMarkers={stentPlotMarkers} />
+              ) : provisional && width > 0 ? (
+                <ProvisionalPlot provisional={provisional} width={width - 16} height={plotHeight} />
               ) : state.status !== 'error' ? (
                 // The plot's room, kept while the borders are on their way (see PLOT_HEADER_PX).
                 <Box height={`${plotHeight + PLOT_HEADER_PX}px`} data-testid="pullback-analysis-pending" />

@@ -14,6 +14,11 @@ export interface ResultsBlockProps {
   cursor: SliceMover;
   /** The frame rate or the pullback speed was assumed: every mm position (and the lesion length) says so. */
   positionAssumed: boolean;
+  /**
+   * Set while `result` is provisional (issue 23): figures from the frames detected so far, which the
+   * block labels as such, every one of them, until the final contours replace them.
+   */
+  provisional?: { readonly detectedFrames: number; readonly frameCount: number } | null;
 }
 
 /** The column's width: the figures' longest line at 14 px, beside the strip and the plot. */
@@ -45,7 +50,7 @@ function Tile({ color, name, value, lines = [], testId }: { color: string | null
  * proximal references with their areas and diameters, the area stenosis and the lesion length, each
  * placed in mm along the pullback. Each frame's figures are a button that goes to that frame.
  */
-export function ResultsBlock({ result, cursor, positionAssumed }: ResultsBlockProps) {
+export function ResultsBlock({ result, cursor, positionAssumed, provisional = null }: ResultsBlockProps) {
   const results = result ? lesionResults(result) : null;
   const assumed = positionAssumed ? ' (assumed)' : '';
   const at = (frame: ResultFrame) => `at ${MM.format(frame.positionMm)} mm${assumed} · slice ${frame.slice}`;
@@ -63,6 +68,7 @@ export function ResultsBlock({ result, cursor, positionAssumed }: ResultsBlockPr
         onClick={() => cursor.setSlice(frame.slice)}
         data-testid={testId}
         data-slice={frame.slice}
+        data-provisional={provisional ? 'true' : undefined}
         title={`Go to the ${what} frame`}
         fontWeight="normal"
         whiteSpace="normal"
@@ -91,9 +97,15 @@ export function ResultsBlock({ result, cursor, positionAssumed }: ResultsBlockPr
   return (
     // A column beside the strip and the plot: on a laptop a row of these took the panels' height.
     <Stack as="section" aria-label="Pullback results" data-testid="results-block" gap="1" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0} px="2" py="1">
+      {provisional ? (
+        // A clinician must not take these for the final figures: said above them, in words, while they last.
+        <Text role="status" textStyle="sm" fontWeight="semibold" color="fg.warning" data-testid="results-provisional">
+          Provisional: from {provisional.detectedFrames.toLocaleString('en-US')} of {provisional.frameCount.toLocaleString('en-US')} frames, refining…
+        </Text>
+      ) : null}
       {frameButton(
         mla,
-        <Tile color={MLA_COLOR} name="MLA" value={mla ? `${TWO.format(mla.areaMm2)} mm²` : '—'} lines={mla ? [`MLD ${TWO.format(mla.minDiameterMm)} mm`, at(mla)] : none('no lumen border yet')} testId="result-mla-figures" />,
+        <Tile color={MLA_COLOR} name={provisional ? 'MLA (provisional)' : 'MLA'} value={mla ? `${TWO.format(mla.areaMm2)} mm²` : '—'} lines={mla ? [`MLD ${TWO.format(mla.minDiameterMm)} mm`, at(mla)] : none('no lumen border yet')} testId="result-mla-figures" />,
         'result-mla',
         'MLA',
       )}

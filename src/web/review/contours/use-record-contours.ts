@@ -1,29 +1,43 @@
 import { useEffect, useState } from 'react';
 import { ContoursProcessingSchema } from '../../../domain/contours/api.ts';
+import { ProvisionalContoursSchema, type ProvisionalContours } from '../../../domain/contours/provisional-contours.ts';
 import { RecordContoursWithStentSchema, type RecordContoursWithStent } from '../../../domain/stent/stored-stent.ts';
 import { useApi } from '../../api/api-context.tsx';
 import type { ApiClient } from '../../api/api-client.ts';
 
 export type RecordContoursState =
   | { status: 'loading' }
-  | { status: 'processing'; done: number; total: number }
+  /** `provisional`: what the detection has found so far (once it has sampled the whole pullback), or null. */
+  | { status: 'processing'; done: number; total: number; provisional: ProvisionalContours | null }
   /** With the stent the server read beside the borders (issue 28), where the contours were detected since it does. */
   | { status: 'ready'; contours: RecordContoursWithStent }
   | { status: 'error'; message: string };
 
 const POLL_MS = 1500;
 
-async function fetchContours(api: ApiClient, recordId: string, signal: AbortSignal): Promise<RecordContoursState> {
+async function fetchContours(api: ApiClient, recordId: string, signal: AbortSignal, provisional: ProvisionalContours | null): Promise<RecordContoursState> {
   // 200 (ready) and 202 (still being detected) have different bodies: one request, either schema.
   const body = await api.request({
     resource: `records/${encodeURIComponent(recordId)}/contours`,
     schema: RecordContoursWithStentSchema.or(ContoursProcessingSchema),
     signal,
   });
-  return 'contours' in body ? { status: 'ready', contours: body } : { status: 'processing', done: body.done, total: body.total };
+  if ('contours' in body) return { status: 'ready', contours: body };
+  // The provisional contours are fetched again only when the detection has published more frames.
+  const published = body.provisionalFrames ?? 0;
+  if (published > 0 && published !== provisional?.detectedFrames) {
+    provisional = await api
+      .request({ resource: `records/${encodeURIComponent(recordId)}/contours/provisional`, schema: ProvisionalContoursSchema, signal })
+      // Gone meanwhile (the final contours were stored): the next poll brings them.
+      .catch((error: unknown) => (signal.aborted ? Promise.reject(error) : provisional));
+  }
+  return { status: 'processing', done: body.done, total: body.total, provisional };
 }
 
-/** The record's automatically detected lumen and vessel contours, polled while the server is still detecting them. */
+/**
+ * The record's automatically detected lumen and vessel contours, polled while the server is still
+ * detecting them, with the provisional contours published on the way (issue 23).
+ */
 export function useRecordContours(recordId: string, enabled = true): RecordContoursState {
   const api = useApi();
   const [state, setState] = useState<RecordContoursState>({ status: 'loading' });
@@ -31,9 +45,11 @@ export function useRecordContours(recordId: string, enabled = true): RecordConto
     if (!enabled) return;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let provisional: ProvisionalContours | null = null;
     const poll = () => {
-      fetchContours(api, recordId, controller.signal)
+      fetchContours(api, recordId, controller.signal, provisional)
         .then((next) => {
+          if (next.status === 'processing') provisional = next.provisional;
           setState(next);
           if (next.status === 'processing') timer = setTimeout(poll, POLL_MS);
         })

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
 import { lesionResults } from '../../../../src/domain/contours/lesion-results.ts';
+import { provisionalAnalysis } from '../../../../src/domain/contours/provisional-contours.ts';
 import { ResultsBlock } from '../../../../src/web/review/contours/results-block.tsx';
 import { SliceCursor } from '../../../../src/web/review/frames/slice-cursor.ts';
 import { renderApp } from '../../render.tsx';
@@ -59,5 +60,37 @@ describe('the results block', () => {
     expect(screen.getByTestId('result-mla-figures-value').textContent).toBe('—');
     expect(screen.getByTestId('result-stenosis-value').textContent).toBe('—');
     expect(screen.getByTestId('result-lesion-length-value').textContent).toBe('—');
+  });
+});
+
+describe('the results block while the borders are provisional (issue 23)', () => {
+  it('says the figures are provisional, from how many frames, on the block and on the MLA, and the MLA still goes to its frame', () => {
+    const provisional = {
+      status: 'provisional' as const,
+      version: 'v1',
+      frameCount: 120,
+      detectedFrames: 2,
+      slices: [
+        { slice: 10, areaMm2: 6, minDiameterMm: 2.7, maxDiameterMm: 2.9 },
+        { slice: 70, areaMm2: 3.5, minDiameterMm: 2, maxDiameterMm: 2.2 },
+      ],
+      mla: { slice: 70, areaMm2: 3.5 },
+      references: { proximal: null, distal: { slice: 10, areaMm2: 6 } },
+      stenosisPercent: 41.67,
+    };
+    const cursor = new SliceCursor(imageStoreFor({ bmodeCount: 120 }));
+    renderApp(<ResultsBlock result={provisionalAnalysis(provisional, 60)} cursor={cursor} positionAssumed={false} provisional={provisional} />);
+    expect(screen.getByTestId('results-provisional').textContent).toBe('Provisional: from 2 of 120 frames, refining…');
+    const mla = screen.getByTestId('result-mla');
+    expect(mla.dataset.provisional).toBe('true');
+    expect(mla.textContent).toBe('MLA (provisional)3.50 mm²MLD 2.00 mmat 1.2 mm · slice 70');
+    fireEvent.click(mla);
+    expect(cursor.getSnapshot().slice).toBe(70);
+  });
+
+  it('has no provisional label on the final figures', () => {
+    renderBlock();
+    expect(screen.queryByTestId('results-provisional')).toBeNull();
+    expect(screen.getByTestId('result-mla').dataset.provisional).toBeUndefined();
   });
 });

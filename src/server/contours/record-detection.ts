@@ -1,0 +1,159 @@
+/**
+ * The detection of one record's borders, chunk by chunk, on the contour workers (or inline without
+ * them), in the coarse-to-fine order of detection-order.ts: every run's first chunk across the
+ * whole pullback, then every run's second, and so on. Chunks are asked of the imaging in that
+ * order a few ahead of the detection, so that generation (frame workers) and detection (contour
+ * workers) go on side by side on both cores. After each chunk the caller is told (progress, and
+ * the provisional contours once the whole pullback is sampled).
+ */
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { SliceDetection } from '../../domain/contours/api.ts';
+import type { BorderCarry } from '../../domain/contours/detect-sequence.ts';
+import { chunkCount, chunkFrames } from '../../domain/images.ts';
+import type { StentFrameReading } from '../../domain/stent/strut-detection.ts';
+import type { RecordRow } from '../db/records.ts';
+import type { GenerationPriority } from '../imaging/generation-queue.ts';
+import type { RecordImaging } from '../imaging/record-imaging.ts';
+import type { ContourWorkerPool } from './contour-worker-pool.ts';
+import { detectChunk, type ChunkDetection } from './detect-chunk.ts';
+import { CoarseToFineSchedule, detectionRuns, type DetectionTask } from './detection-order.ts';
+
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+
+/** Two, as at a record's start: the first of them takes its temporal cue from the second. */
+export const WARM_UP_FRAMES = 2;
+/** Chunks asked of the imaging beyond those being detected: enough to keep the frame workers busy. */
+const FETCH_AHEAD = 4;
+
+export class DetectionStopped extends Error {}
+
+export interface RecordDetectionDeps {
+  readonly imaging: Pick<RecordImaging, 'chunk' | 'bmodeFrames'>;
+  /** Null: inline, yielding to the event loop between chunks. */
+  readonly pool: ContourWorkerPool | null;
+  readonly runChunks: number;
+  /** Resolves when the detection may take its next chunk (an idle detection waits for a quiet spell). */
+  readonly turn: () => Promise<void>;
+  /** The generation priority of the frames it needs: 'demand' while a clinician waits. */
+  readonly priority: () => GenerationPriority;
+  readonly stopped: () => boolean;
+  /** After each chunk: the detections so far (undefined where not detected yet) and the schedule's state. */
+  readonly afterChunk: (detections: readonly (SliceDetection | undefined)[], done: number, schedule: CoarseToFineSchedule) => Promise<void>;
+  /** Time spent waiting for frames, summed over the lanes (logged). */
+  readonly timing: { waitingForFramesMs: number };
+}
+
+/** Every frame's borders and stent struts (issue 28), as the detection job's workers read them. */
+export interface RecordDetection {
+  readonly detections: SliceDetection[];
+  /** Each frame's struts and wall bins (about 23 kB a frame) until the record's stent is read from them all. */
+  readonly stent: StentFrameReading[];
+}
+
+/** Every frame's detection, coarse to fine; the result is that of detecting the runs one after another. */
+export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps): Promise<RecordDetection> {
+  const { pool, imaging } = deps;
+  const runs = detectionRuns(chunkCount(record.bmodeFrameCount), deps.runChunks);
+  const schedule = new CoarseToFineSchedule(runs);
+  const carries = runs.map((): BorderCarry | null => null);
+  const detections = new Array<SliceDetection | undefined>(record.bmodeFrameCount);
+  const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
+  const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm };
+  let done = 0;
+
+  // The chunks in the order the schedule hands them out when every lane keeps pace: asked that far ahead.
+  const order = fetchOrder(runs);
+  const fetched = new Map<string, Promise<Uint8Array>>();
+  /** Fetches a lane took before the look-ahead reached them: not asked again. */
+  const taken = new Set<string>();
+  let nextFetch = 0;
+  const fetchKey = (task: DetectionTask, warmUp: boolean) => `${warmUp ? 'w' : 'c'}${task.chunk}`;
+  const startFetch = (task: DetectionTask, warmUp: boolean): Promise<Uint8Array> => {
+    const key = fetchKey(task, warmUp);
+    let pending = fetched.get(key);
+    if (!pending) {
+      pending = warmUp ? warmUpFrames(task.chunk) : imaging.chunk(record, 'bmode', task.chunk, deps.priority());
+      pending.catch(() => undefined); // awaited by the lane that takes the task; this only keeps an early failure from going unhandled
+      fetched.set(key, pending);
+    }
+    return pending;
+  };
+  const fetchAhead = () => {
+    for (; nextFetch < order.length && fetched.size < FETCH_AHEAD; nextFetch++) {
+      const task = order[nextFetch]!;
+      if (task.warmUp && !taken.has(fetchKey(task, true))) startFetch(task, true);
+      if (!taken.has(fetchKey(task, false))) startFetch(task, false);
+    }
+  };
+  const warmUpFrames = async (chunk: number) => {
+    const start = chunkFrames(chunk, record.bmodeFrameCount).first;
+    const raw = await imaging.bmodeFrames(record, start - WARM_UP_FRAMES, start, deps.priority());
+    // Detection takes gzip chunks, as stored; two frames are quick to pack.
+    return gzip(raw, { level: 1 });
+  };
+  const take = async (task: DetectionTask, warmUp: boolean): Promise<Uint8Array> => {
+    const asked = performance.now();
+    const bytes = await startFetch(task, warmUp);
+    fetched.delete(fetchKey(task, warmUp));
+    taken.add(fetchKey(task, warmUp));
+    deps.timing.waitingForFramesMs += performance.now() - asked;
+    return bytes;
+  };
+  const detect = async (bytes: Uint8Array, carry: BorderCarry | null, lastFrames?: number): Promise<ChunkDetection> => {
+    const job = { ...geometry, carry, ...(lastFrames === undefined ? {} : { lastFrames }) };
+    if (pool) return pool.detect({ ...job, gz: bytes });
+    const result = detectChunk(job, await gunzip(bytes));
+    await new Promise((resolve) => setImmediate(resolve));
+    return result;
+  };
+
+  const detectTask = async (task: DetectionTask) => {
+    await deps.turn();
+    if (deps.stopped()) throw new DetectionStopped();
+    if (task.warmUp) carries[task.run] = (await detect(await take(task, true), null, WARM_UP_FRAMES)).carry;
+    const gz = await take(task, false);
+    fetchAhead();
+    const result = await detect(gz, carries[task.run]!);
+    const { first, count } = chunkFrames(task.chunk, record.bmodeFrameCount);
+    if (result.detections.length !== count) throw new Error(`chunk ${task.chunk} held ${result.detections.length} frames, expected ${count}`);
+    if (result.stent.length !== count) throw new Error(`chunk ${task.chunk} read struts on ${result.stent.length} frames, expected ${count}`);
+    result.detections.forEach((detection, k) => (detections[first + k] = detection));
+    result.stent.forEach((reading, k) => (stent[first + k] = reading));
+    carries[task.run] = result.carry;
+    done += count;
+  };
+
+  let failed = false;
+  const lane = async () => {
+    // After a failure the other lanes take no new chunk: the job fails (and is retried) as a whole.
+    for (let task = schedule.take(); task && !failed; task = schedule.take()) {
+      try {
+        await detectTask(task);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      schedule.complete(task);
+      await deps.afterChunk(detections, done, schedule);
+    }
+  };
+  fetchAhead();
+  const lanes = Math.max(1, Math.min(runs.length, pool?.size ?? 1));
+  await Promise.all(Array.from({ length: lanes }, lane));
+  if (!schedule.done()) throw new Error('the detection ended with chunks left');
+  return { detections: detections as SliceDetection[], stent };
+}
+
+/** The tasks pass by pass (chunk p of every run), as CoarseToFineSchedule hands them out when the lanes keep pace. */
+export function fetchOrder(runs: readonly { first: number; end: number }[]): DetectionTask[] {
+  const order: DetectionTask[] = [];
+  const longest = Math.max(0, ...runs.map((run) => run.end - run.first));
+  for (let offset = 0; offset < longest; offset++) {
+    runs.forEach((run, index) => {
+      if (run.first + offset < run.end) order.push({ run: index, chunk: run.first + offset, warmUp: offset === 0 && run.first > 0 });
+    });
+  }
+  return order;
+}
