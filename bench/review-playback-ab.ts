@@ -4,6 +4,7 @@
  * (`<dir>/dist/web`, e.g. a copy of main's), each on its own idle server and browser, alternated
  * round by round in one run so that the shared machine's load falls on both alike (issue 27).
  * Frame rates swing with the machine's load; CPU per painted frame is the steadier figure.
+ * `--css '<rules>'` adds a style sheet to this tree's review only: a candidate fix tried before it is built.
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
@@ -43,6 +44,8 @@ const builds = [
 ];
 const pages = [];
 for (const build of builds) pages.push(await openReview(build.server));
+const css = argument('--css');
+if (css) await pages[0]!.addStyleTag({ content: css });
 const figures = builds.map(() => ({ fps: [] as number[], cpu: [] as number[] }));
 for (let round = 0; round < ROUNDS; round++) {
   // Each round in the other order: neither build always plays right after the other.
