@@ -20,11 +20,15 @@ export interface BenchServer {
   stop: () => Promise<void>;
 }
 
-/** Builds the web app if there is no build, then starts the server and waits until it listens. */
-export async function startBenchServer(port: number): Promise<BenchServer> {
-  if (!fs.existsSync('dist/web/index.html')) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { stdio: 'inherit' });
+/**
+ * Builds the web app if there is no build, then starts the server and waits until it listens.
+ * `cwd`: where the server looks for its dist/web (another build of the page, for an A/B run).
+ */
+export async function startBenchServer(port: number, cwd = process.cwd()): Promise<BenchServer> {
+  if (!fs.existsSync(path.join(cwd, 'dist/web/index.html'))) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-'));
-  const server: ChildProcess = spawn(process.execPath, ['src/server/server.ts'], {
+  const server: ChildProcess = spawn(process.execPath, [path.resolve('src/server/server.ts')], {
+    cwd,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -20,7 +20,8 @@ const FRAMES = argument('--frames', 300);
 const ROUNDS = argument('--rounds', 3);
 const PROFILE = process.argv.includes('--profile');
 const TRACE = process.argv.includes('--trace');
-const PORT = 8196;
+// BENCH_PORT: engineers sharing the machine each run it on their own port.
+const PORT = Number(process.env.BENCH_PORT ?? 8196);
 
 process.env.PREGENERATE_DEMO ??= 'false';
 const server = await startBenchServer(PORT);

@@ -78,7 +78,9 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
   // The image: drawn again when the cut turns (at once) and while frames arrive (a few times a second).
   useEffect(() => {
     const canvas = canvasRef.current;
-    const context = canvas?.getContext('2d');
+    // A CPU-backed canvas: painted into the page's own layer instead of being a GPU layer of its
+    // own, so the strip costs the compositor nothing extra in each played frame (issue 27).
+    const context = canvas?.getContext('2d', { willReadFrequently: true });
     if (!canvas || !context || !viewport) return;
     canvas.width = width;
     canvas.height = STRIP_PX;

@@ -48,7 +48,9 @@ export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, 
 
   useEffect(() => {
     const canvas = canvasRef.current;
-    const context = canvas?.getContext('2d');
+    // A CPU-backed canvas, like the strip's image: not a GPU layer of its own that the compositor
+    // draws again in every played frame (issue 27); it changes only with the analysis, cut or view.
+    const context = canvas?.getContext('2d', { willReadFrequently: true });
     if (!canvas || !context) return;
     const ratio = globalThis.devicePixelRatio || 1;
     const size = viewport?.viewportSize ?? { width: 1, height: 1 };
