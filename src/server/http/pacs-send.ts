@@ -11,18 +11,19 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyReply } from 'fastify';
 import { emptyManifest } from '../../domain/annotations/manifest.ts';
-import { correctedAnalysis, framesPerMm, type CorrectedAnalysis, type PullbackGeometry } from '../../domain/contours/corrected-analysis.ts';
+import { correctedAnalysis, type CorrectedAnalysis, type PullbackGeometry } from '../../domain/contours/corrected-analysis.ts';
 import { lesionResults } from '../../domain/contours/lesion-results.ts';
 import type { GatingResult } from '../../domain/gating/end-diastole.ts';
 import { gatedAnalysis } from '../../domain/gating/gated-analysis.ts';
 import { gatedReportSection } from '../../domain/gating/gated-export.ts';
 import { stentReportSection } from '../../domain/stent/stent-report.ts';
-import { RecordContoursWithStentSchema, stentDetectionOf, stentOnBorders } from '../../domain/stent/stored-stent.ts';
+import { RecordContoursWithStentSchema } from '../../domain/stent/stored-stent.ts';
 import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
 import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
 import { calciumReportSection, type ReportSection } from '../../domain/calcium/calcium-report.ts';
 import { reportCalcium } from './report-calcium.ts';
+import { reportStent } from './report-stent.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { RecordContourService } from '../contours/record-contours.ts';
@@ -37,7 +38,6 @@ import { buildEncapsulatedPdf } from '../dicom/encapsulated-pdf.ts';
 import { reportFont } from '../dicom/report-font.ts';
 import type { GatedContent } from '../dicom/sr/gated-group.ts';
 import { buildMeasurementReport, type ReportSubject } from '../dicom/sr/measurement-report.ts';
-import type { StentContent } from '../dicom/sr/stent-group.ts';
 import type { PacsClient } from '../pacs/dicomweb.ts';
 import { contoursOr422 } from './contours.ts';
 import { NotFoundError } from './validation.ts';
@@ -83,7 +83,8 @@ export async function sendRecordToPacs(
   const manifest = saved?.manifest ?? emptyManifest();
   const figures = { pixelSpacingMm: record.pixelSpacingMm, frameRateHz: record.frameRateHz, pullbackSpeedMmPerS: record.pullbackSpeedMmPerS };
   const analysis = correctedAnalysis(detected, manifest, figures);
-  const stent = stentContent(detected.stent, analysis, figures);
+  // Issue 28: the stent as the review shows it, measured again on the stent borders the clinician corrected by hand.
+  const stent = await reportStent(deps.imaging, record, detected.stent, manifest, analysis, figures);
   const gating = options.gating ? await recordGating(deps.imaging, record) : null;
   const patient = await findPatient(db, principal.tenantId, record.patientId);
   if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
@@ -138,16 +139,6 @@ export async function sendRecordToPacs(
     details: { connection: connection.name, connectionId: connection.id, ...result },
   });
   return result;
-}
-
-/**
- * The stent to report: the one the detection stored, when it found one (contours detected before
- * the server read stents, or without a stent, give none), its figures from the corrected borders.
- */
-function stentContent(stored: StentContent['results'] | undefined, analysis: CorrectedAnalysis, geometry: PullbackGeometry): StentContent | null {
-  if (stored === undefined || stored.segment === null) return null;
-  const detection = stentDetectionOf(stored, analysis.slices.length);
-  return { results: stored, ...stentOnBorders(detection, analysis, framesPerMm(geometry)) };
 }
 
 /** The PDF's gated section: the gated figures, or why there are none (the clinician asked for them). */

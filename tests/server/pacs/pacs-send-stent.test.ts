@@ -3,13 +3,15 @@
  * pullback imported from DICOM has its stent read by the server's own detection (the same stent the
  * review would read from the same frames), served with the contours; the PDF sent to the PACS has
  * the stent section, and the gated section when the clinician sent with gating on; the SR has the
- * stent group. The frames are the generator's stent case, one every 24th frame (2.5 frames/mm).
+ * stent group. Once a stent border corrected by hand is saved, both carry the MSA the clinician drew. The frames are the generator's stent case, one every 24th frame (2.5 frames/mm).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
+import { lumenAreaMm2 } from '../../../src/domain/contours/measurements.ts';
 import type { PacsConnection } from '../../../src/domain/pacs.ts';
 import { detectStent } from '../../../src/domain/stent/stent-analysis.ts';
 import { stentResults } from '../../../src/domain/stent/stent-results.ts';
@@ -18,6 +20,8 @@ import { createStrutDetector } from '../../../src/domain/stent/strut-detection.t
 import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
 import { stentCase } from '../../../src/domain/synthetic/stent-cases.ts';
 import { truthStentFrames } from '../../../src/domain/synthetic/stent-truth.ts';
+import { saveAnnotationVersion } from '../../../src/server/db/annotations.ts';
+import { findRecord } from '../../../src/server/db/records.ts';
 import { findUserByEmail } from '../../../src/server/db/tenants.ts';
 import { readPart10, type Naturalized } from '../../../src/server/dicom/sr/dcmjs.ts';
 import { makeDicom } from '../../support/dicom-fixtures.ts';
@@ -150,6 +154,41 @@ describe.skipIf(!orthancAvailable())('sending a stented record to PACS', () => {
     const text = pdfText(await stored(pdfUid, 'pdf'));
     expect(text).toContain('Stent');
     expect(text).not.toContain('Gated analysis');
+  }, 120_000);
+
+  it('sends the MSA on the stent border the clinician drew, naming the slice, once a manifest with it is saved', async () => {
+    const before = await send({ connectionId: connection.id });
+    expect(before.statusCode, before.body).toBe(200);
+    const contours = RecordContoursWithStentSchema.parse((await call('GET', `/api/demo/records/${recordId}/contours`, session.authorization)).json());
+    const stent = contours.stent!;
+    const { size, pixelSpacingMm } = stented;
+    // A border well inside the fitted one, on the slice after the distal edge (or the one after that when the MSA is there).
+    const slice = stent.segment!.distalSlice + (stent.segment!.distalSlice + 1 === stent.msa!.slice ? 2 : 1);
+    const radiusPx = (0.7 * Math.sqrt(stent.msa!.areaMm2 / Math.PI)) / pixelSpacingMm;
+    const controlPoints = Array.from({ length: 12 }, (_, i) => ({ x: size / 2 + radiusPx * Math.cos((i / 12) * 2 * Math.PI), y: size / 2 + radiusPx * Math.sin((i / 12) * 2 * Math.PI) }));
+    const db = session.server.database.db;
+    const clinician = (await findUserByEmail(db, 'demo', 'clinician@demo.test'))!;
+    const record = (await findRecord(db, 'demo', recordId))!;
+    await saveAnnotationVersion(db, {
+      tenantId: 'demo', recordId, patientId: record.patientId, baseVersion: 0, baseStatus: 'new',
+      manifest: { ...emptyManifest(), stentBorders: [{ slice, controlPoints, source: 'manual' }] }, userId: clinician.id, email: clinician.email,
+    });
+
+    const sent = await send({ connectionId: connection.id });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const result = sent.json() as { stored: { kind: string; sopInstanceUid: string }[] };
+    const sr = readPart10(await stored(result.stored.find((s) => s.kind === 'sr')!.sopInstanceUid, 'file'));
+    const all = (node: Naturalized): Naturalized[] => ((node.ContentSequence as Naturalized[] | undefined) ?? []).flatMap((child) => [child, ...all(child)]);
+    const concept = (item: Naturalized) => (item.ConceptNameCodeSequence as Naturalized[] | undefined)?.[0]?.CodeValue;
+    const msa = all(sr).find((item) => concept(item) === 'MSA')!;
+    const drawnArea = lumenAreaMm2(controlPoints, pixelSpacingMm);
+    expect(Number((msa.MeasuredValueSequence as Naturalized[])[0]!.NumericValue)).toBeCloseTo(drawnArea, 3);
+    expect(all(msa).find((item) => item.ValueType === 'IMAGE')!.ReferencedSOPSequence).toMatchObject([{ ReferencedFrameNumber: slice }]);
+    expect(all(sr).find((item) => concept(item) === 'STENTBYHAND')!.TextValue).toBe(`slices ${slice}`);
+    if (!hasPdftotext) return;
+    const text = pdfText(await stored(result.stored.find((s) => s.kind === 'pdf')!.sopInstanceUid, 'pdf'));
+    expect(text).toContain(`MSA ${(Math.round(drawnArea * 1000) / 1000).toFixed(2)} mm² at slice ${slice}`);
+    expect(text).toContain(`Stent border corrected by hand on slice ${slice}`);
   }, 120_000);
 
   it('refuses gating that is not true or false, and figures of the client’s own, before calling the PACS', async () => {

@@ -17,11 +17,13 @@
  * | edge plaque burden distal / proximal      | (EDGEBURDENDISTAL / EDGEBURDENPROX, 99IVUSREV) > IMAGE       | %    |
  * | flag                                      | (STENTFLAG, 99IVUSREV) = (EXPBELOW80MEAN / EXPBELOW90DISTAL / EDGEPBDISTAL / EDGEPBPROXIMAL / MALAPPOSITION, 99IVUSREV), its whole wording as a Comment under it | |
  * | hand-corrected slices, method             | (121106, DCM, "Comment")                                     |      |
+ * | slices whose stent border was drawn by hand | (STENTBYHAND, 99IVUSREV, "Stent border corrected by hand") = "slices 12, 14-16" (TEXT); absent when none was |  |
  *
  * A figure that is not measurable is left out (an SR NUM needs a number). Texts are ASCII.
  */
 import { EDGE_SEGMENT_MM, type StentFigures, type StentFlag } from '../../../domain/stent/stent-analysis.ts';
-import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, type StentResults } from '../../../domain/stent/stent-results.ts';
+import { sliceRanges } from '../../../domain/calcium/corrected-calcium.ts';
+import { STENT_FIGURE_HELP, STENT_FLAG_TEXT, stentCorrectedSlices, type StentResults } from '../../../domain/stent/stent-results.ts';
 import { newUid, type Naturalized } from './dcmjs.ts';
 import { CODES, codeItem, codeValue, container, image, num, PRIVATE_SCHEME, text, uidRef, UNITS, type Code, type FrameReference } from './sr-content.ts';
 
@@ -41,6 +43,7 @@ export const STENT_CODES = {
   edgeBurdenDistal: privateCode('EDGEBURDENDISTAL', `Max plaque burden within ${EDGE_SEGMENT_MM} mm of the distal stent edge`),
   edgeBurdenProximal: privateCode('EDGEBURDENPROX', `Max plaque burden within ${EDGE_SEGMENT_MM} mm of the proximal stent edge`),
   flag: privateCode('STENTFLAG', 'Stent flag'),
+  borderByHand: privateCode('STENTBYHAND', 'Stent border corrected by hand'),
 } as const;
 
 /** Each flag's code: an SH value (16 characters at most) and an LO meaning (64 at most); the whole wording follows in a comment. */
@@ -107,6 +110,9 @@ export function stentGroup(stent: StentContent, frameOf: (slice: number) => Fram
         : `Lumen or vessel borders corrected by hand on slices ${manualSlices.join(', ')}: the expansion and edge figures read them.`,
     ),
   );
+  // Which slices' stent area is the one the clinician drew (the MSA may be one of them), as slice ranges like the calcium group's.
+  const byHand = stentCorrectedSlices(results);
+  if (byHand.length > 0) items.push(text('CONTAINS', STENT_CODES.borderByHand, `slices ${sliceRanges(byHand).replaceAll('–', '-')}`));
   const method = [STENT_FIGURE_HELP.stentArea, STENT_FIGURE_HELP.msa, STENT_FIGURE_HELP.expansion, STENT_FIGURE_HELP.malapposition, STENT_FIGURE_HELP.edgeBurden].join(' ');
   items.push(text('CONTAINS', CODES.comment, ascii(method)));
   return container('CONTAINS', CODES.measurementGroup, [

@@ -5,13 +5,10 @@
  * not read (its slice takes no part, and the figures it would have given are "not measurable").
  */
 import { detectStent, type StentDetection } from '../../../domain/stent/stent-analysis.ts';
-import { createStrutDetector, type StentFrameReading, type StrutDetector } from '../../../domain/stent/strut-detection.ts';
+import { stentFrameReader, type StentFrame, type StentFramesRead } from '../../../domain/stent/stent-frame-readings.ts';
+import type { StentFrameReading } from '../../../domain/stent/strut-detection.ts';
 
-export interface StentFrame {
-  readonly width: number;
-  readonly height: number;
-  readonly pixels: Uint8Array;
-}
+export type { StentFrame, StentFramesRead };
 
 /** Frames read between two yields to the browser (a few milliseconds each). */
 const FRAMES_PER_STEP = 8;
@@ -28,12 +25,6 @@ export async function readStent(
   return read === null ? null : detectStent(read.readings, framesPerMm);
 }
 
-/** What the frames read gave: each frame's reading, and the frames' size (the catheter is at its centre; a hand-drawn stent border is in its pixels). */
-export interface StentFramesRead {
-  readonly readings: readonly (StentFrameReading | null)[];
-  readonly frameSize: { readonly width: number; readonly height: number } | null;
-}
-
 /**
  * Each frame's reading, kept so that the stent can be measured again whenever the clinician corrects
  * a stent border by hand (the malapposition reads the wall against the corrected border).
@@ -47,7 +38,7 @@ export async function readStentFrames(
 ): Promise<StentFramesRead | null> {
   let frameSize: StentFramesRead['frameSize'] = null;
   const readings: (StentFrameReading | null)[] = [];
-  const detectors = new Map<string, StrutDetector>();
+  const readFrame = stentFrameReader(pixelSpacingMm);
   for (let slice = 1; slice <= sliceCount; slice++) {
     if (signal.aborted) return null;
     const frame = frameAt(slice);
@@ -55,14 +46,7 @@ export async function readStentFrames(
       readings.push(null);
     } else {
       frameSize ??= { width: frame.width, height: frame.height };
-      const key = `${frame.width}x${frame.height}`;
-      let detector = detectors.get(key);
-      if (detector === undefined) {
-        // IVUS frames are centred on the catheter.
-        detector = createStrutDetector({ frameWidth: frame.width, frameHeight: frame.height, centreX: frame.width / 2, centreY: frame.height / 2, pixelSpacingMm });
-        detectors.set(key, detector);
-      }
-      readings.push(detector.detect(frame.pixels));
+      readings.push(readFrame(frame));
     }
     if (slice % FRAMES_PER_STEP === 0) {
       onProgress(slice);

@@ -2,9 +2,9 @@ import { Button, HStack, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
-import { correctedStentDetection } from '../../../domain/stent/corrected-stent.ts';
 import type { BorderAreas, StentFigures } from '../../../domain/stent/stent-analysis.ts';
 import type { ReferenceSide } from '../../../domain/stent/stent-references.ts';
+import { stentOfReadings } from '../../../domain/stent/stent-frame-readings.ts';
 import { stentDetectionOf } from '../../../domain/stent/stored-stent.ts';
 import { stentResults, type StentResults } from '../../../domain/stent/stent-results.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
@@ -71,10 +71,8 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
   const read = reading.status === 'ready' ? reading.read : null;
   // Measured again from the frames' readings whenever a stent border is corrected by hand (or a correction undone).
   const readDetection = useMemo(() => {
-    if (read === null) return null;
-    const size = read.frameSize;
-    const geometry = { centreX: (size?.width ?? 0) / 2, centreY: (size?.height ?? 0) / 2, pixelSpacingMm };
-    return correctedStentDetection(read.readings, framesPerMm, size === null ? [] : corrections.map((c) => ({ frame: c.slice - 1, controlPoints: c.controlPoints })), geometry);
+    // The same measure as the PACS report's on the server (domain/stent/stent-frame-readings.ts).
+    return read === null ? null : stentOfReadings(read, framesPerMm, corrections, pixelSpacingMm);
   }, [read, corrections, framesPerMm, pixelSpacingMm]);
   // A stored stent stands for a reading done; where the server found none, the button still reads the loaded frames.
   // The stored stent has no per-frame readings, so with a border corrected by hand it is never shown as it is:
