@@ -17,6 +17,7 @@ import type { GatingResult } from '../../domain/gating/end-diastole.ts';
 import { gatedAnalysis } from '../../domain/gating/gated-analysis.ts';
 import { gatedReportSection } from '../../domain/gating/gated-export.ts';
 import { stentReportSection } from '../../domain/stent/stent-report.ts';
+import type { StentReferenceSlices } from '../../domain/annotations/stent-reference-slices.ts';
 import { RecordContoursWithStentSchema, stentDetectionOf, stentOnBorders } from '../../domain/stent/stored-stent.ts';
 import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
@@ -83,7 +84,7 @@ export async function sendRecordToPacs(
   const manifest = saved?.manifest ?? emptyManifest();
   const figures = { pixelSpacingMm: record.pixelSpacingMm, frameRateHz: record.frameRateHz, pullbackSpeedMmPerS: record.pullbackSpeedMmPerS };
   const analysis = correctedAnalysis(detected, manifest, figures);
-  const stent = stentContent(detected.stent, analysis, figures);
+  const stent = stentContent(detected.stent, analysis, figures, manifest.stentReferences);
   const gating = options.gating ? await recordGating(deps.imaging, record) : null;
   const patient = await findPatient(db, principal.tenantId, record.patientId);
   if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
@@ -144,10 +145,10 @@ export async function sendRecordToPacs(
  * The stent to report: the one the detection stored, when it found one (contours detected before
  * the server read stents, or without a stent, give none), its figures from the corrected borders.
  */
-function stentContent(stored: StentContent['results'] | undefined, analysis: CorrectedAnalysis, geometry: PullbackGeometry): StentContent | null {
+function stentContent(stored: StentContent['results'] | undefined, analysis: CorrectedAnalysis, geometry: PullbackGeometry, moved?: StentReferenceSlices): StentContent | null {
   if (stored === undefined || stored.segment === null) return null;
   const detection = stentDetectionOf(stored, analysis.slices.length);
-  return { results: stored, ...stentOnBorders(detection, analysis, framesPerMm(geometry)) };
+  return { results: stored, ...stentOnBorders(detection, analysis, framesPerMm(geometry), moved) };
 }
 
 /** The PDF's gated section: the gated figures, or why there are none (the clinician asked for them). */

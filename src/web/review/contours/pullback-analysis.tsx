@@ -212,7 +212,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
               <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
                 <ResultsBlock result={result} cursor={cursor} positionAssumed={report ? positionAssumed(report.record) : false} />
                 {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
-                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} /> : null}
+                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} store={annotations} /> : null}
               </Stack>
             ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
