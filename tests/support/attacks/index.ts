@@ -12,6 +12,7 @@ import { PACS_SEND_ATTACKS } from './pacs-send.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
 import { STENT_BORDER_ATTACKS } from './stent-borders.ts';
+import { STENT_REFERENCE_ATTACKS } from './stent-references.ts';
 
 export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...SSRF_ATTACKS,
@@ -23,5 +24,6 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...FRAME_URL_ATTACKS,
   ...PACS_SEND_ATTACKS,
   ...STENT_BORDER_ATTACKS,
+  ...STENT_REFERENCE_ATTACKS,
   ...CALCIUM_ARC_ATTACKS,
 ];

@@ -69,7 +69,7 @@ export function useStentReferences(detection: StentDetection | null, areas: Bord
   );
   const figures = useMemo(() => (detection === null ? null : figuresWithReferences(detection, areas, moved)), [detection, areas, moved]);
   const segment = detection?.segment ?? null;
-  const put = useCallback((side: ReferenceSide, frame: number | null) => setMoved((m) => (m[side] === frame ? m : { ...m, [side]: frame })), []);
+  const put = useCallback((side: ReferenceSide, frame: number | null) => setMoved((m) => (m[side] === frame ? m : { ...m, [side]: frame })), [setMoved]);
   const moveReference = useCallback(
     (side: ReferenceSide, slice: number) => {
       const frame = segment === null ? null : referenceFrameNear(side, slice - 1, segment, areas);
