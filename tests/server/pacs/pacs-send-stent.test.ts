@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
 import type { PacsConnection } from '../../../src/domain/pacs.ts';
 import { detectStent } from '../../../src/domain/stent/stent-analysis.ts';
 import { stentResults } from '../../../src/domain/stent/stent-results.ts';
@@ -150,6 +152,34 @@ describe.skipIf(!orthancAvailable())('sending a stented record to PACS', () => {
     const text = pdfText(await stored(pdfUid, 'pdf'));
     expect(text).toContain('Stent');
     expect(text).not.toContain('Gated analysis');
+  }, 120_000);
+
+  it('reads the stent references the clinician moved and saved with the annotations, as the review shows them', async () => {
+    const contours = RecordContoursWithStentSchema.parse((await call('GET', `/api/demo/records/${recordId}/contours`, session.authorization)).json());
+    const distalEdge = contours.stent!.segment!.distalSlice;
+    const result = await session.server.database.db.execute(sql`select patient_id from records where id = ${recordId}`);
+    const patientId = (result as unknown as { rows: { patient_id: string }[] }).rows[0]!.patient_id;
+    const form = new FormData();
+    form.append('recordId', recordId);
+    form.append('patientId', patientId);
+    form.append('file', new Blob([JSON.stringify({ ...emptyManifest(), stentReferences: { distal: 1 } })], { type: 'application/json' }), 'manifest.json');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const saved = await session.server.app.inject({
+      method: 'POST',
+      url: '/api/demo/records?status=new',
+      headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': request.headers.get('content-type')! },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const sent = await send({ connectionId: connection.id });
+    expect(sent.statusCode, sent.body).toBe(200);
+    if (!hasPdftotext) return;
+    const pdfUid = (sent.json() as { stored: { kind: string; sopInstanceUid: string }[] }).stored.find((s) => s.kind === 'pdf')!.sopInstanceUid;
+    const text = pdfText(await stored(pdfUid, 'pdf'));
+    // Slice 1 or, where it has no lumen area, the nearest measured slice before the distal edge.
+    const moved = Number(/distal reference moved by hand to slice (\d+)/.exec(text)?.[1]);
+    expect(moved).toBeGreaterThanOrEqual(1);
+    expect(moved).toBeLessThan(distalEdge);
   }, 120_000);
 
   it('refuses gating that is not true or false, and figures of the client’s own, before calling the PACS', async () => {
