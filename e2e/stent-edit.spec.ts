@@ -47,10 +47,6 @@ async function dragRightmost(page: Page, points: Locator, dx: number): Promise<v
   await page.mouse.up();
 }
 
-// A tall window: with the stent's results under the lesion's, the results column is taller than a
-// 900 px window leaves beside the panels, and the B-mode frame must be in view to drag on it.
-test.use({ viewport: { width: 1600, height: 1600 } });
-
 test('the stent border is corrected by hand on the frame: the MSA reads it, undo and redo, saved with the annotations, named in the results and the CSV', async ({ page }) => {
   test.setTimeout(420_000);
   await signIn(page);

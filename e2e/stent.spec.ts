@@ -1,7 +1,7 @@
 /**
  * Issue 28, stent analysis: from the review, one click under the results block reads the stent from
  * the loaded frames. A pre-PCI demo record is a native vessel: it says so, rather than inventing a
- * stent; a post-PCI one shows its stent, whose references the clinician may move.
+ * stent; a post-PCI one shows its stent, whose references the clinician may move, kept when saved.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { originOf } from '../playwright.config.ts';
@@ -47,6 +47,14 @@ test('a post-PCI record: the stent is read with its MSA, expansion and markers, 
     await expect(page.getByTestId(id)).toHaveCount(1);
   }
   await expect(page.getByTestId('stent-area-curve')).toHaveCount(1);
+  // The results column scrolls within the drawer: with the stent's results open the B-mode panel stays in view and usable.
+  for (const size of [{ width: 1280, height: 800 }, { width: 1600, height: 900 }]) {
+    await page.setViewportSize(size);
+    await expect(page.getByTestId('panel-canvas-bmode')).toBeInViewport({ ratio: 0.95 });
+    expect((await page.getByTestId('panel-canvas-bmode').boundingBox())!.height).toBeGreaterThan(200);
+    await expect(page.getByTestId('stent-expansion')).toBeAttached();
+    await page.screenshot({ path: test.info().outputPath(`stent-results-${size.width}x${size.height}.png`) });
+  }
 
   // The MSA marker goes to its frame, where the stent border is drawn.
   const msaSlice = Number(await page.getByTestId('stent-msa-marker').getAttribute('data-slice'));
@@ -101,4 +109,18 @@ test('a post-PCI record: the stent is read with its MSA, expansion and markers, 
   await page.getByTestId('stent-reset-distal-reference').click();
   await expect(reference).toHaveAttribute('aria-valuenow', String(before));
   await expect(page.getByTestId('stent-expansion')).not.toContainText('distal reference moved by hand');
+
+  // Saved with the annotations: after a reload the proximal reference is still where the clinician left it.
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Annotations saved')).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('stent-segment')).toBeVisible({ timeout: 180_000 });
+  await expect(proximal).toHaveAttribute('aria-valuenow', String(proximalMoved));
+  await expect(page.getByTestId('stent-expansion')).toContainText(`proximal reference moved by hand to slice ${proximalMoved}`);
+  await expect(reference).toHaveAttribute('aria-valuenow', String(before));
+  // Put back and saved, the record is as the analysis leaves it again (the next run starts from there).
+  await page.getByTestId('stent-reset-proximal-reference').click();
+  await expect(proximal).toHaveAttribute('aria-valuenow', String(proximalBefore));
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Annotations saved').last()).toBeVisible();
 });

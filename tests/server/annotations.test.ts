@@ -301,6 +301,20 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
     expect(await storedVersions(record.recordId)).toBe(1);
   });
 
+  it('saves the stent references moved by hand and finds them again as saved; refuses one beyond the record or on no slice with 400, and writes nothing (issue 28)', async () => {
+    const record = freshRecord();
+    const manifest = { ...sampleManifest(), stentReferences: { distal: 2, proximal: record.slices } };
+    expect((await save(record, manifest)).statusCode).toBe(201);
+    expect((await get(`/api/demo/records/${record.recordId}/annotations`)).json().manifest).toEqual(manifest);
+    const beyond = await save(record, { ...manifest, stentReferences: { proximal: record.slices + 1 } }, { baseVersion: 1 });
+    expect(beyond.statusCode).toBe(400);
+    expect(beyond.json().problems).toEqual([`stentReferences.proximal: slice ${record.slices + 1} is beyond the record's ${record.slices} slices`]);
+    const zero = await save(record, { ...manifest, stentReferences: { distal: 0 } }, { baseVersion: 1 });
+    expect(zero.statusCode).toBe(400);
+    expect(zero.json().problems).toEqual(['stentReferences.distal: distal must be 1 or more (slices are 1-based)']);
+    expect(await storedVersions(record.recordId)).toBe(1);
+  });
+
   it('refuses a contour set with a bad vessel contour with 400 naming the problem, and writes nothing', async () => {
     const record = freshRecord();
     const m = sampleManifest();

@@ -22,6 +22,7 @@ import { expected, finite, PointSchema, strict, type Point } from './point.ts';
 import { ContourSetSchema } from './contour-set.ts';
 import { StentBorderCorrectionsSchema } from './stent-corrections.ts';
 import { CalciumArcCorrectionsSchema } from './calcium-arcs.ts';
+import { StentReferenceSlicesSchema, stentReferenceProblems } from './stent-reference-slices.ts';
 
 export { type Point } from './point.ts';
 
@@ -132,6 +133,8 @@ export const AnnotationManifestSchema = strict({
   stentBorders: StentBorderCorrectionsSchema.optional(),
   /** Calcium arcs set by hand (issue 28, calcium-arcs.ts): optional, as the contours. */
   calcium: CalciumArcCorrectionsSchema.optional(),
+  /** The stent's references moved by hand (issue 28, stent-reference-slices.ts): optional, as the contours. */
+  stentReferences: StentReferenceSlicesSchema.optional(),
 }).superRefine((manifest, ctx) => {
   const total = manifest.ruler.length + manifest.area.length + manifest.text.length + manifest.angle.length;
   if (total > MAX_ANNOTATIONS) {
@@ -267,6 +270,7 @@ export function checkManifestAgainstImage(manifest: AnnotationManifest, bounds: 
   (manifest.calcium ?? []).forEach((arc, index) => {
     if (arc.slice > sliceCount) report(`calcium[${index}].slice: slice ${arc.slice} is beyond the record's ${sliceCount} slices`);
   });
+  stentReferenceProblems(manifest.stentReferences, sliceCount).forEach(report);
   if (manifest.lastAnnotationSlice > sliceCount) {
     report(`lastAnnotationSlice: slice ${manifest.lastAnnotationSlice} is beyond the record's ${sliceCount} slices`);
   }

@@ -8,7 +8,9 @@
 import type { z } from 'zod';
 import { RecordContoursSchema } from '../contours/api.ts';
 import type { CorrectedAnalysis } from '../contours/corrected-analysis.ts';
-import { stentFigures, type StentDetection, type StentFigures } from './stent-analysis.ts';
+import type { StentReferenceSlices } from '../annotations/stent-reference-slices.ts';
+import { type StentDetection, type StentFigures } from './stent-analysis.ts';
+import { figuresWithReferences } from './stent-references.ts';
 import { StentResultsSchema, type StentResults } from './stent-results.ts';
 
 /**
@@ -57,19 +59,21 @@ export interface StentOnBorders {
 /**
  * Expansion, edge plaque burden and flags from the corrected lumen and vessel borders, with the
  * analysis's reference slices as the starting references (stentReferences moves one that lies
- * inside the stent), and the slices corrected by hand that these figures read.
+ * inside the stent), moved where the clinician moved them (`moved`, the manifest's 1-based
+ * `stentReferences`, as the review does), and the slices corrected by hand that these figures read.
  */
-export function stentOnBorders(detection: StentDetection, result: Pick<CorrectedAnalysis, 'slices' | 'analysis'>, framesPerMm: number): StentOnBorders {
+export function stentOnBorders(detection: StentDetection, result: Pick<CorrectedAnalysis, 'slices' | 'analysis'>, framesPerMm: number, moved?: StentReferenceSlices): StentOnBorders {
   const lumen = result.slices.map((s) => s.areaMm2 ?? NaN);
   const vessel = result.slices.map((s) => s.vessel?.areaMm2 ?? NaN);
   const references = result.analysis.references;
-  const figures = stentFigures(detection, {
+  const frameOf = (slice: number | undefined) => (slice === undefined ? null : slice - 1);
+  const figures = figuresWithReferences(detection, {
     frameCount: result.slices.length,
     framesPerMm,
     lumenAreasMm2: lumen,
     vesselAreasMm2: vessel,
     referenceFrames: { distal: references.distal?.index ?? null, proximal: references.proximal?.index ?? null },
-  });
+  }, { distal: frameOf(moved?.distal), proximal: frameOf(moved?.proximal) });
   const manualSlices = result.slices.filter((s) => s.source === 'manual' || s.vessel?.source === 'manual').map((s) => s.slice);
   return { figures, manualSlices };
 }

@@ -31,7 +31,7 @@ export async function reportStent(
   imaging: Pick<RecordImaging, 'chunk'>,
   record: Parameters<RecordImaging['chunk']>[0] & Frames,
   stored: StentResults | undefined,
-  manifest: Pick<AnnotationManifest, 'stentBorders'>,
+  manifest: Pick<AnnotationManifest, 'stentBorders' | 'stentReferences'>,
   analysis: CorrectedAnalysis,
   geometry: PullbackGeometry & { readonly pixelSpacingMm: number },
 ): Promise<StentContent | null> {
@@ -40,12 +40,12 @@ export async function reportStent(
   if (corrections.length === 0) {
     if (stored === undefined || stored.segment === null) return null;
     const detection = stentDetectionOf(stored, analysis.slices.length);
-    return { results: stored, ...stentOnBorders(detection, analysis, perMm) };
+    return { results: stored, ...stentOnBorders(detection, analysis, perMm, manifest.stentReferences) };
   }
   const readings = await readStoredFrames(imaging, record, geometry.pixelSpacingMm);
   const detection = stentOfReadings({ readings, frameSize: { width: record.frameWidth, height: record.frameHeight } }, perMm, corrections, geometry.pixelSpacingMm);
   if (detection.segment === null) return null;
-  return { results: stentResults(detection), ...stentOnBorders(detection, analysis, perMm) };
+  return { results: stentResults(detection), ...stentOnBorders(detection, analysis, perMm, manifest.stentReferences) };
 }
 
 /** Every stored B-mode frame's stent reading, one decompressed chunk held at a time. */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectStent, stentFigures } from '../../../src/domain/stent/stent-analysis.ts';
 import { stentResults } from '../../../src/domain/stent/stent-results.ts';
-import { RecordContoursWithStentSchema, stentDetectionOf } from '../../../src/domain/stent/stored-stent.ts';
+import { RecordContoursWithStentSchema, stentDetectionOf, stentOnBorders } from '../../../src/domain/stent/stored-stent.ts';
 import type { StentFrameReading } from '../../../src/domain/stent/strut-detection.ts';
 import { nativeReading, stentReading } from './stent-fixtures.ts';
 
@@ -55,5 +55,26 @@ describe('the stored stent', () => {
     expect(RecordContoursWithStentSchema.parse({ ...contours, stent: stored }).stent).toEqual(stored);
     expect(RecordContoursWithStentSchema.parse(contours).stent).toBeUndefined();
     expect(() => RecordContoursWithStentSchema.parse({ ...contours, stent: { ...stored, msa: { slice: 0, areaMm2: 1 } } })).toThrow();
+  });
+});
+
+describe('the stored stent on the borders, with the references the clinician moved (the PACS report)', () => {
+  const { readings, lumen, vessel } = pullback();
+  const detection = stentDetectionOf(stentResults(detectStent(readings, FRAMES_PER_MM)), 100);
+  const result = {
+    slices: lumen.map((areaMm2, f) => ({ slice: f + 1, areaMm2, source: 'auto', vessel: { areaMm2: vessel[f], source: 'auto' } })),
+    analysis: { references: { distal: { index: 12 }, proximal: { index: 92 } } },
+  } as unknown as Parameters<typeof stentOnBorders>[1];
+
+  it('takes the analysis’s references when none was moved, and the manifest’s 1-based slices where they were', () => {
+    const unmoved = stentOnBorders(detection, result, FRAMES_PER_MM).figures;
+    expect(unmoved.references.distal?.frame).toBe(12);
+    expect(unmoved.movedReferences ?? []).toEqual([]);
+    const moved = stentOnBorders(detection, result, FRAMES_PER_MM, { distal: 6, proximal: 90 }).figures;
+    expect(moved.references.distal?.frame).toBe(5);
+    expect(moved.references.proximal?.frame).toBe(89);
+    expect(moved.movedReferences).toEqual(['distal', 'proximal']);
+    // The moved distal reference is smaller than the default (8.5 mm² at frame 12): expansion changes with it.
+    expect(moved.expansionDistal).toBeGreaterThan(unmoved.expansionDistal!);
   });
 });

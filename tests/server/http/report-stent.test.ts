@@ -104,10 +104,8 @@ describe('the stent of the report sent to PACS', () => {
       NO_MOVED_REFERENCES,
     );
     expect(sent.results).toEqual(stentResults(inPage));
-    // The page's figures also list the references moved by hand (none here: that is page state, not the manifest's).
-    const { movedReferences, ...pageFiguresOnBorders } = pageFigures;
-    expect(movedReferences ?? []).toEqual([]);
-    expect(sent.figures).toEqual(pageFiguresOnBorders);
+    // Both read the references the manifest keeps (none moved here).
+    expect(sent.figures).toEqual(pageFigures);
     // The MSA is the drawn one, not the stored (fitted) one.
     expect(sent.results.msa!.slice).toBe(slice);
     expect(sent.results.msa!.areaMm2).toBeCloseTo(lumenAreaMm2(controlPoints, pixelSpacingMm), 3);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
 import { lumenAreaMm2 } from '../../../src/domain/contours/measurements.ts';
 import type { PacsConnection } from '../../../src/domain/pacs.ts';
@@ -20,7 +21,7 @@ import { createStrutDetector } from '../../../src/domain/stent/strut-detection.t
 import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.ts';
 import { stentCase } from '../../../src/domain/synthetic/stent-cases.ts';
 import { truthStentFrames } from '../../../src/domain/synthetic/stent-truth.ts';
-import { saveAnnotationVersion } from '../../../src/server/db/annotations.ts';
+import { listAnnotationVersions, saveAnnotationVersion } from '../../../src/server/db/annotations.ts';
 import { findRecord } from '../../../src/server/db/records.ts';
 import { findUserByEmail } from '../../../src/server/db/tenants.ts';
 import { readPart10, type Naturalized } from '../../../src/server/dicom/sr/dcmjs.ts';
@@ -156,6 +157,34 @@ describe.skipIf(!orthancAvailable())('sending a stented record to PACS', () => {
     expect(text).not.toContain('Gated analysis');
   }, 120_000);
 
+  it('reads the stent references the clinician moved and saved with the annotations, as the review shows them', async () => {
+    const contours = RecordContoursWithStentSchema.parse((await call('GET', `/api/demo/records/${recordId}/contours`, session.authorization)).json());
+    const distalEdge = contours.stent!.segment!.distalSlice;
+    const result = await session.server.database.db.execute(sql`select patient_id from records where id = ${recordId}`);
+    const patientId = (result as unknown as { rows: { patient_id: string }[] }).rows[0]!.patient_id;
+    const form = new FormData();
+    form.append('recordId', recordId);
+    form.append('patientId', patientId);
+    form.append('file', new Blob([JSON.stringify({ ...emptyManifest(), stentReferences: { distal: 1 } })], { type: 'application/json' }), 'manifest.json');
+    const request = new Request('http://localhost/', { method: 'POST', body: form });
+    const saved = await session.server.app.inject({
+      method: 'POST',
+      url: '/api/demo/records?status=new',
+      headers: { host: hostOf('demo'), authorization: session.authorization, 'content-type': request.headers.get('content-type')! },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const sent = await send({ connectionId: connection.id });
+    expect(sent.statusCode, sent.body).toBe(200);
+    if (!hasPdftotext) return;
+    const pdfUid = (sent.json() as { stored: { kind: string; sopInstanceUid: string }[] }).stored.find((s) => s.kind === 'pdf')!.sopInstanceUid;
+    const text = pdfText(await stored(pdfUid, 'pdf'));
+    // Slice 1 or, where it has no lumen area, the nearest measured slice before the distal edge.
+    const moved = Number(/distal reference moved by hand to slice (\d+)/.exec(text)?.[1]);
+    expect(moved).toBeGreaterThanOrEqual(1);
+    expect(moved).toBeLessThan(distalEdge);
+  }, 120_000);
+
   it('sends the MSA on the stent border the clinician drew, naming the slice, once a manifest with it is saved', async () => {
     const before = await send({ connectionId: connection.id });
     expect(before.statusCode, before.body).toBe(200);
@@ -169,10 +198,13 @@ describe.skipIf(!orthancAvailable())('sending a stented record to PACS', () => {
     const db = session.server.database.db;
     const clinician = (await findUserByEmail(db, 'demo', 'clinician@demo.test'))!;
     const record = (await findRecord(db, 'demo', recordId))!;
-    await saveAnnotationVersion(db, {
-      tenantId: 'demo', recordId, patientId: record.patientId, baseVersion: 0, baseStatus: 'new',
+    // On top of whatever an earlier test of this record saved.
+    const baseVersion = Math.max(0, ...(await listAnnotationVersions(db, 'demo', recordId)).map((v) => v.version));
+    const saved = await saveAnnotationVersion(db, {
+      tenantId: 'demo', recordId, patientId: record.patientId, baseVersion, baseStatus: record.annotationStatus ?? 'new',
       manifest: { ...emptyManifest(), stentBorders: [{ slice, controlPoints, source: 'manual' }] }, userId: clinician.id, email: clinician.email,
     });
+    expect(saved.ok).toBe(true);
 
     const sent = await send({ connectionId: connection.id });
     expect(sent.statusCode, sent.body).toBe(200);

@@ -13,6 +13,7 @@ import { PROVISIONAL_CONTOUR_ATTACKS } from './provisional-contours.ts';
 import { SESSION_ATTACKS } from './sessions.ts';
 import { SSRF_ATTACKS } from './ssrf.ts';
 import { STENT_BORDER_ATTACKS } from './stent-borders.ts';
+import { STENT_REFERENCE_ATTACKS } from './stent-references.ts';
 
 export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...SSRF_ATTACKS,
@@ -24,6 +25,7 @@ export const ROUND_TWO_ATTACKS: readonly Attack[] = [
   ...FRAME_URL_ATTACKS,
   ...PACS_SEND_ATTACKS,
   ...STENT_BORDER_ATTACKS,
+  ...STENT_REFERENCE_ATTACKS,
   ...CALCIUM_ARC_ATTACKS,
   ...PROVISIONAL_CONTOUR_ATTACKS,
 ];

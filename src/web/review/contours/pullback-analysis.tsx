@@ -218,16 +218,20 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           <PlotResizeHandle height={plotHeight} maxHeight={Math.round(MAX_PLOT_HEIGHT_FRACTION * window.innerHeight)} onResize={setPlotHeight} />
           <HStack align="start" gap="0" bg="bg.subtle">
             {state.status !== 'error' ? (
-              <Stack gap="0" width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0}>
-                <ResultsBlock
-                  result={result ?? provisionalResult}
-                  cursor={cursor}
-                  positionAssumed={report ? positionAssumed(report.record) : false}
-                  provisional={!result && provisional ? provisional : null}
-                />
-                {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
-                {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} /> : null}
-              </Stack>
+              // As tall as the plot beside it, scrolling within: with the stent's results under the lesion's the column is
+              // taller than the plot, and growing with it would push the panels above out of the window.
+              <Box width={`${RESULTS_BLOCK_WIDTH_PX}px`} flexShrink={0} alignSelf="stretch" position="relative" minHeight="40">
+                <Stack gap="0" position="absolute" inset="0" overflowY="auto" data-testid="pullback-results-column">
+                  <ResultsBlock
+                    result={result ?? provisionalResult}
+                    cursor={cursor}
+                    positionAssumed={report ? positionAssumed(report.record) : false}
+                    provisional={!result && provisional ? provisional : null}
+                  />
+                  {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
+                  {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} store={annotations} /> : null}
+                </Stack>
+              </Box>
             ) : null}
             <Box ref={plotColumnRef} flex="1" minWidth="0">
               {gatedFrames ? <GatedFiguresNote count={gatedFrames.length} /> : null}

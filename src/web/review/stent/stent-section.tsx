@@ -10,7 +10,8 @@ import { stentResults, type StentResults } from '../../../domain/stent/stent-res
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { StentResultsBlock } from './stent-results-block.tsx';
 import { readStentFrames, type StentFrame, type StentFramesRead } from './stent-reading.ts';
-import { useStentReferences } from './use-stent-references.ts';
+import { useStentReferences, type StentReferencesStore } from './use-stent-references.ts';
+import type { StentReferenceSlices } from '../../../domain/annotations/stent-reference-slices.ts';
 
 export interface StentSectionProps {
   result: Pick<CorrectedAnalysis, 'slices' | 'analysis'>;
@@ -27,6 +28,8 @@ export interface StentSectionProps {
   onResults?: (stent: ShownStent | null) => void;
   /** The stent borders the clinician corrected by hand (the manifest's): they replace the fitted ones on their slices. */
   corrections?: readonly StentBorderCorrection[] | undefined;
+  /** The annotation store: references moved by hand are kept in its manifest (saved, drafted, undoable); without it, for the session. */
+  store?: StentReferencesStore<{ readonly stentReferences?: StentReferenceSlices | undefined }> | undefined;
 }
 
 /** What the section shows: the detection's results and the figures from the corrected borders. */
@@ -52,7 +55,7 @@ const NO_CORRECTIONS: readonly StentBorderCorrection[] = [];
  * and the references where the clinician put them (use-stent-references.ts: the plot's reference
  * markers move them).
  */
-export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults, corrections = NO_CORRECTIONS }: StentSectionProps) {
+export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults, corrections = NO_CORRECTIONS, store }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -96,7 +99,7 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
       referenceFrames: { distal: references.distal?.index ?? null, proximal: references.proximal?.index ?? null },
     };
   }, [result, sliceCount, framesPerMm]);
-  const { figures, moveReference, stepReference, resetReference } = useStentReferences(detection, areas);
+  const { figures, moveReference, stepReference, resetReference } = useStentReferences(detection, areas, store ?? null);
   const shown = useMemo((): ShownStent | null => {
     if (detection === null || figures === null) return null;
     const manualSlices = result.slices.filter((s) => s.source === 'manual' || s.vessel?.source === 'manual').map((s) => s.slice);
