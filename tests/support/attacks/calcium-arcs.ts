@@ -4,31 +4,11 @@
  * Infinity, a string, an object), two arcs on one slice, a slice beyond the record, a field the
  * schema does not know, or a prototype key, is refused with 400 and nothing is saved.
  */
-import { sql } from 'drizzle-orm';
-import type { Attack, AttackTarget } from '../attack-types.ts';
-
-const CLINICIAN = 'clinician@demo.test';
+import type { Attack } from '../attack-types.ts';
+import { saveManifest } from './key-frames.ts';
 
 /** The manifest JSON whose `calcium` list is `arcs` (raw JSON, so values JSON.stringify cannot write get through). */
 const manifestWith = (arcs: string) => `{"ruler":[],"area":[],"text":[],"angle":[],"lastAnnotationSlice":0,"calcium":[${arcs}]}`;
-
-/** Saves `manifest` as a new version of a demo record, as the review's Save does; the status the server answered. */
-async function saveManifest(target: AttackTarget, manifest: string): Promise<number> {
-  const result = await target.database.db.execute(sql`select id, patient_id from records where tenant_id = 'demo' and bmode_frame_count >= 10 order by id limit 1`);
-  const record = (result as unknown as { rows: { id: string; patient_id: string }[] }).rows[0]!;
-  const form = new FormData();
-  form.append('recordId', record.id);
-  form.append('patientId', record.patient_id);
-  form.append('file', new Blob([manifest], { type: 'application/json' }), 'manifest.json');
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  const response = await target.app.inject({
-    method: 'POST',
-    url: '/api/demo/records?status=new',
-    headers: { host: target.hostOf('demo'), authorization: `Bearer ${await target.token('demo', CLINICIAN)}`, 'content-type': request.headers.get('content-type')! },
-    payload: Buffer.from(await request.arrayBuffer()),
-  });
-  return response.statusCode;
-}
 
 const arcAttack = (name: string, arcs: string): Attack => ({ category: 'calcium arcs', name, expected: [400], run: (t) => saveManifest(t, manifestWith(arcs)) });
 
