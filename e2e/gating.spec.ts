@@ -54,6 +54,9 @@ test('a beating pullback is gated on request: gated L-mode, figures said to be g
   expect(bpm).toBeLessThan(115);
   await expect(page.getByTestId('gated-figures-note')).toHaveText(/^Gated: L-mode and figures from \d+ end-diastolic frames/);
   await expect(page.getByTestId('lmode-strip-image')).toHaveAttribute('data-gated', 'true');
+  // The border lines over both L-mode views follow the gated frames with the image under them.
+  await expect(page.getByTestId('lmode-strip-borders-canvas')).toHaveAttribute('data-gated', 'true');
+  await expect(page.getByTestId('lmode-panel-borders-canvas')).toHaveAttribute('data-gated', 'true');
 
   // While gated the CSV adds the gated frames and results, named as gated (and only then: see below).
   const exportedCsv = async () => {
@@ -83,6 +86,7 @@ test('a beating pullback is gated on request: gated L-mode, figures said to be g
   await expect(toggle).toHaveAttribute('aria-pressed', 'false');
   await expect(page.getByTestId('gated-figures-note')).toHaveCount(0);
   await expect(page.getByTestId('lmode-strip-image')).toHaveAttribute('data-gated', 'false');
+  await expect(page.getByTestId('lmode-panel-borders-canvas')).toHaveAttribute('data-gated', 'false');
   expect(await exportedCsv()).not.toContain('gated_');
 });
 

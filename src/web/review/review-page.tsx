@@ -24,7 +24,7 @@ import { useReviewSession } from './session/review-session-provider.tsx';
 import { reviewScope } from './session/review-scope.ts';
 import { missingSeriesNote } from './panels/missing-series.ts';
 import { createCutAngleStore } from './lmode/cut-angle.ts';
-import { LmodeBorderLayer } from './lmode/lmode-border-layer.tsx';
+import { PanelLmodeBorderLayer } from './lmode/lmode-border-layer.tsx';
 import { PageLmode } from './lmode/page-lmode.ts';
 import { useBmodeFrameSize } from './lmode/use-bmode-frame-size.ts';
 import type { RecordCalcium } from '../../domain/calcium/record-calcium.ts';
@@ -151,7 +151,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
       },
       lmode: (viewport: PanelViewportSource) => (
         <>
-          <LmodeBorderLayer viewport={viewport} frame={bmodeFrame} analysis={analysis} cutAngle={lmodeViews.cutAngle} annotations={annotations.store} pixelSpacingMm={pixelSpacingMm} testId="lmode-panel-borders" />
+          <PanelLmodeBorderLayer lmode={lmodeViews.image} viewport={viewport} frame={bmodeFrame} analysis={analysis} cutAngle={lmodeViews.cutAngle} annotations={annotations.store} pixelSpacingMm={pixelSpacingMm} testId="lmode-panel-borders" />
           <AnnotatedSliceMarks viewport={viewport} images={store} annotations={annotations.store} />
         </>
       ),

@@ -160,7 +160,7 @@ export function LmodeStrip({ store, image, cutAngle, display, pixelSpacingMm, an
     <Box position="relative" width={`${width}px`} height={`${LMODE_STRIP_HEIGHT_PX}px`} data-testid="lmode-strip" data-plot-left={PLOT_MARGIN.left} data-plot-width={plotWidth}>
       <Box position="absolute" left="0" top="0" width={`${width}px`} height={`${STRIP_PX}px`} touchAction="none" cursor="pointer" onPointerDown={onPointerDown} onPointerMove={onPointerMove} role="img" aria-label="L-mode along the pullback; click to go to a slice">
         <canvas ref={canvasRef} data-testid="lmode-strip-image" style={{ position: 'absolute', inset: 0, width: `${width}px`, height: `${STRIP_PX}px`, background: 'black' }} />
-        <LmodeBorderLayer viewport={source} frame={frameSize} analysis={analysis} cutAngle={cutAngle} annotations={annotations} pixelSpacingMm={pixelSpacingMm} testId="lmode-strip-borders" />
+        <LmodeBorderLayer viewport={source} frame={frameSize} analysis={analysis} cutAngle={cutAngle} annotations={annotations} pixelSpacingMm={pixelSpacingMm} testId="lmode-strip-borders" gatedFrames={gatedFrames} />
       </Box>
       <svg width={width} height={STRIP_PX + TICKS_PX} style={{ position: 'absolute', inset: 0, pointerEvents: 'none' }} aria-hidden>
         {annotated.map((slice) => (

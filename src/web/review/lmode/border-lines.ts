@@ -1,5 +1,6 @@
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
+import { gatedColumns } from '../../../domain/gating/gated-analysis.ts';
 import { createCutBorderSampler, frameCentre, rowOfCutDistance, type CutBorderSampler, type CutBorders } from '../../../domain/contours/lmode-borders.ts';
 import type { BorderHit } from '../tools/lmode-border-tool.machine.ts';
 import { lmodeXToSlice } from '../view/lmode-mapping.ts';
@@ -51,6 +52,22 @@ export function borderLinesFor(analysis: CorrectedAnalysis, frame: Size, angleRa
   }
   if (entry.last?.angleRad !== angleRad) entry.last = borderLinesOf(entry.sampler.sample(angleRad), lmodeColumnLength(frame.width, frame.height), angleRad);
   return entry.last;
+}
+
+const gatedLines = new WeakMap<BorderLines, { frames: readonly number[]; lines: BorderLines }>();
+
+/**
+ * Gating on (issue 28): the lines as the gated L-mode shows its image, each column the border of
+ * its cycle's end-diastolic frame (gated-analysis.ts gatedColumns), so the lines lose the saw-tooth
+ * of cardiac motion with the image under them. The last gating of each set of lines is kept.
+ */
+export function gatedBorderLines(lines: BorderLines, gatedFrames: readonly number[]): BorderLines {
+  const cached = gatedLines.get(lines);
+  if (cached?.frames === gatedFrames) return cached.lines;
+  const columns = gatedColumns(lines.frameCount, gatedFrames);
+  const gated = { ...lines, lines: lines.lines.map((line) => ({ ...line, y: line.y.map((_, i) => line.y[columns[i]!]!) })) };
+  gatedLines.set(lines, { frames: gatedFrames, lines: gated });
+  return gated;
 }
 
 /**

@@ -9,9 +9,10 @@ import { useActiveTool } from '../tools/active-tool.tsx';
 import { lmodeBorderToolMachine } from '../tools/lmode-border-tool.machine.ts';
 import { toolInputOf } from '../tools/tool-input.ts';
 import { imageToScreen, type PanelViewportSource, type Size } from '../view/view-transform.ts';
-import { borderLinesFor, pickBorderLine, strokeBorderLines } from './border-lines.ts';
+import { borderLinesFor, gatedBorderLines, pickBorderLine, strokeBorderLines } from './border-lines.ts';
 import { degToRad, type CutAngleStore } from './cut-angle.ts';
 import { keyFrameForDrop } from './lmode-border-drag.ts';
+import type { PageLmode } from './page-lmode.ts';
 
 const COLOURS = { lumen: CONTOUR_COLOR, vessel: VESSEL_CONTOUR_COLOR } as const;
 /** A press this close to a line (screen pixels, vertically) takes the line. */
@@ -28,6 +29,11 @@ export interface LmodeBorderLayerProps {
   annotations: AnnotationStore;
   pixelSpacingMm: number;
   testId: string;
+  /**
+   * Gating on (issue 28): the end-diastolic frames the L-mode view shows, each over its cycle. The
+   * lines follow them, and are not dragged: a column then shows another frame's border than its own.
+   */
+  gatedFrames?: readonly number[] | null | undefined;
 }
 
 /**
@@ -37,14 +43,16 @@ export interface LmodeBorderLayerProps {
  * frame on the frame pressed (one undo step), which propagates to the neighbouring frames. Input
  * reaches the drag machine through the one tool input path, before the view's own tools see it.
  */
-export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, annotations, pixelSpacingMm, testId }: LmodeBorderLayerProps) {
+export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, annotations, pixelSpacingMm, testId, gatedFrames = null }: LmodeBorderLayerProps) {
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
   const angleDeg = useSyncExternalStore(cutAngle.subscribe, cutAngle.get);
-  const editable = useActiveTool() === 'contour';
+  const gated = gatedFrames !== null && gatedFrames.length > 0;
+  const editable = useActiveTool() === 'contour' && !gated;
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const dotRef = useRef<HTMLDivElement>(null);
   const rootRef = useRef<HTMLDivElement>(null);
-  const lines = analysis && frame ? borderLinesFor(analysis, frame, degToRad(angleDeg)) : null;
+  const every = analysis && frame ? borderLinesFor(analysis, frame, degToRad(angleDeg)) : null;
+  const lines = every && gated ? gatedBorderLines(every, gatedFrames) : every;
 
   useEffect(() => {
     const canvas = canvasRef.current;
@@ -65,7 +73,8 @@ export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, 
     }
     strokeBorderLines(context, lines, viewport.transform, COLOURS);
     canvas.dataset.frames = String(lines.frameCount);
-  }, [lines, viewport]);
+    canvas.dataset.gated = gated ? 'true' : 'false';
+  }, [lines, viewport, gated]);
 
   // The latest of everything a drop needs, read by the listeners without re-attaching them.
   const latest = useRef({ lines, analysis, frame, editable, pixelSpacingMm, source, annotations });
@@ -145,4 +154,13 @@ export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, 
       <Box ref={dotRef} data-testid={`${testId}-drag`} position="absolute" left="0" top="0" width={`${DOT_PX}px`} height={`${DOT_PX}px`} borderRadius="full" border="1px solid black" visibility="hidden" />
     </Box>
   );
+}
+
+/**
+ * The border lines over the L-mode panel, which shows the page's L-mode (page-lmode.ts): gated
+ * with it when the clinician turns gating on (issue 28), so the lines stay on the image under them.
+ */
+export function PanelLmodeBorderLayer({ lmode, ...props }: Omit<LmodeBorderLayerProps, 'gatedFrames'> & { lmode: PageLmode }) {
+  const gatedFrames = useSyncExternalStore(lmode.subscribeGating, lmode.gatedFramesShown);
+  return <LmodeBorderLayer {...props} gatedFrames={gatedFrames} />;
 }

@@ -30,10 +30,13 @@ export class PageLmode {
     for (const listener of this.gatingListeners) listener();
   }
 
-  subscribeGating(listener: () => void): () => void {
+  /** The end-diastolic frames the panel shows while gated; null shows every frame (a stable value between changes). */
+  readonly gatedFramesShown = (): readonly number[] | null => this.gatedFrames;
+
+  subscribeGating = (listener: () => void): (() => void) => {
     this.gatingListeners.add(listener);
     return () => this.gatingListeners.delete(listener);
-  }
+  };
 
   /**
    * The image the L-mode panel shows: the L-mode itself, or while gated its gated copy, made again
