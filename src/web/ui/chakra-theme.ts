@@ -1,6 +1,7 @@
 import { defineConfig } from '@chakra-ui/react';
 import {
   alertSlotRecipe,
+  checkboxSlotRecipe,
   animationStyles,
   badgeRecipe,
   breakpoints,
@@ -62,6 +63,7 @@ export const USED_RECIPES = {
 export const USED_SLOT_RECIPES = {
   alert: alertSlotRecipe,
   card: cardSlotRecipe,
+  checkbox: checkboxSlotRecipe,
   dialog: dialogSlotRecipe,
   emptyState: emptyStateSlotRecipe,
   field: fieldSlotRecipe,
