@@ -95,4 +95,19 @@ test('calcium: re-read on a lumen border corrected by hand, and an arc set by ha
   const sliceTable = tables.find((table) => table.startsWith('slice,position_mm,calcium_arc_deg'))!.trim().split('\r\n');
   const row = sliceTable.find((line) => line.startsWith(`${slice},`))!.split(',');
   expect(row.slice(2)).toEqual(['360.0', '0.0', '0.0', 'no', 'yes', 'set by hand']);
+
+  // The shared demo record is left as it was found: other specs read its detected borders and arcs
+  // (e2e/contours.spec.ts takes the automatic borders near the middle of the pullback).
+  await openDetails(page);
+  await page.getByTestId('calcium-max-arc').click();
+  await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${slice} /`));
+  await page.getByTestId('calcium-arc-correct').click();
+  await page.getByTestId('calcium-arc-measured').click();
+  await expect(page.getByTestId('calcium-set-by-hand')).toHaveCount(0);
+  await closeDetails(page);
+  await page.getByRole('button', { name: 'Contour', exact: true }).click();
+  await page.getByRole('button', { name: 'Re-detect lumen' }).click();
+  await expect(layer).toHaveAttribute('data-source', 'auto');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Annotations saved')).toBeVisible();
 });
