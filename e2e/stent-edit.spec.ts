@@ -95,4 +95,12 @@ test('the stent border is corrected by hand on the frame: the MSA reads it, undo
   await expect(page.getByTestId('stent-msa')).toContainText(`stent border corrected by hand: slice ${slice}`);
   await page.getByRole('button', { name: 'Contour', exact: true }).click();
   await expect(page.getByTestId('contour-card').getByTestId('stent-source')).toHaveText('corrected');
+
+  // The shared demo record is left as it was found (e2e/stent.spec.ts reads its stent as detected):
+  // Re-detect puts the fitted border back, and the MSA its figure.
+  await page.getByRole('button', { name: 'Re-detect stent' }).click();
+  await expect(page.getByTestId('contour-card').getByTestId('stent-source')).toHaveText('fitted');
+  await expect.poll(() => msaValue(page)).toBe(fitted);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Annotations saved').last()).toBeVisible();
 });
