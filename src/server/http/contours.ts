@@ -7,7 +7,7 @@
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ContoursProcessing } from '../../domain/contours/api.ts';
 import { CONTOUR_ALGORITHM_VERSION, ContoursUnavailableError, type ContoursState, type RecordContourService } from '../contours/record-contours.ts';
@@ -29,15 +29,15 @@ type Deps = { db: Db; contours: RecordContourService };
 /** What a record of other ultrasound answers wherever its borders, figures or report are asked for. */
 export const NOT_IVUS_MESSAGE = 'This record is ultrasound but not an IVUS pullback: it is for viewing only, with no borders, measurements or report.';
 
+const notIvus = (reply: FastifyReply) => reply.code(422).header('cache-control', 'no-store').send({ error: 'not_ivus', message: NOT_IVUS_MESSAGE });
+
 /**
  * The contours' state, or a 422 naming why a record cannot have automatic borders: `not_ivus` for
  * other ultrasound (nothing is detected on it, issue 26), `contours_unavailable` for a geometry the
  * detector cannot read.
  */
 export async function contoursOr422(contours: RecordContourService, record: RecordRow, reply: FastifyReply): Promise<ContoursState | FastifyReply> {
-  if (record.imagingKind !== 'ivus') {
-    return reply.code(422).header('cache-control', 'no-store').send({ error: 'not_ivus', message: NOT_IVUS_MESSAGE });
-  }
+  if (record.imagingKind !== 'ivus') return notIvus(reply);
   try {
     return await contours.state(record);
   } catch (error) {
@@ -46,50 +46,52 @@ export async function contoursOr422(contours: RecordContourService, record: Reco
   }
 }
 
+/** The record asked for, within the caller's tenant, at the imaging version the client holds (`?v=`, when it says one). */
+async function requestedRecord(db: Db, request: FastifyRequest): Promise<RecordRow> {
+  const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
+  const { v } = parseOrThrow(VersionQuerySchema, request.query);
+  const record = await findRecord(db, request.principal!.tenantId, recordId);
+  if (!record) throw new NotFoundError(`No record "${recordId}".`);
+  if (v !== undefined && v !== record.imagingVersion) {
+    throw new NotFoundError('These images have been replaced by a newer version: reload the record.');
+  }
+  return record;
+}
+
+const acceptsGzip = (request: FastifyRequest) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+
+/** Stored gzip JSON goes out as it is to clients that take gzip (all browsers), unzipped to the others. */
+async function sendStoredJson(request: FastifyRequest, reply: FastifyReply, gz: Buffer): Promise<FastifyReply> {
+  reply.type('application/json; charset=utf-8');
+  if (acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(gz);
+  return reply.send(await gunzip(gz));
+}
+
 export async function contourRoutes(app: FastifyInstance, deps: Deps): Promise<void> {
   const { contours } = deps;
 
   app.get('/api/:tenant/records/:recordId/contours', async (request, reply) => {
-    const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
-    const { v } = parseOrThrow(VersionQuerySchema, request.query);
-    const record = await findRecord(deps.db, request.principal!.tenantId, recordId);
-    if (!record) throw new NotFoundError(`No record "${recordId}".`);
-    if (v !== undefined && v !== record.imagingVersion) {
-      throw new NotFoundError('These images have been replaced by a newer version: reload the record.');
-    }
+    const record = await requestedRecord(deps.db, request);
     const state = await contoursOr422(contours, record, reply);
     if (!('ready' in state)) return state;
     if (!state.ready) {
       const body: ContoursProcessing = { status: 'processing', done: state.done, total: state.total, provisionalFrames: state.provisionalFrames };
       return reply.code(202).header('retry-after', '2').header('cache-control', 'no-store').send(body);
     }
-    // The stored gzip goes out as it is to clients that take gzip (all browsers).
-    const acceptsGzip = /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
-    const etag = `"${record.imagingVersion}-${CONTOUR_ALGORITHM_VERSION}-${acceptsGzip ? 'gz' : 'raw'}"`;
+    const etag = `"${record.imagingVersion}-${CONTOUR_ALGORITHM_VERSION}-${acceptsGzip(request) ? 'gz' : 'raw'}"`;
     reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    reply.type('application/json; charset=utf-8');
-    if (acceptsGzip) return reply.header('content-encoding', 'gzip').send(state.gz);
-    return reply.send(await gunzip(state.gz));
+    return sendStoredJson(request, reply, state.gz);
   });
 
   // What the detection under way has found so far (domain/contours/provisional-contours.ts): the
   // 202 above says how many frames it holds; 404 before the first pass and once the final contours are stored.
   app.get('/api/:tenant/records/:recordId/contours/provisional', async (request, reply) => {
-    const { recordId } = parseOrThrow(RecordParamsSchema, request.params);
-    const { v } = parseOrThrow(VersionQuerySchema, request.query);
-    const record = await findRecord(deps.db, request.principal!.tenantId, recordId);
-    if (!record) throw new NotFoundError(`No record "${recordId}".`);
-    if (v !== undefined && v !== record.imagingVersion) {
-      throw new NotFoundError('These images have been replaced by a newer version: reload the record.');
-    }
-    if (record.imagingKind !== 'ivus') {
-      return reply.code(422).header('cache-control', 'no-store').send({ error: 'not_ivus', message: NOT_IVUS_MESSAGE });
-    }
+    const record = await requestedRecord(deps.db, request);
+    if (record.imagingKind !== 'ivus') return notIvus(reply);
     const gz = await contours.provisional(record);
     if (!gz) throw new NotFoundError('No provisional contours: the detection has not sampled the whole pullback yet, or its final contours are ready.');
-    reply.header('cache-control', 'no-store').type('application/json; charset=utf-8');
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gz);
-    return reply.send(await gunzip(gz));
+    reply.header('cache-control', 'no-store');
+    return sendStoredJson(request, reply, gz);
   });
 }
