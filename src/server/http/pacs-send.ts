@@ -22,12 +22,9 @@ import type { PacsSendResult } from '../../domain/pacs.ts';
 import type { AcquisitionFact } from '../../domain/records.ts';
 import { buildReportPdf } from '../../domain/reports/report-pdf.ts';
 import { calciumReportSection, type ReportSection } from '../../domain/calcium/calcium-report.ts';
-import { reportCalcium } from './report-calcium.ts';
-import { reportStent } from './report-stent.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { Principal } from '../auth/authenticate.ts';
 import type { RecordContourService } from '../contours/record-contours.ts';
-import { recordGating } from '../contours/record-gating.ts';
 import { findAnnotationVersion } from '../db/annotations.ts';
 import { appendAudit } from '../db/audit.ts';
 import type { Db } from '../db/client.ts';
@@ -41,7 +38,7 @@ import { buildMeasurementReport, type ReportSubject } from '../dicom/sr/measurem
 import type { PacsClient } from '../pacs/dicomweb.ts';
 import { contoursOr422 } from './contours.ts';
 import { NotFoundError } from './validation.ts';
-import { reportFrames, reportLMode } from './report-images.ts';
+import { reportFromStoredFrames } from './report-stored-frames.ts';
 
 const gunzip = promisify(zlib.gunzip);
 
@@ -83,14 +80,13 @@ export async function sendRecordToPacs(
   const manifest = saved?.manifest ?? emptyManifest();
   const figures = { pixelSpacingMm: record.pixelSpacingMm, frameRateHz: record.frameRateHz, pullbackSpeedMmPerS: record.pullbackSpeedMmPerS };
   const analysis = correctedAnalysis(detected, manifest, figures);
-  // Issue 28: the stent as the review shows it, measured again on the stent borders the clinician corrected by hand.
-  const stent = await reportStent(deps.imaging, record, detected.stent, manifest, analysis, figures);
-  const gating = options.gating ? await recordGating(deps.imaging, record) : null;
   const patient = await findPatient(db, principal.tenantId, record.patientId);
   if (!patient) throw new NotFoundError(`No patient "${record.patientId}".`);
 
-  // Issue 28: the arcs re-read on the borders the clinician corrected, and those set by hand, as the review shows them.
-  const calcium = await reportCalcium(deps.imaging, record, detected, manifest, analysis);
+  // Issue 28: the stent measured again on the stent borders the clinician corrected by hand, the
+  // gating, and the arcs re-read on corrected lumens (with those set by hand), as the review shows
+  // them; with the report's images, from one pass over the stored frames.
+  const { stent, gating, calcium, frames, lmode } = await reportFromStoredFrames(deps.imaging, record, { detected, manifest, analysis, geometry: figures, gating: options.gating });
   const madeAt = new Date();
   const subject: ReportSubject = {
     patient: { patientId: patient.patientId, name: patient.name, birthDate: patient.birthDate, sex: patient.sex },
@@ -108,8 +104,8 @@ export async function sendRecordToPacs(
     figures,
     madeAt,
     review: saved ? { savedBy: saved.savedBy, savedAt: saved.savedAt.toISOString() } : null,
-    frames: await reportFrames(deps.imaging, record, analysis),
-    lmode: await reportLMode(deps.imaging, record),
+    frames,
+    lmode,
     sections: [
       ...(gating ? [gatedSection(gating, analysis, figures)] : []),
       calciumReportSection(calcium),

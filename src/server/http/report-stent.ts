@@ -6,8 +6,6 @@
  * the page reads its loaded frames, and the stent is measured on the drawn borders
  * (domain/stent/stent-frame-readings.ts), so the PDF and SR carry the MSA the review shows.
  */
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { AnnotationManifest } from '../../domain/annotations/manifest.ts';
 import { framesPerMm, type CorrectedAnalysis, type PullbackGeometry } from '../../domain/contours/corrected-analysis.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
@@ -17,50 +15,64 @@ import { stentDetectionOf, stentOnBorders } from '../../domain/stent/stored-sten
 import type { StentFrameReading } from '../../domain/stent/strut-detection.ts';
 import type { RecordRow } from '../db/records.ts';
 import type { StentContent } from '../dicom/sr/stent-group.ts';
-import type { RecordImaging } from '../imaging/record-imaging.ts';
-
-const gunzip = promisify(zlib.gunzip);
+import { allChunks, readWith, type ChunkImaging, type ChunkReader, type ChunkRecord } from '../contours/stored-chunk-pass.ts';
 
 type Frames = Pick<RecordRow, 'frameWidth' | 'frameHeight' | 'bmodeFrameCount'>;
 
 /**
- * The stent to report, or null where there is none to report: no stent stored and none corrected
+ * The stent to report as a reader of the stored chunks (stored-chunk-pass.ts), to share one pass
+ * with other readers: it asks for every chunk where a stent border was corrected by hand, for none
+ * otherwise. Its result is null where there is no stent to report: none stored and none corrected
  * by hand (contours detected before the server read stents, or frames without a stent).
  */
+export function reportStentReader(
+  record: Frames,
+  stored: StentResults | undefined,
+  manifest: Pick<AnnotationManifest, 'stentBorders' | 'stentReferences'>,
+  analysis: CorrectedAnalysis,
+  geometry: PullbackGeometry & { readonly pixelSpacingMm: number },
+): ChunkReader<StentContent | null> {
+  const perMm = framesPerMm(geometry);
+  const corrections = manifest.stentBorders ?? [];
+  if (corrections.length === 0) {
+    return {
+      chunks: [],
+      take: () => {},
+      result: () => {
+        if (stored === undefined || stored.segment === null) return null;
+        const detection = stentDetectionOf(stored, analysis.slices.length);
+        return { results: stored, ...stentOnBorders(detection, analysis, perMm, manifest.stentReferences) };
+      },
+    };
+  }
+  // Every stored B-mode frame's stent reading, one decompressed chunk held at a time.
+  const { frameWidth: width, frameHeight: height, bmodeFrameCount } = record;
+  const frameBytes = width * height;
+  const readFrame = stentFrameReader(geometry.pixelSpacingMm);
+  const readings: StentFrameReading[] = [];
+  return {
+    chunks: allChunks(chunkCount(bmodeFrameCount)),
+    take({ index, pixels, frame }) {
+      const { count } = chunkFrames(index, bmodeFrameCount);
+      if (pixels.length < count * frameBytes) throw new Error(`B-mode chunk ${index} holds ${pixels.length} bytes, expected ${count * frameBytes}`);
+      for (let k = 0; k < count; k++) readings.push(readFrame({ width, height, pixels: frame(k)! }));
+    },
+    result: () => {
+      const detection = stentOfReadings({ readings, frameSize: { width, height } }, perMm, corrections, geometry.pixelSpacingMm);
+      if (detection.segment === null) return null;
+      return { results: stentResults(detection), ...stentOnBorders(detection, analysis, perMm, manifest.stentReferences) };
+    },
+  };
+}
+
+/** The stent to report, its frames read on their own (see reportStentReader). */
 export async function reportStent(
-  imaging: Pick<RecordImaging, 'chunk'>,
-  record: Parameters<RecordImaging['chunk']>[0] & Frames,
+  imaging: ChunkImaging,
+  record: ChunkRecord & Frames,
   stored: StentResults | undefined,
   manifest: Pick<AnnotationManifest, 'stentBorders' | 'stentReferences'>,
   analysis: CorrectedAnalysis,
   geometry: PullbackGeometry & { readonly pixelSpacingMm: number },
 ): Promise<StentContent | null> {
-  const perMm = framesPerMm(geometry);
-  const corrections = manifest.stentBorders ?? [];
-  if (corrections.length === 0) {
-    if (stored === undefined || stored.segment === null) return null;
-    const detection = stentDetectionOf(stored, analysis.slices.length);
-    return { results: stored, ...stentOnBorders(detection, analysis, perMm, manifest.stentReferences) };
-  }
-  const readings = await readStoredFrames(imaging, record, geometry.pixelSpacingMm);
-  const detection = stentOfReadings({ readings, frameSize: { width: record.frameWidth, height: record.frameHeight } }, perMm, corrections, geometry.pixelSpacingMm);
-  if (detection.segment === null) return null;
-  return { results: stentResults(detection), ...stentOnBorders(detection, analysis, perMm, manifest.stentReferences) };
-}
-
-/** Every stored B-mode frame's stent reading, one decompressed chunk held at a time. */
-async function readStoredFrames(imaging: Pick<RecordImaging, 'chunk'>, record: Parameters<RecordImaging['chunk']>[0] & Frames, pixelSpacingMm: number) {
-  const { frameWidth: width, frameHeight: height, bmodeFrameCount } = record;
-  const frameBytes = width * height;
-  const readFrame = stentFrameReader(pixelSpacingMm);
-  const readings: StentFrameReading[] = [];
-  for (let index = 0; index < chunkCount(bmodeFrameCount); index++) {
-    const pixels = await gunzip(await imaging.chunk(record, 'bmode', index));
-    const { count } = chunkFrames(index, bmodeFrameCount);
-    if (pixels.length < count * frameBytes) throw new Error(`B-mode chunk ${index} holds ${pixels.length} bytes, expected ${count * frameBytes}`);
-    for (let k = 0; k < count; k++) readings.push(readFrame({ width, height, pixels: pixels.subarray(k * frameBytes, (k + 1) * frameBytes) }));
-    // A long record is read between other requests, not in one block of the event loop.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return readings;
+  return readWith(imaging, record, reportStentReader(record, stored, manifest, analysis, geometry));
 }
