@@ -1,118 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { annotationId, type AnnotationManifest } from '../../src/domain/annotations/manifest.ts';
+import { describe, expect, it } from 'vitest';
+import { annotationId } from '../../src/domain/annotations/manifest.ts';
 import { saveAnnotationVersion } from '../../src/server/db/annotations.ts';
-import { listAudit } from '../../src/server/db/audit.ts';
 import { annotationVersions, records } from '../../src/server/db/schema.ts';
 import { findUserByEmail } from '../../src/server/db/tenants.ts';
-import { createTestServer, hostOf, mintIdToken, postgresUnavailable, type TestServer } from './test-server.ts';
-
-type RecordRef = { recordId: string; patientId: string; slices: number };
-
-/** One annotation of each kind on slice 5 of a 512 x 512 image. */
-function sampleManifest(): AnnotationManifest {
-  const [slice, color] = [5, '#FFE411'] as const;
-  return {
-    ruler: [{ id: annotationId(slice, 'ruler', 'A', color), slice, color, label: 'A', hideLabel: false, startX: 10, startY: 20, endX: 110, endY: 20 }],
-    area: [
-      {
-        id: annotationId(slice, 'area', 'B', color),
-        slice,
-        color,
-        label: 'B',
-        hideLabel: true,
-        points: [{ x: 100, y: 100 }, { x: 200, y: 100 }, { x: 150, y: 180 }],
-        controlPoints: [{ x: 100, y: 100 }, { x: 200, y: 100 }, { x: 150, y: 180 }],
-      },
-    ],
-    text: [{ id: annotationId(slice, 'text', 'C', color), slice, color, label: 'C', hideLabel: false, text: 'calcified plaque', origin: { x: 300, y: 40 } }],
-    angle: [
-      {
-        id: annotationId(slice, 'angle', 'D', color),
-        slice,
-        color,
-        label: 'D',
-        hideLabel: false,
-        angle: {
-          origin: { x: 256, y: 256 },
-          startAngle: 0,
-          endAngle: Math.PI / 2,
-          startIntersect: { x: 306, y: 256 },
-          endIntersect: { x: 256, y: 306 },
-          startControl: { x: 356, y: 256 },
-          endControl: { x: 256, y: 356 },
-        },
-        arc: { origin: { x: 256, y: 256 }, radius: 50, counterClockwise: false, startAngle: 0, endAngle: Math.PI / 2 },
-      },
-    ],
-    lastAnnotationSlice: slice,
-  };
-}
-
-/** The browser's multipart form, encoded by the platform's own FormData. */
-async function multipart(fields: Record<string, string>, file: { body: string; name?: string } | null) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  if (file) form.append('file', new Blob([file.body], { type: 'application/json' }), file.name ?? 'manifest.json');
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return { payload: Buffer.from(await request.arrayBuffer()), contentType: request.headers.get('content-type')! };
-}
+import { annotationsServer, multipart, sampleManifest } from './annotations-server.ts';
+import { hostOf, postgresUnavailable } from './test-server.ts';
 
 describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
-  let server: TestServer;
-  let clinician: string;
-  let admin: string;
-  let demoRecords: RecordRef[];
-  let acmeRecord: RecordRef;
-  let next = 0;
-  /** Each test works on a record of its own, so versions of one test never leak into another. */
-  const freshRecord = () => demoRecords[next++]!;
-
-  beforeAll(async () => {
-    server = await createTestServer();
-    const { db } = server.database;
-    const token = async (tenant: string, email: string) => {
-      const user = await findUserByEmail(db, tenant, email);
-      return `Bearer ${await mintIdToken(server, tenant, { sub: user!.id })}`;
-    };
-    clinician = await token('demo', 'clinician@demo.test');
-    admin = await token('demo', 'admin@demo.test');
-    const rows = await db
-      .select({ recordId: records.id, patientId: records.patientId, slices: records.bmodeFrameCount, tenantId: records.tenantId })
-      .from(records);
-    const refs = (tenant: string) => rows.filter((r) => r.tenantId === tenant && r.slices >= 10);
-    demoRecords = refs('demo');
-    acmeRecord = refs('acme')[0]!;
-  });
-  afterAll(() => server.close());
-
-  const save = async (
-    record: RecordRef,
-    manifest: unknown,
-    { status = 'new', baseVersion, authorization = clinician, patientId = record.patientId, tenant = 'demo' }: {
-      status?: string;
-      baseVersion?: number;
-      authorization?: string | null;
-      patientId?: string;
-      tenant?: string;
-    } = {},
-  ) => {
-    const fields: Record<string, string> = { recordId: record.recordId, patientId };
-    if (baseVersion !== undefined) fields.baseVersion = String(baseVersion);
-    const body = await multipart(fields, { body: typeof manifest === 'string' ? manifest : JSON.stringify(manifest) });
-    return server.app.inject({
-      method: 'POST',
-      url: `/api/${tenant}/records?status=${status}`,
-      headers: { host: hostOf(tenant), 'content-type': body.contentType, ...(authorization ? { authorization } : {}) },
-      payload: body.payload,
-    });
-  };
-  const get = (url: string, authorization: string | null = clinician) =>
-    server.app.inject({ url, headers: { host: hostOf('demo'), ...(authorization ? { authorization } : {}) } });
-  const storedVersions = async (recordId: string) =>
-    (await server.database.db.select().from(annotationVersions).where(eq(annotationVersions.recordId, recordId))).length;
-  const auditOf = async (recordId: string) =>
-    (await listAudit(server.database.db, 'demo', { limit: 500 })).filter((row) => row.targetId === recordId);
+  const t = annotationsServer();
+  const { freshRecord, save, get, storedVersions, auditOf } = t;
 
   it('finds a saved manifest again exactly as it was saved, and marks the record saved', async () => {
     const record = freshRecord();
@@ -149,7 +46,7 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
     const first = sampleManifest();
     expect((await save(record, first)).statusCode).toBe(201);
     const second = { ...sampleManifest(), ruler: [] };
-    const again = await save(record, second, { status: 'saved', baseVersion: 1, authorization: admin });
+    const again = await save(record, second, { status: 'saved', baseVersion: 1, authorization: t.admin });
     expect(again.statusCode).toBe(201);
     expect(again.json()).toMatchObject({ version: 2, savedBy: 'admin@demo.test' });
 
@@ -170,7 +67,7 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
   it('refuses a save based on an older version with 409 naming the newer one, and writes nothing', async () => {
     const record = freshRecord();
     expect((await save(record, sampleManifest())).statusCode).toBe(201);
-    expect((await save(record, sampleManifest(), { status: 'saved', baseVersion: 1, authorization: admin })).statusCode).toBe(201);
+    expect((await save(record, sampleManifest(), { status: 'saved', baseVersion: 1, authorization: t.admin })).statusCode).toBe(201);
 
     const stale = await save(record, { ...sampleManifest(), text: [] }, { status: 'saved', baseVersion: 1 });
     expect(stale.statusCode).toBe(409);
@@ -191,7 +88,7 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
 
   it('lets only one of two saves based on the same version through', async () => {
     const record = freshRecord();
-    const results = await Promise.all([save(record, sampleManifest()), save(record, sampleManifest(), { authorization: admin })]);
+    const results = await Promise.all([save(record, sampleManifest()), save(record, sampleManifest(), { authorization: t.admin })]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
     expect(results.find((r) => r.statusCode === 409)!.json().latestVersion).toBe(1);
     expect(await storedVersions(record.recordId)).toBe(1);
@@ -200,9 +97,9 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
   // PGlite has one connection, so two saves never interleave there; PostgreSQL shows the real race:
   // another save's version 1 is inserted but not committed while this save reads "latest is 0".
   it('turns a save that loses the race for a version number into a conflict', async (context) => {
-    if (server.database.kind !== 'postgres') return context.skip();
+    if (t.server.database.kind !== 'postgres') return context.skip();
     const record = freshRecord();
-    const { db } = server.database;
+    const { db } = t.server.database;
     const user = (await findUserByEmail(db, 'demo', 'admin@demo.test'))!;
     let commit!: () => void;
     const other = db.transaction(async (tx) => {
@@ -249,7 +146,7 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
       expect(response.json().problems.join('\n')).toMatch(problem);
     }
     expect(await storedVersions(record.recordId)).toBe(0);
-    const [row] = await server.database.db.select().from(records).where(and(eq(records.id, record.recordId)));
+    const [row] = await t.server.database.db.select().from(records).where(and(eq(records.id, record.recordId)));
     expect(row!.annotationStatus).toBeNull();
   });
 
@@ -282,39 +179,6 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
     expect(await storedVersions(record.recordId)).toBe(1);
   });
 
-  it('saves stent borders corrected by hand and finds them again as saved; refuses a bad one with 400 naming the problem, and writes nothing (issue 28)', async () => {
-    const record = freshRecord();
-    const ring = (radius: number) => Array.from({ length: 16 }, (_, i) => ({ x: 256 + radius * Math.cos(i / 2.55), y: 256 + radius * Math.sin(i / 2.55) }));
-    const stentBorders = [
-      { slice: 2, controlPoints: ring(120), source: 'manual' as const },
-      { slice: 4, controlPoints: ring(130), source: 'manual' as const },
-    ];
-    const manifest = { ...sampleManifest(), stentBorders };
-    expect((await save(record, manifest)).statusCode).toBe(201);
-    expect((await get(`/api/demo/records/${record.recordId}/annotations`)).json().manifest).toEqual(manifest);
-    const beyond = await save(record, { ...manifest, stentBorders: [{ ...stentBorders[0]!, slice: record.slices + 1 }] }, { baseVersion: 1 });
-    expect(beyond.statusCode).toBe(400);
-    expect(beyond.json().problems).toEqual([`stentBorders[0].slice: slice ${record.slices + 1} is beyond the record's ${record.slices} slices`]);
-    const twice = await save(record, { ...manifest, stentBorders: [stentBorders[0]!, stentBorders[0]!] }, { baseVersion: 1 });
-    expect(twice.statusCode).toBe(400);
-    expect(twice.json().problems).toEqual(['stentBorders[1].slice: slice 2 has two stent borders']);
-    expect(await storedVersions(record.recordId)).toBe(1);
-  });
-
-  it('saves the stent references moved by hand and finds them again as saved; refuses one beyond the record or on no slice with 400, and writes nothing (issue 28)', async () => {
-    const record = freshRecord();
-    const manifest = { ...sampleManifest(), stentReferences: { distal: 2, proximal: record.slices } };
-    expect((await save(record, manifest)).statusCode).toBe(201);
-    expect((await get(`/api/demo/records/${record.recordId}/annotations`)).json().manifest).toEqual(manifest);
-    const beyond = await save(record, { ...manifest, stentReferences: { proximal: record.slices + 1 } }, { baseVersion: 1 });
-    expect(beyond.statusCode).toBe(400);
-    expect(beyond.json().problems).toEqual([`stentReferences.proximal: slice ${record.slices + 1} is beyond the record's ${record.slices} slices`]);
-    const zero = await save(record, { ...manifest, stentReferences: { distal: 0 } }, { baseVersion: 1 });
-    expect(zero.statusCode).toBe(400);
-    expect(zero.json().problems).toEqual(['stentReferences.distal: distal must be 1 or more (slices are 1-based)']);
-    expect(await storedVersions(record.recordId)).toBe(1);
-  });
-
   it('refuses a contour set with a bad vessel contour with 400 naming the problem, and writes nothing', async () => {
     const record = freshRecord();
     const m = sampleManifest();
@@ -337,7 +201,7 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
       expect(response.json().problems.join('\n'), String(problem)).toMatch(problem);
     }
     expect(await storedVersions(record.recordId)).toBe(0);
-    const [row] = await server.database.db.select().from(records).where(and(eq(records.id, record.recordId)));
+    const [row] = await t.server.database.db.select().from(records).where(and(eq(records.id, record.recordId)));
     expect(row!.annotationStatus).toBeNull();
   });
 
@@ -369,10 +233,10 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
     expect(badVersion.json().message).toMatch(/baseVersion/);
 
     const post = (body: { payload: Buffer; contentType: string }) =>
-      server.app.inject({
+      t.server.app.inject({
         method: 'POST',
         url: '/api/demo/records?status=new',
-        headers: { host: hostOf('demo'), authorization: clinician, 'content-type': body.contentType },
+        headers: { host: hostOf('demo'), authorization: t.clinician, 'content-type': body.contentType },
         payload: body.payload,
       });
     const fields = { recordId: record.recordId, patientId: record.patientId };
@@ -392,20 +256,20 @@ describe.skipIf(postgresUnavailable)('saving and loading annotations', () => {
 
   it("answers 404 for a record of another patient or another tenant, and 401 without a token", async () => {
     const record = freshRecord();
-    const other = demoRecords.find((r) => r.patientId !== record.patientId)!;
+    const other = t.demoRecords.find((r) => r.patientId !== record.patientId)!;
     const wrongPatient = await save(record, sampleManifest(), { patientId: other.patientId });
     expect(wrongPatient.statusCode).toBe(404);
     expect(wrongPatient.json().message).toMatch(/has no record/);
 
-    const otherTenant = await save(acmeRecord, sampleManifest());
+    const otherTenant = await save(t.acmeRecord, sampleManifest());
     expect(otherTenant.statusCode).toBe(404);
-    expect((await get(`/api/demo/records/${acmeRecord.recordId}/annotations`)).statusCode).toBe(404);
-    expect((await get(`/api/demo/records/${acmeRecord.recordId}/annotations/versions`)).statusCode).toBe(404);
-    expect((await get(`/api/demo/records/${acmeRecord.recordId}/annotations/versions/1`)).statusCode).toBe(404);
+    expect((await get(`/api/demo/records/${t.acmeRecord.recordId}/annotations`)).statusCode).toBe(404);
+    expect((await get(`/api/demo/records/${t.acmeRecord.recordId}/annotations/versions`)).statusCode).toBe(404);
+    expect((await get(`/api/demo/records/${t.acmeRecord.recordId}/annotations/versions/1`)).statusCode).toBe(404);
 
     expect((await save(record, sampleManifest(), { authorization: null })).statusCode).toBe(401);
     expect((await get(`/api/demo/records/${record.recordId}/annotations`, null)).statusCode).toBe(401);
     expect(await storedVersions(record.recordId)).toBe(0);
-    expect(await storedVersions(acmeRecord.recordId)).toBe(0);
+    expect(await storedVersions(t.acmeRecord.recordId)).toBe(0);
   });
 });
