@@ -5,7 +5,8 @@
  * Under SwiftShader the compositor draws every layer again, on the CPU, in each painted frame.
  */
 import type { CDPSession } from '@playwright/test';
-import { launchChromium, signedInPage, startBenchServer, waitForServerIdle } from './browser-bench.ts';
+import { launchChromium, startBenchServer } from './browser-bench.ts';
+import { openDownloadedReview } from './review-page-setup.ts';
 import { paintedPlayback, PLAYBACK_MS } from './review-measures.ts';
 import { descendantCpuSeconds } from './chromium-cpu.ts';
 
@@ -28,15 +29,7 @@ interface Layer {
 process.env.PREGENERATE_DEMO ??= 'false';
 const server = await startBenchServer(PORT);
 const browser = await launchChromium();
-const page = await signedInPage(browser, server.origin);
-await page.goto(`${server.origin}/patients/DEM-001/records`);
-const link = page.getByTestId('record-card').filter({ hasText: new RegExp(`B-mode:\\s*${FRAMES.toLocaleString('en-US')} frames`) }).getByRole('link');
-await page.goto(`${server.origin}${await link.getAttribute('href')}`);
-await page
-  .getByTestId('frames-status')
-  .filter({ hasText: new RegExp(`All ${FRAMES.toLocaleString('en-US')} B-mode and \\d+ angio frames downloaded`) })
-  .waitFor({ timeout: 600_000 });
-await waitForServerIdle(server);
+const page = await openDownloadedReview(browser, server, FRAMES);
 
 const session: CDPSession = await page.context().newCDPSession(page);
 await session.send('DOM.getDocument', { depth: -1 });

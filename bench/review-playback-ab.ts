@@ -8,9 +8,10 @@
  */
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { launchChromium, signedInPage, startBenchServer, waitForServerIdle, type BenchServer } from './browser-bench.ts';
+import { launchChromium, startBenchServer, type BenchServer } from './browser-bench.ts';
 import { descendantCpuSeconds } from './chromium-cpu.ts';
 import { paintedPlayback, percentile, PLAYBACK_MS } from './review-measures.ts';
+import { openDownloadedReview } from './review-page-setup.ts';
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -26,16 +27,7 @@ process.env.PREGENERATE_DEMO ??= 'false';
 
 async function openReview(server: BenchServer): Promise<Page> {
   const browser = await launchChromium(['--js-flags=--expose-gc']);
-  const page = await signedInPage(browser, server.origin);
-  await page.goto(`${server.origin}/patients/DEM-001/records`);
-  const link = page.getByTestId('record-card').filter({ hasText: new RegExp(`B-mode:\\s*${FRAMES.toLocaleString('en-US')} frames`) }).getByRole('link');
-  await page.goto(`${server.origin}${await link.getAttribute('href')}`);
-  await page
-    .getByTestId('frames-status')
-    .filter({ hasText: new RegExp(`All ${FRAMES.toLocaleString('en-US')} B-mode and \\d+ angio frames downloaded`) })
-    .waitFor({ timeout: 600_000 });
-  await waitForServerIdle(server);
-  return page;
+  return openDownloadedReview(browser, server, FRAMES);
 }
 
 const builds = [
