@@ -12,6 +12,10 @@ import { describe, expect, it } from 'vitest';
 import { buildRecordContours, hasBorder, RecordContoursSchema, type SliceDetection } from '../../src/domain/contours/api.ts';
 import type { BorderCarry } from '../../src/domain/contours/detect-sequence.ts';
 import { ProvisionalContoursSchema, type ProvisionalContours } from '../../src/domain/contours/provisional-contours.ts';
+import { detectStent } from '../../src/domain/stent/stent-analysis.ts';
+import { stentResults } from '../../src/domain/stent/stent-results.ts';
+import { RecordContoursWithStentSchema } from '../../src/domain/stent/stored-stent.ts';
+import { createStrutDetector } from '../../src/domain/stent/strut-detection.ts';
 import { generateFrames } from '../../src/server/imaging/demo-pullback.ts';
 import { detectChunk } from '../../src/server/contours/detect-chunk.ts';
 import { detectionRuns } from '../../src/server/contours/detection-order.ts';
@@ -82,6 +86,15 @@ function detectedRunByRun(): SliceDetection[] {
   return detections;
 }
 
+/** The reference stent: every frame's struts read in frame order, the record's stent from them all. */
+function stentReadInOrder() {
+  const frames = generateFrames(pullbackModelOf(record), 0, record.bmodeFrameCount);
+  const struts = createStrutDetector({ frameWidth: 256, frameHeight: 256, pixelSpacingMm: record.pixelSpacingMm, centreX: 128, centreY: 128 });
+  const frameBytes = 256 * 256;
+  const readings = Array.from({ length: record.bmodeFrameCount }, (_, k) => struts.detect(frames.subarray(k * frameBytes, (k + 1) * frameBytes)));
+  return stentResults(detectStent(readings, framesPerMm));
+}
+
 describe('coarse-to-fine detection of a record', () => {
   it('stores exactly the contours of the runs detected one after another, after provisional figures that are the final ones of the frames sampled', async () => {
     const { store, provisional } = recordingStore();
@@ -94,6 +107,8 @@ describe('coarse-to-fine detection of a record', () => {
       const final = RecordContoursSchema.parse(JSON.parse(zlib.gunzipSync(stored!).toString('utf8')));
       const reference = buildRecordContours({ version: 'v1', pixelSpacingMm: record.pixelSpacingMm, framesPerMm, detections: detectedRunByRun() });
       expect(final).toEqual(reference);
+      // The first pass reads borders alone and its chunks' struts come last (issue 23): the stored stent is still that of every frame read in order.
+      expect(RecordContoursWithStentSchema.parse(JSON.parse(zlib.gunzipSync(stored!).toString('utf8'))).stent).toEqual(stentReadInOrder());
 
       // The first pass (one chunk of each of the three runs) was published, and only provisional frames were in it.
       expect(provisional.length).toBeGreaterThanOrEqual(1);

@@ -31,9 +31,10 @@ export function createContourWorkerPool(size: number): ContourWorkerPool {
     name: 'contour worker pool',
     toMessage(job, id) {
       // Copies are sent (and moved, not cloned): the caller's chunk may be a buffer others still read.
-      const gz = new Uint8Array(job.gz);
+      const frames = job.raw ? { raw: new Uint8Array(job.raw) } : job.gz ? { gz: new Uint8Array(job.gz) } : {};
       const carry = ownCarry(job.carry);
-      return { message: { ...job, id, gz, carry } satisfies ContourJob, transfer: [gz.buffer, ...carryTransfer(carry)] };
+      const moved = (frames.raw ?? frames.gz)?.buffer;
+      return { message: { ...job, id, ...frames, carry } satisfies ContourJob, transfer: [...(moved ? [moved] : []), ...carryTransfer(carry)] };
     },
     fromMessage: (result) => ('error' in result ? new Error(result.error) : { detections: result.detections, carry: result.carry, stent: result.stent }),
   });

@@ -1,14 +1,14 @@
 /**
- * Worker thread body for contour-worker-pool.ts: unpacks a gzip frame chunk and detects the lumen
- * and vessel borders on each of its frames, continuing from the previous chunk's last frame when given.
+ * Worker thread body for contour-worker-pool.ts: unpacks a gzip frame chunk (or takes raw frames) and detects the lumen
+ * and vessel borders on each of its frames, continuing from the previous chunk's last frame when given, and/or reads their stent struts.
  */
 import { gunzipSync } from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
-import { carryTransfer, detectChunk, stentTransfer, type ContourJob, type ContourJobResult } from './detect-chunk.ts';
+import { carryTransfer, detectChunk, jobFrames, stentTransfer, type ContourJob, type ContourJobResult } from './detect-chunk.ts';
 
 parentPort?.on('message', (job: ContourJob) => {
   try {
-    const result = detectChunk(job, gunzipSync(job.gz));
+    const result = detectChunk(job, jobFrames(job, gunzipSync));
     // The carry's arrays are the worker's own copies (carryOf), the wall bins new each frame: moving them loses nothing here.
     parentPort?.postMessage({ id: job.id, ...result } satisfies ContourJobResult, [...carryTransfer(result.carry), ...stentTransfer(result.stent)]);
   } catch (error) {

@@ -17,8 +17,16 @@ export interface ContourJob {
   readonly frameWidth: number;
   readonly frameHeight: number;
   readonly pixelSpacingMm: number;
-  /** The chunk as stored: gzip of its frames' raw bytes. */
-  readonly gz: Uint8Array;
+  /** The chunk as stored: gzip of its frames' raw bytes (or `raw`). */
+  readonly gz?: Uint8Array;
+  /** The frames' raw bytes, when the caller has them unpacked (a run's warm-up frames, rendered alone): nothing to gunzip. */
+  readonly raw?: Uint8Array;
+  /**
+   * What to read (issue 23): both the borders (with calcium) and each frame's stent struts (the
+   * default); only the borders, for the first pass that the provisional MLA waits for (the struts,
+   * about a third of the job, are read later); or only the struts of a chunk whose borders are in.
+   */
+  readonly read?: ChunkReading;
   /** The previous frame's borders and pixels (continuity), or null at the start of a run. */
   readonly carry: BorderCarry | null;
   /**
@@ -27,6 +35,8 @@ export interface ContourJob {
    */
   readonly lastFrames?: number;
 }
+
+export type ChunkReading = 'borders-and-stent' | 'borders' | 'stent';
 
 /** A chunk's borders and, frame by frame in the same order, what the stent's struts and wall showed. */
 export interface ChunkDetection extends BorderSequenceDetection {
@@ -52,18 +62,29 @@ function detectorsFor(frameWidth: number, frameHeight: number, pixelSpacingMm: n
   return cached;
 }
 
-export function detectChunk(job: Omit<ContourJob, 'id' | 'gz'>, frames: Uint8Array): ChunkDetection {
+export function detectChunk(job: Omit<ContourJob, 'id' | 'gz' | 'raw'>, frames: Uint8Array): ChunkDetection {
   const { detector, calcium, struts } = detectorsFor(job.frameWidth, job.frameHeight, job.pixelSpacingMm);
   const frameBytes = job.frameWidth * job.frameHeight;
   const from = job.lastFrames === undefined ? 0 : Math.max(0, frames.length - job.lastFrames * frameBytes);
   const run = frames.subarray(from);
+  const read = job.read ?? 'borders-and-stent';
+  // The stent (issue 28) needs every frame's struts before its segment and borders can be found: each frame is read here, the record's stent at the end.
+  const stent: StentFrameReading[] = [];
+  if (read !== 'borders') {
+    for (let offset = 0; offset + frameBytes <= run.length; offset += frameBytes) stent.push(struts.detect(run.subarray(offset, offset + frameBytes)));
+  }
+  if (read === 'stent') return { detections: [], carry: null, stent };
   const result = detectBorderSequence(detector, run, job, job.carry);
   // Calcium (issue 28) on the borders just found: the border detector itself knows nothing of it.
   const centre = { x: job.frameWidth / 2, y: job.frameHeight / 2 };
-  // The stent (issue 28) needs every frame's struts before its segment and borders can be found: each frame is read here, the record's stent at the end.
-  const stent: StentFrameReading[] = [];
-  for (let offset = 0; offset + frameBytes <= run.length; offset += frameBytes) stent.push(struts.detect(run.subarray(offset, offset + frameBytes)));
   return { ...result, detections: withCalcium(calcium, result.detections, run, frameBytes, centre), stent };
+}
+
+/** The job's frames, raw: as given, or unpacked from the stored gzip chunk. */
+export function jobFrames(job: Pick<ContourJob, 'gz' | 'raw'>, gunzip: (gz: Uint8Array) => Uint8Array): Uint8Array {
+  if (job.raw) return job.raw;
+  if (job.gz) return gunzip(job.gz);
+  throw new Error('a contour job carries its frames, raw or gzip');
 }
 
 /** The buffers of a chunk's stent readings (each frame's wall bins), to move them to another thread. */

@@ -10,6 +10,7 @@
  * pass is done each frame's borders are exactly those of detecting the runs one after another.
  * Pure: no I/O, no timers.
  */
+import type { GenerationPriority } from '../imaging/generation-queue.ts';
 
 /** Chunks first..end-1 of a record, detected in order. */
 export interface DetectionRun {
@@ -92,4 +93,38 @@ export class CoarseToFineSchedule {
     const { first, end } = this.runs[run]!;
     return end - first;
   }
+}
+
+/** The task is its run's first chunk: part of the first pass, which the provisional contours wait for. */
+export function inFirstPass(task: DetectionTask, runs: readonly DetectionRun[]): boolean {
+  const run = runs[task.run];
+  if (!run) throw new RangeError(`no run ${task.run}`);
+  return task.chunk === run.first;
+}
+
+/**
+ * The generation priority of the frames a task needs. A detection someone asked for gets its
+ * first pass's frames ahead of the page's own download of the whole pullback ('provisional',
+ * below only the chunk the page shows first): that pass samples the pullback for the provisional
+ * MLA (issue 23), and queued behind 3,600 frames' download it waited minutes. Its later passes go
+ * beside the page's requests ('demand'); an idle detection (borders made at ingest) never goes
+ * before a page ('background').
+ */
+export function detectionPriority(task: DetectionTask, runs: readonly DetectionRun[], idle: boolean): GenerationPriority {
+  if (idle) return 'background';
+  return inFirstPass(task, runs) ? 'provisional' : 'demand';
+}
+
+/**
+ * What a task's job reads: the first pass reads only the borders (the provisional MLA waits for
+ * it, and each frame's stent struts are about a third of a job's CPU); those chunks' struts are
+ * read after every pass ('stent', strutChunks). Every other chunk reads both at once.
+ */
+export function taskReading(task: DetectionTask, runs: readonly DetectionRun[]): 'borders' | 'borders-and-stent' {
+  return inFirstPass(task, runs) ? 'borders' : 'borders-and-stent';
+}
+
+/** The chunks whose struts are read after the borders (each run's first chunk), in record order. */
+export function strutChunks(runs: readonly DetectionRun[]): number[] {
+  return runs.filter((run) => run.end > run.first).map((run) => run.first);
 }

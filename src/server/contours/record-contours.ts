@@ -290,8 +290,8 @@ export class RecordContourService {
       pool: this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null,
       runChunks: this.runChunks,
       turn: () => this.idleTurn(entry),
-      // A clinician waits: the frames detection needs are made beside the page's, before any background work.
-      priority: () => (entry.idle ? 'background' : 'demand'),
+      // A clinician waits: the frames detection needs are made beside the page's (its first pass's before them), before any background work.
+      idle: () => entry.idle,
       stopped: () => this.closed,
       afterChunk: async (sofar, done, schedule) => {
         await publish(sofar, schedule);

@@ -5,6 +5,10 @@
  * order a few ahead of the detection, so that generation (frame workers) and detection (contour
  * workers) go on side by side on both cores. After each chunk the caller is told (progress, and
  * the provisional contours once the whole pullback is sampled).
+ *
+ * The first pass is kept short (issue 23): its frames are made ahead of the page's download
+ * (detectionPriority), its jobs read only the borders, and those chunks' stent struts are read
+ * once every border is in (taskReading, strutChunks). A run's warm-up frames go to the worker raw.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -13,13 +17,11 @@ import type { BorderCarry } from '../../domain/contours/detect-sequence.ts';
 import { chunkCount, chunkFrames } from '../../domain/images.ts';
 import type { StentFrameReading } from '../../domain/stent/strut-detection.ts';
 import type { RecordRow } from '../db/records.ts';
-import type { GenerationPriority } from '../imaging/generation-queue.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { ContourWorkerPool } from './contour-worker-pool.ts';
-import { detectChunk, type ChunkDetection } from './detect-chunk.ts';
-import { CoarseToFineSchedule, detectionRuns, type DetectionTask } from './detection-order.ts';
+import { detectChunk, type ChunkDetection, type ChunkReading } from './detect-chunk.ts';
+import { CoarseToFineSchedule, detectionPriority, detectionRuns, strutChunks, taskReading, type DetectionTask } from './detection-order.ts';
 
-const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
 /** Two, as at a record's start: the first of them takes its temporal cue from the second. */
@@ -36,14 +38,17 @@ export interface RecordDetectionDeps {
   readonly runChunks: number;
   /** Resolves when the detection may take its next chunk (an idle detection waits for a quiet spell). */
   readonly turn: () => Promise<void>;
-  /** The generation priority of the frames it needs: 'demand' while a clinician waits. */
-  readonly priority: () => GenerationPriority;
+  /** An idle detection (borders made at ingest) until someone asks for the record: its frames are made at background priority. */
+  readonly idle: () => boolean;
   readonly stopped: () => boolean;
   /** After each chunk: the detections so far (undefined where not detected yet) and the schedule's state. */
   readonly afterChunk: (detections: readonly (SliceDetection | undefined)[], done: number, schedule: CoarseToFineSchedule) => Promise<void>;
   /** Time spent waiting for frames, summed over the lanes (logged). */
   readonly timing: { waitingForFramesMs: number };
 }
+
+/** A chunk's frames as fetched: the stored gzip chunk, or raw frames rendered alone (a run's warm-up). */
+type FetchedFrames = { readonly gz: Uint8Array } | { readonly raw: Uint8Array };
 
 /** Every frame's borders and stent struts (issue 28), as the detection job's workers read them. */
 export interface RecordDetection {
@@ -65,16 +70,17 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
 
   // The chunks in the order the schedule hands them out when every lane keeps pace: asked that far ahead.
   const order = fetchOrder(runs);
-  const fetched = new Map<string, Promise<Uint8Array>>();
+  const fetched = new Map<string, Promise<FetchedFrames>>();
   /** Fetches a lane took before the look-ahead reached them: not asked again. */
   const taken = new Set<string>();
   let nextFetch = 0;
   const fetchKey = (task: DetectionTask, warmUp: boolean) => `${warmUp ? 'w' : 'c'}${task.chunk}`;
-  const startFetch = (task: DetectionTask, warmUp: boolean): Promise<Uint8Array> => {
+  const startFetch = (task: DetectionTask, warmUp: boolean): Promise<FetchedFrames> => {
     const key = fetchKey(task, warmUp);
     let pending = fetched.get(key);
     if (!pending) {
-      pending = warmUp ? warmUpFrames(task.chunk) : imaging.chunk(record, 'bmode', task.chunk, deps.priority());
+      const priority = detectionPriority(task, runs, deps.idle());
+      pending = warmUp ? warmUpFrames(task.chunk, priority) : imaging.chunk(record, 'bmode', task.chunk, priority).then((gz) => ({ gz }));
       pending.catch(() => undefined); // awaited by the lane that takes the task; this only keeps an early failure from going unhandled
       fetched.set(key, pending);
     }
@@ -87,13 +93,12 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
       if (!taken.has(fetchKey(task, false))) startFetch(task, false);
     }
   };
-  const warmUpFrames = async (chunk: number) => {
+  const warmUpFrames = async (chunk: number, priority: ReturnType<typeof detectionPriority>): Promise<FetchedFrames> => {
     const start = chunkFrames(chunk, record.bmodeFrameCount).first;
-    const raw = await imaging.bmodeFrames(record, start - WARM_UP_FRAMES, start, deps.priority());
-    // Detection takes gzip chunks, as stored; two frames are quick to pack.
-    return gzip(raw, { level: 1 });
+    // Raw, as rendered: packing two frames only for the worker to unpack them would cost both sides.
+    return { raw: await imaging.bmodeFrames(record, start - WARM_UP_FRAMES, start, priority) };
   };
-  const take = async (task: DetectionTask, warmUp: boolean): Promise<Uint8Array> => {
+  const take = async (task: DetectionTask, warmUp: boolean): Promise<FetchedFrames> => {
     const asked = performance.now();
     const bytes = await startFetch(task, warmUp);
     fetched.delete(fetchKey(task, warmUp));
@@ -101,10 +106,10 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
     deps.timing.waitingForFramesMs += performance.now() - asked;
     return bytes;
   };
-  const detect = async (bytes: Uint8Array, carry: BorderCarry | null, lastFrames?: number): Promise<ChunkDetection> => {
-    const job = { ...geometry, carry, ...(lastFrames === undefined ? {} : { lastFrames }) };
-    if (pool) return pool.detect({ ...job, gz: bytes });
-    const result = detectChunk(job, await gunzip(bytes));
+  const detect = async (frames: FetchedFrames, carry: BorderCarry | null, read: ChunkReading, lastFrames?: number): Promise<ChunkDetection> => {
+    const job = { ...geometry, carry, read, ...(lastFrames === undefined ? {} : { lastFrames }) };
+    if (pool) return pool.detect({ ...job, ...frames });
+    const result = detectChunk(job, 'raw' in frames ? frames.raw : await gunzip(frames.gz));
     await new Promise((resolve) => setImmediate(resolve));
     return result;
   };
@@ -112,17 +117,29 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
   const detectTask = async (task: DetectionTask) => {
     await deps.turn();
     if (deps.stopped()) throw new DetectionStopped();
-    if (task.warmUp) carries[task.run] = (await detect(await take(task, true), null, WARM_UP_FRAMES)).carry;
-    const gz = await take(task, false);
+    if (task.warmUp) carries[task.run] = (await detect(await take(task, true), null, 'borders', WARM_UP_FRAMES)).carry;
+    const frames = await take(task, false);
     fetchAhead();
-    const result = await detect(gz, carries[task.run]!);
+    const read = taskReading(task, runs);
+    const result = await detect(frames, carries[task.run]!, read);
     const { first, count } = chunkFrames(task.chunk, record.bmodeFrameCount);
     if (result.detections.length !== count) throw new Error(`chunk ${task.chunk} held ${result.detections.length} frames, expected ${count}`);
-    if (result.stent.length !== count) throw new Error(`chunk ${task.chunk} read struts on ${result.stent.length} frames, expected ${count}`);
     result.detections.forEach((detection, k) => (detections[first + k] = detection));
-    result.stent.forEach((reading, k) => (stent[first + k] = reading));
+    if (read === 'borders-and-stent') keepStent(task.chunk, result);
     carries[task.run] = result.carry;
     done += count;
+  };
+  const keepStent = (chunk: number, result: ChunkDetection) => {
+    const { first, count } = chunkFrames(chunk, record.bmodeFrameCount);
+    if (result.stent.length !== count) throw new Error(`chunk ${chunk} read struts on ${result.stent.length} frames, expected ${count}`);
+    result.stent.forEach((reading, k) => (stent[first + k] = reading));
+  };
+  /** The struts of a chunk whose borders the first pass read alone: from the stored chunk (made by then). */
+  const readStruts = async (chunk: number) => {
+    await deps.turn();
+    if (deps.stopped()) throw new DetectionStopped();
+    const gz = await imaging.chunk(record, 'bmode', chunk, deps.idle() ? 'background' : 'demand');
+    keepStent(chunk, await detect({ gz }, null, 'stent'));
   };
 
   let failed = false;
@@ -143,6 +160,12 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
   const lanes = Math.max(1, Math.min(runs.length, pool?.size ?? 1));
   await Promise.all(Array.from({ length: lanes }, lane));
   if (!schedule.done()) throw new Error('the detection ended with chunks left');
+  // Every border is in (the provisional contours are up to date): now the first pass's struts.
+  const strutsLeft = strutChunks(runs);
+  const strutLane = async () => {
+    for (let chunk = strutsLeft.shift(); chunk !== undefined; chunk = strutsLeft.shift()) await readStruts(chunk);
+  };
+  await Promise.all(Array.from({ length: lanes }, strutLane));
   return { detections: detections as SliceDetection[], stent };
 }
 

@@ -5,8 +5,13 @@
  * by a more urgent request is raised to its priority.
  */
 
-/** urgent: the chunk the page shows first; demand: other page requests; background: a record's whole pullback; idle: records nobody opened yet. */
-export const GENERATION_PRIORITIES = ['urgent', 'demand', 'background', 'idle'] as const;
+/**
+ * urgent: the chunk the page shows first; provisional: the chunks the first pass of a detection
+ * someone waits for needs (one in four along the pullback, for the provisional MLA: issue 23),
+ * which would otherwise queue behind the page's download of every frame; demand: other page
+ * requests; background: a record's whole pullback; idle: records nobody opened yet.
+ */
+export const GENERATION_PRIORITIES = ['urgent', 'provisional', 'demand', 'background', 'idle'] as const;
 export type GenerationPriority = (typeof GENERATION_PRIORITIES)[number];
 
 const rankOf = (priority: GenerationPriority) => GENERATION_PRIORITIES.indexOf(priority);

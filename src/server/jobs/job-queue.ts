@@ -26,7 +26,7 @@ export type JobName = (typeof JOB_NAMES)[number];
  * (its GenerationPriority is passed here as it is, which the compiler checks); they are spelled
  * out rather than imported so that jobs/ stays below the rooms whose work it queues.
  */
-export const JOB_PRIORITY = { urgent: 30, demand: 20, background: 10, idle: 0 } as const satisfies Record<string, number>;
+export const JOB_PRIORITY = { urgent: 30, provisional: 25, demand: 20, background: 10, idle: 0 } as const satisfies Record<string, number>;
 type NamedPriority = keyof typeof JOB_PRIORITY;
 
 /**

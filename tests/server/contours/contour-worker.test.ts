@@ -51,6 +51,21 @@ describe('contour detection in worker threads', () => {
     expect(after.detections).toEqual(alone.detections);
   }, 30_000);
 
+  it('reads the same from raw frames as from the gzip chunk, and borders then struts apart as both at once', async () => {
+    const frames = croppedFrames(20, 3);
+    const both = await pool.detect({ ...geometry, gz: zlib.gzipSync(frames), carry: null });
+    expect(both.stent).toHaveLength(3);
+    const borders = await pool.detect({ ...geometry, raw: frames, carry: null, read: 'borders' });
+    expect(borders.stent).toEqual([]);
+    expect(borders.detections).toEqual(both.detections);
+    expect(borders.carry).toEqual(both.carry);
+    const struts = await pool.detect({ ...geometry, gz: zlib.gzipSync(frames), carry: null, read: 'stent' });
+    expect(struts.detections).toEqual([]);
+    expect(struts.stent).toEqual(both.stent);
+    // The caller's raw frames were copied for the worker, not moved away from under it.
+    expect(frames.length).toBe(3 * width * height);
+  }, 30_000);
+
   it('fails the job with the reason when the chunk is not whole frames', async () => {
     await expect(pool.detect({ ...geometry, gz: zlib.gzipSync(new Uint8Array(width * height + 7)), carry: null })).rejects.toThrow(/whole 500x480 images/);
   });

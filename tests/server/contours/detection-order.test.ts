@@ -4,7 +4,15 @@
  * two lanes at once, and every chunk is handed out exactly once, in frame order within its run.
  */
 import { describe, expect, it } from 'vitest';
-import { CoarseToFineSchedule, detectionRuns, type DetectionTask } from '../../../src/server/contours/detection-order.ts';
+import {
+  CoarseToFineSchedule,
+  detectionPriority,
+  detectionRuns,
+  inFirstPass,
+  strutChunks,
+  taskReading,
+  type DetectionTask,
+} from '../../../src/server/contours/detection-order.ts';
 import { fetchOrder } from '../../../src/server/contours/record-detection.ts';
 
 describe('detection runs', () => {
@@ -66,5 +74,27 @@ describe('the coarse-to-fine schedule', () => {
       schedule.complete(task);
     }
     expect(chunks).toEqual([0, 1, 2]);
+  });
+});
+
+describe('the first pass goes first (issue 23: the provisional MLA on a first open)', () => {
+  const runs = detectionRuns(10, 4);
+  const tasks = fetchOrder(runs);
+
+  it("asks for the first pass's frames ahead of the page's download, the later passes beside it, and an idle detection's behind it", () => {
+    const priorities = tasks.map((task) => `${task.chunk}:${detectionPriority(task, runs, false)}`);
+    expect(priorities).toEqual(['0:provisional', '4:provisional', '8:provisional', '1:demand', '5:demand', '9:demand', '2:demand', '6:demand', '3:demand', '7:demand']);
+    expect(tasks.every((task) => detectionPriority(task, runs, true) === 'background')).toBe(true);
+  });
+
+  it('reads borders alone on the first pass, and those chunks (and only those) get their struts read afterwards, so every chunk has them once', () => {
+    expect(tasks.filter((task) => inFirstPass(task, runs)).map((task) => task.chunk)).toEqual([0, 4, 8]);
+    expect(tasks.map((task) => taskReading(task, runs))).toEqual([...Array(3).fill('borders'), ...Array(7).fill('borders-and-stent')]);
+    const struts = [...strutChunks(runs), ...tasks.filter((task) => taskReading(task, runs) === 'borders-and-stent').map((task) => task.chunk)];
+    expect(struts.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('a task of a run the record does not have is refused', () => {
+    expect(() => inFirstPass({ run: 3, chunk: 0, warmUp: false }, runs)).toThrow(RangeError);
   });
 });

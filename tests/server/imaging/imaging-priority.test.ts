@@ -31,6 +31,19 @@ describe('generation queue', () => {
     expect(started).toEqual(['background-0', 'urgent', 'demand', 'background-1', 'background-2', 'background-3']);
   });
 
+  it("runs a detection's first-pass frames ahead of the page's download queued before them, but after the frame the page shows first", async () => {
+    const queue = new GenerationQueue({ lanes: 1, idleQuietMs: 0 });
+    const started: string[] = [];
+    const first = gate(started, 'page-0');
+    queue.run('demand', first.work);
+    const page = ['page-1', 'page-2'].map((name) => queue.run('demand', async () => void started.push(name)));
+    const provisional = queue.run('provisional', async () => void started.push('first-pass'));
+    const urgent = queue.run('urgent', async () => void started.push('shown-first'));
+    first.release();
+    await Promise.all([provisional.result, urgent.result, ...page.map((task) => task.result)]);
+    expect(started).toEqual(['page-0', 'shown-first', 'first-pass', 'page-1', 'page-2']);
+  });
+
   it('raises a waiting task joined by a more urgent request', async () => {
     const queue = new GenerationQueue({ lanes: 1, idleQuietMs: 0 });
     const started: string[] = [];
