@@ -36,9 +36,13 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
   }
   const contoursUrl = () => `/api/demo/records/${recordId}/contours`;
 
-  /** Polls until the contours are ready (the record's 300 frames are made and detected inline, a few seconds). */
+  /**
+   * Polls until the contours are ready (the record's 300 frames are made and detected inline: a few
+   * seconds on an idle machine, over a minute on a shared one). The bound only keeps a hung server
+   * from hanging the run; it is not a speed check, so it sits well above any load seen here.
+   */
   async function ready(): Promise<{ body: RecordContoursWithStent; etag: string; polls: number }> {
-    const deadline = Date.now() + 80_000;
+    const deadline = Date.now() + 280_000;
     for (let polls = 1; Date.now() < deadline; polls++) {
       const response = await get(contoursUrl());
       if (response.statusCode === 200) {
@@ -89,7 +93,7 @@ describe.skipIf(postgresUnavailable)('record contours', () => {
     const burdens = contours.map((c) => c.plaqueBurden);
     expect(body.maxPlaqueBurden).toEqual({ slice: burdens.indexOf(Math.max(...burdens)) + 1, plaqueBurden: Math.max(...burdens) });
     expect(body.lowConfidenceSlices).toEqual(body.contours.filter((c) => c.confidence < LOW_CONFIDENCE).map((c) => c.slice));
-  }, 90_000);
+  }, 300_000);
 
   it('finds the lumen and vessel the generator drew, and the pullback analysis from the areas', async () => {
     const { body } = await ready();
