@@ -28,6 +28,7 @@ import { PanelLmodeBorderLayer } from './lmode/lmode-border-layer.tsx';
 import { PageLmode } from './lmode/page-lmode.ts';
 import { useBmodeFrameSize } from './lmode/use-bmode-frame-size.ts';
 import type { RecordCalcium } from '../../domain/calcium/record-calcium.ts';
+import { heldFiguresText, useCorrectionsGate } from './manifest/saved-corrections.ts';
 
 /** Where the saved annotations stand, beside the frames' status. */
 function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry: () => void }) {
@@ -116,6 +117,8 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const stentCorrections = useStentCorrections(annotations.store);
   // Issue 28: the calcium as the score counts it (re-read on corrected borders, set by hand), the slice's arc drawn on the B-mode frame.
   const [calciumArcs, setCalciumArcs] = useState<RecordCalcium | null>(null);
+  // The borders and the frame's figures wait for the saved corrections too (manifest/saved-corrections.ts).
+  const correctionsHeld = heldFiguresText(useCorrectionsGate(annotations.store));
   const contourPending =
     contoursState.status === 'processing'
       ? `Detecting lumen and vessel borders… ${contoursState.done} of ${contoursState.total} frames`
@@ -123,7 +126,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
         ? `Lumen and vessel contours unavailable: ${contoursState.message}`
         : contoursState.status === 'loading'
           ? 'Loading lumen and vessel contours…'
-          : null;
+          : correctionsHeld;
   const figures = useMemo(() => ({ pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS }), [pixelSpacingMm, frameRateHz, pullbackSpeedMmPerS]);
   const spacingAssumed = record ? isAssumed(record, 'pixelSpacing') : false;
   // The frame's borders and readout follow the slice once per painted frame, not once per playback tick.
@@ -230,6 +233,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
           report={{ patient: context.patient, record: { ...record, recordId }, figures, review: record.annotation ?? null }}
           onStentBorders={setStentBorders}
           onCalcium={setCalciumArcs}
+          onRetryCorrections={annotations.reload}
           frameAt={(slice) => {
             const size = store.size('bmode');
             const pixels = store.bmodeFrameAt(slice);

@@ -16,6 +16,7 @@ import { useSignedInEmail } from '../../auth/auth-context.tsx';
 import { MAX_PLOT_HEIGHT_FRACTION, usePlotHeight } from './plot-height.ts';
 import { PlotResizeHandle } from './plot-resize-handle.tsx';
 import { ResultsBlock, RESULTS_BLOCK_WIDTH_PX } from './results-block.tsx';
+import { CorrectionsHeld } from './corrections-held.tsx';
 import { ProvisionalPlot } from './provisional-plot.tsx';
 import { provisionalAnalysis } from '../../../domain/contours/provisional-contours.ts';
 import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
@@ -36,14 +37,16 @@ import { calciumExportCsv, useHandCalciumArcs, useRecordCalcium } from '../calci
 import { calciumReportSection } from '../../../domain/calcium/calcium-report.ts';
 import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 import { gatedCsvSection, gatedReportSection, gatingToExport } from '../../../domain/gating/gated-export.ts';
+import { heldFiguresText, savedContourCorrections, useCorrectionsGate } from '../manifest/saved-corrections.ts';
 
 /**
- * The detected contours with the clinician's corrections, measured; null until detection is done.
- * Memoised on the manifest's contours alone: with key frames the analysis costs about a second on a
+ * The detected contours with the clinician's corrections, measured; null until detection is done,
+ * and null until the saved corrections are loaded (saved-corrections.ts: never the uncorrected
+ * figures meanwhile; everything downstream waits on this analysis). Memoised on the manifest's contours alone: with key frames the analysis costs about a second on a
  * 3,600-frame pullback, and a ruler drag, a note or a label must not pay it again.
  */
 export function useCorrectedAnalysis(state: RecordContoursState, annotations: AnnotationStore | null, geometry: PullbackGeometry): CorrectedAnalysis | null {
-  const corrections = useSyncExternalStore(annotations?.subscribe ?? NO_SUBSCRIBE, () => (annotations ? (annotations.getSnapshot().manifest.contours ?? NO_CORRECTIONS) : null));
+  const corrections = useSyncExternalStore(annotations?.subscribe ?? NO_SUBSCRIBE, () => (annotations ? savedContourCorrections(annotations.getSnapshot(), NO_CORRECTIONS) : null));
   const contours = state.status === 'ready' ? state.contours : null;
   return useMemo(
     () => (contours && corrections ? correctedAnalysis(contours, { contours: corrections }, geometry) : null),
@@ -70,13 +73,17 @@ export interface PullbackAnalysisProps {
   onStentBorders?: (borders: ReadonlyMap<number, readonly number[]> | null) => void;
   /** Issue 28: told the record's calcium whenever it changes (the B-mode frame draws the slice's arc), null before. */
   onCalcium?: (calcium: RecordCalcium | null) => void;
+  /** Asks for the saved annotations again after they failed to load (the figures wait for them). */
+  onRetryCorrections?: () => void;
 }
 
 /**
  * The collapsible drawer under the panels: the lumen-area and plaque-burden plot, the MLA and plaque
  * summary, the exports, and the low-confidence slices to step through (shown even when collapsed).
  */
-export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt, onStentBorders, onCalcium }: PullbackAnalysisProps) {
+export function PullbackAnalysis({ state, result: allFramesResult, cursor, annotations, lmode, report, frameAt, onStentBorders, onCalcium, onRetryCorrections }: PullbackAnalysisProps) {
+  // Until the saved corrections are in, the analysis is null (useCorrectedAnalysis): this says why in its place.
+  const held = heldFiguresText(useCorrectionsGate(annotations));
   // Gating on request (issue 28): the figures shown are then those of the gated frames; the exports keep all frames.
   const { gating, gatedFrames, result } = useGating(lmode, allFramesResult);
   // The L-mode panel follows the same toggle: it shows the gated L-mode while gating is on.
@@ -105,7 +112,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   }, [results, onStentBorders]);
   const stentPlotMarkers = useMemo(() => (stent === null ? [] : stentMarkers(stent, allFramesResult?.slices.length)), [stent, allFramesResult]);
   // Issue 23: while the detection runs, the figures of the frames detected so far, labelled provisional.
-  const provisional = state.status === 'processing' && lmode ? state.provisional : null;
+  // They are the detector's alone: held back too while the saved corrections are on their way.
+  const provisional = state.status === 'processing' && lmode && held === null ? state.provisional : null;
   const pullbackGeometry = lmode?.geometry;
   const provisionalResult = useMemo(
     () => (provisional && pullbackGeometry ? provisionalAnalysis(provisional, framesPerMm(pullbackGeometry)) : null),
@@ -194,6 +202,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           <Text textStyle="xs" color="fg.error" role="alert" data-testid="contours-status">
             Lumen and vessel contours unavailable: {state.message}
           </Text>
+        ) : held !== null ? (
+          <CorrectionsHeld text={held} onRetry={onRetryCorrections} />
         ) : null}
         {result ? <SlicesToCheck slices={result.lowConfidenceSlices} noBorder={result.noBorderSlices} source={cursor} /> : null}
         {gating ? <GatingControls gating={gating} source={cursor} /> : null}
@@ -210,7 +220,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
               </Button>
             </>
           ) : null}
-          {report ? <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} gating={() => gating?.getSnapshot().on ?? false} /> : null}
+          {report ? <SendToPacsButton recordId={report.record.recordId} studyInstanceUid={report.record.studyInstanceUid} annotations={annotations} gating={() => gating?.getSnapshot().on ?? false} heldReason={held} /> : null}
         </HStack>
       </HStack>
       {open ? (
@@ -227,6 +237,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
                     cursor={cursor}
                     positionAssumed={report ? positionAssumed(report.record) : false}
                     provisional={!result && provisional ? provisional : null}
+                    held={result ? null : held}
                   />
                   {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
                   {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} store={annotations} /> : null}

@@ -19,6 +19,12 @@ export interface ResultsBlockProps {
    * block labels as such, every one of them, until the final contours replace them.
    */
   provisional?: { readonly detectedFrames: number; readonly frameCount: number } | null;
+  /**
+   * Why the figures are held back (manifest/saved-corrections.ts): the saved corrections are on
+   * their way or could not be loaded. Said once above the dashes, in place of each tile's reason,
+   * which would mislead ("no lumen border yet").
+   */
+  held?: string | null;
 }
 
 /** The column's width: the figures' longest line at 14 px, beside the strip and the plot. */
@@ -50,11 +56,12 @@ function Tile({ color, name, value, lines = [], testId }: { color: string | null
  * proximal references with their areas and diameters, the area stenosis and the lesion length, each
  * placed in mm along the pullback. Each frame's figures are a button that goes to that frame.
  */
-export function ResultsBlock({ result, cursor, positionAssumed, provisional = null }: ResultsBlockProps) {
+export function ResultsBlock({ result, cursor, positionAssumed, provisional = null, held = null }: ResultsBlockProps) {
   const results = result ? lesionResults(result) : null;
   const assumed = positionAssumed ? ' (assumed)' : '';
   const at = (frame: ResultFrame) => `at ${MM.format(frame.positionMm)} mm${assumed} · slice ${frame.slice}`;
-  const none = (why: string) => [why, '—'];
+  // Held back: the block says why once, above; the tiles keep their room with dashes.
+  const none = (why: string) => (held ? [] : [why, '—']);
   const frameButton = (frame: ResultFrame | null, tile: ReactNode, testId: string, what: string) =>
     frame ? (
       <Button
@@ -101,6 +108,11 @@ export function ResultsBlock({ result, cursor, positionAssumed, provisional = nu
         // A clinician must not take these for the final figures: said above them, in words, while they last.
         <Text role="status" textStyle="sm" fontWeight="semibold" color="fg.warning" data-testid="results-provisional">
           Provisional: from {provisional.detectedFrames.toLocaleString('en-US')} of {provisional.frameCount.toLocaleString('en-US')} frames, refining…
+        </Text>
+      ) : null}
+      {held ? (
+        <Text role="status" textStyle="sm" fontWeight="semibold" color="fg.muted" data-testid="results-held">
+          {held}
         </Text>
       ) : null}
       {frameButton(

@@ -100,6 +100,11 @@ export class AnnotationStore {
     this.update({ ...this.present(record(this.snapshot.history, manifest)), version: baseVersion, selectedId: null });
   }
 
+  /** Asked again after a failed load: loading until it answers (the figures keep waiting meanwhile). */
+  retryLoad(): void {
+    if (this.snapshot.status === 'error') this.update({ status: 'loading', error: null });
+  }
+
   fail(message: string): void {
     this.update({ status: 'error', error: message });
   }

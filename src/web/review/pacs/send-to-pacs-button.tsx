@@ -12,16 +12,23 @@ export interface SendToPacsButtonProps {
   annotations: AnnotationStore;
   /** Issue 28: whether the review's gating is on when the dialog opens (the reports then add the gated figures). */
   gating?: () => boolean;
+  /**
+   * Why nothing may be sent yet (manifest/saved-corrections.ts): the saved corrections are on their
+   * way or could not be loaded, so the dialog could not say which annotations the reports carry.
+   */
+  heldReason?: string | null | undefined;
 }
 
 /**
- * "Send to PACS" beside the report exports. Without a study it stays focusable (aria-disabled) so
- * that keyboard users reach its tooltip and learn why it does nothing.
+ * "Send to PACS" beside the report exports. Without a study, or while the saved corrections are not
+ * in, it stays focusable (aria-disabled) so that keyboard users reach its tooltip and learn why it
+ * does nothing.
  */
-export function SendToPacsButton({ recordId, studyInstanceUid, annotations, gating }: SendToPacsButtonProps) {
+export function SendToPacsButton({ recordId, studyInstanceUid, annotations, gating, heldReason = null }: SendToPacsButtonProps) {
   const [open, setOpen] = useState(false);
   const reasonId = useId();
-  const disabled = !studyInstanceUid;
+  const reason = !studyInstanceUid ? NO_STUDY_REASON : heldReason;
+  const disabled = reason !== null;
   return (
     <>
       <Tooltip.Root openDelay={300} closeDelay={0} disabled={!disabled} positioning={{ placement: 'top' }}>
@@ -38,10 +45,10 @@ export function SendToPacsButton({ recordId, studyInstanceUid, annotations, gati
             Send to PACS
           </Button>
         </Tooltip.Trigger>
-        {disabled ? <VisuallyHidden id={reasonId}>{NO_STUDY_REASON}</VisuallyHidden> : null}
+        {disabled ? <VisuallyHidden id={reasonId}>{reason}</VisuallyHidden> : null}
         <Portal>
           <Tooltip.Positioner>
-            <Tooltip.Content>{NO_STUDY_REASON}</Tooltip.Content>
+            <Tooltip.Content>{reason}</Tooltip.Content>
           </Tooltip.Positioner>
         </Portal>
       </Tooltip.Root>

@@ -149,6 +149,7 @@ export class ReviewSession {
   /** Asks for the latest saved annotations again (after a failed load). */
   reloadAnnotations = (): void => {
     this.cancelAnnotationLoad?.();
+    this.annotationStore.retryLoad();
     this.cancelAnnotationLoad = loadAnnotations(this.options.api, this.annotationStore, this.recordId);
   };
 
