@@ -1,9 +1,17 @@
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * Waits for the saved annotations' answer itself. "Not Loading" also held before the review had
+ * mounted its status, and saved cards were then counted before they were drawn.
+ */
+export async function waitForSavedAnnotations(page: Page): Promise<void> {
+  await expect(page.getByTestId('annotations-status')).toHaveText(/^(Annotations v\d+|No saved annotations)/);
+}
+
 /** Opens a review without images (annotations work over black panels) and waits for its annotations. */
 export async function openAnnotationReview(page: Page, href: string): Promise<void> {
   await page.goto(`${href}?noImage=true`);
-  await expect(page.getByTestId('annotations-status')).not.toHaveText(/Loading/);
+  await waitForSavedAnnotations(page);
 }
 
 /** Screen position of image pixel (x, y) of the 512 x 512 B-mode image, fitted and centred in its panel. */

@@ -2,7 +2,7 @@ import { waitForStoredDraft } from './stored-drafts.ts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { originOf } from '../playwright.config.ts';
 import { signIn } from './sign-in.ts';
-import { drawRuler } from './annotation-drawing.ts';
+import { drawRuler, waitForSavedAnnotations } from './annotation-drawing.ts';
 
 /**
  * Issue 26, no lost work: leaving the review with unsaved edits asks Save / Discard / Stay, and
@@ -27,7 +27,7 @@ async function openFromCard(page: Page): Promise<void> {
   const href = await recordCard(page).getByRole('link').getAttribute('href');
   await page.evaluate((to) => window.history.pushState(null, '', to), `${href}?noImage=true`);
   await expect(page).toHaveURL(/\/review\?noImage=true$/);
-  await expect(page.getByTestId('annotations-status')).not.toHaveText(/Loading/);
+  await waitForSavedAnnotations(page);
 }
 
 test('leaving with unsaved edits asks Save / Discard / Stay; nothing asks when all is saved', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { administrator, clinician, signIn, submitProviderSignIn } from './sign-in.ts';
 import { shortRecordHref } from './open-review.ts';
-import { drawRuler, openAnnotationReview as openReview } from './annotation-drawing.ts';
+import { drawRuler, openAnnotationReview as openReview, waitForSavedAnnotations } from './annotation-drawing.ts';
 
 /**
  * Issue 16, no lost work: unsaved annotations are kept in the browser as they are made, and
@@ -56,7 +56,7 @@ test('unsaved annotations are kept as they are made and offered back after a rel
   await expect.poll(() => storedDrafts(page)).toBe(1);
 
   await page.reload();
-  await expect(page.getByTestId('annotations-status')).not.toHaveText(/Loading/);
+  await waitForSavedAnnotations(page);
   await expect(prompt(page)).toContainText(new RegExp(`You have unsaved annotations from .+ on this record ${base.replace(/[()]/g, '\\$&')}\\.`));
   await expect(cards(page)).toHaveCount(saved);
   await expect(saveButton(page)).not.toHaveAttribute('data-attention', '');
