@@ -151,14 +151,16 @@ export function robustEemFit(radii: ArrayLike<number>, blind: Uint8Array, floor:
   const weight = new Uint8Array(n);
   // The first fit: over every seeing ray, or over the rays `start` marks (1 = use).
   for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 || (start !== undefined && start[a] === 0) ? 0 : 1;
-  const residuals: number[] = [];
+  // A typed array sorted without a comparator: the same ascending order for these absolute
+  // residuals (never negative, never NaN) at a fraction of the cost of a number[] and a comparator.
+  const residuals = new Float64Array(n);
   for (let iteration = 0; iteration < 5; iteration++) {
     if (!fitHarmonics(radii, weight, fit)) return false;
-    residuals.length = 0;
-    for (let a = 0; a < n; a++) if (weight[a] === 1) residuals.push(Math.abs(radii[a]! - fit[a]!));
-    residuals.sort((p, q) => p - q);
+    let count = 0;
+    for (let a = 0; a < n; a++) if (weight[a] === 1) residuals[count++] = Math.abs(radii[a]! - fit[a]!);
+    const sorted = residuals.subarray(0, count).sort();
     // Branches lie outside only: trimmed harder on that side.
-    const spread = 1.4826 * (residuals[Math.floor(residuals.length / 2)] ?? 0);
+    const spread = 1.4826 * (sorted[Math.floor(count / 2)] ?? 0);
     const low = -Math.max(floor, 3 * spread);
     const high = Math.max(floor, 1.5 * spread);
     for (let a = 0; a < n; a++) {
@@ -201,10 +203,12 @@ export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: 
     const basis = a * m;
     for (let i = 0; i < m; i++) {
       right[i]! += terms[basis + i]! * radii[a]!;
-      for (let j = 0; j < m; j++) normal[i * m + j]! += terms[basis + i]! * terms[basis + j]!;
+      // The upper triangle only: the matrix is symmetric (t_i t_j = t_j t_i exactly), mirrored below.
+      for (let j = i; j < m; j++) normal[i * m + j]! += terms[basis + i]! * terms[basis + j]!;
     }
   }
   if (count < n / 4) return false;
+  for (let i = 1; i < m; i++) for (let j = 0; j < i; j++) normal[i * m + j] = normal[j * m + i]!;
   // Gaussian elimination with partial pivoting.
   for (let col = 0; col < m; col++) {
     let pivot = col;
