@@ -7,10 +7,11 @@
  * alone-path are all exercised.
  *
  * A digest is the SHA-256 of the exact bytes of both borders' radii (float32), their control points
- * and the confidence (float64) and readability of every frame, so any change of even the last bit shows.
+ * and the confidence (float64) and readability of every frame, so any change of even the last bit
+ * shows, and of the detector's exposed internals (addInternals).
  */
 import { createHash } from 'node:crypto';
-import { createBorderDetector } from '../../../src/domain/contours/border-detector.ts';
+import { createBorderDetector, type InspectableBorderDetector } from '../../../src/domain/contours/border-detector.ts';
 import type { BorderDetection } from '../../../src/domain/contours/border-detection.ts';
 import { EVALUATION_CASE_TYPES, evaluationCase, type EvaluationCaseType } from '../../../src/domain/synthetic/evaluation-cases.ts';
 import { SEQUENCE_KINDS, frameSequence, type SequenceKind } from '../../../src/domain/synthetic/sequence-kinds.ts';
@@ -24,6 +25,18 @@ export const GOLDEN_FRAMES = 3;
 export function goldenKinds(type: EvaluationCaseType): SequenceKind[] {
   const others = SEQUENCE_KINDS.filter((kind) => kind !== 'consecutive');
   return ['consecutive', others[EVALUATION_CASE_TYPES.indexOf(type) % others.length]!];
+}
+
+/**
+ * Besides the output, what the detector exposes of its inside (InspectableBorderDetector): the last
+ * frame's blood log-odds map, the confidence's inputs, the neighbour score and the readability
+ * features. Stricter than the output alone (a change of float order inside a cost rarely moves a
+ * border on a few frames, but it moves these), so a rewrite that keeps the arithmetic shows it did.
+ */
+function addInternals(hash: ReturnType<typeof createHash>, detector: InspectableBorderDetector): void {
+  const logOdds = detector.bloodLogOdds().values;
+  hash.update(new Uint8Array(logOdds.buffer, logOdds.byteOffset, logOdds.byteLength));
+  hash.update(JSON.stringify([detector.confidenceInputs(), detector.neighbourScore(), detector.readability()]));
 }
 
 function addDetection(hash: ReturnType<typeof createHash>, detection: BorderDetection): void {
@@ -52,12 +65,16 @@ export function goldenDigests(type: EvaluationCaseType): Record<string, string> 
       // As the CLI and the server give them: the first frame is offered the next one's pixels.
       previous = sequenceDetector.detect(pixels, previous, k === 0 ? (frames[1] ?? null) : frames[k - 1]!);
       addDetection(hash, previous);
+      addInternals(hash, sequenceDetector);
     });
     out[`${type}/${kind}`] = hash.digest('hex').slice(0, 24);
     if (kind === 'consecutive') {
       const aloneHash = createHash('sha256');
       const aloneDetector = detector();
-      for (const pixels of frames) addDetection(aloneHash, aloneDetector.detect(pixels, null, null));
+      for (const pixels of frames) {
+        addDetection(aloneHash, aloneDetector.detect(pixels, null, null));
+        addInternals(aloneHash, aloneDetector);
+      }
       out[`${type}/alone`] = aloneHash.digest('hex').slice(0, 24);
     }
   }
