@@ -214,8 +214,16 @@ export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: 
     let pivot = col;
     for (let row = col + 1; row < m; row++) if (Math.abs(normal[row * m + col]!) > Math.abs(normal[pivot * m + col]!)) pivot = row;
     if (Math.abs(normal[pivot * m + col]!) < 1e-9) return false;
-    for (let j = 0; j < m; j++) [normal[col * m + j], normal[pivot * m + j]] = [normal[pivot * m + j]!, normal[col * m + j]!];
-    [right[col], right[pivot]] = [right[pivot]!, right[col]!];
+    if (pivot !== col) {
+      for (let j = 0; j < m; j++) {
+        const held = normal[col * m + j]!;
+        normal[col * m + j] = normal[pivot * m + j]!;
+        normal[pivot * m + j] = held;
+      }
+      const held = right[col]!;
+      right[col] = right[pivot]!;
+      right[pivot] = held;
+    }
     for (let row = 0; row < m; row++) {
       if (row === col) continue;
       const factor = normal[row * m + col]! / normal[col * m + col]!;
