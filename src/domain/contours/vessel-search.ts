@@ -87,6 +87,22 @@ export function vesselCost(
   }
 }
 
+/**
+ * vesselCost for another lumen from the frame's unconstrained costs (`free`: vesselCost with no
+ * candidate forbidden): a candidate's cost does not depend on the lumen (its running blood sum starts
+ * at the ray's first candidate whatever the lumen), only which candidates are FORBIDDEN does. Equal
+ * to vesselCost's result to the bit, for a copy instead of the sums: the EEM is searched up to four
+ * times a frame (a first EEM without a previous frame, again round a side branch).
+ */
+export function vesselCostForLumen(free: Float32Array, lumen: Int32Array, minGap: number, angleCount: number, candidateCount: number, cost: Float32Array): void {
+  cost.set(free);
+  for (let a = 0; a < angleCount; a++) {
+    const out = a * candidateCount;
+    const firstAllowed = lumen[a]! + minGap;
+    if (firstAllowed > 0) cost.fill(FORBIDDEN, out, out + Math.min(candidateCount, firstAllowed));
+  }
+}
+
 /** Largest edge and brightness counted, in speckle standard deviations. */
 const VESSEL_CAP = 6;
 
