@@ -20,6 +20,8 @@
  *   --frames n         frames per sequence (default RUN_FRAMES); fewer is quicker
  *   --no-sequences     only the per-case tables (the bench as it was before issue 23)
  *   --sequences-only   only the sequence tables
+ *   --speed-only       only the detection speed per case type (bench/contours-speed.ts), no scoring
+ *   --repeat n         with --speed-only: detect each run n times (default 3)
  */
 import { createBorderDetector } from '../src/domain/contours/border-detector.ts';
 import type { BorderDetector } from '../src/domain/contours/border-detection.ts';
@@ -44,6 +46,7 @@ import {
   sequenceLine,
   type SequenceRow,
 } from './contours-sequences.ts';
+import { speedTable } from './contours-speed.ts';
 import { addRow, emptyRow, renderRun, scoreBorderDetector, scoreLumenDetector, type BorderScores, type RowScores } from './contours-scoring.ts';
 
 const args = process.argv.slice(2);
@@ -57,7 +60,7 @@ for (const type of types) {
   if (!EVALUATION_CASE_TYPES.includes(type)) throw new Error(`unknown case type ${type}; known: ${EVALUATION_CASE_TYPES.join(', ')}`);
 }
 const seeds = listArgument('--seeds')?.map(Number) ?? [...(tuning ? TUNING_SEEDS : EVALUATION_SEEDS)];
-const usage = 'usage: bench/contours.ts [--tuning] [--types a,b] [--seeds 1,2] [--kinds a,b] [--frames n] [--no-sequences | --sequences-only]';
+const usage = 'usage: bench/contours.ts [--tuning] [--types a,b] [--seeds 1,2] [--kinds a,b] [--frames n] [--no-sequences | --sequences-only | --speed-only [--repeat n]]';
 if (seeds.some((seed) => !Number.isInteger(seed))) throw new Error(usage);
 const kinds = (listArgument('--kinds') ?? [...SEQUENCE_KINDS]) as SequenceKind[];
 for (const kind of kinds) {
@@ -65,8 +68,11 @@ for (const kind of kinds) {
 }
 const sequenceFrames = Number(listArgument('--frames')?.[0] ?? RUN_FRAMES);
 if (!Number.isInteger(sequenceFrames) || sequenceFrames < 2) throw new Error(usage);
-const withSequences = !args.includes('--no-sequences');
-const withCases = !args.includes('--sequences-only');
+const speedOnly = args.includes('--speed-only');
+const repeat = Number(listArgument('--repeat')?.[0] ?? 3);
+if (!Number.isInteger(repeat) || repeat < 1) throw new Error(usage);
+const withSequences = !speedOnly && !args.includes('--no-sequences');
+const withCases = !speedOnly && !args.includes('--sequences-only');
 
 /** The detector under test, built for one case's frame geometry and catheter centre. */
 function borderDetectorFor(evaluation: EvaluationCase): BorderDetector {
@@ -87,6 +93,7 @@ function legacyDetectorFor(evaluation: EvaluationCase): ReturnType<typeof create
 
 const seedSet = tuning ? 'TUNING_SEEDS' : 'EVALUATION_SEEDS';
 const benchStarted = performance.now();
+if (speedOnly) speedTable(types, seeds, repeat);
 if (withCases) caseTables();
 if (withSequences) sequenceTables();
 console.info(`bench:contours took ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);

@@ -29,20 +29,23 @@ export interface RayEvidenceGrid {
  */
 export function rayEvidence(smooth: Float32Array, variance: Float32Array, litLevel: number, grid: RayEvidenceGrid, lit: Uint8Array, prefixRows: Float64Array): Uint8Array {
   const { angleCount, sampleCount, insideCount, blindStart, minSamples } = grid;
-  const n = angleCount * sampleCount;
-  for (let s = 0; s < n; s++) lit[s] = variance[s]! > litLevel ? 1 : 0;
   const blind = new Uint8Array(angleCount);
+  const from = Math.max(0, blindStart);
+  // One sweep per ray: the lit samples, the prefix sums and the lit count of the blind band together.
   for (let a = 0; a < angleCount; a++) {
     const row = a * sampleCount;
     const prow = a * (sampleCount + 1);
-    prefixRows[prow] = 0;
-    for (let k = 0; k < sampleCount; k++) prefixRows[prow + k + 1] = prefixRows[prow + k]! + smooth[row + k]!;
+    const to = Math.min(sampleCount, insideCount[a]!);
+    let sum = 0;
     let seen = 0;
-    let count = 0;
-    for (let k = Math.max(0, blindStart); k < insideCount[a]!; k++) {
-      count++;
-      seen += lit[row + k]!;
+    prefixRows[prow] = 0;
+    for (let k = 0; k < sampleCount; k++) {
+      const on = variance[row + k]! > litLevel ? 1 : 0;
+      lit[row + k] = on;
+      if (k >= from && k < to) seen += on;
+      prefixRows[prow + k + 1] = sum += smooth[row + k]!;
     }
+    const count = to > from ? to - from : 0;
     if (count < minSamples || seen < BLIND_SHARE * count) blind[a] = 1;
   }
   widen(blind, BLIND_MARGIN_RAYS);

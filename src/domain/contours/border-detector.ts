@@ -67,7 +67,7 @@ import { bloodLogit, computeFeatures, createFeatureMaps, estimateBloodModel, NO_
 import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
-import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, vesselCost } from './vessel-search.ts';
+import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, vesselCost, vesselCostForLumen } from './vessel-search.ts';
 import { eemArcScales, wallEemFit } from './eem-shape-prior.ts';
 import { isReadableFrame, readabilityFeatures, type ReadabilityFeatures } from './frame-readability.ts';
 
@@ -193,6 +193,9 @@ export function createBorderDetector(
   const prefixRows = new Float64Array(angleCount * (sampleCount + 1));
   const lumenCost = new Float32Array(angleCount * candidateCount);
   const vCost = new Float32Array(angleCount * candidateCount);
+  // The frame's EEM costs with no candidate forbidden (vesselCostForLumen), made once per frame.
+  const vCostFree = new Float32Array(angleCount * candidateCount);
+  const noLumen = new Int32Array(angleCount).fill(-gap);
   const search = createCoarseToFineWorkspace(angleCount, candidateCount);
   const lumenPath = new Int32Array(angleCount);
   const vesselPath = new Int32Array(angleCount);
@@ -288,11 +291,12 @@ export function createBorderDetector(
         bloodLevel: model.bloodLevel,
         sigma,
       };
+      vesselCost(prefixRows, logit, noLumen, gap, angleCount, sampleCount, candidateFirst, candidateCount, vesselParameters, vCostFree);
       if (t.vesselFirst === 2 || (t.vesselFirst === 1 && !temporal)) {
         // A first EEM without the lumen; its robust ellipse caps the lumen (softly), so that weak
         // blood evidence cannot let the lumen take the EEM.
         lumenPath.fill(0);
-        vesselCost(prefixRows, logit, lumenPath, gap, angleCount, sampleCount, candidateFirst, candidateCount, vesselParameters, vCost);
+        vesselCostForLumen(vCostFree, lumenPath, gap, angleCount, candidateCount, vCost);
         for (let a = 0; a < angleCount; a++) if (blind[a] === 1) vCost.fill(0, a * candidateCount + gap, (a + 1) * candidateCount);
         searchClosedBorderCoarseToFine(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
         if (robustEemFit(vesselPath, blind, px(BRANCH_FLOOR_MM), eemFit)) {
@@ -319,7 +323,7 @@ export function createBorderDetector(
         }
         shadowedRays(smooth, lit, shadowFrom, insideCount, angleCount, sampleCount, px(SHADOW_BAND_MM), px(SHADOW_GAP_MM), px(SHADOW_DEPTH_MM), model.brightLevel, SHADOW_SHARE, vesselBlind);
         widen(vesselBlind, BLIND_MARGIN_RAYS);
-        vesselCost(prefixRows, logit, lumenPath, gap, angleCount, sampleCount, candidateFirst, candidateCount, vesselParameters, vCost);
+        vesselCostForLumen(vCostFree, lumenPath, gap, angleCount, candidateCount, vCost);
         for (let a = 0; a < angleCount; a++) {
           if (vesselBlind[a] === 0) continue;
           const out = a * candidateCount;

@@ -60,21 +60,44 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
   const p3 = maxJump >= 3 ? penalty[maxJump + 3]! : 0;
   const firstRow = first * sampleCount;
   for (let k = 0; k < sampleCount; k++) total[k] = start < 0 || k === start ? cost[firstRow + k]! : Infinity;
+  // The samples near the ends of the ray, whose jumps are clipped: the few outside the interior.
+  const edgeSample = (previousTotals: Float32Array, k: number): number => {
+    let best = Infinity;
+    let bestIndex = maxJump;
+    const low = k - maxJump < 0 ? -k : -maxJump;
+    const high = k + maxJump >= sampleCount ? sampleCount - 1 - k : maxJump;
+    for (let j = low; j <= high; j++) {
+      const candidate = previousTotals[k + j]! + penalty[j + maxJump]!;
+      if (candidate < best) {
+        best = candidate;
+        bestIndex = j + maxJump;
+      }
+    }
+    edgeBest = best;
+    return bestIndex;
+  };
+  let edgeBest = Infinity;
+  const headEnd = Math.min(maxJump, sampleCount);
+  const tailStart = Math.max(headEnd, interiorEnd);
   for (let step = 1; step < angleCount; step++) {
     const swap = previous;
     previous = total;
     total = swap;
     const row = ((first + step) % angleCount) * sampleCount;
     const back = step * sampleCount;
-    for (let k = 0; k < sampleCount; k++) {
-      // The lowest jump wins a tie, as it always has: candidates are tried from -maxJump up, and
-      // only a strictly smaller one replaces the best.
-      // With no finite candidate (a pinned pass's first steps) the pointer says "no jump", as before.
-      let best = Infinity;
-      let bestIndex = maxJump;
-      if (maxJump === 3 && k >= 3 && k < interiorEnd) {
-        // maxJump 3 (the lumen's) written out: the same candidates in the same order.
+    for (let k = 0; k < headEnd; k++) {
+      from[back + k] = edgeSample(previous, k);
+      total[k] = cost[row + k]! + edgeBest;
+    }
+    // The interior, one loop per jump limit (the searches use 1, 2 and 3), hoisted out of the
+    // sample loop. The lowest jump wins a tie, as it always has: candidates are tried from
+    // -maxJump up, and only a strictly smaller one replaces the best. With no finite candidate (a
+    // pinned pass's first steps) the pointer says "no jump", as before.
+    if (maxJump === 3) {
+      for (let k = headEnd; k < interiorEnd; k++) {
         const base = k - 3;
+        let best = Infinity;
+        let bestIndex = 3;
         let candidate = previous[base]! + p3;
         if (candidate < best) {
           best = candidate;
@@ -110,9 +133,14 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
           best = candidate;
           bestIndex = 6;
         }
-      } else if (maxJump === 2 && k >= 2 && k < interiorEnd) {
-        // maxJump 2 (the vessel's) written out likewise.
+        total[k] = cost[row + k]! + best;
+        from[back + k] = bestIndex;
+      }
+    } else if (maxJump === 2) {
+      for (let k = headEnd; k < interiorEnd; k++) {
         const base = k - 2;
+        let best = Infinity;
+        let bestIndex = 2;
         let candidate = previous[base]! + p2;
         if (candidate < best) {
           best = candidate;
@@ -138,9 +166,14 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
           best = candidate;
           bestIndex = 4;
         }
-      } else if (maxJump === 1 && k >= 1 && k < interiorEnd) {
-        // maxJump 1 (the vessel's coarse search, coarse-to-fine-search.ts) written out likewise.
+        total[k] = cost[row + k]! + best;
+        from[back + k] = bestIndex;
+      }
+    } else if (maxJump === 1) {
+      for (let k = headEnd; k < interiorEnd; k++) {
         const base = k - 1;
+        let best = Infinity;
+        let bestIndex = 1;
         let candidate = previous[base]! + p1;
         if (candidate < best) {
           best = candidate;
@@ -156,8 +189,14 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
           best = candidate;
           bestIndex = 2;
         }
-      } else if (k >= maxJump && k < interiorEnd) {
+        total[k] = cost[row + k]! + best;
+        from[back + k] = bestIndex;
+      }
+    } else {
+      for (let k = headEnd; k < interiorEnd; k++) {
         const base = k - maxJump;
+        let best = Infinity;
+        let bestIndex = maxJump;
         for (let i = 0; i < penalty.length; i++) {
           const candidate = previous[base + i]! + penalty[i]!;
           if (candidate < best) {
@@ -165,19 +204,13 @@ function pass(cost: Float32Array, workspace: BorderSearchWorkspace, first: numbe
             bestIndex = i;
           }
         }
-      } else {
-        const low = k - maxJump < 0 ? -k : -maxJump;
-        const high = k + maxJump >= sampleCount ? sampleCount - 1 - k : maxJump;
-        for (let j = low; j <= high; j++) {
-          const candidate = previous[k + j]! + penalty[j + maxJump]!;
-          if (candidate < best) {
-            best = candidate;
-            bestIndex = j + maxJump;
-          }
-        }
+        total[k] = cost[row + k]! + best;
+        from[back + k] = bestIndex;
       }
-      total[k] = cost[row + k]! + best;
-      from[back + k] = bestIndex;
+    }
+    for (let k = tailStart; k < sampleCount; k++) {
+      from[back + k] = edgeSample(previous, k);
+      total[k] = cost[row + k]! + edgeBest;
     }
   }
   // Keep the final totals where the caller looks for them.

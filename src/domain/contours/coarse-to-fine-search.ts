@@ -29,6 +29,8 @@ export interface CoarseToFineWorkspace {
   readonly previousTotal: Float64Array;
   /** Back-pointers of a fine pass (band x angles): the jump + maxJump taken into each cell. */
   readonly from: Uint8Array;
+  /** The fine pass's penalty per jump (2 · maxJump + 1), kept between calls. */
+  penalty: Float64Array;
 }
 
 export function createCoarseToFineWorkspace(angleCount: number, sampleCount: number): CoarseToFineWorkspace {
@@ -46,6 +48,7 @@ export function createCoarseToFineWorkspace(angleCount: number, sampleCount: num
     total: new Float64Array(band),
     previousTotal: new Float64Array(band),
     from: new Uint8Array(angleCount * band),
+    penalty: new Float64Array(0),
   };
 }
 
@@ -100,6 +103,13 @@ function finePass(cost: Float32Array, workspace: CoarseToFineWorkspace, first: n
   const { maxJump, jumpPenalty } = options;
   let total = workspace.total;
   let previous = workspace.previousTotal;
+  // The penalty of each jump, computed once with the inline expression's arithmetic (jumpPenalty · j · j).
+  const penalty = workspace.penalty.length === 2 * maxJump + 1 ? workspace.penalty : (workspace.penalty = new Float64Array(2 * maxJump + 1));
+  for (let j = -maxJump; j <= maxJump; j++) penalty[j + maxJump] = jumpPenalty * j * j;
+  const p0 = penalty[maxJump]!;
+  const p1 = maxJump >= 1 ? penalty[maxJump + 1]! : 0;
+  const p2 = maxJump >= 2 ? penalty[maxJump + 2]! : 0;
+  const p3 = maxJump >= 3 ? penalty[maxJump + 3]! : 0;
   const firstLow = low[first]!;
   const firstRow = first * sampleCount;
   for (let i = 0; i < band; i++) total[i] = start < 0 || firstLow + i === start ? cost[firstRow + firstLow + i]! : Infinity;
@@ -116,11 +126,87 @@ function finePass(cost: Float32Array, workspace: CoarseToFineWorkspace, first: n
       const k = rowLow + i;
       let best = Infinity;
       let bestIndex = maxJump;
-      // Candidates from the lowest jump up, only a strictly smaller one replacing the best (as border-search.ts).
-      for (let j = -maxJump; j <= maxJump; j++) {
-        const p = k + j - previousLow;
-        if (p < 0 || p >= band) continue;
-        const candidate = previous[p]! + jumpPenalty * j * j;
+      // Candidates from the lowest jump up, only a strictly smaller one replacing the best (as
+      // border-search.ts); the jumps that land inside the previous angle's band, found once, not tested each.
+      const offset = k - previousLow;
+      const jLow = -offset > -maxJump ? -offset : -maxJump;
+      const jHigh = band - 1 - offset < maxJump ? band - 1 - offset : maxJump;
+      if (maxJump === 3 && jLow === -3 && jHigh === 3) {
+        // The lumen's jump limit with every jump inside the band, written out: the same candidates in the same order.
+        const base = offset - 3;
+        let candidate = previous[base]! + p3;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 0;
+        }
+        candidate = previous[base + 1]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 1;
+        }
+        candidate = previous[base + 2]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 2;
+        }
+        candidate = previous[base + 3]! + p0;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 3;
+        }
+        candidate = previous[base + 4]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 4;
+        }
+        candidate = previous[base + 5]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 5;
+        }
+        candidate = previous[base + 6]! + p3;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 6;
+        }
+        total[i] = cost[row + k]! + best;
+        from[back + i] = bestIndex;
+        continue;
+      }
+      if (maxJump === 2 && jLow === -2 && jHigh === 2) {
+        // The vessel's jump limit likewise.
+        const base = offset - 2;
+        let candidate = previous[base]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 0;
+        }
+        candidate = previous[base + 1]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 1;
+        }
+        candidate = previous[base + 2]! + p0;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 2;
+        }
+        candidate = previous[base + 3]! + p1;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 3;
+        }
+        candidate = previous[base + 4]! + p2;
+        if (candidate < best) {
+          best = candidate;
+          bestIndex = 4;
+        }
+        total[i] = cost[row + k]! + best;
+        from[back + i] = bestIndex;
+        continue;
+      }
+      for (let j = jLow; j <= jHigh; j++) {
+        const candidate = previous[offset + j]! + penalty[j + maxJump]!;
         if (candidate < best) {
           best = candidate;
           bestIndex = j + maxJump;

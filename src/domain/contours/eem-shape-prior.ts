@@ -44,16 +44,21 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
   const basis = ellipseTerms(n);
   // Running sums round the circle of the seeing rays' normal equations (b bᵀ and b r), so that each
   // hypothesis's equations are the total less its arc's: 150 hypotheses cost about one fit each.
+  // Only the matrix's upper triangle and the right-hand side are summed (UPPER): b_i b_j = b_j b_i
+  // exactly, so the lower triangle, mirrored from it, holds the very sums it would have. The
+  // buffer is kept between calls (it is large for a per-frame allocation); every entry read is written first.
   const stride = TERMS * TERMS + TERMS;
-  const running = new Float64Array((n + 1) * stride);
+  if (runningBuffer.length < (n + 1) * stride) runningBuffer = new Float64Array((n + 1) * stride);
+  const running = runningBuffer;
+  for (const q of UPPER) running[q] = 0;
   for (let a = 0; a < n; a++) {
     const from = a * stride;
     const to = from + stride;
-    for (let q = 0; q < stride; q++) running[to + q] = running[from + q]!;
+    for (const q of UPPER) running[to + q] = running[from + q]!;
     if (blind[a] === 1) continue;
     for (let i = 0; i < TERMS; i++) {
       const bi = basis[a * TERMS + i]!;
-      for (let j = 0; j < TERMS; j++) running[to + i * TERMS + j]! += bi * basis[a * TERMS + j]!;
+      for (let j = i; j < TERMS; j++) running[to + i * TERMS + j]! += bi * basis[a * TERMS + j]!;
       running[to + TERMS * TERMS + i]! += bi * radii[a]!;
     }
   }
@@ -73,10 +78,11 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
       // The total less the arc [start, start + width) (which may wrap round).
       const end = start + width;
       let left = seeing;
-      for (let q = 0; q < stride; q++) {
+      for (const q of UPPER) {
         const arcSum = end <= n ? running[end * stride + q]! - running[start * stride + q]! : running[n * stride + q]! - running[start * stride + q]! + running[(end - n) * stride + q]!;
         equations[q] = running[n * stride + q]! - arcSum;
       }
+      for (let i = 1; i < TERMS; i++) for (let j = 0; j < i; j++) equations[i * TERMS + j] = equations[j * TERMS + i]!;
       for (let j = 0; j < width; j++) left -= blind[(start + j) % n] === 1 ? 0 : 1;
       if (left < n / 4 || !solveNormal(equations, coefficients)) continue;
       // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
@@ -333,6 +339,12 @@ export function bridgeEemAcrossArcs(
 }
 
 const TERMS = ELLIPSE_TERMS;
+/** Indices of the normal equations' upper triangle (row-major) and right-hand side, as arcRobustEemFit sums them. */
+const UPPER: readonly number[] = [
+  ...Array.from({ length: TERMS }, (_, i) => Array.from({ length: TERMS - i }, (_, d) => i * TERMS + i + d)).flat(),
+  ...Array.from({ length: TERMS }, (_, i) => TERMS * TERMS + i),
+];
+let runningBuffer = new Float64Array(0);
 
 /** Solves the normal equations (TERMS × TERMS matrix then right-hand side, in `equations`, which it overwrites) into `out`; false if singular. */
 function solveNormal(equations: Float64Array, out: Float64Array): boolean {
@@ -343,8 +355,14 @@ function solveNormal(equations: Float64Array, out: Float64Array): boolean {
     for (let row = col + 1; row < m; row++) if (Math.abs(equations[row * m + col]!) > Math.abs(equations[pivot * m + col]!)) pivot = row;
     if (Math.abs(equations[pivot * m + col]!) < 1e-9) return false;
     if (pivot !== col) {
-      for (let j = 0; j < m; j++) [equations[col * m + j], equations[pivot * m + j]] = [equations[pivot * m + j]!, equations[col * m + j]!];
-      [equations[rhs + col], equations[rhs + pivot]] = [equations[rhs + pivot]!, equations[rhs + col]!];
+      for (let j = 0; j <= m; j++) {
+        // j = m: the right-hand side's entries.
+        const p = j < m ? pivot * m + j : rhs + pivot;
+        const c = j < m ? col * m + j : rhs + col;
+        const held = equations[c]!;
+        equations[c] = equations[p]!;
+        equations[p] = held;
+      }
     }
     for (let row = 0; row < m; row++) {
       if (row === col) continue;

@@ -66,13 +66,25 @@ export function buildLumenCost(inputs: LumenCostInputs, weights: LumenCostWeight
   }
 }
 
+/** Far more than the rounding error of |c − expected| − free (candidates and radii in the hundreds). */
+const FREE_MARGIN = 1e-6;
+
 /** Continuity with the previous frame's radii: γ · max(0, |k − k_prev| − τ) per candidate. */
 export function addContinuity(cost: Float32Array, previousRadii: Float32Array | null, step: number, angleCount: number, candidateCount: number, candidateSample0: number, free: number, weight: number): void {
   if (!previousRadii) return;
   for (let a = 0; a < angleCount; a++) {
     const expected = previousRadii[a]! / step - candidateSample0;
     const out = a * candidateCount;
-    for (let c = 0; c < candidateCount; c++) {
+    // Candidates well within `free` of the expected one pay nothing: skipped without the test. The
+    // margin keeps every candidate whose excess could round above 0 on the tested path, so the
+    // costs are the same to the bit.
+    const below = Math.min(candidateCount, Math.max(0, Math.ceil(expected - free + FREE_MARGIN)));
+    const above = Math.max(below, Math.min(candidateCount, Math.floor(expected + free - FREE_MARGIN) + 1));
+    for (let c = 0; c < below; c++) {
+      const excess = Math.abs(c - expected) - free;
+      if (excess > 0 && cost[out + c]! < FORBIDDEN) cost[out + c]! += weight * excess;
+    }
+    for (let c = above; c < candidateCount; c++) {
       const excess = Math.abs(c - expected) - free;
       if (excess > 0 && cost[out + c]! < FORBIDDEN) cost[out + c]! += weight * excess;
     }

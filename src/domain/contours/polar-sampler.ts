@@ -66,19 +66,53 @@ export function createPolarSampler(geometry: PolarSamplerGeometry): PolarSampler
     }
     insideCount[a] = inside;
   }
+  // Per ray, the samples whose four bilinear pixels all lie in the frame: [fullFrom, fullTo). The
+  // ray is a straight line out of a convex frame, so they are one run; the samples outside it (the
+  // frame's edge and beyond) read one weighted pixel. Computed once, so the sampling loop does not
+  // test every sample.
+  const fullFrom = new Int32Array(angleCount);
+  const fullTo = new Int32Array(angleCount);
+  for (let a = 0; a < angleCount; a++) {
+    let from = -1;
+    let to = -1;
+    let oneRun = true;
+    for (let k = 0; k < sampleCount; k++) {
+      const w = (a * sampleCount + k) << 2;
+      const single = weights[w + 1] === 0 && weights[w + 2] === 0;
+      if (single) continue;
+      if (from < 0) from = k;
+      else if (to !== k) oneRun = false;
+      to = k + 1;
+    }
+    // Not one run (never seen): every sample goes through the per-sample test.
+    fullFrom[a] = oneRun && from >= 0 ? from : 0;
+    fullTo[a] = oneRun && from >= 0 ? to : 0;
+  }
   const pixels = width * height;
+  /** A sample as it always was: edge samples carry one weight only (and p + width may lie past the frame). */
+  const edgeSample = (frame: Uint8Array, s: number): number => {
+    const p = pixelIndex[s]!;
+    const w = s << 2;
+    const w0 = weights[w]!;
+    const w1 = weights[w + 1]!;
+    return w1 === 0 && weights[w + 2] === 0 ? frame[p]! * w0 : frame[p]! * w0 + frame[p + 1]! * w1 + frame[p + width]! * weights[w + 2]! + frame[p + width + 1]! * weights[w + 3]!;
+  };
   return {
     geometry,
     insideCount,
     resample(frame, out) {
       if (frame.length !== pixels) throw new RangeError(`frame must hold ${width}x${height} = ${pixels} bytes, got ${frame.length}`);
-      for (let s = 0; s < count; s++) {
-        const p = pixelIndex[s]!;
-        const w = s << 2;
-        const w0 = weights[w]!;
-        const w1 = weights[w + 1]!;
-        // Edge samples carry one weight only (and p + width may lie past the frame).
-        out[s] = w1 === 0 && weights[w + 2] === 0 ? frame[p]! * w0 : frame[p]! * w0 + frame[p + 1]! * w1 + frame[p + width]! * weights[w + 2]! + frame[p + width + 1]! * weights[w + 3]!;
+      for (let a = 0; a < angleCount; a++) {
+        const row = a * sampleCount;
+        const from = row + fullFrom[a]!;
+        const to = row + fullTo[a]!;
+        for (let s = row; s < from; s++) out[s] = edgeSample(frame, s);
+        for (let s = from; s < to; s++) {
+          const p = pixelIndex[s]!;
+          const w = s << 2;
+          out[s] = frame[p]! * weights[w]! + frame[p + 1]! * weights[w + 1]! + frame[p + width]! * weights[w + 2]! + frame[p + width + 1]! * weights[w + 3]!;
+        }
+        for (let s = to; s < row + sampleCount; s++) out[s] = edgeSample(frame, s);
       }
     },
   };

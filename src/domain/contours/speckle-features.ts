@@ -297,22 +297,21 @@ export function bloodLogit(
   const inverseVariance = 1 / Math.max(1, model.speckleVariance);
   // d = box((P − Q)²) / 2σ²; (d − ½) / 0.25 = 2·box((P − Q)²)/σ² − 2.
   const temporalGain = weights.temporal * 2 * inverseVariance;
+  const temporal = model.temporal;
+  const textureWeight = weights.texture;
   for (let a = 0; a < angleCount; a++) {
     const row = a * sampleCount;
-    const inside = insideCount[a]!;
-    for (let k = 0; k < sampleCount; k++) {
+    const inside = insideCount[a]! < sampleCount ? insideCount[a]! : sampleCount;
+    out.fill(0, row + inside, row + sampleCount);
+    for (let k = 0; k < inside; k++) {
       const s = row + k;
-      if (k >= inside) {
-        out[s] = 0;
-        continue;
-      }
       let logit = -brightnessGain * (mean[s]! - mid);
       const relative = variance[s]! * inverseVariance;
-      if (model.temporal) {
+      if (temporal) {
         const reliability = (relative > 1 ? 1 : relative) * temporalRamp[k]!;
         logit += reliability * (temporalGain * difference[s]! - 2 * weights.temporal);
       }
-      if (relative > 1.5) logit -= weights.texture * (relative - 1.5);
+      if (relative > 1.5) logit -= textureWeight * (relative - 1.5);
       if (dark && statMean[s]! > VARIATION_FLOOR) {
         // Nearly black blood clipped at the display floor varies more than its mean (real: std 15
         // over a mean of 11), speckled plaque far less (a log-compressed speckle's spread over a

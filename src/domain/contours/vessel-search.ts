@@ -87,6 +87,22 @@ export function vesselCost(
   }
 }
 
+/**
+ * vesselCost for another lumen from the frame's unconstrained costs (`free`: vesselCost with no
+ * candidate forbidden): a candidate's cost does not depend on the lumen (its running blood sum starts
+ * at the ray's first candidate whatever the lumen), only which candidates are FORBIDDEN does. Equal
+ * to vesselCost's result to the bit, for a copy instead of the sums: the EEM is searched up to four
+ * times a frame (a first EEM without a previous frame, again round a side branch).
+ */
+export function vesselCostForLumen(free: Float32Array, lumen: Int32Array, minGap: number, angleCount: number, candidateCount: number, cost: Float32Array): void {
+  cost.set(free);
+  for (let a = 0; a < angleCount; a++) {
+    const out = a * candidateCount;
+    const firstAllowed = lumen[a]! + minGap;
+    if (firstAllowed > 0) cost.fill(FORBIDDEN, out, out + Math.min(candidateCount, firstAllowed));
+  }
+}
+
 /** Largest edge and brightness counted, in speckle standard deviations. */
 const VESSEL_CAP = 6;
 
@@ -151,14 +167,16 @@ export function robustEemFit(radii: ArrayLike<number>, blind: Uint8Array, floor:
   const weight = new Uint8Array(n);
   // The first fit: over every seeing ray, or over the rays `start` marks (1 = use).
   for (let a = 0; a < n; a++) weight[a] = blind[a] === 1 || (start !== undefined && start[a] === 0) ? 0 : 1;
-  const residuals: number[] = [];
+  // A typed array sorted without a comparator: the same ascending order for these absolute
+  // residuals (never negative, never NaN) at a fraction of the cost of a number[] and a comparator.
+  const residuals = new Float64Array(n);
   for (let iteration = 0; iteration < 5; iteration++) {
     if (!fitHarmonics(radii, weight, fit)) return false;
-    residuals.length = 0;
-    for (let a = 0; a < n; a++) if (weight[a] === 1) residuals.push(Math.abs(radii[a]! - fit[a]!));
-    residuals.sort((p, q) => p - q);
+    let count = 0;
+    for (let a = 0; a < n; a++) if (weight[a] === 1) residuals[count++] = Math.abs(radii[a]! - fit[a]!);
+    const sorted = residuals.subarray(0, count).sort();
     // Branches lie outside only: trimmed harder on that side.
-    const spread = 1.4826 * (residuals[Math.floor(residuals.length / 2)] ?? 0);
+    const spread = 1.4826 * (sorted[Math.floor(count / 2)] ?? 0);
     const low = -Math.max(floor, 3 * spread);
     const high = Math.max(floor, 1.5 * spread);
     for (let a = 0; a < n; a++) {
@@ -201,17 +219,27 @@ export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: 
     const basis = a * m;
     for (let i = 0; i < m; i++) {
       right[i]! += terms[basis + i]! * radii[a]!;
-      for (let j = 0; j < m; j++) normal[i * m + j]! += terms[basis + i]! * terms[basis + j]!;
+      // The upper triangle only: the matrix is symmetric (t_i t_j = t_j t_i exactly), mirrored below.
+      for (let j = i; j < m; j++) normal[i * m + j]! += terms[basis + i]! * terms[basis + j]!;
     }
   }
   if (count < n / 4) return false;
+  for (let i = 1; i < m; i++) for (let j = 0; j < i; j++) normal[i * m + j] = normal[j * m + i]!;
   // Gaussian elimination with partial pivoting.
   for (let col = 0; col < m; col++) {
     let pivot = col;
     for (let row = col + 1; row < m; row++) if (Math.abs(normal[row * m + col]!) > Math.abs(normal[pivot * m + col]!)) pivot = row;
     if (Math.abs(normal[pivot * m + col]!) < 1e-9) return false;
-    for (let j = 0; j < m; j++) [normal[col * m + j], normal[pivot * m + j]] = [normal[pivot * m + j]!, normal[col * m + j]!];
-    [right[col], right[pivot]] = [right[pivot]!, right[col]!];
+    if (pivot !== col) {
+      for (let j = 0; j < m; j++) {
+        const held = normal[col * m + j]!;
+        normal[col * m + j] = normal[pivot * m + j]!;
+        normal[pivot * m + j] = held;
+      }
+      const held = right[col]!;
+      right[col] = right[pivot]!;
+      right[pivot] = held;
+    }
     for (let row = 0; row < m; row++) {
       if (row === col) continue;
       const factor = normal[row * m + col]! / normal[col * m + col]!;
