@@ -38,3 +38,34 @@ export function meanDifference(a: readonly number[], b: readonly number[]): numb
   for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
   return sum / a.length;
 }
+
+/** The B-mode borders' colours as the panel draws them (src/domain/constants.ts). */
+export const BORDER_COLORS = { lumen: '#9cc5c6', vessel: '#f4a259' } as const;
+
+/**
+ * Where on the page the canvas shows any of `colors` (within a few levels a channel), read from a
+ * screenshot of the image alone: the B-mode borders are drawn in the panel's WebGL scene (issue 27),
+ * so their geometry is found in the pixels, not in the DOM. The image is gray: no pixel of it matches.
+ */
+export async function pixelsOfColors(page: Page, canvas: Locator, colors: readonly string[]): Promise<{ x: number; y: number }[]> {
+  const box = (await canvas.boundingBox())!;
+  const png = await canvas.screenshot({ style: IMAGE_ONLY_STYLE });
+  const rgb = colors.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
+  return page.evaluate(
+    async ({ base64, rgb, box }) => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${base64}`;
+      await image.decode();
+      const context = new OffscreenCanvas(image.width, image.height).getContext('2d')!;
+      context.drawImage(image, 0, 0);
+      const { data } = context.getImageData(0, 0, image.width, image.height);
+      const points: { x: number; y: number }[] = [];
+      for (let i = 0; i < data.length / 4; i++) {
+        const matches = rgb.some(([r, g, b]) => Math.abs(data[i * 4]! - r!) <= 6 && Math.abs(data[i * 4 + 1]! - g!) <= 6 && Math.abs(data[i * 4 + 2]! - b!) <= 6);
+        if (matches) points.push({ x: box.x + ((i % image.width) + 0.5) * (box.width / image.width), y: box.y + (Math.floor(i / image.width) + 0.5) * (box.height / image.height) });
+      }
+      return points;
+    },
+    { base64: png.toString('base64'), rgb, box },
+  );
+}

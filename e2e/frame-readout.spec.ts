@@ -4,6 +4,7 @@ import { makeDicom } from '../tests/support/dicom-fixtures.ts';
 import { openLoadedReview } from './open-review.ts';
 import { signIn } from './sign-in.ts';
 import { importThroughApi } from './reading-room.ts';
+import { BORDER_COLORS, pixelsOfColors } from './canvas-pixels.ts';
 
 /**
  * Issue 26, "borders and figures always at hand": on the B-mode frame, whatever the tool, the
@@ -23,26 +24,6 @@ const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.widt
 async function boxesOf(locator: Locator): Promise<Box[]> {
   const boxes = await Promise.all((await locator.all()).map((element) => element.boundingBox()));
   return boxes.filter((box): box is Box => box !== null);
-}
-
-/** Points every few pixels along SVG paths, in page coordinates. */
-async function pointsAlong(paths: Locator): Promise<{ x: number; y: number }[]> {
-  const all = await Promise.all(
-    (await paths.all()).map((path) =>
-      path.evaluate((element) => {
-        const svgPath = element as SVGPathElement;
-        const matrix = svgPath.getScreenCTM()!;
-        const length = svgPath.getTotalLength();
-        const points: { x: number; y: number }[] = [];
-        for (let at = 0; at < length; at += 3) {
-          const p = svgPath.getPointAtLength(at).matrixTransform(matrix);
-          points.push({ x: p.x, y: p.y });
-        }
-        return points;
-      }),
-    ),
-  );
-  return all.flat();
 }
 
 /** The readout's five figures: numbers, a lumen no wider one way than the other allows. */
@@ -110,9 +91,14 @@ async function checkReview(page: Page, dark: boolean, screenshot: string): Promi
   expect([0.5, 1, 2, 5]).toContain(Number(await scaleBar.getAttribute('data-length-mm')));
   await expect(scaleBar).toHaveAccessibleName(/^Scale bar: \d+(\.\d+)? mm$/);
   await page.screenshot({ path: test.info().outputPath(`no-tool-${screenshot}`) });
-  // The readout is clear of both borders: no point along either curve lies under it.
+  // The borders are drawn in the panel's WebGL scene (issue 27), each in its colour; the readout is
+  // clear of both: no pixel of either line lies under it.
+  const canvas = bmode.locator('canvas');
+  const bordersDrawn = async () => (await pixelsOfColors(page, canvas, [BORDER_COLORS.lumen, BORDER_COLORS.vessel])).length;
+  await expect.poll(async () => (await pixelsOfColors(page, canvas, [BORDER_COLORS.lumen])).length, { message: 'lumen pixels on the frame' }).toBeGreaterThan(100);
+  await expect.poll(async () => (await pixelsOfColors(page, canvas, [BORDER_COLORS.vessel])).length, { message: 'vessel pixels on the frame' }).toBeGreaterThan(100);
   const readoutBox = (await readout.boundingBox())!;
-  const under = (await pointsAlong(bmode.locator('[data-testid="lumen-contour"], [data-testid="vessel-contour"]'))).filter((p) => intersects(readoutBox, { ...p, width: 0, height: 0 }));
+  const under = (await pixelsOfColors(page, canvas, [BORDER_COLORS.lumen, BORDER_COLORS.vessel])).filter((p) => intersects(readoutBox, { ...p, width: 0, height: 0 }));
   expect(under, 'points of the borders under the readout').toEqual([]);
 
   // The switch hides the borders and shows them again, by key and by button.
@@ -120,8 +106,10 @@ async function checkReview(page: Page, dark: boolean, screenshot: string): Promi
   await expect(page.getByTestId('borders-toggle')).toHaveAttribute('aria-pressed', 'false');
   await expect(bmode.getByTestId('lumen-contour')).toHaveCount(0);
   await expect(bmode.getByTestId('vessel-contour')).toHaveCount(0);
+  await expect.poll(bordersDrawn, { message: 'border pixels with the borders off' }).toBe(0);
   await expectFigures(page);
   await page.getByTestId('borders-toggle').click();
+  await expect.poll(bordersDrawn, { message: 'border pixels with the borders on again' }).toBeGreaterThan(200);
   await expect(page.getByTestId('borders-toggle')).toHaveAttribute('aria-pressed', 'true');
   await expect(bmode.getByTestId('lumen-contour')).toBeVisible();
 

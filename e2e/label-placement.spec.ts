@@ -3,6 +3,7 @@ import { originOf } from '../playwright.config.ts';
 import { signIn } from './sign-in.ts';
 import { bmodePoint, drawRuler, openAnnotationReview } from './annotation-drawing.ts';
 import { expectAccessible, useTheme, type Theme } from './reading-room.ts';
+import { BORDER_COLORS, pixelsOfColors } from './canvas-pixels.ts';
 
 /**
  * Issue 26, item 7: an annotation's card never covers a handle of any annotation on the slice, a
@@ -90,8 +91,10 @@ for (const viewport of [
 /** Points every 2 px along the SVG paths, in page coordinates. */
 async function pointsAlong(page: Page, selector: string): Promise<{ x: number; y: number }[]> {
   return page.locator(selector).evaluateAll((paths) =>
+    // The contour tool's editable borders (SVG); outside it the borders are canvas pixels (borderPixels).
     paths.flatMap((element) => {
-      const path = element as SVGPathElement;
+      if (!(element instanceof SVGPathElement)) return [];
+      const path = element;
       const matrix = path.getScreenCTM()!;
       const points: { x: number; y: number }[] = [];
       for (let at = 0; at < path.getTotalLength(); at += 2) {
@@ -103,6 +106,9 @@ async function pointsAlong(page: Page, selector: string): Promise<{ x: number; y
   );
 }
 
+/** Outside the contour tool the read-only borders are drawn in the B-mode panel's WebGL scene (issue 27): found by their colours. */
+const borderPixels = (page: Page, colors: readonly string[]) => pixelsOfColors(page, page.locator('[data-panel="bmode"] canvas'), colors);
+
 const BORDERS = '[data-panel="bmode"] [data-testid="lumen-contour"], [data-panel="bmode"] [data-testid="vessel-contour"]';
 const CONTROL_POINTS = '[data-panel="bmode"] [data-testid="contour-point"], [data-panel="bmode"] [data-testid="vessel-point"]';
 const FRAME_BOXES = '[data-testid="frame-readout"], [data-testid="contour-card"], [data-testid="scale-bar"], [data-testid="lmode-cut-handle"]';
@@ -110,7 +116,7 @@ const FRAME_BOXES = '[data-testid="frame-readout"], [data-testid="contour-card"]
 /** What the cards cover: border points, control points and boxes on the frame (none, once they are placed). */
 async function coveredByCards(page: Page): Promise<string[]> {
   const cards = await boxesOf(page, '[data-testid="label-card"]');
-  const borderPoints = await pointsAlong(page, BORDERS);
+  const borderPoints = [...(await pointsAlong(page, BORDERS)), ...(await borderPixels(page, [BORDER_COLORS.lumen, BORDER_COLORS.vessel]))];
   const controlPoints = await boxesOf(page, CONTROL_POINTS);
   const frameBoxes = await boxesOf(page, FRAME_BOXES);
   return cards.flatMap((card, i) => [
@@ -153,7 +159,8 @@ for (const viewport of [
 
     // A ruler ending just left of the lumen border's rightmost point: its card's usual place
     // (right of the end, a little above) lies across the border.
-    const lumen = await pointsAlong(page, '[data-panel="bmode"] [data-testid="lumen-contour"]');
+    await expect.poll(async () => (await borderPixels(page, [BORDER_COLORS.lumen])).length, { message: 'lumen pixels on the frame' }).toBeGreaterThan(100);
+    const lumen = await borderPixels(page, [BORDER_COLORS.lumen]);
     const rightmost = lumen.reduce((a, b) => (b.x > a.x ? b : a));
     const end = { x: rightmost.x - 30, y: rightmost.y + 4 };
     await page.getByRole('button', { name: 'Ruler', exact: true }).click();

@@ -1,4 +1,4 @@
-import { useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { CutAngleStore } from '../lmode/cut-angle.ts';
 import { CUT_HANDLE_SIZE_PX, cutLineOnScreen } from '../lmode/cut-line.tsx';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
@@ -6,13 +6,14 @@ import { useActiveTool } from '../tools/active-tool.tsx';
 import { imageToScreen, type PanelViewport, type PanelViewportSource } from '../view/view-transform.ts';
 import { BordersVisibilityContext, createBordersVisibility, useBordersShown } from './borders-visibility.ts';
 import { FrameReadout, READOUT_LAYOUTS } from './frame-readout.tsx';
-import { fieldOfViewOnScreen, ReadOnlyBorders } from './read-only-borders.tsx';
+import { borderLinesFor, fieldOfViewOnScreen, ReadOnlyBorders, stentBorderOn } from './read-only-borders.tsx';
+import type { FrameLinesTarget } from '../panels/frame-lines.ts';
 import { createFrameBoxes, FrameBoxesContext, useFrameBoxes, usePublishedBox } from './frame-boxes.ts';
 import { cutHandleRect, frameObstacles } from './readout-placement.ts';
 import { ScaleBar, scaleBarRect } from './scale-bar.tsx';
 import { usePlacedBox } from './use-placed-box.ts';
 import { StentBorderOverlay } from './stent-border-overlay.tsx';
-import { findStentCorrection, type StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
+import type { StentBorderCorrection } from '../../../domain/annotations/stent-corrections.ts';
 import { CalciumArcOverlay } from '../calcium/calcium-arc-overlay.tsx';
 import { calciumOrigin, type RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 
@@ -23,7 +24,8 @@ export interface SliceSource {
 }
 
 export interface BmodeFrameFiguresProps {
-  viewport: PanelViewportSource;
+  /** The B-mode panel: where the image is, and (its controller) the scene the read-only borders are drawn in. */
+  viewport: PanelViewportSource & Partial<FrameLinesTarget>;
   slices: SliceSource;
   /** The borders after corrections, null while none is known. */
   analysis: CorrectedAnalysis | null;
@@ -60,6 +62,7 @@ function FixedFrameBoxes({ viewport, cutAngle }: { viewport: PanelViewport; cutA
 /** Outside the contour tool: the borders as lines (when switched on) and the frame's readout, clear of them. */
 function FiguresOutsideContourTool({
   viewport,
+  lines,
   slices,
   analysis,
   pending,
@@ -69,6 +72,7 @@ function FiguresOutsideContourTool({
   calciumArcs = null,
 }: {
   viewport: PanelViewport;
+  lines: Partial<FrameLinesTarget>;
   slices: SliceSource;
   analysis: CorrectedAnalysis | null;
   pending: string | null;
@@ -80,8 +84,13 @@ function FiguresOutsideContourTool({
   const slice = useSyncExternalStore(slices.subscribe, () => slices.getSnapshot().slice);
   const shown = useBordersShown();
   const measurement = analysis?.slices[slice - 1] ?? null;
-  const stentBorder = stentBorders?.get(slice) ?? null;
-  const stentDrawn = stentBorders === null ? null : (findStentCorrection({ stentBorders: stentCorrections }, slice)?.controlPoints ?? null);
+  const stent = stentBorderOn(slice, { stentBorders, stentCorrections });
+  // The lines are drawn by the panel with each slice's image (issue 27); re-given only when what they come from changes.
+  useEffect(() => {
+    if (!shown || !lines.setFrameLines) return;
+    lines.setFrameLines(borderLinesFor({ analysis, stentBorders, stentCorrections, pixelSpacingMm }));
+    return () => lines.setFrameLines?.(null);
+  }, [lines, shown, analysis, stentBorders, stentCorrections, pixelSpacingMm]);
   const calciumArc = calciumArcs?.bySlice[slice - 1] ?? null;
   const { transform, imageSize, viewportSize } = viewport;
   const screen = {
@@ -94,10 +103,8 @@ function FiguresOutsideContourTool({
   usePublishedBox('readout', placement.rect);
   return (
     <>
-      {shown && measurement ? <ReadOnlyBorders screen={screen} slice={slice} /> : null}
-      {shown && (stentBorder || stentDrawn) ? (
-        <StentBorderOverlay coefficients={stentBorder ?? []} controlPoints={stentDrawn} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} />
-      ) : null}
+      {shown && measurement ? <ReadOnlyBorders borders={(['lumen', 'vessel'] as const).filter((border) => screen[border].length >= 3)} slice={slice} /> : null}
+      {shown && stent ? <StentBorderOverlay controlPoints={stent.controlPoints} slice={slice} /> : null}
       {shown && calciumArc && calciumArc.arcDeg > 0 && measurement ? (
         <CalciumArcOverlay calcium={calciumArc} origin={calciumOrigin(calciumArcs!, slice)} lumen={measurement.controlPoints} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} />
       ) : null}
@@ -125,7 +132,7 @@ export function BmodeFrameFigures({ viewport: source, slices, analysis, pending,
       {children}
       {viewport ? (
         <div data-testid="bmode-frame-figures" style={{ position: 'absolute', inset: 0, pointerEvents: 'none', overflow: 'hidden' }}>
-          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} stentCorrections={stentCorrections} pixelSpacingMm={pixelSpacingMm} calciumArcs={calciumArcs} />}
+          {tool === 'contour' ? null : <FiguresOutsideContourTool viewport={viewport} lines={source} slices={slices} analysis={analysis} pending={pending} stentBorders={stentBorders} stentCorrections={stentCorrections} pixelSpacingMm={pixelSpacingMm} calciumArcs={calciumArcs} />}
           <ScaleBar transform={viewport.transform} panel={viewport.viewportSize} pixelSpacingMm={pixelSpacingMm} assumed={pixelSpacingAssumed} />
         </div>
       ) : null}

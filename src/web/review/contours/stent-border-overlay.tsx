@@ -4,10 +4,9 @@
  * at the frame's centre) in a colour of its own, with a legend saying what it is. Drawn beside the
  * lumen and vessel borders and switched on and off with them.
  */
-import { smoothClosedCurveSvgPath } from '../../../domain/annotations/curves.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import { stentRadiusAt } from '../../../domain/stent/stent-border.ts';
-import { imageToScreen, type Size, type ViewTransform } from '../view/view-transform.ts';
+import type { Size } from '../view/view-transform.ts';
 import { STENT_AREA_COLOR } from './pullback-plot.tsx';
 
 /** Points along the curve: enough that the smooth path through them follows the two harmonics. */
@@ -23,22 +22,26 @@ export function stentBorderImagePoints(coefficients: readonly number[], frame: S
   });
 }
 
+/** The stent border's points in image pixels: as drawn by hand where it was, else fitted. */
+export function stentBorderPoints({ coefficients, controlPoints }: { coefficients: readonly number[]; controlPoints: readonly Point[] | null }, frame: Size, pixelSpacingMm: number): readonly Point[] {
+  return controlPoints !== null && controlPoints.length >= 3 ? controlPoints : stentBorderImagePoints(coefficients, frame, pixelSpacingMm);
+}
+
 export interface StentBorderOverlayProps {
-  coefficients: readonly number[];
   slice: number;
-  transform: ViewTransform;
-  imageSize: Size;
-  pixelSpacingMm: number;
   /** The border the clinician drew on this slice (contour tool), drawn instead of the fitted one. */
   controlPoints?: readonly Point[] | null | undefined;
 }
 
-export function StentBorderOverlay({ coefficients, slice, transform, imageSize, pixelSpacingMm, controlPoints = null }: StentBorderOverlayProps) {
+/**
+ * The stent border's legend and light DOM stand-in: the line itself is drawn in the B-mode panel's
+ * WebGL scene with the other borders (read-only-borders.tsx borderLinesFor), so it never lags the image.
+ */
+export function StentBorderOverlay({ slice, controlPoints = null }: StentBorderOverlayProps) {
   const drawn = controlPoints !== null && controlPoints.length >= 3;
-  const points = (drawn ? controlPoints : stentBorderImagePoints(coefficients, imageSize, pixelSpacingMm)).map((p) => imageToScreen(transform, p));
   return (
     <svg data-testid="stent-border-overlay" data-slice={slice} data-source={drawn ? 'manual' : 'auto'} width="100%" height="100%" style={{ position: 'absolute', inset: 0, pointerEvents: 'none' }}>
-      <path data-testid="stent-border" d={smoothClosedCurveSvgPath(points)} fill="none" stroke={STENT_AREA_COLOR} strokeWidth={2} strokeDasharray="6 3" />
+      <g data-testid="stent-border" data-stroke={STENT_AREA_COLOR} />
       <g data-testid="stent-border-legend">
         <line x1={8} x2={26} y1={14} y2={14} stroke={STENT_AREA_COLOR} strokeWidth={2} strokeDasharray="6 3" />
         <text x={30} y={18} fontSize={12} fontFamily="sans-serif" fill={STENT_AREA_COLOR}>

@@ -10,6 +10,7 @@ import type { ActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from '../view/lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
+import { drawFrameLines, type FrameLinesFor, type FrameLinesTarget } from './frame-lines.ts';
 import { connectPanelTools, type PanelToolTarget } from '../tools/panel-tools.ts';
 import { DEFAULT_VIEW, imageToScreen, panBy, zoomAt, type FitMode, type ImagePoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from '../view/view-transform.ts';
 
@@ -79,7 +80,7 @@ export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null
  * what it shows changed (slice, data, size, view, brightness/contrast). Pointer and wheel input
  * is the tools' (tools/panel-tools.ts): they tell the panel what to change through toolTarget().
  */
-export class PanelController implements PanelViewportSource {
+export class PanelController implements PanelViewportSource, FrameLinesTarget {
   readonly kind: PanelKind;
   private readonly store: ImageStore;
   /** The review's one slice writer: the L-mode click and drag and the B-mode wheel move the slice through it. */
@@ -103,6 +104,8 @@ export class PanelController implements PanelViewportSource {
   private cursor: HTMLElement | null = null;
   private shownViewport: PanelViewport | null = null;
   private readonly viewportListeners = new Set<() => void>();
+  /** The B-mode frame's read-only borders, drawn over the image in the same render (null: none). */
+  private frameLines: FrameLinesFor | null = null;
 
   constructor(kind: PanelKind, store: ImageStore, slices: SliceCursor, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null, lmode?: PageLmode) {
     this.kind = kind;
@@ -129,6 +132,13 @@ export class PanelController implements PanelViewportSource {
     if (sameViewport(this.shownViewport, next)) return;
     this.shownViewport = next;
     for (const listener of this.viewportListeners) listener();
+  }
+
+  /** The lines to draw over each slice's image from now on (the borders switched on or off, new borders). */
+  setFrameLines(lines: FrameLinesFor | null): void {
+    if (lines === this.frameLines) return;
+    this.frameLines = lines;
+    this.invalidate();
   }
 
   /** The element the L-mode panel moves along its image to mark the current slice. */
@@ -235,7 +245,9 @@ export class PanelController implements PanelViewportSource {
     const next = this.store.getSnapshot();
     const drawn = this.drawn;
     const image = this.renderer ? panelImage(this.kind, this.store, next, this.lmode.shown()).data : null;
-    const change = storeChangeFor(this.kind, drawn, next, drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage));
+    // The lines are the slice's: a new slice redraws them even where its image is still black.
+    const sameImage = drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage) && (this.frameLines === null || drawn.slice === next.slice);
+    const change = storeChangeFor(this.kind, drawn, next, sameImage);
     if (change === 'none') return;
     if (change === 'redraw') {
       // The first image is drawn at once: while the review is starting, the next animation frame
@@ -284,6 +296,7 @@ export class PanelController implements PanelViewportSource {
     renderer.setImage(image);
     renderer.setBrightnessContrast(this.display.get());
     if (this.kind === 'lmode') this.drawLmodeOverlay(renderer);
+    else if (this.kind === 'bmode') drawFrameLines(renderer.overlay, this.frameLines?.(snapshot.slice, renderer.imageSize) ?? [], renderer.transform(this.view, this.viewport));
     renderer.render(this.view, this.viewport);
     // `npm run bench:review` reads it: a new cut angle's recompute, texture upload and draw.
     if (turned) performance.measure('ivus:lmode-recompute', { start: turnStart });

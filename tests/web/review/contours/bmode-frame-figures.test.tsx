@@ -10,6 +10,8 @@ import { BmodeFrameFigures } from '../../../../src/web/review/contours/bmode-fra
 import { ActiveToolContext, createActiveToolStore } from '../../../../src/web/review/tools/active-tool.tsx';
 import type { PanelViewport } from '../../../../src/web/review/view/view-transform.ts';
 import { renderApp } from '../../render.tsx';
+import type { FrameLinesFor } from '../../../../src/web/review/panels/frame-lines.ts';
+import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../../src/domain/constants.ts';
 import { detectedContours } from './contours-fixture.ts';
 
 const geometry = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
@@ -20,7 +22,9 @@ function renderFigures({ slice = 3, assumed = false, unreadable = [] as number[]
   const tools = createActiveToolStore();
   const analysis = correctedAnalysis(detectedContours(10, {}, unreadable), emptyManifest(), geometry);
   const slices = { subscribe: () => () => {}, getSnapshot: () => ({ slice }) };
-  const source = { subscribe: () => () => {}, getViewport: () => viewport };
+  // The panel's scene: the borders' lines are handed to it to draw with each slice's image (issue 27).
+  const drawn: { lines: FrameLinesFor | null } = { lines: null };
+  const source = { subscribe: () => () => {}, getViewport: () => viewport, setFrameLines: (lines: FrameLinesFor | null) => (drawn.lines = lines) };
   renderApp(
     <ActiveToolContext value={tools}>
       <BmodeFrameFigures viewport={source} slices={slices} analysis={analysis} pending={null} pixelSpacingMm={0.01} pixelSpacingAssumed={assumed}>
@@ -28,14 +32,20 @@ function renderFigures({ slice = 3, assumed = false, unreadable = [] as number[]
       </BmodeFrameFigures>
     </ActiveToolContext>,
   );
-  return { tools, analysis };
+  return { tools, analysis, drawn };
 }
+
+/** The colours of the lines the panel draws on `slice`, in drawing order. */
+const colorsOn = (drawn: { lines: FrameLinesFor | null }, slice: number) => drawn.lines?.(slice, viewport.imageSize).map((line) => line.color) ?? [];
 
 describe('the B-mode frame’s borders, scale bar and figures', () => {
   it('shows the borders read-only and the frame’s figures with no tool and with the ruler', () => {
-    const { tools, analysis } = renderFigures();
+    const { tools, analysis, drawn } = renderFigures();
     for (const tool of [null, 'ruler'] as const) {
       act(() => tools.set(tool));
+      // Drawn by the panel: the vessel, then the lumen on top, through the slice's control points.
+      expect(colorsOn(drawn, 3)).toEqual([VESSEL_CONTOUR_COLOR, CONTOUR_COLOR]);
+      expect(drawn.lines!(3, viewport.imageSize)[1]!.points).toEqual(analysis.slices[2]!.controlPoints);
       expect(screen.getByTestId('lumen-contour')).toBeTruthy();
       expect(screen.getByTestId('vessel-contour')).toBeTruthy();
       // Lines only: nothing to grab outside the contour tool.
@@ -50,18 +60,20 @@ describe('the B-mode frame’s borders, scale bar and figures', () => {
   });
 
   it('leaves the borders and the readout to the contour tool while it is chosen', () => {
-    const { tools } = renderFigures();
+    const { tools, drawn } = renderFigures();
     act(() => tools.set('contour'));
     expect(screen.queryByTestId('read-only-borders')).toBeNull();
+    expect(drawn.lines).toBeNull();
     expect(screen.queryByTestId('frame-readout')).toBeNull();
     expect(screen.getByTestId('scale-bar')).toBeTruthy();
   });
 
   it('hides and shows the borders with the switch and with O, the figures staying', () => {
-    renderFigures();
+    const { drawn } = renderFigures();
     const toggle = screen.getByRole('button', { name: /Borders on/ });
     expect(toggle.getAttribute('aria-pressed')).toBe('true');
     fireEvent.click(toggle);
+    expect(drawn.lines).toBeNull();
     expect(screen.queryByTestId('lumen-contour')).toBeNull();
     expect(screen.queryByTestId('vessel-contour')).toBeNull();
     expect(toggle.getAttribute('aria-pressed')).toBe('false');
@@ -69,10 +81,12 @@ describe('the B-mode frame’s borders, scale bar and figures', () => {
     expect(screen.getByTestId('contour-area')).toBeTruthy();
     fireEvent.keyDown(window, { key: 'o', code: 'KeyO' });
     expect(screen.getByTestId('lumen-contour')).toBeTruthy();
+    expect(colorsOn(drawn, 3)).toEqual([VESSEL_CONTOUR_COLOR, CONTOUR_COLOR]);
   });
 
   it('says "No border" with dashes, never numbers, on a frame the detector could not read', () => {
-    renderFigures({ slice: 4, unreadable: [4] });
+    const { drawn } = renderFigures({ slice: 4, unreadable: [4] });
+    expect(colorsOn(drawn, 4)).toEqual([]);
     const readout = screen.getByTestId('frame-readout');
     expect(screen.getByTestId('no-border').textContent).toBe('No border — the detector could not read this frame');
     expect(readout.textContent).not.toMatch(/\d+\.\d\d/);

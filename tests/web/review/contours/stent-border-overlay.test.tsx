@@ -12,6 +12,7 @@ import { stentBorderImagePoints } from '../../../../src/web/review/contours/sten
 import { ActiveToolContext, createActiveToolStore } from '../../../../src/web/review/tools/active-tool.tsx';
 import type { PanelViewport } from '../../../../src/web/review/view/view-transform.ts';
 import { renderApp } from '../../render.tsx';
+import type { FrameLinesFor } from '../../../../src/web/review/panels/frame-lines.ts';
 import { detectedContours } from './contours-fixture.ts';
 
 /** A 512 px frame at 0.01 mm a pixel, shown at 1:1 in a 700 × 520 panel. */
@@ -19,11 +20,12 @@ const viewport: PanelViewport = { transform: { scaleX: 1, scaleY: 1, x: 94, y: 4
 
 function renderFigures(slice: number, stentBorders: ReadonlyMap<number, readonly number[]> | null) {
   const tools = createActiveToolStore();
+  const drawn: { lines: FrameLinesFor | null } = { lines: null };
   const analysis = correctedAnalysis(detectedContours(10, {}), emptyManifest(), { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
   renderApp(
     <ActiveToolContext value={tools}>
       <BmodeFrameFigures
-        viewport={{ subscribe: () => () => {}, getViewport: () => viewport }}
+        viewport={{ subscribe: () => () => {}, getViewport: () => viewport, setFrameLines: (lines) => (drawn.lines = lines) }}
         slices={{ subscribe: () => () => {}, getSnapshot: () => ({ slice }) }}
         analysis={analysis}
         pending={null}
@@ -35,8 +37,11 @@ function renderFigures(slice: number, stentBorders: ReadonlyMap<number, readonly
       </BmodeFrameFigures>
     </ActiveToolContext>,
   );
-  return tools;
+  return { tools, drawn };
 }
+
+/** The stent's line as the panel draws it on `slice` (issue 27: in its WebGL scene), if any. */
+const stentLine = (drawn: { lines: FrameLinesFor | null }, slice: number) => drawn.lines?.(slice, viewport.imageSize).find((line) => line.color === STENT_AREA_COLOR);
 
 describe('the stent border on the B-mode frame', () => {
   it('is placed in mm around the catheter at the frame centre', () => {
@@ -49,9 +54,13 @@ describe('the stent border on the B-mode frame', () => {
   });
 
   it('is drawn read-only on a stented slice, in its own colour with a legend, and not on the others', () => {
-    renderFigures(3, new Map([[3, [1.6, 0, 0, 0, 0]]]));
-    const border = screen.getByTestId('stent-border');
-    expect(border.getAttribute('stroke')).toBe(STENT_AREA_COLOR);
+    const { drawn } = renderFigures(3, new Map([[3, [1.6, 0, 0, 0, 0]]]));
+    expect(screen.getByTestId('stent-border')).toBeTruthy();
+    // Dashed, in the stent's colour, 1.6 mm round the catheter.
+    const line = stentLine(drawn, 3)!;
+    expect(line.dash).toEqual([6, 3]);
+    for (const p of line.points) expect(Math.hypot(p.x - 256, p.y - 256)).toBeCloseTo(160, 6);
+    expect(stentLine(drawn, 4)).toBeUndefined();
     expect(screen.getByTestId('stent-border-overlay').style.pointerEvents).toBe('none');
     expect(screen.getByTestId('stent-border-legend').textContent).toContain('Stent border');
     // The lumen and vessel borders stay.
@@ -66,12 +75,14 @@ describe('the stent border on the B-mode frame', () => {
   });
 
   it('is hidden with the other borders (O) and left out while the contour tool is chosen', () => {
-    const tools = renderFigures(3, new Map([[3, [1.6, 0, 0, 0, 0]]]));
+    const { tools, drawn } = renderFigures(3, new Map([[3, [1.6, 0, 0, 0, 0]]]));
     fireEvent.keyDown(window, { key: 'o', code: 'KeyO' });
     expect(screen.queryByTestId('stent-border')).toBeNull();
+    expect(drawn.lines).toBeNull();
     fireEvent.keyDown(window, { key: 'o', code: 'KeyO' });
     expect(screen.getByTestId('stent-border')).toBeTruthy();
     act(() => tools.set('contour'));
     expect(screen.queryByTestId('stent-border')).toBeNull();
+    expect(drawn.lines).toBeNull();
   });
 });
