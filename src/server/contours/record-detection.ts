@@ -8,7 +8,8 @@
  *
  * The first pass is kept short (issue 23): its frames are made ahead of the page's download
  * (detectionPriority), its jobs read only the borders, and those chunks' stent struts are read
- * once every border is in (taskReading, strutChunks). A run's warm-up frames go to the worker raw.
+ * once every border is in (taskReading, strutChunks). A run's warm-up frames go to the worker raw, and
+ * so does a chunk being made: as soon as it is rendered, before its encoding and storage.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -32,7 +33,7 @@ const FETCH_AHEAD = 4;
 export class DetectionStopped extends Error {}
 
 export interface RecordDetectionDeps {
-  readonly imaging: Pick<RecordImaging, 'chunk' | 'bmodeFrames'>;
+  readonly imaging: Pick<RecordImaging, 'chunk' | 'bmodeFrames' | 'bmodeChunkForDetection'>;
   /** Null: inline, yielding to the event loop between chunks. */
   readonly pool: ContourWorkerPool | null;
   readonly runChunks: number;
@@ -47,7 +48,7 @@ export interface RecordDetectionDeps {
   readonly timing: { waitingForFramesMs: number };
 }
 
-/** A chunk's frames as fetched: the stored gzip chunk, or raw frames rendered alone (a run's warm-up). */
+/** A chunk's frames as fetched: the stored gzip chunk, or raw frames as rendered (a chunk being made, a run's warm-up). */
 type FetchedFrames = { readonly gz: Uint8Array } | { readonly raw: Uint8Array };
 
 /** Every frame's borders and stent struts (issue 28), as the detection job's workers read them. */
@@ -80,7 +81,7 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
     let pending = fetched.get(key);
     if (!pending) {
       const priority = detectionPriority(task, runs, deps.idle());
-      pending = warmUp ? warmUpFrames(task.chunk, priority) : imaging.chunk(record, 'bmode', task.chunk, priority).then((gz) => ({ gz }));
+      pending = warmUp ? warmUpFrames(task.chunk, priority) : imaging.bmodeChunkForDetection(record, task.chunk, priority);
       pending.catch(() => undefined); // awaited by the lane that takes the task; this only keeps an early failure from going unhandled
       fetched.set(key, pending);
     }

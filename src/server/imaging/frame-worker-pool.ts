@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
-import type { FrameJob, FrameJobResult } from './frame-worker.ts';
+import type { EncodeJob, FrameJobResult, RenderJob } from './frame-worker.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 
 /** Frames start..end-1 concatenated, and each one's lossless encoding when it was asked for. */
@@ -17,22 +17,34 @@ export interface RenderedFrames {
 export interface FrameWorkerPool {
   readonly size: number;
   /** Frames start..end-1 of the model built from `options` (encoded too with `encode`). */
-  generate(options: PullbackModelOptions, start: number, end: number, angio?: FrameJob['angio'], encode?: boolean): Promise<RenderedFrames>;
+  generate(options: PullbackModelOptions, start: number, end: number, angio?: RenderJob['angio'], encode?: boolean): Promise<RenderedFrames>;
+  /** Each of `frames` (rows x columns each, concatenated) encoded losslessly; the caller's buffer is copied, not taken. */
+  encode(frames: Uint8Array, rows: number, columns: number): Promise<Uint8Array[]>;
   close(): Promise<void>;
 }
 
+type Job = Omit<RenderJob, 'id'> | Omit<EncodeJob, 'id'>;
+
 export function createFrameWorkerPool(size = availableParallelism()): FrameWorkerPool {
-  type Job = Omit<FrameJob, 'id'>;
-  const pool = createWorkerPool<Job, FrameJobResult, RenderedFrames>({
+  const pool = createWorkerPool<Job, FrameJobResult, RenderedFrames | Uint8Array[]>({
     url: new URL('./frame-worker.ts', import.meta.url),
     size,
     name: 'frame worker pool',
-    toMessage: (job, id) => ({ message: { id, ...job } satisfies FrameJob }),
-    fromMessage: (result) => ('error' in result ? new Error(result.error) : { frames: result.frames, encoded: result.encoded }),
+    toMessage(job, id) {
+      if (!('encodeFrames' in job)) return { message: { id, ...job } satisfies RenderJob };
+      // A copy is moved: the caller's frames are still being read (gzip for storage, the detection).
+      const encodeFrames = new Uint8Array(job.encodeFrames);
+      return { message: { id, encodeFrames, rows: job.rows, columns: job.columns } satisfies EncodeJob, transfer: [encodeFrames.buffer] };
+    },
+    fromMessage(result) {
+      if ('error' in result) return new Error(result.error);
+      return result.frames ? { frames: result.frames, encoded: result.encoded } : (result.encoded ?? []);
+    },
   });
   return {
     size,
-    generate: (options, start, end, angio, encode = false) => pool.run({ options, start, end, encode, ...(angio ? { angio } : {}) }),
+    generate: (options, start, end, angio, encode = false) => pool.run({ options, start, end, encode, ...(angio ? { angio } : {}) }) as Promise<RenderedFrames>,
+    encode: (frames, rows, columns) => pool.run({ encodeFrames: frames, rows, columns }) as Promise<Uint8Array[]>,
     close: () => pool.close(),
   };
 }

@@ -1,14 +1,15 @@
 /**
  * Worker thread body for frame-worker-pool.ts: renders B-mode (or angiography) frame ranges of a model rebuilt from
  * its options (the model is deterministic, so every worker renders the same bytes), and encodes
- * them for the page's frame pack when asked (JPEG-LS lossless: codecs/jpeg-ls-encoder.ts).
+ * frames for the page's frame pack (JPEG-LS lossless: codecs/jpeg-ls-encoder.ts), with the render
+ * when asked or as a job of its own (the raw frames go to detection before they are encoded: issue 23).
  */
 import { parentPort } from 'node:worker_threads';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { encodeGrayFrames, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 
-export interface FrameJob {
+export interface RenderJob {
   readonly id: number;
   readonly options: PullbackModelOptions;
   readonly start: number;
@@ -19,16 +20,35 @@ export interface FrameJob {
   readonly encode?: boolean;
 }
 
+/** Frames rendered already (rows x columns each, concatenated), to encode for the frame pack. */
+export interface EncodeJob {
+  readonly id: number;
+  readonly encodeFrames: Uint8Array;
+  readonly rows: number;
+  readonly columns: number;
+}
+
+export type FrameJob = RenderJob | EncodeJob;
+
 export type FrameJobResult =
-  | { readonly id: number; readonly frames: Uint8Array; readonly encoded: Uint8Array[] | null }
+  | { readonly id: number; readonly frames: Uint8Array | null; readonly encoded: Uint8Array[] | null }
   | { readonly id: number; readonly error: string };
 
 // The last model is kept because consecutive jobs almost always come from the same record, and its
 // renderer's tables take longer to build than a frame takes to render.
 let current: { key: string; model: PullbackModel } | null = null;
 
+function post(id: number, frames: Uint8Array | null, encoded: Uint8Array[] | null): void {
+  const transfer = [...(frames ? [frames.buffer as ArrayBuffer] : []), ...(encoded ?? []).map((frame) => frame.buffer as ArrayBuffer)];
+  parentPort?.postMessage({ id, frames, encoded } satisfies FrameJobResult, transfer);
+}
+
 parentPort?.on('message', async (job: FrameJob) => {
   try {
+    if ('encodeFrames' in job) {
+      await initGrayEncoder();
+      return post(job.id, null, encodeGrayFrames(job.encodeFrames, job.rows, job.columns));
+    }
     if (job.encode) await initGrayEncoder();
     const key = JSON.stringify(job.options);
     if (current?.key !== key) current = { key, model: createPullbackModel(job.options) };
@@ -36,9 +56,7 @@ parentPort?.on('message', async (job: FrameJob) => {
       ? generateAngioFrames(current.model, job.angio.frameCount, job.angio.sizePx, job.start, job.end)
       : generateFrames(current.model, job.start, job.end);
     const size = job.angio?.sizePx ?? current.model.frameSizePx;
-    const encoded = job.encode ? encodeGrayFrames(frames, size, size) : null;
-    const transfer = [frames.buffer, ...(encoded ?? []).map((frame) => frame.buffer as ArrayBuffer)];
-    parentPort?.postMessage({ id: job.id, frames, encoded } satisfies FrameJobResult, transfer);
+    post(job.id, frames, job.encode ? encodeGrayFrames(frames, size, size) : null);
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies FrameJobResult);
   }

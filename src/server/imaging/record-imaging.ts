@@ -7,12 +7,13 @@ import { downsampleByHalf } from '../../domain/downsample.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
-import { IMMUTABLE_PUBLIC, type BlobStore, type StoredObjectHeaders } from '../storage/blob-store.ts';
-import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import type { FrameWorkerPool, RenderedFrames } from './frame-worker-pool.ts';
-import { buildFramePack, FRAME_PACK_MEDIA_TYPE, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
-import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import type { FrameWorkerPool } from './frame-worker-pool.ts';
+import { encodeFrames, renderFrames } from './chunk-rendering.ts';
+import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
+import { buildFramePack, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
+import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
 import { demoShowsStent } from '../seed/demo-run.ts';
@@ -49,31 +50,7 @@ function seedFromId(id: string): number {
   return hash;
 }
 
-/** The fields that name a record's stored imaging (an import writes it before the record row exists). */
-export type ImagingKeyParts = Pick<RecordRow, 'tenantId' | 'id' | 'imagingVersion'>;
-
-/** Storage key of one of a record's files: `{tenant}/{record}/{version}/{name}`. */
-export function imagingKey(record: ImagingKeyParts, name: string): string {
-  return `${record.tenantId}/${record.id}/${record.imagingVersion}/${name}`;
-}
-
-export function chunkKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
-  return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.u8.gz`);
-}
-
-/** Storage key of a chunk's frame pack (domain/pixels/frame-pack.ts), beside its gzip chunk. */
-export function framePackKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
-  return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.ivfp`);
-}
-
-/** What a browser fetching a gray8 chunk from the store itself must be told: gzip of raw bytes, never changing. */
-export const GRAY8_CHUNK_HEADERS: StoredObjectHeaders = { contentType: 'application/octet-stream', contentEncoding: 'gzip', cacheControl: IMMUTABLE_PUBLIC };
-
-/** What a browser fetching a frame pack from the store itself must be told: never changing, not content-encoded. */
-export const FRAME_PACK_HEADERS: StoredObjectHeaders = { contentType: FRAME_PACK_MEDIA_TYPE, cacheControl: IMMUTABLE_PUBLIC };
-
-/** A chunk as kept in the store: its key and the headers it was put with (and is answered with). */
-export type StoredChunk = { key: string; headers: StoredObjectHeaders };
+export { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
 
 function seriesGeometry(record: RecordRow, series: ImageSeriesName) {
   return series === 'bmode'
@@ -148,6 +125,8 @@ export class RecordImaging {
   private readonly queue: GenerationQueue;
   private readonly jobs: Pick<JobQueue, 'send'> | null;
   private readonly inflight = new Map<string, Generation<unknown>>();
+  /** The raw frames of demo chunks being made, from their rendering until they are stored (bmodeChunkForDetection). */
+  private readonly renderedChunks = new Map<string, Promise<Uint8Array>>();
   private readonly recordJobs = new Map<string, RecordJob>();
   /** Complete markers seen in the store: a version's imaging never changes once complete. */
   private readonly completeImaging = new Set<string>();
@@ -171,12 +150,9 @@ export class RecordImaging {
    * record's background generation) are background work.
    */
   async chunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority = 'background'): Promise<Buffer> {
-    const { count, frameBytes } = seriesGeometry(record, series);
-    const frames = chunkFrames(index, count);
-    const key = chunkKey(record, series, index);
-    const stored = await this.store.get(key);
-    if (stored && gzipUncompressedLength(stored) === frames.count * frameBytes) return stored;
-    if (stored) this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'damaged frame chunk in storage');
+    const frames = chunkFrames(index, seriesGeometry(record, series).count);
+    const stored = await this.storedGzipChunk(record, series, index);
+    if (stored) return stored;
     if (record.imagingSource !== 'demo') {
       this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'frame chunk missing from storage');
       throw new MissingImagingError(
@@ -184,6 +160,37 @@ export class RecordImaging {
       );
     }
     return (await this.generated(record, series, index, priority)).gzipped;
+  }
+
+  /** A series' stored gzip chunk when it is whole (a damaged one is logged), else null. */
+  private async storedGzipChunk(record: RecordRow, series: ImageSeriesName, index: number): Promise<Buffer | null> {
+    const { count, frameBytes } = seriesGeometry(record, series);
+    const stored = await this.store.get(chunkKey(record, series, index));
+    if (stored && gzipUncompressedLength(stored) === chunkFrames(index, count).count * frameBytes) return stored;
+    if (stored) this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'damaged frame chunk in storage');
+    return null;
+  }
+
+  /**
+   * B-mode chunk `index` for border detection: a demo chunk being made (or made now, at
+   * `priority`) as its raw frames the moment they are rendered, so that detection waits neither
+   * for its pack encoding nor for gzip and storage, nor gunzips it (issue 23: a first open's
+   * provisional MLA); a stored chunk as stored (the contour worker unpacks it).
+   */
+  async bmodeChunkForDetection(record: RecordRow, index: number, priority: GenerationPriority): Promise<{ gz: Buffer } | { raw: Uint8Array }> {
+    const key = chunkKey(record, 'bmode', index);
+    if (record.imagingSource === 'demo' && !this.inflight.has(key)) {
+      const stored = await this.storedGzipChunk(record, 'bmode', index);
+      if (stored) return { gz: stored };
+      // Its storage is the page's concern (it asks for the chunk itself): a failure there is logged, not the detection's.
+      this.generated(record, 'bmode', index, priority).catch((err: unknown) => {
+        if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id, chunk: index }, 'storing a frame chunk failed');
+      });
+    }
+    const rendered = this.renderedChunks.get(key);
+    if (!rendered) return { gz: await this.chunk(record, 'bmode', index, priority) };
+    this.inflight.get(key)?.raise(priority);
+    return { raw: await rendered };
   }
 
   /**
@@ -220,28 +227,46 @@ export class RecordImaging {
     if (!(start >= 0 && end > start && end <= chunk.first + chunk.count)) throw new RangeError(`frames ${start}..${end} are not inside one chunk`);
     const frameBytes = record.frameWidth * record.frameHeight;
     const key = chunkKey(record, 'bmode', index);
+    const rendered = this.renderedChunks.get(key);
+    if (rendered) return (await rendered).subarray((start - chunk.first) * frameBytes, (end - chunk.first) * frameBytes);
     if (record.imagingSource !== 'demo' || this.inflight.has(key) || (await this.store.get(key))) {
       const raw = await gunzip(await this.chunk(record, 'bmode', index, priority));
       return raw.subarray((start - chunk.first) * frameBytes, (end - chunk.first) * frameBytes);
     }
-    return (await this.queue.run(priority, () => this.render(record, 'bmode', start, end, false)).result).frames;
+    return this.queue.run(priority, () => renderFrames(this.pool, modelOptionsOf(record), start, end)).result;
   }
 
   /** Makes and stores a demo chunk (and its pack when the record sends packs): one generation however many ask. */
   private generated(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<GeneratedChunk> {
     const { count, rows, columns } = seriesGeometry(record, series);
-    const frames = chunkFrames(index, count);
+    const range = chunkFrames(index, count);
     const encode = record.chunkFormat === 'frame-pack';
-    return this.once(chunkKey(record, series, index), priority, () => {
-      const rendering = this.queue.run(priority, () => this.render(record, series, frames.first, frames.first + frames.count, encode));
-      const promise = rendering.result.then(async ({ frames: raw, encoded }): Promise<GeneratedChunk> => {
-        const gzipped = await gzip(raw, { level: 1 });
-        await this.store.put(chunkKey(record, series, index), gzipped, GRAY8_CHUNK_HEADERS);
-        const pack = encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null;
-        if (pack) await this.store.put(framePackKey(record, series, index), pack, FRAME_PACK_HEADERS);
-        return { gzipped, pack };
+    const angio = series === 'angio' ? { frameCount: record.angioFrameCount, sizePx: record.angioWidth } : undefined;
+    const key = chunkKey(record, series, index);
+    return this.once(key, priority, () => {
+      let rendered!: (raw: Uint8Array) => void;
+      const raw = new Promise<Uint8Array>((resolve) => (rendered = resolve));
+      // Rendering and encoding are one task, so the lane is not given to another chunk between them and the page's
+      // pack waits no longer than when one worker job did both; the raw frames are handed on in between.
+      const making = this.queue.run(priority, async () => {
+        const frames = await renderFrames(this.pool, modelOptionsOf(record), range.first, range.first + range.count, angio);
+        rendered(frames);
+        return { frames, encoded: encode ? await encodeFrames(this.pool, frames, rows, columns) : null };
       });
-      return { promise, raise: rendering.raise };
+      // Failed or dropped before its frames were rendered: whoever waits for them is told the same (if anyone does).
+      const rawFrames = Promise.race([raw, making.result.then(({ frames }) => frames)]);
+      rawFrames.catch(() => undefined);
+      this.renderedChunks.set(key, rawFrames);
+      const promise = making.result
+        .then(async ({ frames, encoded }): Promise<GeneratedChunk> => {
+          const gzipped = await gzip(frames, { level: 1 });
+          await this.store.put(key, gzipped, GRAY8_CHUNK_HEADERS);
+          const pack = encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null;
+          if (pack) await this.store.put(framePackKey(record, series, index), pack, FRAME_PACK_HEADERS);
+          return { gzipped, pack };
+        })
+        .finally(() => this.renderedChunks.delete(key));
+      return { promise, raise: making.raise };
     });
   }
 
@@ -361,19 +386,6 @@ export class RecordImaging {
       })
       .finally(() => this.recordJobs.delete(key));
     return job;
-  }
-
-  private async render(record: RecordRow, series: ImageSeriesName, start: number, end: number, encode: boolean): Promise<RenderedFrames> {
-    const options = modelOptionsOf(record);
-    const angio = series === 'angio' ? { frameCount: record.angioFrameCount, sizePx: record.angioWidth } : undefined;
-    if (this.pool) return this.pool.generate(options, start, end, angio, encode);
-    // Without workers (tests, tools): here, on this thread.
-    const model = createPullbackModel(options);
-    const frames = angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
-    if (!encode) return { frames, encoded: null };
-    await initGrayEncoder();
-    const size = angio?.sizePx ?? model.frameSizePx;
-    return { frames, encoded: encodeGrayFrames(frames, size, size) };
   }
 
   /** Concurrent requests for the same missing file share one generation, at the highest priority asked. */

@@ -30,4 +30,14 @@ describe('frame workers', () => {
 
     expect((await pool.generate(options, 0, 2)).encoded).toBeNull();
   });
+
+  it('encode frames rendered before, as a job of their own, to the same bytes, leaving the frames as they were (issue 23)', async () => {
+    const rendered = await pool.generate(options, 5, 9, undefined, true);
+    const frames = generateFrames(createPullbackModel(options), 5, 9);
+    const encoded = await pool.encode(frames, 128, 128);
+    expect(encoded.map((frame) => Buffer.from(frame).toString('base64'))).toEqual(rendered.encoded!.map((frame) => Buffer.from(frame).toString('base64')));
+    // The caller still reads its frames (the detection, gzip for storage): they were copied to the worker, not moved.
+    expect(frames.length).toBe(4 * 128 * 128);
+    expect(Buffer.from(frames).equals(Buffer.from(rendered.frames))).toBe(true);
+  });
 });

@@ -1,0 +1,27 @@
+/**
+ * The two steps of making a demo chunk, on the frame workers when there are some, else on this
+ * thread (tests, tools): rendering its frames, and encoding them for the page's frame pack. They
+ * are separate so that border detection can take the raw frames before they are encoded, gzipped
+ * and stored (issue 23: a first open's provisional MLA waited for all three).
+ */
+import { createPullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
+import { encodeGrayFrames, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
+import type { FrameWorkerPool } from './frame-worker-pool.ts';
+
+/** Set for angiography frames: the run's length and frame size. */
+export type AngioRun = { readonly frameCount: number; readonly sizePx: number };
+
+/** Frames start..end-1 of the model built from `options`, raw and concatenated. */
+export async function renderFrames(pool: FrameWorkerPool | null, options: PullbackModelOptions, start: number, end: number, angio?: AngioRun): Promise<Uint8Array> {
+  if (pool) return (await pool.generate(options, start, end, angio)).frames;
+  const model = createPullbackModel(options);
+  return angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
+}
+
+/** Each frame (rows x columns, concatenated) encoded losslessly for the frame pack; `frames` is left as it was. */
+export async function encodeFrames(pool: FrameWorkerPool | null, frames: Uint8Array, rows: number, columns: number): Promise<Uint8Array[]> {
+  if (pool) return pool.encode(frames, rows, columns);
+  await initGrayEncoder();
+  return encodeGrayFrames(frames, rows, columns);
+}

@@ -1,0 +1,34 @@
+/**
+ * Where a record's imaging is kept in the blob store, and the headers its chunks are stored (and
+ * answered) with.
+ */
+import type { ImageSeriesName } from '../../domain/images.ts';
+import { FRAME_PACK_MEDIA_TYPE } from '../../domain/pixels/frame-pack.ts';
+import type { RecordRow } from '../db/records.ts';
+import { IMMUTABLE_PUBLIC, type StoredObjectHeaders } from '../storage/blob-store.ts';
+
+/** The fields that name a record's stored imaging (an import writes it before the record row exists). */
+export type ImagingKeyParts = Pick<RecordRow, 'tenantId' | 'id' | 'imagingVersion'>;
+
+/** Storage key of one of a record's files: `{tenant}/{record}/{version}/{name}`. */
+export function imagingKey(record: ImagingKeyParts, name: string): string {
+  return `${record.tenantId}/${record.id}/${record.imagingVersion}/${name}`;
+}
+
+export function chunkKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
+  return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.u8.gz`);
+}
+
+/** Storage key of a chunk's frame pack (domain/pixels/frame-pack.ts), beside its gzip chunk. */
+export function framePackKey(record: ImagingKeyParts, series: ImageSeriesName, index: number): string {
+  return imagingKey(record, `${series}/${String(index).padStart(5, '0')}.ivfp`);
+}
+
+/** What a browser fetching a gray8 chunk from the store itself must be told: gzip of raw bytes, never changing. */
+export const GRAY8_CHUNK_HEADERS: StoredObjectHeaders = { contentType: 'application/octet-stream', contentEncoding: 'gzip', cacheControl: IMMUTABLE_PUBLIC };
+
+/** What a browser fetching a frame pack from the store itself must be told: never changing, not content-encoded. */
+export const FRAME_PACK_HEADERS: StoredObjectHeaders = { contentType: FRAME_PACK_MEDIA_TYPE, cacheControl: IMMUTABLE_PUBLIC };
+
+/** A chunk as kept in the store: its key and the headers it was put with (and is answered with). */
+export type StoredChunk = { key: string; headers: StoredObjectHeaders };
