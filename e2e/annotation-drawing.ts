@@ -1,11 +1,14 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Waits for the saved annotations' answer itself. "Not Loading" also held before the review had
- * mounted its status, and saved cards were then counted before they were drawn.
+ * Waits until the saved annotations are in and their cards can be drawn, so that counting the cards
+ * counts the saved ones. "Not Loading" also held before the review had mounted its status; and the
+ * cards are drawn only once the B-mode panel knows where its image lies (its WebGL start-up, which
+ * may end after the annotations' answer): both had let a spec count 0 saved cards where there was 1.
  */
 export async function waitForSavedAnnotations(page: Page): Promise<void> {
   await expect(page.getByTestId('annotations-status')).toHaveText(/^(Annotations v\d+|No saved annotations)/);
+  await expect(page.getByTestId('label-cards')).toBeAttached();
 }
 
 /** Opens a review without images (annotations work over black panels) and waits for its annotations. */
