@@ -1,6 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
 
-/** The gray levels a canvas shows (its red channel), read from a screenshot of it. */
 /** What hides everything in the panels but their canvases, for a screenshot of the image alone. */
 const IMAGE_ONLY_STYLE = '[data-panel] * { visibility: hidden !important; } [data-panel] canvas { visibility: visible !important; }';
 

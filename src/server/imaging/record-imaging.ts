@@ -4,7 +4,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { renderAngioFrame } from '../../domain/synthetic/angio-frame.ts';
 import { createBmodeRenderer } from '../../domain/synthetic/bmode-frame.ts';
 import { downsampleByHalf } from '../../domain/downsample.ts';
-import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
@@ -16,7 +15,7 @@ import { buildFramePack, FramePackError, readFramePack } from '../../domain/pixe
 import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
-import { demoShowsStent } from '../seed/demo-run.ts';
+import { modelOptionsOf, pullbackModelOf } from './record-model.ts';
 
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
@@ -26,30 +25,7 @@ export class MissingImagingError extends Error {
   readonly statusCode = 500;
 }
 
-function modelOptionsOf(record: RecordRow): PullbackModelOptions {
-  return {
-    seed: record.demoSeed ?? seedFromId(record.id),
-    frameCount: record.bmodeFrameCount,
-    frameSizePx: record.frameWidth,
-    pixelSpacingMm: record.pixelSpacingMm,
-    frameRateHz: record.frameRateHz,
-    pullbackSpeedMmPerS: record.pullbackSpeedMmPerS,
-    // A post-PCI demo run shows the stent implanted before it (issue 28); every other record is as it was.
-    ...(demoShowsStent(record) ? { hardCases: { deployedStent: true } } : {}),
-  };
-}
-
-/** The demo generator's description of a record's pullback. */
-export function pullbackModelOf(record: RecordRow): PullbackModel {
-  return createPullbackModel(modelOptionsOf(record));
-}
-
-function seedFromId(id: string): number {
-  let hash = 2166136261;
-  for (const char of id) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0;
-  return hash;
-}
-
+export { pullbackModelOf } from './record-model.ts';
 export { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
 
 function seriesGeometry(record: RecordRow, series: ImageSeriesName) {
