@@ -69,6 +69,12 @@ export interface StrutDetector {
   /** The polar image of the last frame read (LINE_COUNT lines of sampleCount samples). */
   readonly polar: Float32Array;
   readonly sampleCount: number;
+  /**
+   * Per line, what the last detect() found (for the golden test, tests/domain/stent/strut-golden.ts):
+   * the shadow contrast (0 where the line has no strut step) and, where it is above 0, the strut's
+   * echo, the sample it lies at and the step's height.
+   */
+  readonly lines: { readonly contrast: Float32Array; readonly peak: Float32Array; readonly peakAt: Int32Array; readonly step: Float64Array };
   detect(frame: Uint8Array): StentFrameReading;
 }
 
@@ -93,6 +99,7 @@ export function createStrutDetector(geometry: StentFrameGeometry): StrutDetector
   const peakAt = new Int32Array(LINE_COUNT);
   const peak = new Float32Array(LINE_COUNT);
   const contrast = new Float32Array(LINE_COUNT);
+  const step = new Float64Array(LINE_COUNT);
   const behindN = Math.round((SHADOW_TO_MM - SHADOW_FROM_MM) / STEP_MM);
   const frontN = Math.round(FRONT_MM / STEP_MM);
   const shadowFrom = Math.round(SHADOW_FROM_MM / STEP_MM);
@@ -118,6 +125,7 @@ export function createStrutDetector(geometry: StentFrameGeometry): StrutDetector
     sampler,
     polar,
     sampleCount,
+    lines: { contrast, peak, peakAt, step },
     detect(frame) {
       sampler.resample(frame, polar);
       contrast.fill(0);
@@ -168,6 +176,7 @@ export function createStrutDetector(geometry: StentFrameGeometry): StrutDetector
         peakAt[a] = front;
         peak[a] = polar[a * sampleCount + front]!;
         contrast[a] = 1 - bestRatio;
+        step[a] = bestScore;
       }
       return {
         struts: strutsFromLines(contrast, peak, peakAt),
