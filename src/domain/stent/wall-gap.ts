@@ -47,9 +47,23 @@ export function readWallBins(polar: Float32Array, lineCount: number, sampleCount
     const inside0 = insideCount[before]!;
     const inside1 = insideCount[a]!;
     const inside2 = insideCount[after]!;
+    const allInside = Math.min(inside0, inside1, inside2);
     for (let b = 0; b < BIN_COUNT; b++) {
       const from = first + b * perBin;
       const to = from + perBin;
+      if (perBin === 5 && to <= allInside) {
+        // The usual bin (0.01 mm samples, all three lines in the frame), written out: the same
+        // fifteen samples added in the same order, a fifth less time than the loops below.
+        const i0 = row0 + from;
+        const i1 = row1 + from;
+        const i2 = row2 + from;
+        const sum =
+          polar[i0]! + polar[i0 + 1]! + polar[i0 + 2]! + polar[i0 + 3]! + polar[i0 + 4]! +
+          polar[i1]! + polar[i1 + 1]! + polar[i1 + 2]! + polar[i1 + 3]! + polar[i1 + 4]! +
+          polar[i2]! + polar[i2 + 1]! + polar[i2 + 2]! + polar[i2 + 3]! + polar[i2 + 4]!;
+        bins[a * BIN_COUNT + b] = Math.round(sum / 15);
+        continue;
+      }
       const end0 = Math.min(to, inside0);
       const end1 = Math.min(to, inside1);
       const end2 = Math.min(to, inside2);
