@@ -14,6 +14,7 @@
  *   --tuning        TUNING_SEEDS instead of EVALUATION_SEEDS
  *   --seeds 1,2     these seeds
  *   --kinds a,b     only these kinds
+ *   --speed-only    only the calcium reader's speed per case type (bench/reader-speed.ts), ms a frame and frames/s per core
  */
 import { createBorderDetector } from '../src/domain/contours/border-detector.ts';
 import { measureDetection } from '../src/domain/contours/detect-sequence.ts';
@@ -28,8 +29,13 @@ import {
   type CalciumEvaluationKind,
 } from '../src/domain/synthetic/calcium-evaluation.ts';
 import { EVALUATION_SEEDS, TUNING_SEEDS } from '../src/domain/synthetic/evaluation-cases.ts';
+import { calciumSpeed } from './reader-speed.ts';
 
 const args = process.argv.slice(2);
+if (args.includes('--speed-only')) {
+  calciumSpeed();
+  process.exit(0);
+}
 const listArgument = (name: string): string[] | null => {
   const at = args.indexOf(name);
   return at >= 0 ? (args[at + 1] ?? '').split(',').filter((s) => s !== '') : null;

@@ -13,12 +13,18 @@
  *   --seeds 1,2     these seeds
  *   --stride n      read every n-th frame (default 6)
  *   --motion m      with cardiac motion of strength m (1 nominal; the stent cases have none by default)
+ *   --speed-only    only the strut detector's speed per case type (bench/reader-speed.ts), ms a frame and frames/s per core
  */
 import { EVALUATION_SEEDS, TUNING_SEEDS } from '../src/domain/synthetic/evaluation-cases.ts';
 import { stentCase } from '../src/domain/synthetic/stent-cases.ts';
+import { strutSpeed } from './reader-speed.ts';
 import { scoreStentCase, type StentScores } from './stent-scoring.ts';
 
 const args = process.argv.slice(2);
+if (args.includes('--speed-only')) {
+  strutSpeed();
+  process.exit(0);
+}
 const at = (name: string): string | undefined => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;

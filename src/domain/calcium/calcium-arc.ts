@@ -110,22 +110,38 @@ export function createCalciumArcDetector(geometry: CalciumFrameGeometry): Calciu
   const readFrom = new Int32Array(CALCIUM_RAYS);
   const readTo = new Int32Array(CALCIUM_RAYS);
   const floorScratch = new Float32Array(CALCIUM_RAYS * sampleCount);
+  // Lengths in pixels, found once (px per ray and per call was a tenth of the calcium's time).
+  const lengths: RayLengths = {
+    nearest: px(EDGE_NEAREST_MM),
+    before: px(EDGE_BEFORE_LUMEN_MM),
+    beyond: px(EDGE_BEYOND_LUMEN_MM),
+    shadowFrom: px(SHADOW_FROM_MM),
+    shadowDepth: px(SHADOW_DEPTH_MM),
+    shadowReach: px(SHADOW_FROM_MM + SHADOW_DEPTH_MM),
+  };
+  const floorDepth = px(FLOOR_DEPTH_MM);
+  // How far beyond the lumen border anything is read: the shadow behind the farthest edge, or the floor's depth.
+  const readBeyond = Math.max(lengths.beyond + lengths.shadowFrom + lengths.shadowDepth, floorDepth);
+  const reading: RayReading = { edge: 0, edgePx: 0, shadow: 0 };
   return {
     readings,
     detect(frame, lumenRadiiPx) {
       if (lumenRadiiPx === null) return null;
       if (lumenRadiiPx.length !== CALCIUM_RAYS) throw new RangeError(`lumen radii must hold ${CALCIUM_RAYS} rays, got ${lumenRadiiPx.length}`);
       sampler.resample(frame, polar);
-      // Only what readRay and darkFloor read is smoothed: a band around the lumen border of each ray.
+      // Only what readRay and darkFloor read is smoothed: from readRay's first sample (or the lumen
+      // border, where darkFloor starts, if that is nearer) to the end of the farthest shadow readRay
+      // can read or of the floor's depth, whichever is farther (smoothing is per sample: fewer
+      // samples smoothed change none of the values read).
       for (let a = 0; a < CALCIUM_RAYS; a++) {
         const lumenPx = lumenRadiiPx[a]!;
-        readFrom[a] = Math.max(0, Math.min(px(EDGE_NEAREST_MM), Math.floor(lumenPx) - px(EDGE_BEFORE_LUMEN_MM)));
-        readTo[a] = Math.min(sampleCount, Math.max(Math.ceil(lumenPx) + px(EDGE_BEYOND_LUMEN_MM), Math.ceil(lumenPx) + px(FLOOR_DEPTH_MM)) + px(SHADOW_FROM_MM) + px(SHADOW_DEPTH_MM) + 1);
+        readFrom[a] = Math.max(0, Math.min(sampleCount, Math.max(lengths.nearest, Math.floor(lumenPx) - lengths.before), Math.ceil(lumenPx)));
+        readTo[a] = Math.min(sampleCount, Math.ceil(lumenPx) + readBeyond + 1);
       }
       smoothAcrossRays(polar, smooth, sampleCount, readFrom, readTo);
-      const floor = darkFloor(smooth, sampleCount, sampler.insideCount, lumenRadiiPx, px(FLOOR_DEPTH_MM), floorScratch);
+      const floor = darkFloor(smooth, sampleCount, sampler.insideCount, lumenRadiiPx, floorDepth, floorScratch);
       for (let a = 0; a < CALCIUM_RAYS; a++) {
-        const reading = readRay(smooth, a * sampleCount, sampler.insideCount[a]!, lumenRadiiPx[a]!, px);
+        readRay(smooth, a * sampleCount, sampler.insideCount[a]!, lumenRadiiPx[a]!, lengths, reading);
         edgePx[a] = reading.edgePx;
         readings.edgeOverShadow[a] = reading.edge - reading.shadow;
         readings.shadowOverFloor[a] = reading.shadow - floor;
@@ -166,14 +182,26 @@ function darkFloor(smooth: Float32Array, sampleCount: number, insideCount: Int32
 }
 
 interface RayReading {
-  readonly edge: number;
-  readonly edgePx: number;
-  readonly shadow: number;
+  edge: number;
+  edgePx: number;
+  shadow: number;
 }
 
-function readRay(smooth: Float32Array, row: number, inside: number, lumenPx: number, px: (mm: number) => number): RayReading {
-  const from = Math.max(px(EDGE_NEAREST_MM), Math.floor(lumenPx) - px(EDGE_BEFORE_LUMEN_MM));
-  const to = Math.min(inside - px(SHADOW_FROM_MM + SHADOW_DEPTH_MM), Math.ceil(lumenPx) + px(EDGE_BEYOND_LUMEN_MM));
+/** The lengths readRay reads over, in pixels. */
+interface RayLengths {
+  readonly nearest: number;
+  readonly before: number;
+  readonly beyond: number;
+  readonly shadowFrom: number;
+  readonly shadowDepth: number;
+  /** px(SHADOW_FROM_MM + SHADOW_DEPTH_MM): what must lie inside the frame behind an edge. */
+  readonly shadowReach: number;
+}
+
+/** The ray's brightest sample near the lumen border, and the mean of its shadow, into `out` (kept between rays). */
+function readRay(smooth: Float32Array, row: number, inside: number, lumenPx: number, lengths: RayLengths, out: RayReading): void {
+  const from = Math.max(lengths.nearest, Math.floor(lumenPx) - lengths.before);
+  const to = Math.min(inside - lengths.shadowReach, Math.ceil(lumenPx) + lengths.beyond);
   let edge = -Infinity;
   let edgePx = lumenPx;
   for (let k = from; k < to; k++) {
@@ -183,12 +211,19 @@ function readRay(smooth: Float32Array, row: number, inside: number, lumenPx: num
       edgePx = k;
     }
   }
-  if (edge === -Infinity) return { edge: 0, edgePx: lumenPx, shadow: 255 };
-  const shadowFrom = edgePx + px(SHADOW_FROM_MM);
-  const shadowTo = shadowFrom + px(SHADOW_DEPTH_MM);
+  if (edge === -Infinity) {
+    out.edge = 0;
+    out.edgePx = lumenPx;
+    out.shadow = 255;
+    return;
+  }
+  const shadowFrom = edgePx + lengths.shadowFrom;
+  const shadowTo = shadowFrom + lengths.shadowDepth;
   let sum = 0;
   for (let k = shadowFrom; k < shadowTo; k++) sum += smooth[row + k]!;
-  return { edge, edgePx, shadow: sum / (shadowTo - shadowFrom) };
+  out.edge = edge;
+  out.edgePx = edgePx;
+  out.shadow = sum / (shadowTo - shadowFrom);
 }
 
 /** Clears narrow arcs whose edge (median over the arc) lies nearer the catheter centre than `wireEdgePx`. */

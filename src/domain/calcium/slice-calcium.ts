@@ -14,15 +14,83 @@ import { CALCIUM_RAYS, isNodule, type CalciumArcDetector, type CalciumArc } from
 export function lumenRadiiOf(controlPoints: readonly Point[], centreX: number, centreY: number): Float32Array | null {
   if (controlPoints.length < 3) return null;
   const outline = measuredOutline(controlPoints);
+  const centre = { x: centreX, y: centreY };
   const radii = new Float32Array(CALCIUM_RAYS);
+  // Each ray tests only the edges it can cross (edgesByRay), not all of the curve's 256: the same
+  // nearest crossing to the bit (rayExit's edge test, the minimum over the same finite crossings),
+  // and most of the calcium's time before. A curve with a point that is not finite is read as before.
+  const byRay = outline.every((p) => Number.isFinite(p.x) && Number.isFinite(p.y)) ? edgesByRay(outline, centre) : null;
   for (let a = 0; a < CALCIUM_RAYS; a++) {
     const angle = (2 * Math.PI * a) / CALCIUM_RAYS;
-    const radius = rayExit(outline, { x: centreX, y: centreY }, Math.cos(angle), Math.sin(angle));
+    const dx = Math.cos(angle);
+    const dy = Math.sin(angle);
+    let radius: number;
+    if (byRay === null) radius = rayExit(outline, centre, dx, dy);
+    else {
+      radius = Infinity;
+      for (let e = byRay.start[a]!; e < byRay.start[a + 1]!; e++) {
+        const i = byRay.edges[e]!;
+        const t = edgeHit(outline[i]!, outline[(i + 1) % outline.length]!, centre, dx, dy);
+        if (t < radius) radius = t;
+      }
+    }
     // A border that does not surround the catheter centre is no border to read calcium against.
     if (!Number.isFinite(radius)) return null;
     radii[a] = radius;
   }
   return radii;
+}
+
+/**
+ * rayExit's test of one edge (contours/measurements.ts), the same arithmetic: the distance from
+ * `origin` along (dx, dy) to the edge P + s (Q − P), s ∈ [0, 1), or Infinity if the ray misses it.
+ */
+function edgeHit(p: Point, q: Point, origin: Point, dx: number, dy: number): number {
+  const ex = q.x - p.x;
+  const ey = q.y - p.y;
+  const denominator = ex * dy - ey * dx;
+  if (denominator === 0) return Infinity;
+  const wx = p.x - origin.x;
+  const wy = p.y - origin.y;
+  const s = (dx * wy - dy * wx) / denominator;
+  if (s < 0 || s >= 1) return Infinity;
+  const t = (ex * wy - ey * wx) / denominator;
+  return t > 0 ? t : Infinity;
+}
+
+/** Angular slack (radians) when sorting edges into rays: far above rounding, far below the 1° between rays. */
+const RAY_SLACK = 1e-6;
+
+/**
+ * For each ray, the edges of the outline it could cross (ray a's are edges[start[a]] ..
+ * edges[start[a + 1] − 1]): those whose endpoints, seen from the centre, bracket the ray's direction
+ * with RAY_SLACK to spare (an edge not through the centre subtends less than a half turn). An edge
+ * passing (nearly) through the centre may be crossed by any ray and goes to all.
+ */
+function edgesByRay(outline: readonly Point[], centre: Point): { start: Int32Array; edges: Int32Array } {
+  const step = (2 * Math.PI) / CALCIUM_RAYS;
+  const first = new Int32Array(outline.length);
+  const last = new Int32Array(outline.length);
+  const count = new Int32Array(CALCIUM_RAYS + 1);
+  for (let i = 0; i < outline.length; i++) {
+    const p = outline[i]!;
+    const q = outline[(i + 1) % outline.length]!;
+    const a = Math.atan2(p.y - centre.y, p.x - centre.x);
+    let span = Math.atan2(q.y - centre.y, q.x - centre.x) - a;
+    if (span > Math.PI) span -= 2 * Math.PI;
+    if (span <= -Math.PI) span += 2 * Math.PI;
+    const throughCentre = Math.abs(span) > Math.PI - 1e-3 || Math.hypot(p.x - centre.x, p.y - centre.y) < 1e-9 || Math.hypot(q.x - centre.x, q.y - centre.y) < 1e-9;
+    first[i] = throughCentre ? 0 : Math.ceil((Math.min(a, a + span) - RAY_SLACK) / step);
+    last[i] = throughCentre ? CALCIUM_RAYS - 1 : Math.floor((Math.max(a, a + span) + RAY_SLACK) / step);
+    for (let j = first[i]!; j <= last[i]!; j++) count[(((j % CALCIUM_RAYS) + CALCIUM_RAYS) % CALCIUM_RAYS) + 1]!++;
+  }
+  for (let a = 0; a < CALCIUM_RAYS; a++) count[a + 1]! += count[a]!;
+  const edges = new Int32Array(count[CALCIUM_RAYS]!);
+  const fill = count.slice(0, CALCIUM_RAYS);
+  for (let i = 0; i < outline.length; i++) {
+    for (let j = first[i]!; j <= last[i]!; j++) edges[fill[((j % CALCIUM_RAYS) + CALCIUM_RAYS) % CALCIUM_RAYS]!++] = i;
+  }
+  return { start: count, edges };
 }
 
 const round1 = (value: number): number => Math.round(value * 10) / 10;

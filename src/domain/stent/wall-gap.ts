@@ -36,18 +36,42 @@ export function readWallBins(polar: Float32Array, lineCount: number, sampleCount
   const perBin = Math.max(1, Math.round(BIN_MM / stepMm));
   const first = Math.round(MIN_MM / stepMm);
   for (let a = 0; a < lineCount; a++) {
+    // The three lines' rows and extents, found once per line, not per bin (the modulo per bin was
+    // most of this loop's time); each bin sums the same samples in the same order as before (line
+    // a−1, a, a+1, outwards), so every bin is the same to the bit.
+    const before = (a - 1 + lineCount) % lineCount;
+    const after = (a + 1) % lineCount;
+    const row0 = before * sampleCount;
+    const row1 = a * sampleCount;
+    const row2 = after * sampleCount;
+    const inside0 = insideCount[before]!;
+    const inside1 = insideCount[a]!;
+    const inside2 = insideCount[after]!;
+    const allInside = Math.min(inside0, inside1, inside2);
     for (let b = 0; b < BIN_COUNT; b++) {
       const from = first + b * perBin;
-      let sum = 0;
-      let n = 0;
-      for (let d = -1; d <= 1; d++) {
-        const l = (a + d + lineCount) % lineCount;
-        const end = Math.min(from + perBin, insideCount[l]!);
-        for (let k = from; k < end; k++) {
-          sum += polar[l * sampleCount + k]!;
-          n++;
-        }
+      const to = from + perBin;
+      if (perBin === 5 && to <= allInside) {
+        // The usual bin (0.01 mm samples, all three lines in the frame), written out: the same
+        // fifteen samples added in the same order, a fifth less time than the loops below.
+        const i0 = row0 + from;
+        const i1 = row1 + from;
+        const i2 = row2 + from;
+        const sum =
+          polar[i0]! + polar[i0 + 1]! + polar[i0 + 2]! + polar[i0 + 3]! + polar[i0 + 4]! +
+          polar[i1]! + polar[i1 + 1]! + polar[i1 + 2]! + polar[i1 + 3]! + polar[i1 + 4]! +
+          polar[i2]! + polar[i2 + 1]! + polar[i2 + 2]! + polar[i2 + 3]! + polar[i2 + 4]!;
+        bins[a * BIN_COUNT + b] = Math.round(sum / 15);
+        continue;
       }
+      const end0 = Math.min(to, inside0);
+      const end1 = Math.min(to, inside1);
+      const end2 = Math.min(to, inside2);
+      let sum = 0;
+      for (let k = from; k < end0; k++) sum += polar[row0 + k]!;
+      for (let k = from; k < end1; k++) sum += polar[row1 + k]!;
+      for (let k = from; k < end2; k++) sum += polar[row2 + k]!;
+      const n = Math.max(0, end0 - from) + Math.max(0, end1 - from) + Math.max(0, end2 - from);
       bins[a * BIN_COUNT + b] = n === 0 ? 0 : Math.round(sum / n);
     }
   }
