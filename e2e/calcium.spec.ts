@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { shortRecordHref } from './open-review.ts';
 import { signIn } from './sign-in.ts';
+import { pixelsOfColors } from './canvas-pixels.ts';
+import { calciumArcColor } from '../src/web/review/calcium/calcium-colors.ts';
 
 test('calcium: a band on the L-mode strip, the score with its components, and the largest arc one click away', async ({ page }) => {
   // The server detects the borders (and the calcium) of the 300 frames on the first open.
@@ -48,6 +50,18 @@ test('calcium: a band on the L-mode strip, the score with its components, and th
   const slice = Number(await maxArc.getAttribute('data-slice'));
   await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${slice} /`));
   await expect(page.getByTestId('calcium-this-slice')).toHaveText(new RegExp(`^This slice: ${maxDeg}° \\(\\d+°–\\d+°\\)`));
+  // There the arc is drawn on the frame in its band's colour, in the B-mode panel's WebGL scene with
+  // the image (issue 27), and hidden with the borders (the details closed first: they cover the switch).
+  await scoreButton.click();
+  await expect(results).toBeHidden();
+  const bmodeCanvas = page.locator('[data-panel="bmode"] canvas');
+  const arcPixels = async () => (await pixelsOfColors(page, bmodeCanvas, [calciumArcColor(maxDeg)], 40)).length;
+  await expect(page.getByTestId('calcium-arc')).toHaveAttribute('data-stroke', calciumArcColor(maxDeg));
+  await expect.poll(arcPixels, { message: 'calcium arc pixels on the frame' }).toBeGreaterThan(40);
+  await page.getByTestId('borders-toggle').click();
+  await expect.poll(arcPixels, { message: 'calcium arc pixels with the borders off' }).toBe(0);
+  await page.getByTestId('borders-toggle').click();
+  await expect.poll(arcPixels, { message: 'calcium arc pixels with the borders on again' }).toBeGreaterThan(40);
 
   // The CSV export carries the score and the calcified slices, the largest arc's among them.
   const download = page.waitForEvent('download');

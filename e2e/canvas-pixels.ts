@@ -42,16 +42,17 @@ export function meanDifference(a: readonly number[], b: readonly number[]): numb
 export const BORDER_COLORS = { lumen: '#9cc5c6', vessel: '#f4a259' } as const;
 
 /**
- * Where on the page the canvas shows any of `colors` (within a few levels a channel), read from a
- * screenshot of the image alone: the B-mode borders are drawn in the panel's WebGL scene (issue 27),
- * so their geometry is found in the pixels, not in the DOM. The image is gray: no pixel of it matches.
+ * Where on the page the canvas shows any of `colors` (within `tolerance` levels a channel), read from
+ * a screenshot of the image alone: the borders are drawn in the panels' WebGL scenes (issue 27), so
+ * their geometry is found in the pixels, not in the DOM. The image is gray: no pixel of it matches.
+ * A line drawn less than opaque (the calcium arc, 0.85) takes up to 15% of the gray under it: ±40.
  */
-export async function pixelsOfColors(page: Page, canvas: Locator, colors: readonly string[]): Promise<{ x: number; y: number }[]> {
+export async function pixelsOfColors(page: Page, canvas: Locator, colors: readonly string[], tolerance = 6): Promise<{ x: number; y: number }[]> {
   const box = (await canvas.boundingBox())!;
   const png = await canvas.screenshot({ style: IMAGE_ONLY_STYLE });
   const rgb = colors.map((c) => [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)));
   return page.evaluate(
-    async ({ base64, rgb, box }) => {
+    async ({ base64, rgb, box, tolerance }) => {
       const image = new Image();
       image.src = `data:image/png;base64,${base64}`;
       await image.decode();
@@ -60,11 +61,11 @@ export async function pixelsOfColors(page: Page, canvas: Locator, colors: readon
       const { data } = context.getImageData(0, 0, image.width, image.height);
       const points: { x: number; y: number }[] = [];
       for (let i = 0; i < data.length / 4; i++) {
-        const matches = rgb.some(([r, g, b]) => Math.abs(data[i * 4]! - r!) <= 6 && Math.abs(data[i * 4 + 1]! - g!) <= 6 && Math.abs(data[i * 4 + 2]! - b!) <= 6);
+        const matches = rgb.some(([r, g, b]) => Math.abs(data[i * 4]! - r!) <= tolerance && Math.abs(data[i * 4 + 1]! - g!) <= tolerance && Math.abs(data[i * 4 + 2]! - b!) <= tolerance);
         if (matches) points.push({ x: box.x + ((i % image.width) + 0.5) * (box.width / image.width), y: box.y + (Math.floor(i / image.width) + 0.5) * (box.height / image.height) });
       }
       return points;
     },
-    { base64: png.toString('base64'), rgb, box },
+    { base64: png.toString('base64'), rgb, box, tolerance },
   );
 }

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { originOf } from '../playwright.config.ts';
 import { signIn } from './sign-in.ts';
+import { BORDER_COLORS, pixelsOfColors } from './canvas-pixels.ts';
 
 /** The lumen's and the vessel's colours (domain/constants.ts: CONTOUR_COLOR, VESSEL_CONTOUR_COLOR), as RGB. */
 const LUMEN_RGB = [0x9c, 0xc5, 0xc6] as const;
@@ -49,11 +50,13 @@ test('the L-mode views draw the lumen and vessel borders along the cut; a border
   const plotLeft = Number(await strip.getAttribute('data-plot-left'));
   expect((await pixelsOf(stripBorders, LUMEN_RGB)).length).toBeGreaterThan(plotWidth);
   expect((await pixelsOf(stripBorders, VESSEL_RGB)).length).toBeGreaterThan(plotWidth);
+  // The L-mode panel draws them in its WebGL scene with its image (issue 27): found in its canvas's pixels.
   const panelBorders = page.getByTestId('lmode-panel-borders-canvas');
   await expect(panelBorders).toHaveAttribute('data-frames', '3600');
-  const panelWidth = (await panelBorders.boundingBox())!.width;
-  expect((await pixelsOf(panelBorders, LUMEN_RGB)).length).toBeGreaterThan(panelWidth);
-  expect((await pixelsOf(panelBorders, VESSEL_RGB)).length).toBeGreaterThan(panelWidth);
+  const panelCanvas = page.locator('[data-panel="lmode"] canvas');
+  const panelWidth = (await panelCanvas.boundingBox())!.width;
+  await expect.poll(async () => (await pixelsOfColors(page, panelCanvas, [BORDER_COLORS.lumen])).length, { message: 'lumen pixels on the L-mode panel' }).toBeGreaterThan(panelWidth);
+  await expect.poll(async () => (await pixelsOfColors(page, panelCanvas, [BORDER_COLORS.vessel])).length, { message: 'vessel pixels on the L-mode panel' }).toBeGreaterThan(panelWidth);
   // The strip has the plot's markers and mm ticks.
   await expect(page.getByTestId('strip-mla')).toHaveAttribute('data-slice', (await page.getByTestId('mla-flag').getAttribute('data-slice'))!);
   expect(await page.getByTestId('strip-mm-tick').count()).toBeGreaterThan(3);

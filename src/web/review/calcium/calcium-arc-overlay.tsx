@@ -6,7 +6,8 @@
  */
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import type { SliceCalcium } from '../../../domain/contours/api.ts';
-import { imageToScreen, type Size, type ViewTransform } from '../view/view-transform.ts';
+import type { Size } from '../view/view-transform.ts';
+import type { FrameLine } from '../panels/frame-lines.ts';
 import { calciumArcColor } from './calcium-colors.ts';
 
 /** The arc stands this far outside the lumen border's farthest point, so that it hides no border. */
@@ -22,28 +23,34 @@ export function calciumArcImagePoints(calcium: Pick<SliceCalcium, 'startDeg' | '
   });
 }
 
+/**
+ * The arc as the B-mode panel draws it in its WebGL scene with the frame and the borders (issue 27):
+ * 4 px, round ends, in its band's colour at 0.85 opacity, just outside the lumen's farthest point.
+ */
+export function calciumArcLine(calcium: Pick<SliceCalcium, 'startDeg' | 'arcDeg'>, lumen: readonly Point[], imageSize: Size, pixelSpacingMm: number): FrameLine {
+  const centre = { x: imageSize.width / 2, y: imageSize.height / 2 };
+  const lumenPx = lumen.reduce((far, p) => Math.max(far, Math.hypot(p.x - centre.x, p.y - centre.y)), 0);
+  const radiusPx = lumenPx + OUTSIDE_LUMEN_MM / pixelSpacingMm;
+  return { points: calciumArcImagePoints(calcium, imageSize, radiusPx), color: calciumArcColor(calcium.arcDeg), width: 4, shape: 'open', alpha: 0.85, roundCap: true };
+}
+
 export interface CalciumArcOverlayProps {
   calcium: SliceCalcium;
   /** Where the arc came from, for the legend ("detected", "set by hand", ...). */
   origin: string;
-  /** The slice's lumen border (image pixels): the arc is drawn just outside it. */
-  lumen: readonly Point[];
   slice: number;
-  transform: ViewTransform;
-  imageSize: Size;
-  pixelSpacingMm: number;
 }
 
-export function CalciumArcOverlay({ calcium, origin, lumen, slice, transform, imageSize, pixelSpacingMm }: CalciumArcOverlayProps) {
-  const centre = { x: imageSize.width / 2, y: imageSize.height / 2 };
-  const lumenPx = lumen.reduce((far, p) => Math.max(far, Math.hypot(p.x - centre.x, p.y - centre.y)), 0);
-  const radiusPx = lumenPx + OUTSIDE_LUMEN_MM / pixelSpacingMm;
-  const points = calciumArcImagePoints(calcium, imageSize, radiusPx).map((p) => imageToScreen(transform, p));
+/**
+ * The arc's legend, and the arc's light DOM stand-in (its colour, no geometry): the arc itself is
+ * drawn in the B-mode panel's WebGL scene (calciumArcLine), so it never lags the image.
+ */
+export function CalciumArcOverlay({ calcium, origin, slice }: CalciumArcOverlayProps) {
   const color = calciumArcColor(calcium.arcDeg);
   const legend = `Calcium arc ${Math.round(calcium.arcDeg)}° (${Math.round(calcium.startDeg)}°–${Math.round(calcium.endDeg)}°), ${origin}`;
   return (
     <svg data-testid="calcium-arc-overlay" data-slice={slice} width="100%" height="100%" style={{ position: 'absolute', inset: 0, pointerEvents: 'none' }}>
-      <polyline data-testid="calcium-arc" points={points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ')} fill="none" stroke={color} strokeWidth={4} strokeLinecap="round" opacity={0.85} />
+      <g data-testid="calcium-arc" data-stroke={color} />
       <g data-testid="calcium-arc-legend">
         <line x1={8} x2={26} y1={32} y2={32} stroke={color} strokeWidth={4} />
         <text x={30} y={36} fontSize={12} fontFamily="sans-serif" fill={color}>

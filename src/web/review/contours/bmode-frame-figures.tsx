@@ -88,9 +88,9 @@ function FiguresOutsideContourTool({
   // The lines are drawn by the panel with each slice's image (issue 27); re-given only when what they come from changes.
   useEffect(() => {
     if (!shown || !lines.setFrameLines) return;
-    lines.setFrameLines(borderLinesFor({ analysis, stentBorders, stentCorrections, pixelSpacingMm }));
+    lines.setFrameLines(borderLinesFor({ analysis, stentBorders, stentCorrections, pixelSpacingMm, calciumArcs }));
     return () => lines.setFrameLines?.(null);
-  }, [lines, shown, analysis, stentBorders, stentCorrections, pixelSpacingMm]);
+  }, [lines, shown, analysis, stentBorders, stentCorrections, pixelSpacingMm, calciumArcs]);
   const calciumArc = calciumArcs?.bySlice[slice - 1] ?? null;
   const { transform, imageSize, viewportSize } = viewport;
   const screen = {
@@ -106,7 +106,7 @@ function FiguresOutsideContourTool({
       {shown && measurement ? <ReadOnlyBorders borders={(['lumen', 'vessel'] as const).filter((border) => screen[border].length >= 3)} slice={slice} /> : null}
       {shown && stent ? <StentBorderOverlay controlPoints={stent.controlPoints} slice={slice} /> : null}
       {shown && calciumArc && calciumArc.arcDeg > 0 && measurement ? (
-        <CalciumArcOverlay calcium={calciumArc} origin={calciumOrigin(calciumArcs!, slice)} lumen={measurement.controlPoints} slice={slice} transform={transform} imageSize={imageSize} pixelSpacingMm={pixelSpacingMm} />
+        <CalciumArcOverlay calcium={calciumArc} origin={calciumOrigin(calciumArcs!, slice)} slice={slice} />
       ) : null}
       <FrameReadout ref={readoutRef} measurement={measurement} pending={pending} at={placement.rect} layout={layout} />
     </>

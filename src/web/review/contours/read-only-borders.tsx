@@ -8,6 +8,8 @@ import { findStentCorrection, type StentBorderCorrection } from '../../../domain
 import type { FrameLine, FrameLinesFor } from '../panels/frame-lines.ts';
 import { STENT_AREA_COLOR } from './pullback-plot.tsx';
 import { stentBorderPoints } from './stent-border-overlay.tsx';
+import { calciumArcLine } from '../calcium/calcium-arc-overlay.tsx';
+import type { RecordCalcium } from '../../../domain/calcium/record-calcium.ts';
 
 /** How each border is drawn. The lumen's handles keep their old test id: tests and tools that knew one contour still find it. */
 export const BORDERS = {
@@ -33,6 +35,8 @@ export interface BorderLinesInputs {
   stentBorders: ReadonlyMap<number, readonly number[]> | null;
   stentCorrections: readonly StentBorderCorrection[];
   pixelSpacingMm: number;
+  /** Issue 28: the calcium arcs by slice as the score counts them, drawn on top, just outside the lumen. */
+  calciumArcs?: RecordCalcium | null | undefined;
 }
 
 /** The stent border a slice shows: the one drawn by hand, else the fitted one, once the stent is read. */
@@ -45,7 +49,7 @@ export function stentBorderOn(slice: number, { stentBorders, stentCorrections }:
 
 /**
  * The read-only borders of each slice as the B-mode panel draws them in its WebGL scene (issue 27):
- * vessel, then lumen on top, 2 px; the stent border dashed 6/3 in its colour.
+ * vessel, then lumen on top, 2 px; the stent border dashed 6/3 in its colour; the calcium arc last.
  */
 export function borderLinesFor(inputs: BorderLinesInputs): FrameLinesFor {
   return (slice, imageSize) => {
@@ -57,6 +61,8 @@ export function borderLinesFor(inputs: BorderLinesInputs): FrameLinesFor {
     }
     const stent = stentBorderOn(slice, inputs);
     if (stent) lines.push({ points: stentBorderPoints(stent, imageSize, inputs.pixelSpacingMm), color: STENT_AREA_COLOR, width: 2, shape: 'smooth-closed', dash: [6, 3] });
+    const calcium = inputs.calciumArcs?.bySlice[slice - 1] ?? null;
+    if (calcium && calcium.arcDeg > 0 && measurement) lines.push(calciumArcLine(calcium, measurement.controlPoints, imageSize, inputs.pixelSpacingMm));
     return lines;
   };
 }

@@ -1,3 +1,4 @@
+import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { ContourBorder } from '../../../domain/annotations/contour-set.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import { gatedColumns } from '../../../domain/gating/gated-analysis.ts';
@@ -90,33 +91,58 @@ export function pickBorderLine(lines: BorderLines, point: ImagePoint, toleranceY
   return best;
 }
 
+/** What a line is traced on: a 2D canvas context or a Pixi Graphics (panels/frame-lines.ts). */
+export interface LinePath {
+  moveTo(x: number, y: number): unknown;
+  lineTo(x: number, y: number): unknown;
+}
+
 /**
- * Strokes the lines on a 2D canvas in screen pixels (`transform` maps image to screen): one path per
- * line, broken where a frame has no border. Where many frames share a screen pixel only the first
- * point of each pixel column is visited, so a 3,600-frame pullback in 500 px costs 500 segments a line.
+ * Traces one line in screen pixels (`transform` maps image to screen), broken where a frame has no
+ * border; false if no frame has it. Where many frames share a screen pixel only the first point of
+ * each pixel column is visited, so a 3,600-frame pullback in 500 px costs 500 segments a line.
  */
-export function strokeBorderLines(context: CanvasRenderingContext2D, lines: BorderLines, transform: ViewTransform, colours: Record<ContourBorder, string>, lineWidth = 1.5): void {
+export function traceBorderLine(path: LinePath, line: BorderLine, transform: ViewTransform): boolean {
+  let drawing = false;
+  let traced = false;
+  let lastX = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < line.y.length; i++) {
+    const y = line.y[i]!;
+    if (!Number.isFinite(y)) {
+      drawing = false;
+      continue;
+    }
+    const sx = transform.x + (i + 0.5) * transform.scaleX;
+    if (drawing && sx - lastX < 1 && i < line.y.length - 1) continue;
+    const sy = transform.y + y * transform.scaleY;
+    if (drawing) path.lineTo(sx, sy);
+    else path.moveTo(sx, sy);
+    drawing = true;
+    traced = true;
+    lastX = sx;
+  }
+  return traced;
+}
+
+/** The lines' colours: the B-mode borders'. */
+export const BORDER_LINE_COLOURS: Record<ContourBorder, string> = { lumen: CONTOUR_COLOR, vessel: VESSEL_CONTOUR_COLOR };
+
+/** The lines' width in CSS pixels, whatever the zoom, in both views. */
+export const BORDER_LINE_WIDTH_PX = 1.5;
+
+/** Strokes the lines on a 2D canvas in screen pixels (the strip's view): one path per line. */
+export function strokeBorderLines(context: CanvasRenderingContext2D, lines: BorderLines, transform: ViewTransform, colours: Record<ContourBorder, string>, lineWidth = BORDER_LINE_WIDTH_PX): void {
   context.lineWidth = lineWidth;
   context.lineJoin = 'round';
   for (const line of lines.lines) {
     context.beginPath();
     context.strokeStyle = colours[line.border];
-    let drawing = false;
-    let lastX = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < line.y.length; i++) {
-      const y = line.y[i]!;
-      if (!Number.isFinite(y)) {
-        drawing = false;
-        continue;
-      }
-      const sx = transform.x + (i + 0.5) * transform.scaleX;
-      if (drawing && sx - lastX < 1 && i < line.y.length - 1) continue;
-      const sy = transform.y + y * transform.scaleY;
-      if (drawing) context.lineTo(sx, sy);
-      else context.moveTo(sx, sy);
-      drawing = true;
-      lastX = sx;
-    }
+    traceBorderLine(context, line, transform);
     context.stroke();
   }
+}
+
+/** A panel that draws the lines in its own WebGL scene, over its L-mode image (the L-mode panel's controller). */
+export interface BorderLinesTarget {
+  setBorderLines(lines: BorderLines | null): void;
 }

@@ -1,7 +1,6 @@
 import { Box } from '@chakra-ui/react';
 import { useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import { createActor } from 'xstate';
-import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { CorrectedAnalysis } from '../../../domain/contours/corrected-analysis.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { commitBorderCorrection } from '../manifest/border-corrections.ts';
@@ -9,19 +8,22 @@ import { useActiveTool } from '../tools/active-tool.tsx';
 import { lmodeBorderToolMachine } from '../tools/lmode-border-tool.machine.ts';
 import { toolInputOf } from '../tools/tool-input.ts';
 import { imageToScreen, type PanelViewportSource, type Size } from '../view/view-transform.ts';
-import { borderLinesFor, gatedBorderLines, pickBorderLine, strokeBorderLines } from './border-lines.ts';
+import { BORDER_LINE_COLOURS, borderLinesFor, gatedBorderLines, pickBorderLine, strokeBorderLines, type BorderLines, type BorderLinesTarget } from './border-lines.ts';
 import { degToRad, type CutAngleStore } from './cut-angle.ts';
 import { keyFrameForDrop } from './lmode-border-drag.ts';
 import type { PageLmode } from './page-lmode.ts';
 
-const COLOURS = { lumen: CONTOUR_COLOR, vessel: VESSEL_CONTOUR_COLOR } as const;
+const COLOURS = BORDER_LINE_COLOURS;
 /** A press this close to a line (screen pixels, vertically) takes the line. */
 const PICK_TOLERANCE_PX = 6;
 const DOT_PX = 8;
 
 export interface LmodeBorderLayerProps {
-  /** Where the L-mode image is on screen: the L-mode panel's controller, or the strip's fixed layout. */
-  viewport: PanelViewportSource;
+  /**
+   * Where the L-mode image is on screen: the L-mode panel's controller, which draws the lines in its
+   * own WebGL scene (setBorderLines), or the strip's fixed layout, under which they get a 2D canvas.
+   */
+  viewport: PanelViewportSource & Partial<BorderLinesTarget>;
   /** The B-mode frame size the borders and the L-mode rows are measured in; null before it is known. */
   frame: Size | null;
   analysis: CorrectedAnalysis | null;
@@ -38,10 +40,12 @@ export interface LmodeBorderLayerProps {
 
 /**
  * The lumen and vessel borders of every frame where they cross the cut, over an L-mode view (two
- * lines each side of the catheter), on a 2D canvas redrawn only when the analysis, the cut angle or
- * the view changes. With the contour tool active a line can be dragged: the release makes a key
- * frame on the frame pressed (one undo step), which propagates to the neighbouring frames. Input
- * reaches the drag machine through the one tool input path, before the view's own tools see it.
+ * lines each side of the catheter): in the L-mode panel's WebGL scene with its image (issue 27: as a
+ * canvas layer of their own they cost ~5 ms of the browser's time per played frame), on the strip a
+ * 2D canvas; either redrawn only when the analysis, the cut angle or the view changes. With the
+ * contour tool active a line can be dragged: the release makes a key frame on the frame pressed (one
+ * undo step), which propagates to the neighbouring frames. Input reaches the drag machine through
+ * the one tool input path, before the view's own tools see it.
  */
 export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, annotations, pixelSpacingMm, testId, gatedFrames = null }: LmodeBorderLayerProps) {
   const viewport = useSyncExternalStore(source.subscribe, source.getViewport);
@@ -53,8 +57,16 @@ export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, 
   const rootRef = useRef<HTMLDivElement>(null);
   const every = analysis && frame ? borderLinesFor(analysis, frame, degToRad(angleDeg)) : null;
   const lines = every && gated ? gatedBorderLines(every, gatedFrames) : every;
+  const scene = source.setBorderLines ? (source as BorderLinesTarget) : null;
 
   useEffect(() => {
+    if (!scene) return;
+    scene.setBorderLines(lines);
+    return () => scene.setBorderLines(null);
+  }, [scene, lines]);
+
+  useEffect(() => {
+    if (scene) return;
     const canvas = canvasRef.current;
     // A CPU-backed canvas, like the strip's image: not a GPU layer of its own that the compositor
     // draws again in every played frame (issue 27); it changes only with the analysis, cut or view.
@@ -74,7 +86,7 @@ export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, 
     strokeBorderLines(context, lines, viewport.transform, COLOURS);
     canvas.dataset.frames = String(lines.frameCount);
     canvas.dataset.gated = gated ? 'true' : 'false';
-  }, [lines, viewport, gated]);
+  }, [scene, lines, viewport, gated]);
 
   // The latest of everything a drop needs, read by the listeners without re-attaching them.
   const latest = useRef({ lines, analysis, frame, editable, pixelSpacingMm, source, annotations });
@@ -150,9 +162,30 @@ export function LmodeBorderLayer({ viewport: source, frame, analysis, cutAngle, 
 
   return (
     <Box ref={rootRef} position="absolute" inset="0" pointerEvents="none" data-testid={testId} data-editable={editable || undefined}>
-      <canvas ref={canvasRef} data-testid={`${testId}-canvas`} style={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }} />
+      {scene ? (
+        <SceneLinesHook testId={`${testId}-canvas`} lines={lines} drawnFrames={lines && viewport?.imageSize.width === lines.frameCount ? lines.frameCount : null} gated={gated} />
+      ) : (
+        <canvas ref={canvasRef} data-testid={`${testId}-canvas`} style={{ position: 'absolute', inset: 0, width: '100%', height: '100%' }} />
+      )}
       <Box ref={dotRef} data-testid={`${testId}-drag`} position="absolute" left="0" top="0" width={`${DOT_PX}px`} height={`${DOT_PX}px`} borderRadius="full" border="1px solid black" visibility="hidden" />
     </Box>
+  );
+}
+
+/**
+ * The light DOM stand-in of lines the panel draws in its WebGL scene, nothing painted: as the strip's
+ * canvas, for tests and tools, how many frames' columns they are drawn in (once the panel's image has
+ * one column per frame) and whether gated.
+ */
+function SceneLinesHook({ testId, lines, drawnFrames, gated }: { testId: string; lines: BorderLines | null; drawnFrames: number | null; gated: boolean }) {
+  return (
+    <div
+      data-testid={testId}
+      data-frames={drawnFrames ?? undefined}
+      data-gated={drawnFrames !== null ? String(gated) : undefined}
+      data-lines={lines?.lines.length ?? 0}
+      style={{ position: 'absolute', inset: 0, pointerEvents: 'none' }}
+    />
   );
 }
 

@@ -1,12 +1,13 @@
 /**
  * Lines a panel draws in its own WebGL scene, over the image and in the same render (issue 27): the
- * B-mode frame's read-only borders. As SVG redrawn every slice they cost ~12 ms of the browser's
+ * B-mode frame's read-only borders and calcium arc, the L-mode's border lines along the cut. As SVG redrawn every slice they cost ~12 ms of the browser's
  * time per painted frame during playback; drawn here they never lag the image and follow pan/zoom.
  */
 import type { Graphics } from 'pixi.js';
 import { closedCatmullRomBeziers } from '../../../domain/annotations/curves.ts';
 import type { Point } from '../../../domain/annotations/manifest.ts';
 import { imageToScreen, type Size, type ViewTransform } from '../view/view-transform.ts';
+import { BORDER_LINE_COLOURS, BORDER_LINE_WIDTH_PX, traceBorderLine, type BorderLines } from '../lmode/border-lines.ts';
 
 export interface FrameLine {
   /** Image pixels. */
@@ -98,5 +99,15 @@ export function drawFrameLines(graphics: Graphics, lines: readonly FrameLine[], 
       graphics.closePath();
     }
     graphics.stroke({ width: line.width, color: line.color, alpha: line.alpha ?? 1, cap: line.roundCap ? 'round' : 'butt', join: 'round' });
+  }
+}
+
+/**
+ * Adds the L-mode's border lines, in screen pixels, to the L-mode panel's overlay (issue 27): drawn
+ * with its image, no canvas layer of their own for the compositor to draw again in every played frame.
+ */
+export function strokeBorderLinesOn(graphics: Graphics, lines: BorderLines, transform: ViewTransform, colours = BORDER_LINE_COLOURS): void {
+  for (const line of lines.lines) {
+    if (traceBorderLine(graphics, line, transform)) graphics.stroke({ width: BORDER_LINE_WIDTH_PX, color: colours[line.border], join: 'round' });
   }
 }

@@ -2,6 +2,7 @@ import type { Application } from 'pixi.js';
 import type { ImageStore, ImageStoreSnapshot } from '../frames/image-store.ts';
 import type { SliceCursor } from '../frames/slice-cursor.ts';
 import { DEFAULT_CUT_ANGLE_DEG, type CutAngleStore } from '../lmode/cut-angle.ts';
+import type { BorderLines, BorderLinesTarget } from '../lmode/border-lines.ts';
 import type { LmodeImage } from '../lmode/lmode-image.ts';
 import { lmodeColumnLength } from '../lmode/lmode-sampling.ts';
 import { PageLmode } from '../lmode/page-lmode.ts';
@@ -10,7 +11,7 @@ import type { ActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from '../view/lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
-import { drawFrameLines, type FrameLinesFor, type FrameLinesTarget } from './frame-lines.ts';
+import { drawFrameLines, strokeBorderLinesOn, type FrameLinesFor, type FrameLinesTarget } from './frame-lines.ts';
 import { connectPanelTools, type PanelToolTarget } from '../tools/panel-tools.ts';
 import { DEFAULT_VIEW, imageToScreen, panBy, zoomAt, type FitMode, type ImagePoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from '../view/view-transform.ts';
 
@@ -80,7 +81,7 @@ export function storeChangeFor(kind: PanelKind, drawn: ImageStoreSnapshot | null
  * what it shows changed (slice, data, size, view, brightness/contrast). Pointer and wheel input
  * is the tools' (tools/panel-tools.ts): they tell the panel what to change through toolTarget().
  */
-export class PanelController implements PanelViewportSource, FrameLinesTarget {
+export class PanelController implements PanelViewportSource, FrameLinesTarget, BorderLinesTarget {
   readonly kind: PanelKind;
   private readonly store: ImageStore;
   /** The review's one slice writer: the L-mode click and drag and the B-mode wheel move the slice through it. */
@@ -106,6 +107,8 @@ export class PanelController implements PanelViewportSource, FrameLinesTarget {
   private readonly viewportListeners = new Set<() => void>();
   /** The B-mode frame's read-only borders, drawn over the image in the same render (null: none). */
   private frameLines: FrameLinesFor | null = null;
+  /** The L-mode's border lines along the cut, drawn over its image in the same render (null: none). */
+  private borderLines: BorderLines | null = null;
 
   constructor(kind: PanelKind, store: ImageStore, slices: SliceCursor, display: BrightnessContrastStore, cutAngle: CutAngleStore | null = null, lmode?: PageLmode) {
     this.kind = kind;
@@ -138,6 +141,13 @@ export class PanelController implements PanelViewportSource, FrameLinesTarget {
   setFrameLines(lines: FrameLinesFor | null): void {
     if (lines === this.frameLines) return;
     this.frameLines = lines;
+    this.invalidate();
+  }
+
+  /** The L-mode border lines to draw over the image from now on (a new analysis, cut angle or gating). */
+  setBorderLines(lines: BorderLines | null): void {
+    if (lines === this.borderLines) return;
+    this.borderLines = lines;
     this.invalidate();
   }
 
@@ -332,19 +342,25 @@ export class PanelController implements PanelViewportSource, FrameLinesTarget {
     cursor.dataset.slice = String(snapshot.slice);
   }
 
-  /** Loading progress: a strip under the loaded frames' columns, until every column is in. */
+  /**
+   * Loading progress (a strip under the loaded frames' columns, until every column is in) and the
+   * border lines, once the image has one column per frame: they are drawn in its columns.
+   */
   private drawLmodeOverlay(renderer: PanelRenderer): void {
     const overlay = renderer.overlay.clear();
-    const lmode = this.lmode.image;
-    if (!lmode || lmode.complete) return;
     const t = renderer.transform(this.view, this.viewport);
     const { width, height } = renderer.imageSize;
-    const toScreen = (x: number, y: number) => imageToScreen(t, { x, y });
-    const count = lmode.width;
-    for (const [start, end] of loadedRuns(count, (i) => this.store.hasFrame('bmode', i))) {
-      const a = toScreen((start / count) * width, 0);
-      const b = toScreen((end / count) * width, height);
-      overlay.rect(a.x, b.y - LOADED_STRIP_PX, b.x - a.x, LOADED_STRIP_PX).fill({ color: LOADED_COLOR, alpha: 1 });
+    const lmode = this.lmode.image;
+    if (lmode && !lmode.complete) {
+      const toScreen = (x: number, y: number) => imageToScreen(t, { x, y });
+      const count = lmode.width;
+      for (const [start, end] of loadedRuns(count, (i) => this.store.hasFrame('bmode', i))) {
+        const a = toScreen((start / count) * width, 0);
+        const b = toScreen((end / count) * width, height);
+        overlay.rect(a.x, b.y - LOADED_STRIP_PX, b.x - a.x, LOADED_STRIP_PX).fill({ color: LOADED_COLOR, alpha: 1 });
+      }
     }
+    const lines = this.borderLines;
+    if (lines && width === lines.frameCount) strokeBorderLinesOn(overlay, lines, t);
   }
 }

@@ -13,6 +13,8 @@ import { calciumArcImagePoints } from '../../../../src/web/review/calcium/calciu
 import { calciumArcColor } from '../../../../src/web/review/calcium/calcium-colors.ts';
 import { ActiveToolContext, createActiveToolStore } from '../../../../src/web/review/tools/active-tool.tsx';
 import type { PanelViewport } from '../../../../src/web/review/view/view-transform.ts';
+import type { FrameLinesFor } from '../../../../src/web/review/panels/frame-lines.ts';
+import { CONTOUR_COLOR } from '../../../../src/domain/constants.ts';
 import { renderApp } from '../../render.tsx';
 import { detectedContours } from '../contours/contours-fixture.ts';
 
@@ -23,10 +25,12 @@ function renderFigures(slice: number) {
   const contours = { ...base, contours: base.contours.map((c) => ({ ...c, calcium: { arcDeg: c.slice === 3 ? 90 : 0, startDeg: 0, endDeg: c.slice === 3 ? 90 : 0, nodule: false } })) };
   const analysis = correctedAnalysis(contours, emptyManifest(), { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
   const calcium = recordCalcium(contours, 0.5 / 30, () => false, { byHand: [{ slice: 4, startDeg: 180, arcDeg: 300 }] });
+  // The panel's scene: the arc is handed to it with the borders, to draw with each slice's image (issue 27).
+  const drawn: { lines: FrameLinesFor | null } = { lines: null };
   renderApp(
     <ActiveToolContext value={createActiveToolStore()}>
       <BmodeFrameFigures
-        viewport={{ subscribe: () => () => {}, getViewport: () => viewport }}
+        viewport={{ subscribe: () => () => {}, getViewport: () => viewport, setFrameLines: (lines) => (drawn.lines = lines) }}
         slices={{ subscribe: () => () => {}, getSnapshot: () => ({ slice }) }}
         analysis={analysis}
         pending={null}
@@ -38,7 +42,11 @@ function renderFigures(slice: number) {
       </BmodeFrameFigures>
     </ActiveToolContext>,
   );
+  return drawn;
 }
+
+/** The line the panel draws for the calcium arc on `slice` (in the calcium band's colours), if any. */
+const arcLineOn = (drawn: { lines: FrameLinesFor | null }, slice: number) => drawn.lines?.(slice, viewport.imageSize).find((line) => line.shape === 'open') ?? null;
 
 describe('the calcium arc on the B-mode frame', () => {
   it('runs from its start to its end round the catheter, clockwise on screen', () => {
@@ -50,8 +58,16 @@ describe('the calcium arc on the B-mode frame', () => {
   });
 
   it('is drawn on a calcified slice in its colour, with where it came from, and not on a slice without calcium', () => {
-    renderFigures(3);
-    expect(screen.getByTestId('calcium-arc').getAttribute('stroke')).toBe(calciumArcColor(90));
+    const drawn = renderFigures(3);
+    // Drawn by the panel last, over the borders: 4 px with round ends, from 0° to 90° just outside the lumen.
+    const arc = arcLineOn(drawn, 3)!;
+    expect(drawn.lines!(3, viewport.imageSize).at(-1)).toEqual(arc);
+    expect(arc).toMatchObject({ color: calciumArcColor(90), width: 4, roundCap: true, alpha: 0.85 });
+    const lumenFarPx = Math.max(...drawn.lines!(3, viewport.imageSize).find((line) => line.color === CONTOUR_COLOR)!.points.map((p) => Math.hypot(p.x - 256, p.y - 256)));
+    expect(arc.points[0]!.x).toBeCloseTo(256 + lumenFarPx + 0.3 / 0.01, 6);
+    expect(arc.points.at(-1)!.y).toBeCloseTo(256 + lumenFarPx + 0.3 / 0.01, 6);
+    expect(screen.getByTestId('calcium-arc').dataset.stroke).toBe(calciumArcColor(90));
+    expect(arcLineOn(drawn, 5)).toBeNull();
     expect(screen.getByTestId('calcium-arc-legend').textContent).toBe('Calcium arc 90° (0°–90°), detected');
     expect(screen.getByTestId('calcium-arc-overlay').style.pointerEvents).toBe('none');
     renderFigures(5);
@@ -59,9 +75,11 @@ describe('the calcium arc on the B-mode frame', () => {
   });
 
   it('shows an arc set by hand as such, and hides with the borders (O)', () => {
-    renderFigures(4);
+    const drawn = renderFigures(4);
     expect(screen.getByTestId('calcium-arc-legend').textContent).toBe('Calcium arc 300° (180°–120°), set by hand');
+    expect(arcLineOn(drawn, 4)!.color).toBe(calciumArcColor(300));
     fireEvent.keyDown(window, { key: 'o', code: 'KeyO' });
     expect(screen.queryByTestId('calcium-arc')).toBeNull();
+    expect(drawn.lines).toBeNull();
   });
 });
