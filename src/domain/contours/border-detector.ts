@@ -174,8 +174,10 @@ export function createBorderDetector(
   const sampler = createPolarSampler({ frameWidth: width, frameHeight: height, centreX, centreY, angleCount, firstRadiusPx: firstSample * step, radialStepPx: step, sampleCount });
   const { insideCount } = sampler;
   const n = angleCount * sampleCount;
-  const polar = new Float32Array(n);
-  let previousPolar = new Float32Array(n);
+  // This frame's polar image; at the end of detect it becomes lastPolar (the buffers trade places,
+  // no copy), and the old lastPolar is resampled into next time.
+  let polar = new Float32Array(n);
+  const previousPolar = new Float32Array(n);
   let lastPolar = new Float32Array(n);
   // The 3 x 3 mean of the last frame's polar image (before the ring-down is taken out), and this frame's.
   let lastMean = new Float32Array(n);
@@ -236,10 +238,12 @@ export function createBorderDetector(
       sampler.resample(frame, polar);
       let hasReference = false;
       let referenceIsLast = false;
+      // The reference frame's polar image: the one kept from the last call when that frame is the reference.
+      let referencePolar = previousPolar;
       if (previousFrame) {
         if (previousFrame.length !== frame.length) throw new RangeError('previousFrame must have the size of frame');
         referenceIsLast = lastFrame !== null && sameBytes(lastFrame, previousFrame);
-        if (referenceIsLast) previousPolar.set(lastPolar);
+        if (referenceIsLast) referencePolar = lastPolar;
         else sampler.resample(previousFrame, previousPolar);
         hasReference = true;
       }
@@ -256,8 +260,8 @@ export function createBorderDetector(
         // The previous frame, moved onto this one (heart motion, NURD), then compared sample by sample.
         // Its 3 x 3 mean was computed when it was detected, when it is the frame detected last.
         const referenceMean = referenceIsLast ? lastMean : previousMean;
-        if (!referenceIsLast) boxFilter(previousPolar, previousMean, maps.scratch, maps.runningSum, angleCount, sampleCount, windows.meanRays, windows.meanSamples);
-        alignPrevious(previousPolar, maps.mean, referenceMean, angleCount, sampleCount, Math.max(0, ringEnd), alignment, aligned);
+        if (!referenceIsLast) boxFilter(referencePolar, previousMean, maps.scratch, maps.runningSum, angleCount, sampleCount, windows.meanRays, windows.meanSamples);
+        alignPrevious(referencePolar, maps.mean, referenceMean, angleCount, sampleCount, Math.max(0, ringEnd), alignment, aligned);
         lastNeighbourScore = neighbourScore(polar, aligned, { ...neighbourGrid, first: Math.max(0, ringEnd) }, speckleVariance, neighbourBlocks);
         temporal = lastNeighbourScore >= neighbourThreshold;
         if (temporal) temporalDifference(polar, aligned, maps, angleCount, sampleCount, windows);
@@ -365,9 +369,8 @@ export function createBorderDetector(
 
       // Keep this frame's polar image for the next call, whose previous frame it will likely be.
       const swap = lastPolar;
-      lastPolar = previousPolar;
-      previousPolar = swap;
-      lastPolar.set(polar);
+      lastPolar = polar;
+      polar = swap;
       const swapMean = lastMean;
       lastMean = frameMean;
       frameMean = swapMean;

@@ -21,25 +21,32 @@ export function boxFilter(
   halfRays: number,
   halfSamples: number,
 ): void {
-  // Along each ray: prefix sums, then the window average (fewer samples at the ends).
-  for (let a = 0; a < angleCount; a++) {
+  // Along each ray: prefix sums, then the window average (fewer samples at the ends). Two rays at a
+  // time: each ray's sum is added in its own order as before, the two chains of additions side by
+  // side (one chain's additions wait on each other; two keep the processor busy).
+  if (secondRunning.length < sampleCount + 1) secondRunning = new Float64Array(sampleCount + 1);
+  const running2 = secondRunning;
+  let a = 0;
+  for (; a + 1 < angleCount; a += 2) {
+    const row = a * sampleCount;
+    const row2 = row + sampleCount;
+    running[0] = 0;
+    running2[0] = 0;
+    let sum = 0;
+    let sum2 = 0;
+    for (let k = 0; k < sampleCount; k++) {
+      running[k + 1] = sum += input[row + k]!;
+      running2[k + 1] = sum2 += input[row2 + k]!;
+    }
+    windowMeans(running, scratch, row, sampleCount, halfSamples);
+    windowMeans(running2, scratch, row2, sampleCount, halfSamples);
+  }
+  for (; a < angleCount; a++) {
     const row = a * sampleCount;
     running[0] = 0;
     let sum = 0;
     for (let k = 0; k < sampleCount; k++) running[k + 1] = sum += input[row + k]!;
-    // The full windows in the middle of the ray divide by one width; only the ends clip.
-    const fullStart = Math.min(halfSamples, sampleCount);
-    const fullEnd = Math.max(fullStart, sampleCount - halfSamples - 1);
-    for (let k = 0; k < fullStart; k++) {
-      const high = k + halfSamples + 1 > sampleCount ? sampleCount : k + halfSamples + 1;
-      scratch[row + k] = (running[high]! - running[0]!) / high;
-    }
-    const fullWidth = 2 * halfSamples + 1;
-    for (let k = fullStart; k < fullEnd; k++) scratch[row + k] = (running[k + halfSamples + 1]! - running[k - halfSamples]!) / fullWidth;
-    for (let k = fullEnd; k < sampleCount; k++) {
-      const low = k - halfSamples < 0 ? 0 : k - halfSamples;
-      scratch[row + k] = (running[sampleCount]! - running[low]!) / (sampleCount - low);
-    }
+    windowMeans(running, scratch, row, sampleCount, halfSamples);
   }
   // Across rays, circularly: a running window per sample index.
   const width = 2 * halfRays + 1;
@@ -57,6 +64,26 @@ export function boxFilter(
       out[row + k] = sums[k]! / width;
       sums[k]! += scratch[entering + k]! - scratch[leaving + k]!;
     }
+  }
+}
+
+/** The second ray's prefix sums of boxFilter's radial pass (kept between calls: it runs several times a frame). */
+let secondRunning = new Float64Array(0);
+
+/** The window means of one ray from its prefix sums `running` into out[row ..]: full windows in the middle, clipped at the ends. */
+function windowMeans(running: Float64Array, out: Float32Array, row: number, sampleCount: number, halfSamples: number): void {
+  // The full windows in the middle of the ray divide by one width; only the ends clip.
+  const fullStart = Math.min(halfSamples, sampleCount);
+  const fullEnd = Math.max(fullStart, sampleCount - halfSamples - 1);
+  for (let k = 0; k < fullStart; k++) {
+    const high = k + halfSamples + 1 > sampleCount ? sampleCount : k + halfSamples + 1;
+    out[row + k] = (running[high]! - running[0]!) / high;
+  }
+  const fullWidth = 2 * halfSamples + 1;
+  for (let k = fullStart; k < fullEnd; k++) out[row + k] = (running[k + halfSamples + 1]! - running[k - halfSamples]!) / fullWidth;
+  for (let k = fullEnd; k < sampleCount; k++) {
+    const low = k - halfSamples < 0 ? 0 : k - halfSamples;
+    out[row + k] = (running[sampleCount]! - running[low]!) / (sampleCount - low);
   }
 }
 

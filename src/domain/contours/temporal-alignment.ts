@@ -44,6 +44,12 @@ export function alignPrevious(
   aligned: Float32Array,
 ): number {
   const { blockRays, blockSamples, maxRayShift, maxSampleShift } = options;
+  // The coarse grid of shifts (Δk in steps of 2, no (0, 0)), in the order they are tried.
+  const shifts: number[] = [];
+  for (let da = -maxRayShift; da <= maxRayShift; da++) {
+    for (let dk = -maxSampleShift; dk <= maxSampleShift; dk += 2) if (da !== 0 || dk !== 0) shifts.push(da, dk);
+  }
+  const shiftCount = shifts.length / 2;
   aligned.set(previous);
   let moved = 0;
   let blocks = 0;
@@ -56,16 +62,36 @@ export function alignPrevious(
       const still = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, 0, 0);
       if (still === 0) continue;
       let best = still;
-      for (let da = -maxRayShift; da <= maxRayShift; da++) {
-        for (let dk = -maxSampleShift; dk <= maxSampleShift; dk += 2) {
-          if (da === 0 && dk === 0) continue;
-          const weight = 1 + SHIFT_PENALTY * (da * da + dk * dk);
+      // The coarse shifts in their order, two at a time (blockSsdPair: two sums side by side, each
+      // in its own order); each is then taken or not exactly as if tried alone.
+      for (let i = 0; i < shiftCount; i += 2) {
+        const da = shifts[2 * i]!;
+        const dk = shifts[2 * i + 1]!;
+        const weight = 1 + SHIFT_PENALTY * (da * da + dk * dk);
+        if (i + 1 === shiftCount) {
           const ssd = blockSsd(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, da, dk, best, weight) * weight;
           if (ssd < best) {
             best = ssd;
             bestA = da;
             bestK = dk;
           }
+          break;
+        }
+        const da2 = shifts[2 * i + 2]!;
+        const dk2 = shifts[2 * i + 3]!;
+        const weight2 = 1 + SHIFT_PENALTY * (da2 * da2 + dk2 * dk2);
+        blockSsdPair(currentMean, previousMean, angleCount, sampleCount, a0, a1, k0, k1, da, dk, weight, da2, dk2, weight2, best, pairSums);
+        const ssd = pairSums[0]! * weight;
+        if (ssd < best) {
+          best = ssd;
+          bestA = da;
+          bestK = dk;
+        }
+        const ssd2 = pairSums[1]! * weight2;
+        if (ssd2 < best) {
+          best = ssd2;
+          bestA = da2;
+          bestK = dk2;
         }
       }
       for (const dk of [bestK - 1, bestK + 1]) {
@@ -115,21 +141,12 @@ function blockSsd(
   bound = Infinity,
   weight = 1,
 ): number {
-  let sum = 0;
   // Most blocks' shifted samples stay on the ray: no clamping needed (same sums, same order).
-  const inside = k0 + dk >= 0 && k1 - 1 + dk < sampleCount;
+  if (k0 + dk >= 0 && k1 - 1 + dk < sampleCount) return insideSsd(current, previous, angleCount, sampleCount, a0, a1, k0, k1, da, dk, 0, bound, weight);
+  let sum = 0;
   for (let a = a0; a < a1; a += 2) {
-    const row = a * sampleCount;
     const from = ((a + da + angleCount) % angleCount) * sampleCount;
-    if (inside) {
-      const shifted = from + dk;
-      for (let k = k0; k < k1; k += 2) {
-        const e = current[row + k]! - previous[shifted + k]!;
-        sum += e * e;
-      }
-      if (sum * weight >= bound) return sum;
-      continue;
-    }
+    const row = a * sampleCount;
     for (let k = k0; k < k1; k += 2) {
       const j = k + dk;
       const e = current[row + k]! - previous[from + (j < 0 ? 0 : j >= sampleCount ? sampleCount - 1 : j)]!;
@@ -137,4 +154,92 @@ function blockSsd(
     }
   }
   return sum;
+}
+
+/** blockSsd's rows from a0 on, every shifted sample on the ray, added to `sum`; stops early as blockSsd does. */
+function insideSsd(
+  current: Float32Array,
+  previous: Float32Array,
+  angleCount: number,
+  sampleCount: number,
+  a0: number,
+  a1: number,
+  k0: number,
+  k1: number,
+  da: number,
+  dk: number,
+  sum: number,
+  bound: number,
+  weight: number,
+): number {
+  for (let a = a0; a < a1; a += 2) {
+    const row = a * sampleCount;
+    const shifted = ((a + da + angleCount) % angleCount) * sampleCount + dk;
+    for (let k = k0; k < k1; k += 2) {
+      const e = current[row + k]! - previous[shifted + k]!;
+      sum += e * e;
+    }
+    if (sum * weight >= bound) return sum;
+  }
+  return sum;
+}
+
+/** The two results of blockSsdPair (kept between calls: it runs for every pair of shifts of every block). */
+const pairSums = new Float64Array(2);
+
+/**
+ * blockSsd of two shifts at once into `out`, both against the same `bound`: each sum is added in
+ * blockSsd's order (the same value to the bit), the two chains of additions side by side instead of
+ * one after the other (a sum's additions wait on each other; two sums keep the processor busy).
+ * The caller compares the second with a best that the first may have lowered: a sum that reached
+ * the older bound reaches the lower one too, so the choice is the one made trying them in turn.
+ */
+function blockSsdPair(
+  current: Float32Array,
+  previous: Float32Array,
+  angleCount: number,
+  sampleCount: number,
+  a0: number,
+  a1: number,
+  k0: number,
+  k1: number,
+  da: number,
+  dk: number,
+  weight: number,
+  da2: number,
+  dk2: number,
+  weight2: number,
+  bound: number,
+  out: Float64Array,
+): void {
+  const inside = k0 + dk >= 0 && k1 - 1 + dk < sampleCount;
+  const inside2 = k0 + dk2 >= 0 && k1 - 1 + dk2 < sampleCount;
+  if (!inside || !inside2) {
+    out[0] = blockSsd(current, previous, angleCount, sampleCount, a0, a1, k0, k1, da, dk, bound, weight);
+    out[1] = blockSsd(current, previous, angleCount, sampleCount, a0, a1, k0, k1, da2, dk2, bound, weight2);
+    return;
+  }
+  let sum = 0;
+  let sum2 = 0;
+  for (let a = a0; a < a1; a += 2) {
+    const row = a * sampleCount;
+    const shifted = ((a + da + angleCount) % angleCount) * sampleCount + dk;
+    const shifted2 = ((a + da2 + angleCount) % angleCount) * sampleCount + dk2;
+    for (let k = k0; k < k1; k += 2) {
+      const c = current[row + k]!;
+      const e = c - previous[shifted + k]!;
+      const e2 = c - previous[shifted2 + k]!;
+      sum += e * e;
+      sum2 += e2 * e2;
+    }
+    const done = sum * weight >= bound;
+    const done2 = sum2 * weight2 >= bound;
+    if (done || done2) {
+      out[0] = done ? sum : insideSsd(current, previous, angleCount, sampleCount, a + 2, a1, k0, k1, da, dk, sum, bound, weight);
+      out[1] = done2 ? sum2 : insideSsd(current, previous, angleCount, sampleCount, a + 2, a1, k0, k1, da2, dk2, sum2, bound, weight2);
+      return;
+    }
+  }
+  out[0] = sum;
+  out[1] = sum2;
 }
