@@ -1,7 +1,9 @@
 /**
  * The page of `npm run bench:frame-decode`: loads one series' chunks as the review does (four
  * requests at a time, the nearest first), handing frame packs to the review's own decode pool
- * (told the packs' codec as the review is by the image lists, or not), and says how long it took until every frame was in the page and how long the workers spent.
+ * (told the packs' codec as the review is by the image lists, or not), either part by part as
+ * each downloads (the review now) or whole once downloaded (before), and says how long it took
+ * until every frame was in the page and how long the workers spent.
  */
 import type { PackCodec } from '../../src/domain/images.ts';
 import { createFrameDecodePool } from '../../src/web/codecs/decode-pool.ts';
@@ -17,6 +19,8 @@ export interface BenchSeries {
   readonly packCodec: PackCodec | null;
   /** Decode workers (null: as many as the review would start here). */
   readonly workers: number | null;
+  /** Packs handed to the workers as their bytes arrive (the review), or whole once downloaded (before). */
+  readonly delivery: 'streamed' | 'whole';
 }
 
 export interface BenchResult {
@@ -49,12 +53,18 @@ async function load(series: BenchSeries): Promise<BenchResult> {
   const fetcher = async () => {
     while (next < series.chunks.length) {
       const index = next++;
-      const bytes = new Uint8Array(await (await fetch(series.chunks[index]!, { cache: 'no-store' })).arrayBuffer());
-      if (!pool) store(index, bytes);
-      else {
-        const frames = Math.min(series.framesPerChunk, series.count - index * series.framesPerChunk);
-        decoding.push(pool.decode(bytes, { width: series.width, height: series.height, frames }).then((gray) => store(index, gray)));
+      const response = await fetch(series.chunks[index]!, { cache: 'no-store' });
+      const shape = { width: series.width, height: series.height, frames: Math.min(series.framesPerChunk, series.count - index * series.framesPerChunk) };
+      if (pool && series.delivery === 'streamed' && response.body) {
+        const pack = pool.open(shape);
+        const reader = response.body.getReader();
+        for (let read = await reader.read(); !read.done; read = await reader.read()) pack.push(read.value);
+        decoding.push(pack.end().then((gray) => store(index, gray)));
+        continue;
       }
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (!pool) store(index, bytes);
+      else decoding.push(pool.decode(bytes, shape).then((gray) => store(index, gray)));
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, fetcher));

@@ -65,7 +65,7 @@ describe('loading a record of frame packs', () => {
     expect(store.getSnapshot().bmodeLoaded).toBe(12);
     // The angio's gray8 bytes are stored as they came, without a worker.
     expect(store.frame('angio', 5)![0]).toBe((5 * FRAME_BYTES) & 0xff);
-    expect(workers.flatMap((worker) => worker.received).filter((m) => m.kind === 'decode')).toHaveLength(3);
+    expect(workers.flatMap((worker) => worker.received).filter((m) => m.kind === 'open')).toHaveLength(3);
     pool.dispose();
   });
 
