@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ApiErrorSchema } from '../../domain/patients.ts';
 import { DEFAULT_TOKEN_TYPE } from '../../domain/constants.ts';
 import { FRAME_LOCATION_TYPE } from '../../domain/frame-location.ts';
-import { URGENT_FRAME_HEADER } from '../../domain/images.ts';
+import { STREAMED_FRAME_HEADER, URGENT_FRAME_HEADER } from '../../domain/images.ts';
 import { followFrameLocation } from './follow-frame-location.ts';
 
 /** Every API address starts here; the tenant follows (spec section 7). */
@@ -166,10 +166,11 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     method: string,
     resource: string,
     accept: string,
-    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal; urgent?: boolean },
+    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal; urgent?: boolean; streamed?: boolean },
   ): Promise<Response> {
     const headers: Record<string, string> = { Accept: accept };
     if (options.urgent) headers[URGENT_FRAME_HEADER] = '1';
+    if (options.streamed) headers[STREAMED_FRAME_HEADER] = '1';
     const credentials = getCredentials();
     if (credentials) headers.Authorization = authorizationHeader(credentials);
     const multipart = options.body instanceof FormData;
@@ -264,7 +265,12 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     async getBytes(resource, options = {}) {
       for (let attempt = 0; ; attempt++) {
         try {
-          const answer = await send('GET', resource, `application/octet-stream, ${FRAME_LOCATION_TYPE}, application/json`, options);
+          // Not `options` itself: its `body` is where the answer goes, not a request body.
+          const answer = await send('GET', resource, `application/octet-stream, ${FRAME_LOCATION_TYPE}, application/json`, {
+            signal: options.signal,
+            urgent: options.urgent,
+            streamed: options.body !== undefined,
+          });
           if (answer.status === 202) return null;
           // Without the frames service worker (not installed yet, or not in this browser) the page follows a location itself.
           let response: Response;

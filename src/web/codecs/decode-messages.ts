@@ -1,10 +1,14 @@
 /** What the page and its frame decode workers say to each other (frame-decode.worker.ts, decode-pool.ts). */
 import type { PixelFormat } from '../../domain/pixels/pixel-format.ts';
+import type { PackCacheEntry } from './pack-cache.ts';
 import type { ChunkShape } from './pack-to-gray.ts';
 
 export type DecodeRequest =
-  /** A pack's bytes follow, in 'part' messages as they arrive from the network, then 'end'. */
-  | { readonly kind: 'open'; readonly id: number; readonly shape: ChunkShape }
+  /**
+   * A pack's bytes follow, in 'part' messages as they arrive from the network, then 'end'; `keep`:
+   * where the worker stores the whole pack for the next visit, once decoded (pack-cache.ts).
+   */
+  | { readonly kind: 'open'; readonly id: number; readonly shape: ChunkShape; readonly keep?: PackCacheEntry }
   /** The pack's next bytes; their buffer is transferred to the worker, which decodes every frame they complete. */
   | { readonly kind: 'part'; readonly id: number; readonly bytes: Uint8Array }
   /** The pack's body is sent again from its start (a retried request). */

@@ -9,6 +9,7 @@
 import type { PackCodec } from '../../domain/images.ts';
 import { readFramePack } from '../../domain/pixels/frame-pack.ts';
 import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
+import type { PackCacheEntry } from './pack-cache.ts';
 import type { ChunkShape } from './pack-to-gray.ts';
 
 /** The part of a Worker the pool uses (a fake one in the tests). */
@@ -34,8 +35,8 @@ export interface PackStream {
 export interface FrameDecodePool {
   /** A whole pack's gray; rejects with the reason a pack cannot be decoded. `bytes` is handed over (its buffer moves to a worker). */
   decode(bytes: Uint8Array, shape: ChunkShape): Promise<Uint8Array>;
-  /** A pack that will come part by part, decoded as it comes. */
-  open(shape: ChunkShape): PackStream;
+  /** A pack that will come part by part, decoded as it comes; `keep`: where the worker stores it once whole. */
+  open(shape: ChunkShape, keep?: PackCacheEntry): PackStream;
   /**
    * Has every worker load the codec of packs of this encoding now (once per codec), so that the
    * first pack does not wait for its .wasm to be fetched and compiled: called with the image
@@ -127,7 +128,7 @@ export function createFrameDecodePool(
     return slot;
   });
 
-  function open({ width, height, frames }: ChunkShape): PackStream {
+  function open({ width, height, frames }: ChunkShape, keep?: PackCacheEntry): PackStream {
     const id = nextId++;
     let ended: Promise<Uint8Array>;
     if (disposed) {
@@ -145,7 +146,7 @@ export function createFrameDecodePool(
     const send = (message: DecodeRequest, transfer: Transferable[] = []) => {
       if (slot.worker === worker && slot.tasks.has(id)) worker.postMessage(message, transfer);
     };
-    send({ kind: 'open', id, shape: { width, height, frames } });
+    send({ kind: 'open', id, shape: { width, height, frames }, ...(keep ? { keep } : {}) });
     return {
       push(part) {
         // The buffer moves to the worker: a view into a larger buffer is copied out first.

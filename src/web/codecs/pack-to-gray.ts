@@ -27,7 +27,7 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
 
 /** A pack's bytes, given part by part, to its chunk's gray; frames are decoded as they complete. */
 export class PackToGray {
-  private buffer = new Uint8Array(FIRST_BUFFER_BYTES);
+  private buffer: Uint8Array<ArrayBuffer> = new Uint8Array(FIRST_BUFFER_BYTES);
   private received = 0;
   private header: FramePackHeader | null = null;
   /** Where each frame starts in the pack, and where the last ends. */
@@ -61,6 +61,11 @@ export class PackToGray {
     this.frameEnds = [];
     this.decodedFrames = 0;
     this.gray = null;
+  }
+
+  /** The whole pack as it arrived, once finished (kept for the next visit, pack-cache.ts). */
+  packBytes(): Uint8Array<ArrayBuffer> {
+    return this.buffer.subarray(0, this.received);
   }
 
   /** The chunk's gray, once the whole pack is in; throws if it ended early. */

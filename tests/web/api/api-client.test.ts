@@ -116,7 +116,7 @@ describe('API client, frame chunks while a replica dies behind the balancer', ()
     vi.useFakeTimers();
     try {
       let call = 0;
-      const { client } = clientWith(async () => {
+      const { client, fetchMock } = clientWith(async () => {
         const first = call++ === 0;
         let sent = 0;
         // The first answer breaks off after one part; the second arrives whole, in three parts.
@@ -135,6 +135,10 @@ describe('API client, frame chunks while a replica dies behind the balancer', ()
       const result = await settled(client.getBytes('records/r1/frames/bmode/3', { body: sink }));
       expect(result).toEqual({ status: 'fulfilled', value: new Uint8Array(0) });
       expect(events).toEqual(['begin', '1,2', 'begin', '1,2', '11,12', '21,22']);
+      // A GET without a body, marked for the frames service worker to hand straight through.
+      const init = fetchMock.mock.calls[0]![1]!;
+      expect(init.body).toBeUndefined();
+      expect(init.headers).toMatchObject({ 'X-Ivus-Streamed': '1' });
     } finally {
       vi.useRealTimers();
     }

@@ -3,6 +3,7 @@ import type { ApiClient } from '../../api/api-client.ts';
 import { chunkSpans, orderAround, sliceDistance, type ChunkSpan } from '../../sw/chunk-spans.ts';
 import type { FrameDecodePool } from '../../codecs/decode-pool.ts';
 import type { ChunkShape } from '../../codecs/pack-to-gray.ts';
+import { framesCacheName } from '../../sw/messages.ts';
 import type { ImageStore } from './image-store.ts';
 
 /** Chunks in flight at once: enough to fill the pipe, few enough that the first frames come first. */
@@ -77,7 +78,9 @@ export async function loadRecordFrames(
     /** A pack goes to a worker as it downloads: its frames are decoded while the rest of it, and the next chunks, arrive. */
     const loadPack = async (url: string, shape: ChunkShape, urgent: boolean): Promise<{ readonly gray: Promise<Uint8Array> } | null> => {
       if (!pool) throw new Error('no decode workers for frame packs');
-      const pack = pool.open(shape);
+      // The service worker hands a streamed pack straight through: the decode worker keeps it for the next visit.
+      const cache = framesCacheName(api.authorization());
+      const pack = pool.open(shape, cache ? { cache, url: api.url(url) } : undefined);
       let bytes: Uint8Array | null;
       try {
         bytes = await api.getBytes(url, { signal, urgent, body: { begin: () => pack.restart(), part: (part) => pack.push(part) } });
