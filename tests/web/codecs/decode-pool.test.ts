@@ -67,7 +67,7 @@ describe('the frame decode pool', () => {
     decoder.dispose();
   });
 
-  it('decodes a pack whose bytes come in parts, each part handed over, spreading packs over the workers', async () => {
+  it('decodes a pack whose bytes come in parts, gathering small reads into one message, spreading packs over the workers', async () => {
     const { pool: decoder, workers } = pool(2);
     const frames = [frame(1), frame(2), frame(3)];
     const bytes = buildFramePack(GRAY_FORMAT, frames);
@@ -78,10 +78,28 @@ describe('the frame decode pool', () => {
     for (const part of parts) streams[0]!.push(part);
     streams[1]!.push(bytes.slice(0, 40));
     streams[1]!.restart();
-    streams[1]!.push(bytes.slice());
+    const again = bytes.slice();
+    streams[1]!.push(again);
     for (const gray of await Promise.all(streams.map((stream) => stream.end()))) expect(Array.from(gray)).toEqual(frames.flatMap((f) => Array.from(f)));
-    for (const part of parts) expect(part.buffer.byteLength).toBe(0);
-    expect(workers.map((worker) => worker.received.filter((m) => m.kind === 'open').length)).toEqual([1, 1]);
+    const received = workers.map((worker) => worker.received.map((m) => m.kind));
+    expect(received).toEqual([
+      ['open', 'part', 'end'],
+      ['open', 'restart', 'part', 'end'],
+    ]);
+    // A read that goes alone is handed over, not copied.
+    expect(again.buffer.byteLength).toBe(0);
+    decoder.dispose();
+  });
+
+  it('sends a large pack in parts as they arrive, before its end', async () => {
+    const { pool: decoder, workers } = pool(1);
+    const frames = Array.from({ length: 8 }, () => Uint8Array.from({ length: 24 * 1024 }, (_, i) => (i * 7) & 0xff));
+    const stream = decoder.open({ width: 6 * 1024, height: 4, frames: 8 });
+    const bytes = buildFramePack({ ...GRAY_FORMAT, columns: 6 * 1024 }, frames);
+    for (let at = 0; at < bytes.length; at += 4096) stream.push(bytes.slice(at, at + 4096));
+    const before = workers[0]!.received.filter((m) => m.kind === 'part').length;
+    expect(before).toBeGreaterThan(4);
+    expect((await stream.end()).length).toBe(8 * 24 * 1024);
     decoder.dispose();
   });
 
