@@ -167,7 +167,7 @@ for (const [index, served] of series.entries()) {
       const all = median(runs.map((result) => result.allFramesMs));
       const ideal = (wireBytes * 8 * 1000) / bitsPerSecond;
       const decode = runs.every((result) => result.decodeMsPerFrame !== null)
-        ? `; decode ${median(runs.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(runs.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start); codec .wasm fetched ${Math.max(...wasmFetches[k]!)}x a load`
+        ? `; decode ${median(runs.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(runs.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start); codec .wasm fetched ${Math.max(...wasmFetches[k]!)}x a load${runs[0]!.bytesPerRead === null ? '' : `; ${(median(runs.map((result) => result.bytesPerRead!)) / 1024).toFixed(1)} KB a network read`}`
         : '';
       console.info(
         `  ${label.padEnd(10)} ${warming.label ? `${warming.label}: ` : ''}all frames in ${all.toFixed(0).padStart(5)} ms against bytes ÷ bandwidth ${ideal.toFixed(0).padStart(5)} ms (${(all / ideal).toFixed(2)}x); first chunk ${median(runs.map((result) => result.firstChunkMs)).toFixed(0)} ms${decode}`,

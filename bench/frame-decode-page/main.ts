@@ -31,6 +31,8 @@ export interface BenchResult {
   /** The workers' time on the first chunk decoded, which includes loading its codec (null for gray8). */
   readonly firstDecodeMs: number | null;
   readonly grayBytes: number;
+  /** Mean bytes a read of a streamed pack's body gave (null when packs were read whole). */
+  readonly bytesPerRead: number | null;
 }
 
 const CONCURRENCY = 4;
@@ -42,6 +44,8 @@ async function load(series: BenchSeries): Promise<BenchResult> {
   const start = performance.now();
   let firstChunkMs = 0;
   let grayBytes = 0;
+  let reads = 0;
+  let readBytes = 0;
   const decoding: Promise<void>[] = [];
   const store = (index: number, gray: Uint8Array) => {
     const frames = Math.min(series.framesPerChunk, series.count - index * series.framesPerChunk);
@@ -58,7 +62,11 @@ async function load(series: BenchSeries): Promise<BenchResult> {
       if (pool && series.delivery === 'streamed' && response.body) {
         const pack = pool.open(shape);
         const reader = response.body.getReader();
-        for (let read = await reader.read(); !read.done; read = await reader.read()) pack.push(read.value);
+        for (let read = await reader.read(); !read.done; read = await reader.read()) {
+          reads++;
+          readBytes += read.value.length;
+          pack.push(read.value);
+        }
         decoding.push(pack.end().then((gray) => store(index, gray)));
         continue;
       }
@@ -77,7 +85,7 @@ async function load(series: BenchSeries): Promise<BenchResult> {
     .sort((a, b) => a - b);
   const firstDecodeMs = measures.length ? Math.min(...measures.map((measure) => measure.startTime)) : null;
   const first = measures.find((measure) => measure.startTime === firstDecodeMs);
-  return { allFramesMs, firstChunkMs, decodeMsPerFrame: perFrame.length ? perFrame[Math.floor(perFrame.length / 2)]! : null, firstDecodeMs: first?.duration ?? null, grayBytes };
+  return { allFramesMs, firstChunkMs, decodeMsPerFrame: perFrame.length ? perFrame[Math.floor(perFrame.length / 2)]! : null, firstDecodeMs: first?.duration ?? null, grayBytes, bytesPerRead: reads ? readBytes / reads : null };
 }
 
 (globalThis as unknown as { loadSeries: typeof load }).loadSeries = load;
