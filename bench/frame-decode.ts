@@ -6,8 +6,9 @@
  * (with the app's CSP) to a page that loads them as the review does, frame packs through the
  * review's own decode workers, under Chromium's network emulation at 100 Mbit/s and 1 Gbit/s.
  * Prints bytes per frame, time until every frame is in the page against bytes ÷ bandwidth, and
- * the workers' decode time per frame; frame packs twice, the codec loaded as soon as the image
- * lists name it (the review) and once the first pack is in (before), side by side. Asserts nothing.
+ * the workers' decode time per frame; frame packs twice, side by side in the same run: handed to
+ * the workers part by part as each downloads, decoded frame by frame as they complete (the review
+ * now), and whole once downloaded (before). Asserts nothing.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -120,7 +121,7 @@ await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 console.info(
-  `${FRAMES} demo B-mode frames of ${side}x${side} (raw ${kb(side * side)} a frame), chunks of ${FRAMES_PER_CHUNK}; median of ${RUNS} runs; ${os.availableParallelism()} cores; ${WORKERS ?? 'the review\'s number of'} decode workers`,
+  `load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} at the start; ${FRAMES} demo B-mode frames of ${side}x${side} (raw ${kb(side * side)} a frame), chunks of ${FRAMES_PER_CHUNK}; median of ${RUNS} runs; ${os.availableParallelism()} cores; ${WORKERS ?? 'the review\'s number of'} decode workers`,
 );
 console.info('');
 for (const [index, served] of series.entries()) {
@@ -130,15 +131,15 @@ for (const [index, served] of series.entries()) {
   const versusGzip = `${(wireBytes / rawChunks.reduce((sum, chunk) => sum + chunk.length, 0)).toFixed(2)}x today's gzip`;
   console.info(`${served.label}: ${kb(perFrame)} a frame on the wire (${versusGzip}${versusSource})`);
   // Packs two ways in the same run, their runs alternated so that both see the same machine
-  // load: the codec loaded as the review does now (named by the image lists, loaded before the
-  // first chunk is fetched), and as before (once the first pack is in).
+  // load: streamed to the workers as they download (the review now), and whole once downloaded
+  // (before); the codec loaded as soon as the image lists name it in both.
   const warmings = served.packCodec
     ? [
-        { label: 'codec from the lists', packCodec: served.packCodec },
-        { label: 'codec from the 1st pack', packCodec: null },
+        { label: 'packs streamed', packCodec: served.packCodec, delivery: 'streamed' as const },
+        { label: 'packs whole   ', packCodec: served.packCodec, delivery: 'whole' as const },
       ]
-    : [{ label: '', packCodec: null }];
-  const specOf = (packCodec: PackCodec | null): BenchSeries => ({
+    : [{ label: '', packCodec: null, delivery: 'whole' as const }];
+  const specOf = (packCodec: PackCodec | null, delivery: BenchSeries['delivery']): BenchSeries => ({
     chunks: served.chunks.map((_, k) => `/series/${index}/${k}`),
     kind: served.kind,
     width: side,
@@ -147,6 +148,7 @@ for (const [index, served] of series.entries()) {
     count: FRAMES,
     packCodec,
     workers: WORKERS,
+    delivery,
   });
   for (const { label, bitsPerSecond } of BANDWIDTHS) {
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1, downloadThroughput: bitsPerSecond / 8, uploadThroughput: bitsPerSecond / 8 });
@@ -155,7 +157,7 @@ for (const [index, served] of series.entries()) {
     for (let run = 0; run < RUNS; run++) {
       for (const [k, warming] of warmings.entries()) {
         wasmRequests = 0;
-        results[k]!.push(await page.evaluate((s) => (globalThis as unknown as { loadSeries(s: BenchSeries): Promise<BenchResult> }).loadSeries(s), specOf(warming.packCodec)));
+        results[k]!.push(await page.evaluate((s) => (globalThis as unknown as { loadSeries(s: BenchSeries): Promise<BenchResult> }).loadSeries(s), specOf(warming.packCodec, warming.delivery)));
         wasmFetches[k]!.push(wasmRequests);
       }
     }
@@ -165,7 +167,7 @@ for (const [index, served] of series.entries()) {
       const all = median(runs.map((result) => result.allFramesMs));
       const ideal = (wireBytes * 8 * 1000) / bitsPerSecond;
       const decode = runs.every((result) => result.decodeMsPerFrame !== null)
-        ? `; decode ${median(runs.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(runs.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start); codec .wasm fetched ${Math.max(...wasmFetches[k]!)}x a load`
+        ? `; decode ${median(runs.map((result) => result.decodeMsPerFrame!)).toFixed(2)} ms a frame in the workers (first chunk ${median(runs.map((result) => result.firstDecodeMs!)).toFixed(0)} ms with its codec's start); codec .wasm fetched ${Math.max(...wasmFetches[k]!)}x a load${runs[0]!.bytesPerRead === null ? '' : `; ${(median(runs.map((result) => result.bytesPerRead!)) / 1024).toFixed(1)} KB a network read`}`
         : '';
       console.info(
         `  ${label.padEnd(10)} ${warming.label ? `${warming.label}: ` : ''}all frames in ${all.toFixed(0).padStart(5)} ms against bytes ÷ bandwidth ${ideal.toFixed(0).padStart(5)} ms (${(all / ideal).toFixed(2)}x); first chunk ${median(runs.map((result) => result.firstChunkMs)).toFixed(0)} ms${decode}`,

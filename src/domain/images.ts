@@ -67,3 +67,11 @@ export function chunkFrames(index: number, frameCount: number, framesPerChunk = 
  * answers it at once and stores a copy beside, instead of storing first and answering from its cache.
  */
 export const URGENT_FRAME_HEADER = 'X-Ivus-Urgent';
+
+/**
+ * Marks a frame request whose body the page reads as it arrives (a frame pack, decoded frame by
+ * frame as it downloads) and stores in the frames cache itself once whole: the frames service
+ * worker hands it over at once instead of storing it first, which would hold every byte back
+ * until the last had arrived.
+ */
+export const STREAMED_FRAME_HEADER = 'X-Ivus-Streamed';

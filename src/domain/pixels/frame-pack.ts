@@ -54,11 +54,17 @@ function isFormat(value: unknown): value is PixelFormat {
   return typeof format.encoding === 'string' && typeof format.photometric === 'string' && positiveInt('rows') && positiveInt('columns') && positiveInt('bitsStored');
 }
 
-/** Reads a pack (the frames stay views into `bytes`); throws FramePackError on anything else. */
-export function readFramePack(bytes: Uint8Array): FramePack {
-  if (bytes.length < PREFIX_BYTES || MAGIC.some((byte, k) => bytes[k] !== byte)) throw new FramePackError('not a frame pack');
+/**
+ * A pack's header, once `bytes` (the pack's first bytes, as they arrive) hold all of it: its
+ * format and frame lengths and where its first frame starts; null while more bytes are needed.
+ * Throws FramePackError as soon as what has arrived cannot be a pack's beginning.
+ */
+export function readFramePackHeader(bytes: Uint8Array): { readonly header: FramePackHeader; readonly dataOffset: number } | null {
+  if (MAGIC.some((byte, k) => k < bytes.length && bytes[k] !== byte)) throw new FramePackError('not a frame pack');
+  if (bytes.length < PREFIX_BYTES) return null;
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
-  if (headerLength > MAX_HEADER_BYTES || PREFIX_BYTES + headerLength > bytes.length) throw new FramePackError('a frame pack header runs past its end');
+  if (headerLength > MAX_HEADER_BYTES) throw new FramePackError('a frame pack header runs past its end');
+  if (PREFIX_BYTES + headerLength > bytes.length) return null;
   let header: unknown;
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(PREFIX_BYTES, PREFIX_BYTES + headerLength)));
@@ -70,8 +76,17 @@ export function readFramePack(bytes: Uint8Array): FramePack {
   if (!Array.isArray(frameLengths) || !frameLengths.every((length) => Number.isInteger(length) && length >= 0)) {
     throw new FramePackError('a frame pack header has no frame lengths');
   }
+  return { header: { format, frameLengths }, dataOffset: PREFIX_BYTES + headerLength };
+}
+
+/** Reads a pack (the frames stay views into `bytes`); throws FramePackError on anything else. */
+export function readFramePack(bytes: Uint8Array): FramePack {
+  if (bytes.length < PREFIX_BYTES) throw new FramePackError('not a frame pack');
+  const read = readFramePackHeader(bytes);
+  if (!read) throw new FramePackError('a frame pack header runs past its end');
+  const { format, frameLengths } = read.header;
   const frames: Uint8Array[] = [];
-  let at = PREFIX_BYTES + headerLength;
+  let at = read.dataOffset;
   for (const length of frameLengths) {
     if (at + length > bytes.length) throw new FramePackError('a frame pack ends inside a frame');
     frames.push(bytes.subarray(at, at + length));

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ApiErrorSchema } from '../../domain/patients.ts';
 import { DEFAULT_TOKEN_TYPE } from '../../domain/constants.ts';
 import { FRAME_LOCATION_TYPE } from '../../domain/frame-location.ts';
-import { URGENT_FRAME_HEADER } from '../../domain/images.ts';
+import { STREAMED_FRAME_HEADER, URGENT_FRAME_HEADER } from '../../domain/images.ts';
 import { followFrameLocation } from './follow-frame-location.ts';
 
 /** Every API address starts here; the tenant follows (spec section 7). */
@@ -60,6 +60,21 @@ export interface ApiLinesRequest<T> {
 
 export const NDJSON_TYPE = 'application/x-ndjson';
 
+/** Where a body's bytes go as they arrive (a frame pack's decode worker). */
+export interface ByteSink {
+  /** A body starts: anything given before belonged to an answer that broke off. */
+  begin(): void;
+  part(bytes: Uint8Array): void;
+}
+
+/** A body handed to `sink` part by part as it arrives. */
+async function streamBody(response: Response, sink: ByteSink): Promise<void> {
+  sink.begin();
+  if (!response.body) return sink.part(new Uint8Array(await response.arrayBuffer()));
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) sink.part(read.value);
+}
+
 export interface ApiClient {
   request<T>(request: ApiRequest<T>): Promise<T>;
   /**
@@ -72,8 +87,12 @@ export interface ApiClient {
   get<T>(schema: z.ZodType<T>, resource: string, options?: Omit<ApiRequest<T>, 'schema' | 'resource' | 'method'>): Promise<T>;
   /** Binary content (preview images) fetched with the same authorization. */
   getBlob(resource: string, options?: { signal?: AbortSignal }): Promise<Blob>;
-  /** Binary content (frame chunks) with the same authorization; `null` while the server answers 202 (still being made). */
-  getBytes(resource: string, options?: { signal?: AbortSignal; urgent?: boolean }): Promise<Uint8Array | null>;
+  /**
+   * Binary content (frame chunks) with the same authorization; `null` while the server answers 202
+   * (still being made). With `body`, the bytes go there as they arrive (begun again when a request
+   * is retried) and the answer holds none of them.
+   */
+  getBytes(resource: string, options?: { signal?: AbortSignal; urgent?: boolean; body?: ByteSink }): Promise<Uint8Array | null>;
   /** The Authorization header of the signed-in user (handed to the frames service worker), or null. */
   authorization(): string | null;
   /** The absolute path of an API resource, e.g. for the service worker to fetch. */
@@ -147,10 +166,11 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     method: string,
     resource: string,
     accept: string,
-    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal; urgent?: boolean },
+    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal; urgent?: boolean; streamed?: boolean },
   ): Promise<Response> {
     const headers: Record<string, string> = { Accept: accept };
     if (options.urgent) headers[URGENT_FRAME_HEADER] = '1';
+    if (options.streamed) headers[STREAMED_FRAME_HEADER] = '1';
     const credentials = getCredentials();
     if (credentials) headers.Authorization = authorizationHeader(credentials);
     const multipart = options.body instanceof FormData;
@@ -245,7 +265,12 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
     async getBytes(resource, options = {}) {
       for (let attempt = 0; ; attempt++) {
         try {
-          const answer = await send('GET', resource, `application/octet-stream, ${FRAME_LOCATION_TYPE}, application/json`, options);
+          // Not `options` itself: its `body` is where the answer goes, not a request body.
+          const answer = await send('GET', resource, `application/octet-stream, ${FRAME_LOCATION_TYPE}, application/json`, {
+            signal: options.signal,
+            urgent: options.urgent,
+            streamed: options.body !== undefined,
+          });
           if (answer.status === 202) return null;
           // Without the frames service worker (not installed yet, or not in this browser) the page follows a location itself.
           let response: Response;
@@ -257,7 +282,9 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
           }
           if (!response.ok) throw await errorFromResponse(response);
           try {
-            return new Uint8Array(await response.arrayBuffer());
+            if (!options.body) return new Uint8Array(await response.arrayBuffer());
+            await streamBody(response, options.body);
+            return new Uint8Array(0);
           } catch (error) {
             if (options.signal?.aborted) throw error;
             throw new ApiError(0, 'network_error', NETWORK_MESSAGE);

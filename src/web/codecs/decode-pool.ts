@@ -1,13 +1,15 @@
 /**
- * The review's pool of frame decode workers: frame packs go to whichever worker is free, in the
- * order they arrived (the loader fetches the current slice's chunk first, so it is decoded first),
- * and come back as gray chunks whose buffers were transferred, never copied. Created when a record
- * with packs opens, so the workers start while its first chunk downloads; disposed when the review
- * is left, which ends the workers and drops what they had not finished.
+ * The review's pool of frame decode workers. A chunk's pack is handed to a worker as its bytes
+ * arrive from the network (`open`, then `push` part by part), so its frames are decoded while it
+ * and the other chunks still download; the worker with the fewest packs open takes the next. Gray
+ * chunks come back with their buffers transferred, never copied, as do the parts going there.
+ * Created when a record with packs opens, so the workers start while its first chunk downloads;
+ * disposed when the review is left, which ends the workers and drops what they had not finished.
  */
 import type { PackCodec } from '../../domain/images.ts';
 import { readFramePack } from '../../domain/pixels/frame-pack.ts';
 import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
+import type { PackCacheEntry } from './pack-cache.ts';
 import type { ChunkShape } from './pack-to-gray.ts';
 
 /** The part of a Worker the pool uses (a fake one in the tests). */
@@ -18,9 +20,23 @@ export interface DecodeWorker {
   terminate(): void;
 }
 
+/** One pack on its way to a worker, as its bytes arrive. */
+export interface PackStream {
+  /** The pack's next bytes; handed over (their buffer moves to the worker). */
+  push(part: Uint8Array): void;
+  /** The body starts again from its first byte (a retried request): what was pushed is dropped. */
+  restart(): void;
+  /** Every byte was pushed: the chunk's gray; rejects with the reason the pack cannot be decoded. */
+  end(): Promise<Uint8Array>;
+  /** The pack is not wanted any more (its request failed): the worker drops it. */
+  cancel(): void;
+}
+
 export interface FrameDecodePool {
-  /** The chunk's gray bytes; rejects with the reason a pack cannot be decoded. `bytes` is handed over (its buffer moves to a worker). */
+  /** A whole pack's gray; rejects with the reason a pack cannot be decoded. `bytes` is handed over (its buffer moves to a worker). */
   decode(bytes: Uint8Array, shape: ChunkShape): Promise<Uint8Array>;
+  /** A pack that will come part by part, decoded as it comes; `keep`: where the worker stores it once whole. */
+  open(shape: ChunkShape, keep?: PackCacheEntry): PackStream;
   /**
    * Has every worker load the codec of packs of this encoding now (once per codec), so that the
    * first pack does not wait for its .wasm to be fetched and compiled: called with the image
@@ -29,6 +45,9 @@ export interface FrameDecodePool {
   warm(codec: PackCodec): void;
   dispose(): void;
 }
+
+/** Bytes gathered before a pack's part goes to its worker (a frame of a 512x512 JPEG is about 70 KB). */
+const PART_BYTES = 32 * 1024;
 
 /** Workers: one core is left to the page's painting; more than 4 only add memory. */
 export function poolSize(hardwareConcurrency: number | undefined): number {
@@ -40,9 +59,7 @@ export function spawnDecodeWorker(): DecodeWorker {
 }
 
 interface Task {
-  readonly id: number;
-  readonly bytes: Uint8Array;
-  readonly shape: ChunkShape;
+  readonly frames: number;
   resolve(gray: Uint8Array): void;
   reject(error: Error): void;
 }
@@ -50,7 +67,8 @@ interface Task {
 interface Slot {
   /** Null after a crash until a pack needs the slot again (a worker whose module cannot load is not restarted in a loop). */
   worker: DecodeWorker | null;
-  task: Task | null;
+  /** The packs this worker has open, by id. */
+  readonly tasks: Map<number, Task>;
 }
 
 export class PackDecodeError extends Error {}
@@ -70,15 +88,10 @@ export function createFrameDecodePool(
   spawn: () => DecodeWorker = spawnDecodeWorker,
   compile: CodecCompiler | null = compileInPage,
 ): FrameDecodePool {
-  const queue: Task[] = [];
   const warmed = new Set<string>();
   let nextId = 1;
   let disposed = false;
 
-  const settle = (slot: Slot) => {
-    slot.task = null;
-    pump();
-  };
   const measure = (decodeMs: number, frames: number) => {
     try {
       // For the bench and the dev tools: how long the workers spend on each chunk.
@@ -90,39 +103,90 @@ export function createFrameDecodePool(
   const start = (slot: Slot): DecodeWorker => {
     const worker = spawn();
     worker.onmessage = ({ data }) => {
-      const task = slot.task;
-      if (!task || task.id !== data.id) return;
+      const task = slot.tasks.get(data.id);
+      if (!task || slot.worker !== worker) return;
+      slot.tasks.delete(data.id);
       if ('error' in data) task.reject(new PackDecodeError(data.error));
       else {
         task.resolve(data.gray);
-        measure(data.decodeMs, task.shape.frames);
+        measure(data.decodeMs, task.frames);
       }
-      settle(slot);
     };
     worker.onerror = (event) => {
-      // A worker that crashed (its module failed to load, a codec aborted) fails its pack; the next pack gets a new one.
+      // A worker that crashed (its module failed to load, a codec aborted) fails the packs it had; the next pack gets a new one.
       event.preventDefault();
-      slot.task?.reject(new PackDecodeError(event.message || 'a frame decode worker stopped'));
+      if (slot.worker !== worker) return;
+      const error = new PackDecodeError(event.message || 'a frame decode worker stopped');
+      for (const task of slot.tasks.values()) task.reject(error);
+      slot.tasks.clear();
       worker.terminate();
       slot.worker = null;
-      settle(slot);
     };
     slot.worker = worker;
     return worker;
   };
   const slots = Array.from({ length: Math.max(1, size) }, () => {
-    const slot: Slot = { worker: null, task: null };
+    const slot: Slot = { worker: null, tasks: new Map() };
     start(slot);
     return slot;
   });
 
-  function pump(): void {
-    for (const slot of slots) {
-      if (disposed || slot.task || queue.length === 0) continue;
-      const task = queue.shift()!;
-      slot.task = task;
-      (slot.worker ?? start(slot)).postMessage({ kind: 'decode', id: task.id, pack: task.bytes, shape: task.shape }, [task.bytes.buffer]);
+  function open({ width, height, frames }: ChunkShape, keep?: PackCacheEntry): PackStream {
+    const id = nextId++;
+    let ended: Promise<Uint8Array>;
+    if (disposed) {
+      ended = Promise.reject(new PackDecodeError('the review was left'));
+      ended.catch(() => {});
+      return { push() {}, restart() {}, end: () => ended, cancel() {} };
     }
+    // The packs are spread by how many each worker has open (a crashed one is restarted here).
+    const slot = slots.reduce((least, candidate) => (candidate.tasks.size < least.tasks.size ? candidate : least));
+    const worker = slot.worker ?? start(slot);
+    ended = new Promise<Uint8Array>((resolve, reject) => slot.tasks.set(id, { frames, resolve, reject }));
+    // A pack may fail before its end is awaited (a bad header): that is not an unhandled rejection.
+    ended.catch(() => {});
+    // Messages only while the pack is open in the worker that has it (not after it failed, or a crash).
+    const send = (message: DecodeRequest, transfer: Transferable[] = []) => {
+      if (slot.worker === worker && slot.tasks.has(id)) worker.postMessage(message, transfer);
+    };
+    send({ kind: 'open', id, shape: { width, height, frames }, ...(keep ? { keep } : {}) });
+    // The network's reads are gathered to PART_BYTES before they go: one message a read (a few KB
+    // at a fast link) cost the page and the worker more than the copy that gathers them.
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const flush = () => {
+      if (pendingBytes === 0) return;
+      const first = pending[0]!;
+      const whole = pending.length === 1 && first.byteOffset === 0 && first.byteLength === first.buffer.byteLength;
+      const bytes = whole ? first : new Uint8Array(pendingBytes);
+      if (!whole) pending.reduce((at, part) => (bytes.set(part, at), at + part.length), 0);
+      pending = [];
+      pendingBytes = 0;
+      // The buffer moves to the worker.
+      send({ kind: 'part', id, bytes }, [bytes.buffer]);
+    };
+    return {
+      push(part) {
+        pending.push(part);
+        pendingBytes += part.length;
+        if (pendingBytes >= PART_BYTES) flush();
+      },
+      restart() {
+        pending = [];
+        pendingBytes = 0;
+        send({ kind: 'restart', id });
+      },
+      end() {
+        flush();
+        send({ kind: 'end', id });
+        return ended;
+      },
+      cancel() {
+        send({ kind: 'cancel', id });
+        slot.tasks.get(id)?.reject(new PackDecodeError('the pack was cancelled'));
+        slot.tasks.delete(id);
+      },
+    };
   }
 
   function warm({ encoding, bitsStored }: PackCodec): void {
@@ -154,24 +218,20 @@ export function createFrameDecodePool(
 
   return {
     decode(bytes, shape) {
-      if (disposed) return Promise.reject(new PackDecodeError('the review was left'));
-      warmFromPack(bytes);
-      // The buffer moves to the worker: a view into a larger buffer is copied out first.
-      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
-      return new Promise<Uint8Array>((resolve, reject) => {
-        queue.push({ id: nextId++, bytes: own, shape, resolve, reject });
-        pump();
-      });
+      if (!disposed) warmFromPack(bytes);
+      const pack = open(shape);
+      pack.push(bytes);
+      return pack.end();
     },
+    open,
     warm,
     dispose() {
       if (disposed) return;
       disposed = true;
       const left = new PackDecodeError('the review was left');
-      for (const task of queue.splice(0)) task.reject(left);
       for (const slot of slots) {
-        slot.task?.reject(left);
-        slot.task = null;
+        for (const task of slot.tasks.values()) task.reject(left);
+        slot.tasks.clear();
         slot.worker?.terminate();
       }
     },

@@ -1,17 +1,20 @@
 /**
  * A frame decode worker: turns frame packs into gray chunks off the main thread, so decoding never
- * holds up painting or scrubbing. Codecs load the first time a pack (or a warm-up) needs them.
+ * holds up painting or scrubbing. A pack's bytes come as they arrive from the network and its
+ * frames are decoded as they complete (pack-requests.ts). Codecs load the first time a pack (or a
+ * warm-up) needs them.
  */
 /// <reference lib="webworker" />
 import { createBrowserCodecs, expectCompiled, provideCompiled } from './browser-codecs.ts';
 import { wasmUrlOf } from './codec-wasm.ts';
-import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
-import { decodePackToGray } from './pack-to-gray.ts';
+import type { DecodeRequest } from './decode-messages.ts';
+import { createPackRequestHandler } from './pack-requests.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const codecs = createBrowserCodecs();
+const handlePack = createPackRequestHandler(codecs, (reply, transfer) => scope.postMessage(reply, transfer));
 
-scope.onmessage = async ({ data }: MessageEvent<DecodeRequest>) => {
+scope.onmessage = ({ data }: MessageEvent<DecodeRequest>) => {
   if (data.kind === 'compiled') {
     const url = wasmUrlOf(data.format);
     if (url) provideCompiled(url, data.module);
@@ -24,13 +27,5 @@ scope.onmessage = async ({ data }: MessageEvent<DecodeRequest>) => {
     codecs.init(data.format).catch(() => {});
     return;
   }
-  const started = performance.now();
-  try {
-    const gray = await decodePackToGray(data.pack, data.shape, codecs);
-    const reply: DecodeReply = { id: data.id, gray, decodeMs: performance.now() - started };
-    scope.postMessage(reply, [gray.buffer]);
-  } catch (error) {
-    const reply: DecodeReply = { id: data.id, error: error instanceof Error ? error.message : String(error) };
-    scope.postMessage(reply);
-  }
+  handlePack(data);
 };

@@ -3,7 +3,7 @@
  * Storage when it has them (one cache per signed-in user, see framesCacheName), and downloads the open record's frames in
  * the background, pausing when the page asks (stop_fetches / resume_fetches).
  */
-import { URGENT_FRAME_HEADER } from '../../domain/images.ts';
+import { STREAMED_FRAME_HEADER, URGENT_FRAME_HEADER } from '../../domain/images.ts';
 import { followFrameLocation } from '../api/follow-frame-location.ts';
 import { CACHED_PATH, FRAMES_CACHE_PREFIX, framesCacheName, isFramesCache, parsePageMessage, type WorkerMessage } from './messages.ts';
 import { PrefetchQueue } from './prefetch-queue.ts';
@@ -70,6 +70,9 @@ async function cacheFirst(event: SwFetchEvent): Promise<Response> {
   // the page without passing through this worker (a stored copy would tee them through its heap,
   // which held the first frame back by a few hundred ms). The background download stores it later.
   if (event.request.headers.has(URGENT_FRAME_HEADER)) return response;
+  // A frame pack the page decodes as it arrives: storing it first would hold its frames back until
+  // its last byte; the page's decode worker stores it once whole (pack-cache.ts).
+  if (event.request.headers.has(STREAMED_FRAME_HEADER)) return response;
   // The body streams from the network into Cache Storage and from there to the page, natively. Handing
   // the page a clone instead (a tee) passed every byte through this worker's JavaScript heap, where
   // half a gigabyte of a long pullback waited for the worker's garbage collector.

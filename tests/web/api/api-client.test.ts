@@ -112,6 +112,38 @@ describe('API client, frame chunks while a replica dies behind the balancer', ()
     }
   });
 
+  it('hands a chunk to a body sink part by part as it arrives, and begins again when a cut answer is asked again', async () => {
+    vi.useFakeTimers();
+    try {
+      let call = 0;
+      const { client, fetchMock } = clientWith(async () => {
+        const first = call++ === 0;
+        let sent = 0;
+        // The first answer breaks off after one part; the second arrives whole, in three parts.
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (first && sent === 1) return controller.error(new TypeError('network error'));
+            if (sent === 3) return controller.close();
+            controller.enqueue(new Uint8Array([10 * sent + 1, 10 * sent + 2]));
+            sent++;
+          },
+        });
+        return new Response(body, { headers: { 'Content-Type': 'application/vnd.ivus.frame-pack' } });
+      });
+      const events: string[] = [];
+      const sink = { begin: () => events.push('begin'), part: (bytes: Uint8Array) => events.push(Array.from(bytes).join(',')) };
+      const result = await settled(client.getBytes('records/r1/frames/bmode/3', { body: sink }));
+      expect(result).toEqual({ status: 'fulfilled', value: new Uint8Array(0) });
+      expect(events).toEqual(['begin', '1,2', 'begin', '1,2', '11,12', '21,22']);
+      // A GET without a body, marked for the frames service worker to hand straight through.
+      const init = fetchMock.mock.calls[0]![1]!;
+      expect(init.body).toBeUndefined();
+      expect(init.headers).toMatchObject({ 'X-Ivus-Streamed': '1' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('gives up after its retries with the last error', async () => {
     vi.useFakeTimers();
     try {

@@ -1,6 +1,7 @@
 /**
- * The pool of decode workers: packs become gray chunks, the bytes move to the workers and back
- * without copies, a bad pack or a crashed worker fails only its own chunk, and leaving the review
+ * The pool of decode workers: packs become gray chunks, whole or part by part as they download,
+ * the bytes move to the workers and back without copies, a bad pack fails only its own chunk, a
+ * crashed worker only the packs it had, and leaving the review
  * ends the workers and drops the packs they had not decoded.
  */
 import { describe, expect, it } from 'vitest';
@@ -54,15 +55,67 @@ describe('the frame decode pool', () => {
     decoder.dispose();
   });
 
-  it('replaces a worker that crashed: its pack fails, the next is decoded', async () => {
+  it('replaces a worker that crashed: the packs it had fail, the next is decoded by a new one', async () => {
     const { pool: decoder, workers } = pool(1);
     workers[0]!.crashNext = true;
     const lost = decoder.decode(buildFramePack(GRAY_FORMAT, [frame(1)]), shape(1));
-    const next = decoder.decode(buildFramePack(GRAY_FORMAT, [frame(2)]), shape(1));
     await expect(lost).rejects.toThrow('out of memory');
+    const next = decoder.decode(buildFramePack(GRAY_FORMAT, [frame(2)]), shape(1));
     expect(Array.from(await next)).toEqual(Array.from(frame(2)));
     expect(workers).toHaveLength(2);
     expect(workers[0]!.terminated).toBe(true);
+    decoder.dispose();
+  });
+
+  it('decodes a pack whose bytes come in parts, gathering small reads into one message, spreading packs over the workers', async () => {
+    const { pool: decoder, workers } = pool(2);
+    const frames = [frame(1), frame(2), frame(3)];
+    const bytes = buildFramePack(GRAY_FORMAT, frames);
+    const streams = [decoder.open(shape(3)), decoder.open(shape(3))];
+    // Split inside the prefix, the header and a frame; the second pack's body is sent again from its start.
+    const cuts = [0, 3, 20, bytes.length - 30, bytes.length];
+    const parts = cuts.slice(1).map((end, k) => bytes.slice(cuts[k], end));
+    for (const part of parts) streams[0]!.push(part);
+    streams[1]!.push(bytes.slice(0, 40));
+    streams[1]!.restart();
+    const again = bytes.slice();
+    streams[1]!.push(again);
+    for (const gray of await Promise.all(streams.map((stream) => stream.end()))) expect(Array.from(gray)).toEqual(frames.flatMap((f) => Array.from(f)));
+    const received = workers.map((worker) => worker.received.map((m) => m.kind));
+    expect(received).toEqual([
+      ['open', 'part', 'end'],
+      ['open', 'restart', 'part', 'end'],
+    ]);
+    // A read that goes alone is handed over, not copied.
+    expect(again.buffer.byteLength).toBe(0);
+    decoder.dispose();
+  });
+
+  it('sends a large pack in parts as they arrive, before its end', async () => {
+    const { pool: decoder, workers } = pool(1);
+    const frames = Array.from({ length: 8 }, () => Uint8Array.from({ length: 24 * 1024 }, (_, i) => (i * 7) & 0xff));
+    const stream = decoder.open({ width: 6 * 1024, height: 4, frames: 8 });
+    const bytes = buildFramePack({ ...GRAY_FORMAT, columns: 6 * 1024 }, frames);
+    for (let at = 0; at < bytes.length; at += 4096) stream.push(bytes.slice(at, at + 4096));
+    const before = workers[0]!.received.filter((m) => m.kind === 'part').length;
+    expect(before).toBeGreaterThan(4);
+    expect((await stream.end()).length).toBe(8 * 24 * 1024);
+    decoder.dispose();
+  });
+
+  it('fails a pack that ends early, or is cancelled, and goes on with the others', async () => {
+    const { pool: decoder } = pool(1);
+    const bytes = buildFramePack(GRAY_FORMAT, [frame(1), frame(2)]);
+    const short = decoder.open(shape(2));
+    const cancelled = decoder.open(shape(2));
+    const whole = decoder.open(shape(2));
+    short.push(bytes.slice(0, bytes.length - 1));
+    cancelled.push(bytes.slice(0, 10));
+    cancelled.cancel();
+    whole.push(bytes.slice());
+    await expect(short.end()).rejects.toThrow('ends inside a frame');
+    await expect(cancelled.end()).rejects.toThrow('cancelled');
+    expect(Array.from(await whole.end())).toEqual([...frame(1), ...frame(2)]);
     decoder.dispose();
   });
 

@@ -1,11 +1,12 @@
 /**
- * A decode worker run in the test's own thread: the real worker's code path (decodePackToGray with
- * the page's codec registry, loaded as in Node), messages passed through structuredClone with
- * their transfer lists, as postMessage does (a transferred buffer is detached on the sender's side).
+ * A decode worker run in the test's own thread: the real worker's code path for packs
+ * (pack-requests.ts with the page's codec registry, loaded as in Node), messages passed through
+ * structuredClone with their transfer lists, as postMessage does (a transferred buffer is
+ * detached on the sender's side).
  */
 import type { DecodeReply, DecodeRequest } from '../../../src/web/codecs/decode-messages.ts';
 import type { DecodeWorker } from '../../../src/web/codecs/decode-pool.ts';
-import { decodePackToGray } from '../../../src/web/codecs/pack-to-gray.ts';
+import { createPackRequestHandler } from '../../../src/web/codecs/pack-requests.ts';
 import { createNodeCodecs } from './node-codecs.ts';
 
 export class FakeDecodeWorker implements DecodeWorker {
@@ -13,23 +14,20 @@ export class FakeDecodeWorker implements DecodeWorker {
   onerror: ((event: ErrorEvent) => void) | null = null;
   terminated = false;
   readonly received: DecodeRequest[] = [];
-  /** The next decode request crashes the worker instead of answering. */
+  /** The next pack's end crashes the worker instead of answering. */
   crashNext = false;
-  private readonly codecs = createNodeCodecs();
+  private readonly handle = createPackRequestHandler(createNodeCodecs(), (reply, transfer) => this.reply(reply, transfer));
 
   postMessage(message: DecodeRequest, transfer: Transferable[]): void {
     const data = structuredClone(message, { transfer });
     this.received.push(data);
-    if (data.kind !== 'decode') return;
-    if (this.crashNext) {
+    if (data.kind === 'warm' || data.kind === 'compiled') return;
+    if (data.kind === 'end' && this.crashNext) {
       this.crashNext = false;
       queueMicrotask(() => this.onerror?.({ message: 'the worker ran out of memory', preventDefault() {} } as ErrorEvent));
       return;
     }
-    void decodePackToGray(data.pack, data.shape, this.codecs).then(
-      (gray) => this.reply({ id: data.id, gray, decodeMs: 1 }, [gray.buffer]),
-      (error: unknown) => this.reply({ id: data.id, error: error instanceof Error ? error.message : String(error) }, []),
-    );
+    this.handle(data);
   }
 
   private reply(reply: DecodeReply, transfer: Transferable[]): void {

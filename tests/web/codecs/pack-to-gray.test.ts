@@ -14,7 +14,8 @@ import { buildFramePack, FramePackError } from '../../../src/domain/pixels/frame
 import type { PixelFormat } from '../../../src/domain/pixels/pixel-format.ts';
 import { codecFor, initCodecFor } from '../../../src/server/dicom/codecs/registry.ts';
 import { readDicomUpload } from '../../../src/server/dicom/dicom-file.ts';
-import { decodePackToGray, PackShapeError } from '../../../src/web/codecs/pack-to-gray.ts';
+import { decodePackToGray, PackShapeError, PackToGray, type ChunkShape } from '../../../src/web/codecs/pack-to-gray.ts';
+import type { CodecRegistry } from '../../../src/web/codecs/codec-registry.ts';
 import { makeDicom, type FixtureOptions } from '../../support/dicom-fixtures.ts';
 import { hasTool, htj2kEncoder, transcode } from '../../support/real-encoders.ts';
 import { createNodeCodecs } from './node-codecs.ts';
@@ -60,6 +61,23 @@ async function serverGray(format: PixelFormat, frames: Uint8Array[]): Promise<Ui
 
 const shapeOf = (format: PixelFormat, frames: number) => ({ width: format.columns, height: format.rows, frames });
 
+/**
+ * A pack decoded as the workers get it from the network: in parts of uneven sizes (a single byte,
+ * a cut inside the header, inside frames), after a first try of its body that broke off and was sent again.
+ */
+async function decodeInParts(pack: Uint8Array, shape: ChunkShape, codecs: CodecRegistry): Promise<Uint8Array> {
+  const decoder = new PackToGray(shape, codecs);
+  await decoder.push(pack.subarray(0, Math.floor(pack.length / 2)));
+  decoder.restart();
+  let at = 0;
+  for (let k = 0; at < pack.length; k++) {
+    const size = [1, 7, 300, 4093, 65536][k % 5]!;
+    await decoder.push(pack.slice(at, at + size));
+    at += size;
+  }
+  return decoder.finish();
+}
+
 const tool =
   (name: string, ...args: string[]) =>
   (input: string) =>
@@ -95,10 +113,13 @@ describe.skipIf(!hasTools)('a frame pack decoded in the page', () => {
   it.each(CASES)('$label: the same gray as the server', async ({ source, encoding, make }) => {
     const { format, frames } = await encodedFrames(make(sourceFile(source)));
     expect(format.encoding).toBe(encoding);
-    const gray = await decodePackToGray(buildFramePack(format, frames), shapeOf(format, frames.length), page);
+    const pack = buildFramePack(format, frames);
+    const gray = await decodePackToGray(pack, shapeOf(format, frames.length), page);
     const expected = await serverGray(format, frames);
     expect(gray.length).toBe(frames.length * format.rows * format.columns);
     expect(Buffer.from(gray).equals(Buffer.from(expected))).toBe(true);
+    // The same gray when the pack's bytes come part by part, as they download.
+    expect(Buffer.from(await decodeInParts(pack, shapeOf(format, frames.length), page)).equals(Buffer.from(expected))).toBe(true);
     // Not a blank frame compared with a blank frame.
     expect(new Set(gray).size).toBeGreaterThan(8);
   });
@@ -116,6 +137,28 @@ describe.skipIf(!hasTools)('a frame pack decoded in the page', () => {
   });
 
 
+  it('decodes each frame as soon as its last byte is in, before the rest of the pack has arrived', async () => {
+    const { format, frames } = await encodedFrames(tool('dcmcjpls')(sourceFile('gray')));
+    const pack = buildFramePack(format, frames);
+    const decoded: number[] = [];
+    const counting: CodecRegistry = {
+      init: (f) => page.init(f),
+      codecFor: (f) => {
+        const codec = page.codecFor(f);
+        return codec && { ...codec, decode: (frame) => (decoded.push(frame.length), codec.decode(frame)) };
+      },
+    };
+    const decoder = new PackToGray(shapeOf(format, frames.length), counting);
+    const firstEnd = pack.length - frames.slice(1).reduce((sum, frame) => sum + frame.length, 0);
+    await decoder.push(pack.slice(0, firstEnd - 1));
+    expect(decoded).toEqual([]);
+    await decoder.push(pack.slice(firstEnd - 1, firstEnd + 5));
+    expect(decoded).toEqual([frames[0]!.length]);
+    await decoder.push(pack.slice(firstEnd + 5));
+    expect(decoded).toEqual(frames.map((frame) => frame.length));
+    expect(Buffer.from(decoder.finish()).equals(Buffer.from(await serverGray(format, frames)))).toBe(true);
+  });
+
   it('a damaged pack fails: truncated, a corrupt frame, or frames other than the chunk announced', async () => {
     const { format, frames } = await encodedFrames(tool('dcmcjpeg', '+eb')(sourceFile('gray')));
     const pack = buildFramePack(format, frames);
@@ -125,5 +168,13 @@ describe.skipIf(!hasTools)('a frame pack decoded in the page', () => {
     await expect(decodePackToGray(buildFramePack(format, garbage), shape, page)).rejects.toThrow();
     await expect(decodePackToGray(pack, { ...shape, frames: frames.length + 1 }, page)).rejects.toThrow(PackShapeError);
     await expect(decodePackToGray(pack, { ...shape, width: shape.width + 1 }, page)).rejects.toThrow(PackShapeError);
+    // In parts: a pack that stops early, one with bytes past its last frame, one that is no pack at all.
+    const stopped = new PackToGray(shape, page);
+    await stopped.push(pack.slice(0, pack.length - 1));
+    expect(() => stopped.finish()).toThrow('ends inside a frame');
+    const long = new PackToGray(shape, page);
+    await long.push(pack.slice());
+    await expect(long.push(new Uint8Array(1))).rejects.toThrow('bytes after its last frame');
+    await expect(new PackToGray(shape, page).push(new Uint8Array([0x49, 0x56, 0x46, 0x51]))).rejects.toThrow('not a frame pack');
   });
 });

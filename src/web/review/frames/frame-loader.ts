@@ -2,6 +2,8 @@ import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../d
 import type { ApiClient } from '../../api/api-client.ts';
 import { chunkSpans, orderAround, sliceDistance, type ChunkSpan } from '../../sw/chunk-spans.ts';
 import type { FrameDecodePool } from '../../codecs/decode-pool.ts';
+import type { ChunkShape } from '../../codecs/pack-to-gray.ts';
+import { framesCacheName } from '../../sw/messages.ts';
 import type { ImageStore } from './image-store.ts';
 
 /** Chunks in flight at once: enough to fill the pipe, few enough that the first frames come first. */
@@ -41,8 +43,8 @@ function takeNearest(remaining: ChunkSpan[], slice: number): ChunkSpan | undefin
  * then the rest, always the chunk nearest the slice the clinician is on now, so that a jump
  * elsewhere is followed. The L-mode is built in the page from these frames (review/lmode).
  * Requests go through the service worker, which answers from its cache what it already has.
- * A series of frame packs is decoded by `pool`'s workers while the next chunks download; a pack
- * that cannot be decoded is a failed chunk like one that could not be fetched.
+ * A series of frame packs is decoded by `pool`'s workers as each pack downloads, frame by frame;
+ * a pack that cannot be decoded is a failed chunk like one that could not be fetched.
  */
 export async function loadRecordFrames(
   api: ApiClient,
@@ -73,17 +75,41 @@ export async function loadRecordFrames(
     const fail = (series: ImageSeriesName, index: number) => (error: unknown) => {
       if (!signal.aborted) callbacks.onFailed(series, index, error);
     };
+    /** A pack goes to a worker as it downloads: its frames are decoded while the rest of it, and the next chunks, arrive. */
+    const loadPack = async (url: string, shape: ChunkShape, urgent: boolean): Promise<{ readonly gray: Promise<Uint8Array> } | null> => {
+      if (!pool) throw new Error('no decode workers for frame packs');
+      // The service worker hands a streamed pack straight through: the decode worker keeps it for the next visit.
+      const cache = framesCacheName(api.authorization());
+      const pack = pool.open(shape, cache ? { cache, url: api.url(url) } : undefined);
+      let bytes: Uint8Array | null;
+      try {
+        bytes = await api.getBytes(url, { signal, urgent, body: { begin: () => pack.restart(), part: (part) => pack.push(part) } });
+      } catch (error) {
+        pack.cancel();
+        throw error;
+      }
+      if (!bytes) {
+        pack.cancel();
+        return null;
+      }
+      // A client that does not stream answered with the whole pack.
+      if (bytes.length) pack.push(bytes);
+      // Not the promise itself: awaiting this function would then wait for the decode too.
+      return { gray: pack.end() };
+    };
     const load = async ({ series, index }: ChunkSpan, urgent: boolean) => {
       try {
-        const bytes = await api.getBytes(images[series].chunks[index]!, { signal, urgent });
-        if (!bytes) return;
-        if (images[series].chunkFormat !== 'frame-pack') return keep(series, index, urgent, bytes);
-        if (!pool) throw new Error('no decode workers for frame packs');
-        const { width, height, count, framesPerChunk } = images[series];
-        const shape = { width, height, frames: chunkFrames(index, count, framesPerChunk).count };
-        // The download slot is free again at once: the workers decode while the next chunks arrive.
-        const decoded = pool.decode(bytes, shape).then((gray) => {
-          if (!signal.aborted) keep(series, index, urgent, gray);
+        const { chunkFormat, chunks, width, height, count, framesPerChunk } = images[series];
+        if (chunkFormat !== 'frame-pack') {
+          const bytes = await api.getBytes(chunks[index]!, { signal, urgent });
+          if (bytes) keep(series, index, urgent, bytes);
+          return;
+        }
+        const pack = await loadPack(chunks[index]!, { width, height, frames: chunkFrames(index, count, framesPerChunk).count }, urgent);
+        if (!pack) return;
+        // The download slot is free again at once: the workers finish the pack while the next chunks arrive.
+        const decoded = pack.gray.then((chunk) => {
+          if (!signal.aborted) keep(series, index, urgent, chunk);
         });
         if (urgent) await decoded;
         else decoding.push(decoded.catch(fail(series, index)));

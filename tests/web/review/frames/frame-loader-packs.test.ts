@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { buildFramePack } from '../../../../src/domain/pixels/frame-pack.ts';
-import type { ApiClient } from '../../../../src/web/api/api-client.ts';
+import type { ApiClient, ByteSink } from '../../../../src/web/api/api-client.ts';
 import { createFrameDecodePool } from '../../../../src/web/codecs/decode-pool.ts';
 import { loadRecordFrames } from '../../../../src/web/review/frames/frame-loader.ts';
 import { ImageStore } from '../../../../src/web/review/frames/image-store.ts';
@@ -24,13 +24,22 @@ function recordWithPacks() {
   return { ...base, bmode: { ...base.bmode, width: 6, height: 4, chunkFormat: 'frame-pack' as const }, angio: { ...base.angio, width: 6, height: 4 } };
 }
 
+/** A signed-in user's token: issuer and subject name their frames cache. */
+const TOKEN = ['{"alg":"none"}', '{"iss":"https://id.example","sub":"u1"}', ''].map((part) => Buffer.from(part).toString('base64url')).join('.');
+
+/** Answers each chunk from `bodies`; a frame pack in parts of 10 bytes where the loader takes a body as it arrives. */
 function fakeApi(bodies: Map<string, Uint8Array>): ApiClient {
   return {
-    getBytes: async (resource: string) => {
+    getBytes: async (resource: string, options?: { body?: ByteSink }) => {
       const body = bodies.get(resource);
       if (!body) throw new Error(`no ${resource}`);
-      return body.slice();
+      if (!options?.body) return body.slice();
+      options.body.begin();
+      for (let at = 0; at < body.length; at += 10) options.body.part(body.slice(at, at + 10));
+      return new Uint8Array(0);
     },
+    authorization: () => `Bearer ${TOKEN}`,
+    url: (resource: string) => `/api/demo/${resource}`,
   } as unknown as ApiClient;
 }
 
@@ -65,7 +74,12 @@ describe('loading a record of frame packs', () => {
     expect(store.getSnapshot().bmodeLoaded).toBe(12);
     // The angio's gray8 bytes are stored as they came, without a worker.
     expect(store.frame('angio', 5)![0]).toBe((5 * FRAME_BYTES) & 0xff);
-    expect(workers.flatMap((worker) => worker.received).filter((m) => m.kind === 'decode')).toHaveLength(3);
+    // Each pack went to a worker as it arrived, told to keep it in the user's frames cache under its URL.
+    const opened = workers.flatMap((worker) => worker.received).filter((m) => m.kind === 'open');
+    expect(opened.map((m) => m.kind === 'open' && m.keep)).toEqual(
+      images.bmode.chunks.map(() => expect.objectContaining({ cache: 'ivus-frames-v2 https://id.example u1' })),
+    );
+    expect(new Set(opened.map((m) => m.kind === 'open' && m.keep && m.keep.url))).toEqual(new Set(images.bmode.chunks.map((chunk) => `/api/demo/${chunk}`)));
     pool.dispose();
   });
 
