@@ -60,7 +60,7 @@ describe.skipIf(!orthancAvailable())('sending a stented record to PACS', () => {
   /** Sends until the borders are detected (the first send asks for them). */
   const send = async (body: object) => {
     let sent = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, body);
-    for (let attempt = 0; sent.statusCode === 409 && sent.json().error === 'contours_not_ready' && attempt < 600; attempt++) {
+    for (let attempt = 0; sent.statusCode === 409 && ['contours_not_ready', 'stent_not_ready'].includes(sent.json().error) && attempt < 600; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       sent = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, body);
     }
