@@ -96,6 +96,13 @@ describe('the final contours stored before the stent', () => {
       expect(withoutStent(last)).toEqual(withoutStent(first));
       expect(await it.contours.state(record)).toMatchObject({ ready: true, stentPending: false });
       expect(keys().filter((key) => /stent-pending|progress|provisional/.test(key))).toEqual([]);
+
+      // A server stopped between storing the stent and removing the marker: the next job only removes it.
+      await store.put(contoursKey(record).replace('.json.gz', '.stent-pending'), Buffer.from('stopped'));
+      expect(await it.contours.state(record)).toMatchObject({ ready: true, stentPending: true });
+      await it.contours.detect(record, true);
+      expect(versions.at(-1)).toEqual(last);
+      expect(await it.contours.state(record)).toMatchObject({ ready: true, stentPending: false });
     } finally {
       await it.close();
     }

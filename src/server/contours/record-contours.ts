@@ -40,7 +40,7 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import { createContourWorkerPool, type ContourWorkerPool } from './contour-worker-pool.ts';
 import type { CoarseToFineSchedule } from './detection-order.ts';
 import { DetectionStopped, detectRecord, readRecordStruts } from './record-detection.ts';
-import { stentPending, storeBordersFirst, storedBorders, storeWithStent, type StentLaterKeys } from './stent-later.ts';
+import { stentPending, storeBordersFirst, storedBorders, storedContours, storeWithStent, type StentLaterKeys } from './stent-later.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -242,7 +242,7 @@ export class RecordContourService {
       const stored = await this.store.get(key);
       if (stored && !(await stentPending(this.store, stentLaterKeys(record)))) return;
       // Final contours stored without their stent: a detection stopped while reading it.
-      const work = stored ? this.resumeStent(record, key, stored, entry) : this.detectAndStore(record, key, entry);
+      const work = stored ? this.resumeStent(record, stored, entry) : this.detectAndStore(record, key, entry);
       this.running.add(work);
       try {
         await work;
@@ -351,7 +351,10 @@ export class RecordContourService {
   }
 
   /** The stent of final contours stored without it (their detection stopped with its server): every frame's struts read again. */
-  private async resumeStent(record: RecordRow, key: string, stored: Buffer, entry: DetectionEntry): Promise<void> {
+  private async resumeStent(record: RecordRow, stored: Buffer, entry: DetectionEntry): Promise<void> {
+    const { contours, stent } = await storedContours(stored);
+    // Stopped between storing the contours with their stent and removing the marker: only the marker is left to go.
+    if (stent !== undefined) return this.storeStent(record, contours, stent);
     const started = performance.now();
     const readings = await readRecordStruts(record, {
       imaging: this.imaging,
@@ -361,7 +364,7 @@ export class RecordContourService {
       stopped: () => this.closed,
     });
     const framesPerMm = record.frameRateHz / record.pullbackSpeedMmPerS;
-    await this.storeStent(record, await storedBorders(stored), stentResults(detectStent(readings, framesPerMm)));
+    await this.storeStent(record, contours, stentResults(detectStent(readings, framesPerMm)));
     this.log.info({ recordId: record.id, frames: record.bmodeFrameCount, seconds: seconds(performance.now() - started) }, 'stent of stored contours read again');
   }
 

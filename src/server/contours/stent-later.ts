@@ -40,8 +40,13 @@ export async function storeWithStent(store: BlobStore, keys: StentLaterKeys, con
 
 /** The stored contours' borders and figures, without their stent fields. */
 export async function storedBorders(gz: Buffer): Promise<RecordContours> {
-  const { stent: _stent, stentPending: _pending, ...contours } = JSON.parse((await gunzip(gz)).toString('utf8')) as RecordContoursWithStent;
-  return contours;
+  return (await storedContours(gz)).contours;
+}
+
+/** The stored contours' borders and figures, and their stent where it is in. */
+export async function storedContours(gz: Buffer): Promise<{ contours: RecordContours; stent: RecordContoursWithStent['stent'] }> {
+  const { stent, stentPending: _pending, ...contours } = JSON.parse((await gunzip(gz)).toString('utf8')) as RecordContoursWithStent;
+  return { contours, stent };
 }
 
 /** Whether the stored contours still wait for their stent. */
