@@ -12,8 +12,9 @@ test('the stent analysis is one click from the review and finds no stent in a na
   test.setTimeout(240_000);
   await openLoadedReview(page);
   await expect(page.getByTestId('pullback-plot')).toBeVisible({ timeout: 180_000 });
+  // The borders come first and the server's stent (none here) a moment later (issue 23): "Reading the stent…" until then.
   const button = page.getByRole('button', { name: 'Stent analysis' });
-  await expect(button).toBeVisible();
+  await expect(button).toBeVisible({ timeout: 60_000 });
   await button.click();
   await expect(page.getByTestId('stent-results')).toHaveText('No stent detected', { timeout: 120_000 });
   await expect(page.getByRole('button', { name: 'Read the stent again' })).toBeEnabled();

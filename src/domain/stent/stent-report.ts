@@ -1,3 +1,8 @@
+/** Issue 23: the report made while the server still reads the stent says so, with no stent figure (none would be right yet). */
+export function stentPendingReportSection(): ReportSection {
+  return { heading: 'Stent', lines: ['Reading the stent: it was still being read when this report was made, so no stent figure is reported.'] };
+}
+
 /**
  * The stent section of the PDF report (issue 28): the stented segment, the MSA and its slice,
  * expansion against both references, the malapposed regions, the edge plaque burden, the flags and

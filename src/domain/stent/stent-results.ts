@@ -112,6 +112,14 @@ export function stentCorrectedText(results: StentResults): string {
 }
 
 /**
+ * Issue 23: the CSV made while the server still reads the stent says so in the stent's table, with
+ * no figure (a partial reading could be wrong, and "none detected" would be).
+ */
+export function stentPendingCsvSection(): string {
+  return ['Stent figure,Value,Unit,Slice', 'Stent,still being read when this file was made (no figures),,'].join('\n') + '\n';
+}
+
+/**
  * The CSV's stent section: one figure a line (name, value, unit, slice), after the per-slice table.
  * `manualSlices` are the slices whose lumen or vessel border was corrected by hand, as the figures
  * that read them must say.

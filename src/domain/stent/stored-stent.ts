@@ -5,7 +5,7 @@
  * turns it into a detection again and computes the figures that depend on the lumen and vessel
  * borders from the corrected borders, as the review does after reading the stent itself.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { RecordContoursSchema } from '../contours/api.ts';
 import type { CorrectedAnalysis } from '../contours/corrected-analysis.ts';
 import type { StentReferenceSlices } from '../annotations/stent-reference-slices.ts';
@@ -16,10 +16,12 @@ import { StentResultsSchema, type StentResults } from './stent-results.ts';
 /**
  * A record's contours with the stent read beside them. `stent` is absent on contours stored before
  * the server read stents (the review then reads it from the loaded frames on request); its
- * `segment` is null where the frames show no stent. Defined here, not in contours/api.ts, because
- * domain/stent reads domain/contours and not the other way round.
+ * `segment` is null where the frames show no stent. `stentPending` (issue 23): the borders, calcium
+ * and MLA are final, the stent's struts are still being read; the stent comes in a later answer,
+ * and until then nothing may be shown or reported of it, not even "no stent". Defined here, not in
+ * contours/api.ts, because domain/stent reads domain/contours and not the other way round.
  */
-export const RecordContoursWithStentSchema = RecordContoursSchema.extend({ stent: StentResultsSchema.optional() });
+export const RecordContoursWithStentSchema = RecordContoursSchema.extend({ stent: StentResultsSchema.optional(), stentPending: z.literal(true).optional() });
 export type RecordContoursWithStent = z.infer<typeof RecordContoursWithStentSchema>;
 
 /**

@@ -12,7 +12,11 @@
  * first pass is done, provisional contours (the lumen areas so far and the MLA among them,
  * provisional-contours.ts) are written beside the progress and refreshed as frames come in, so a
  * first open shows a provisional plot and MLA within seconds, labelled as such (issue 23); the final
- * contours are those of detecting the runs one after another, whatever the order.
+ * contours are those of detecting the runs one after another, whatever the order. They are stored
+ * as soon as every border is in, before the first pass's stent struts are read, marked
+ * `stentPending` (a small marker file beside them says so without unzipping them); the stent is
+ * added when its struts are read. A detection stopped in between (a restart) is resumed by the
+ * next poll's job, which reads the stent alone from the stored chunks (resumeStent).
  *
  * Borders are made at ingest, as commercial consoles do (issue 23): once a record's frames are all
  * stored (a demo record pre-generated, an import committed) an idle detection (contours-precompute,
@@ -24,7 +28,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildRecordContours, type SliceDetection } from '../../domain/contours/api.ts';
+import { buildRecordContours, type RecordContours, type SliceDetection } from '../../domain/contours/api.ts';
 import { buildProvisionalContours } from '../../domain/contours/provisional-contours.ts';
 import { detectStent } from '../../domain/stent/stent-analysis.ts';
 import { stentResults } from '../../domain/stent/stent-results.ts';
@@ -35,7 +39,8 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import { createContourWorkerPool, type ContourWorkerPool } from './contour-worker-pool.ts';
 import type { CoarseToFineSchedule } from './detection-order.ts';
-import { DetectionStopped, detectRecord } from './record-detection.ts';
+import { DetectionStopped, detectRecord, readRecordStruts } from './record-detection.ts';
+import { stentPending, storeBordersFirst, storedBorders, storedContours, storeWithStent, type StentLaterKeys } from './stent-later.ts';
 
 const gzip = promisify(zlib.gzip);
 
@@ -70,7 +75,8 @@ export async function schedulePrecompute(jobs: Pick<JobQueue, 'send'>, record: I
   await jobs.send('contours-precompute', data, { key: contoursKey(record), priority: 'idle' });
 }
 
-export type ContoursState = { ready: true; gz: Buffer } | { ready: false; done: number; total: number; provisionalFrames: number };
+/** `stentPending`: the final contours are stored, their stent is still being read (they carry `stentPending: true`). */
+export type ContoursState = { ready: true; gz: Buffer; stentPending: boolean } | { ready: false; done: number; total: number; provisionalFrames: number };
 
 /** What the detecting server writes beside the result while it works, so that any replica can answer a poll. */
 type Progress = { done: number; total: number; provisionalFrames?: number; at: string } | { failed: { unavailable: boolean; message: string }; at: string };
@@ -94,6 +100,11 @@ export type ContoursJobData = { tenantId: string; recordId: string; imagingVersi
 
 function progressKey(record: RecordRow): string {
   return imagingKey(record, `contours/${CONTOUR_ALGORITHM_VERSION}.progress.json`);
+}
+
+/** The final contours and the marker present while they wait for their stent (stent-later.ts). */
+function stentLaterKeys(record: ImagingKeyParts): StentLaterKeys {
+  return { contours: contoursKey(record), stentPending: imagingKey(record, `contours/${CONTOUR_ALGORITHM_VERSION}.stent-pending`) };
 }
 
 /** The provisional contours (domain/contours/provisional-contours.ts) of a detection under way, gzip JSON. */
@@ -158,17 +169,27 @@ export class RecordContourService {
    */
   async state(record: RecordRow): Promise<ContoursState> {
     const stored = await this.store.get(contoursKey(record));
-    if (stored) return { ready: true, gz: stored };
+    if (stored) {
+      const pending = await stentPending(this.store, stentLaterKeys(record));
+      // The stent is read by the detection job: queued again here in case it stopped with its server
+      // (a job running or waiting for its retry is only raised).
+      if (pending) await this.askDetection(record);
+      return { ready: true, gz: stored, stentPending: pending };
+    }
     const progress = await this.readProgress(record);
     if (progress && 'failed' in progress) {
       await this.store.deletePrefix(progressKey(record));
       if (progress.failed.unavailable) throw new ContoursUnavailableError(progress.failed.message);
       throw new Error(progress.failed.message);
     }
-    const data: ContoursJobData = { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion };
-    // The record asked for last goes first; each poll of a page still open raises it again.
-    await this.jobs.send('contours-detect', data, { key: contoursKey(record), priority: { askedAt: new Date() } });
+    await this.askDetection(record);
     return { ready: false, done: progress?.done ?? 0, total: record.bmodeFrameCount, provisionalFrames: progress?.provisionalFrames ?? 0 };
+  }
+
+  /** Queues the record's detection for a clinician who waits: the record asked for last goes first; each poll of a page still open raises it again. */
+  private async askDetection(record: RecordRow): Promise<void> {
+    const data: ContoursJobData = { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion };
+    await this.jobs.send('contours-detect', data, { key: contoursKey(record), priority: { askedAt: new Date() } });
   }
 
   /**
@@ -218,8 +239,10 @@ export class RecordContourService {
 
   private async detectOnce(record: RecordRow, key: string, lastAttempt: boolean, entry: DetectionEntry): Promise<void> {
     try {
-      if (await this.store.get(key)) return;
-      const work = this.detectAndStore(record, key, entry);
+      const stored = await this.store.get(key);
+      if (stored && !(await stentPending(this.store, stentLaterKeys(record)))) return;
+      // Final contours stored without their stent: a detection stopped while reading it.
+      const work = stored ? this.resumeStent(record, stored, entry) : this.detectAndStore(record, key, entry);
       this.running.add(work);
       try {
         await work;
@@ -228,6 +251,14 @@ export class RecordContourService {
         await this.store.deletePrefix(provisionalKey(record)).catch(() => undefined);
         // Closing stops the workers under a running job: the job is retried later, here or elsewhere.
         if (err instanceof ContourJobCancelled || err instanceof DetectionStopped || this.closed) throw new ContourJobCancelled('detection stopped with its server');
+        if (await stentPending(this.store, stentLaterKeys(record))) {
+          // The borders are stored and served: only the stent failed. Retried; after the last try the
+          // contours go on without one, as those stored before the server read stents (the review reads it on request).
+          this.log.error({ err, recordId: record.id, tenant: record.tenantId, lastAttempt }, 'stent reading failed');
+          if (!lastAttempt) throw err;
+          await this.storeStent(record, await storedBorders((await this.store.get(key))!), undefined);
+          return;
+        }
         const message = err instanceof Error ? err.message : String(err);
         // The detector's verdict on the geometry survives the worker thread only as its message.
         if (/field of view is too small/.test(message)) {
@@ -284,7 +315,10 @@ export class RecordContourService {
     };
     await onProgress(0);
     const started = performance.now();
+    let bordersSeconds: number | null = null;
     const timing = { waitingForFramesMs: 0 };
+    // The final contours, stored as soon as every border is in (issue 23), before the stent.
+    let final: RecordContours | null = null;
     const { detections, stent } = await detectRecord(record, {
       imaging: this.imaging,
       pool: this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null,
@@ -298,21 +332,47 @@ export class RecordContourService {
         await onProgress(done);
       },
       timing,
+      bordersDone: async (all) => {
+        final = buildRecordContours({ version: record.imagingVersion, pixelSpacingMm: record.pixelSpacingMm, framesPerMm, detections: all });
+        await storeBordersFirst(this.store, stentLaterKeys(record), final);
+        await this.store.deletePrefix(progressKey(record));
+        await this.store.deletePrefix(provisionalKey(record));
+        bordersSeconds = seconds(performance.now() - started);
+      },
     });
-    const body: RecordContoursWithStent = {
-      ...buildRecordContours({ version: record.imagingVersion, pixelSpacingMm: record.pixelSpacingMm, framesPerMm, detections }),
-      // Issue 28: the stent from every frame's struts, once all are in (its segment and borders read neighbouring frames).
-      stent: stentResults(detectStent(stent, framesPerMm)),
-    };
-    await this.store.put(key, await gzip(JSON.stringify(body), { level: 6 }));
-    await this.store.deletePrefix(progressKey(record));
-    await this.store.deletePrefix(provisionalKey(record));
+    final ??= buildRecordContours({ version: record.imagingVersion, pixelSpacingMm: record.pixelSpacingMm, framesPerMm, detections });
+    // Issue 28: the stent from every frame's struts, once all are in (its segment and borders read neighbouring frames).
+    await this.storeStent(record, final, stentResults(detectStent(stent, framesPerMm)));
     // Where a record's wait went: detection itself, or frames not generated yet (summed over the workers).
-    const seconds = (ms: number) => Math.round(ms / 100) / 10;
     this.log.info(
-      { recordId: record.id, frames: total, seconds: seconds(performance.now() - started), waitingForFramesSeconds: seconds(timing.waitingForFramesMs) },
+      { recordId: record.id, frames: total, bordersSeconds, seconds: seconds(performance.now() - started), waitingForFramesSeconds: seconds(timing.waitingForFramesMs) },
       'lumen and vessel contours detected',
     );
+  }
+
+  /** The stent of final contours stored without it (their detection stopped with its server): every frame's struts read again. */
+  private async resumeStent(record: RecordRow, stored: Buffer, entry: DetectionEntry): Promise<void> {
+    const { contours, stent } = await storedContours(stored);
+    // Stopped between storing the contours with their stent and removing the marker: only the marker is left to go.
+    if (stent !== undefined) return this.storeStent(record, contours, stent);
+    const started = performance.now();
+    const readings = await readRecordStruts(record, {
+      imaging: this.imaging,
+      pool: this.workers > 0 ? (this.pool ??= createContourWorkerPool(this.workers)) : null,
+      turn: () => this.idleTurn(entry),
+      idle: () => entry.idle,
+      stopped: () => this.closed,
+    });
+    const framesPerMm = record.frameRateHz / record.pullbackSpeedMmPerS;
+    await this.storeStent(record, contours, stentResults(detectStent(readings, framesPerMm)));
+    this.log.info({ recordId: record.id, frames: record.bmodeFrameCount, seconds: seconds(performance.now() - started) }, 'stent of stored contours read again');
+  }
+
+  /** The final contours with their stent (undefined: its reading failed for good), and nothing of the detection under way left. */
+  private async storeStent(record: RecordRow, contours: RecordContours, stent: RecordContoursWithStent['stent']): Promise<void> {
+    await storeWithStent(this.store, stentLaterKeys(record), contours, stent);
+    await this.store.deletePrefix(progressKey(record));
+    await this.store.deletePrefix(provisionalKey(record));
   }
 
   private async readProgress(record: RecordRow): Promise<Progress | null> {
@@ -332,3 +392,6 @@ export class RecordContourService {
     return this.store.put(progressKey(record), Buffer.from(JSON.stringify(progress)));
   }
 }
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+

@@ -8,8 +8,9 @@
  *
  * The first pass is kept short (issue 23): its frames are made ahead of the page's download
  * (detectionPriority), its jobs read only the borders, and those chunks' stent struts are read
- * once every border is in (taskReading, strutChunks). A run's warm-up frames go to the worker raw, and
- * so does a chunk being made: as soon as it is rendered, before its encoding and storage.
+ * once every border is in (taskReading, strutChunks), after the caller is told that every border is
+ * in (bordersDone: the final contours are stored then, before the stent). A run's warm-up frames go
+ * to the worker raw, and so does a chunk being made: as soon as it is rendered, before its encoding and storage.
  */
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -46,7 +47,15 @@ export interface RecordDetectionDeps {
   readonly afterChunk: (detections: readonly (SliceDetection | undefined)[], done: number, schedule: CoarseToFineSchedule) => Promise<void>;
   /** Time spent waiting for frames, summed over the lanes (logged). */
   readonly timing: { waitingForFramesMs: number };
+  /**
+   * Every frame's borders are in, the first pass's struts not yet (issue 23: the final contours and
+   * MLA are stored then; the stent follows). Awaited before the struts are read.
+   */
+  readonly bordersDone?: (detections: readonly SliceDetection[]) => Promise<void>;
 }
+
+/** What reading a record's struts alone needs (readRecordStruts): a subset of RecordDetectionDeps. */
+export type StrutReadingDeps = Pick<RecordDetectionDeps, 'imaging' | 'pool' | 'turn' | 'idle' | 'stopped'>;
 
 /** A chunk's frames as fetched: the stored gzip chunk, or raw frames as rendered (a chunk being made, a run's warm-up). */
 type FetchedFrames = { readonly gz: Uint8Array } | { readonly raw: Uint8Array };
@@ -107,13 +116,7 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
     deps.timing.waitingForFramesMs += performance.now() - asked;
     return bytes;
   };
-  const detect = async (frames: FetchedFrames, carry: BorderCarry | null, read: ChunkReading, lastFrames?: number): Promise<ChunkDetection> => {
-    const job = { ...geometry, carry, read, ...(lastFrames === undefined ? {} : { lastFrames }) };
-    if (pool) return pool.detect({ ...job, ...frames });
-    const result = detectChunk(job, 'raw' in frames ? frames.raw : await gunzip(frames.gz));
-    await new Promise((resolve) => setImmediate(resolve));
-    return result;
-  };
+  const detect = (frames: FetchedFrames, carry: BorderCarry | null, read: ChunkReading, lastFrames?: number) => detectOn(pool, geometry, frames, carry, read, lastFrames);
 
   const detectTask = async (task: DetectionTask) => {
     await deps.turn();
@@ -130,18 +133,7 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
     carries[task.run] = result.carry;
     done += count;
   };
-  const keepStent = (chunk: number, result: ChunkDetection) => {
-    const { first, count } = chunkFrames(chunk, record.bmodeFrameCount);
-    if (result.stent.length !== count) throw new Error(`chunk ${chunk} read struts on ${result.stent.length} frames, expected ${count}`);
-    result.stent.forEach((reading, k) => (stent[first + k] = reading));
-  };
-  /** The struts of a chunk whose borders the first pass read alone: from the stored chunk (made by then). */
-  const readStruts = async (chunk: number) => {
-    await deps.turn();
-    if (deps.stopped()) throw new DetectionStopped();
-    const gz = await imaging.chunk(record, 'bmode', chunk, deps.idle() ? 'background' : 'demand');
-    keepStent(chunk, await detect({ gz }, null, 'stent'));
-  };
+  const keepStent = (chunk: number, result: ChunkDetection) => keepStentOf(record, stent, chunk, result);
 
   let failed = false;
   const lane = async () => {
@@ -161,13 +153,59 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
   const lanes = Math.max(1, Math.min(runs.length, pool?.size ?? 1));
   await Promise.all(Array.from({ length: lanes }, lane));
   if (!schedule.done()) throw new Error('the detection ended with chunks left');
-  // Every border is in (the provisional contours are up to date): now the first pass's struts.
-  const strutsLeft = strutChunks(runs);
-  const strutLane = async () => {
-    for (let chunk = strutsLeft.shift(); chunk !== undefined; chunk = strutsLeft.shift()) await readStruts(chunk);
-  };
-  await Promise.all(Array.from({ length: lanes }, strutLane));
+  // Every border is in: the final contours are stored before the first pass's struts are read.
+  await deps.bordersDone?.(detections as SliceDetection[]);
+  await readStrutsOf(record, deps, stent, strutChunks(runs), lanes);
   return { detections: detections as SliceDetection[], stent };
+}
+
+/**
+ * Every frame's struts and wall, read from the record's stored chunks alone (no borders): the stent
+ * of a record whose final contours were stored and whose stent reading stopped with its server
+ * (record-contours.ts resumes it so). The readings of the stopped job are gone with it: all are read.
+ */
+export async function readRecordStruts(record: RecordRow, deps: StrutReadingDeps): Promise<StentFrameReading[]> {
+  const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
+  const chunks = Array.from({ length: chunkCount(record.bmodeFrameCount) }, (_, chunk) => chunk);
+  await readStrutsOf(record, deps, stent, chunks, Math.max(1, Math.min(chunks.length, deps.pool?.size ?? 1)));
+  return stent;
+}
+
+/** Reads the struts of `chunks` from the stored chunks (made by then) on `lanes` lanes, into `stent`. */
+async function readStrutsOf(record: RecordRow, deps: StrutReadingDeps, stent: StentFrameReading[], chunks: number[], lanes: number): Promise<void> {
+  const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm };
+  const left = [...chunks];
+  const lane = async () => {
+    for (let chunk = left.shift(); chunk !== undefined; chunk = left.shift()) {
+      await deps.turn();
+      if (deps.stopped()) throw new DetectionStopped();
+      const gz = await deps.imaging.chunk(record, 'bmode', chunk, deps.idle() ? 'background' : 'demand');
+      keepStentOf(record, stent, chunk, await detectOn(deps.pool, geometry, { gz }, null, 'stent'));
+    }
+  };
+  await Promise.all(Array.from({ length: lanes }, lane));
+}
+
+function keepStentOf(record: RecordRow, stent: StentFrameReading[], chunk: number, result: ChunkDetection): void {
+  const { first, count } = chunkFrames(chunk, record.bmodeFrameCount);
+  if (result.stent.length !== count) throw new Error(`chunk ${chunk} read struts on ${result.stent.length} frames, expected ${count}`);
+  result.stent.forEach((reading, k) => (stent[first + k] = reading));
+}
+
+/** One chunk's job on the contour workers, or inline (yielding to the event loop after it) without them. */
+async function detectOn(
+  pool: ContourWorkerPool | null,
+  geometry: { frameWidth: number; frameHeight: number; pixelSpacingMm: number },
+  frames: FetchedFrames,
+  carry: BorderCarry | null,
+  read: ChunkReading,
+  lastFrames?: number,
+): Promise<ChunkDetection> {
+  const job = { ...geometry, carry, read, ...(lastFrames === undefined ? {} : { lastFrames }) };
+  if (pool) return pool.detect({ ...job, ...frames });
+  const result = detectChunk(job, 'raw' in frames ? frames.raw : await gunzip(frames.gz));
+  await new Promise((resolve) => setImmediate(resolve));
+  return result;
 }
 
 /** The tasks pass by pass (chunk p of every run), as CoarseToFineSchedule hands them out when the lanes keep pace. */

@@ -2,7 +2,8 @@
  * `GET /api/{tenant}/records/{recordId}/contours`: a record's automatic lumen and vessel contours and the
  * pullback analysis (domain/contours/api.ts). The first request starts the detection in the
  * background and every request answers 202 with its progress until the result is stored; then 200
- * with the stored JSON. Records are looked up within the caller's tenant only.
+ * with the stored JSON, first without the stent (`stentPending: true`, issue 23: borders and MLA
+ * final, the stent's struts still being read), then with it. Records are looked up within the caller's tenant only.
  * `GET …/contours/provisional`: the provisional contours of the detection under way (issue 23).
  */
 import { promisify } from 'node:util';
@@ -78,7 +79,8 @@ export async function contourRoutes(app: FastifyInstance, deps: Deps): Promise<v
       const body: ContoursProcessing = { status: 'processing', done: state.done, total: state.total, provisionalFrames: state.provisionalFrames };
       return reply.code(202).header('retry-after', '2').header('cache-control', 'no-store').send(body);
     }
-    const etag = `"${record.imagingVersion}-${CONTOUR_ALGORITHM_VERSION}-${acceptsGzip(request) ? 'gz' : 'raw'}"`;
+    // The contours are stored again once their stent is read (issue 23): a copy without it is never revalidated as current.
+    const etag = `"${record.imagingVersion}-${CONTOUR_ALGORITHM_VERSION}${state.stentPending ? '-stent-pending' : ''}-${acceptsGzip(request) ? 'gz' : 'raw'}"`;
     reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
     return sendStoredJson(request, reply, state.gz);

@@ -78,6 +78,14 @@ export async function sendRecordToPacs(
   const detected = RecordContoursWithStentSchema.parse(JSON.parse((await gunzip(state.gz)).toString('utf8')));
   const saved = await findAnnotationVersion(db, principal.tenantId, recordId);
   const manifest = saved?.manifest ?? emptyManifest();
+  // Issue 23: the borders are stored before the stent is read. The report would say "no stent" on a
+  // stented vessel: it waits, unless the clinician corrected the stent by hand (then its frames are read here).
+  if (detected.stentPending && (manifest.stentBorders ?? []).length === 0) {
+    return reply.code(409).send({
+      error: 'stent_not_ready',
+      message: 'The stent is still being read (a few seconds after the borders): send again in a moment.',
+    });
+  }
   const figures = { pixelSpacingMm: record.pixelSpacingMm, frameRateHz: record.frameRateHz, pullbackSpeedMmPerS: record.pullbackSpeedMmPerS };
   const analysis = correctedAnalysis(detected, manifest, figures);
   const patient = await findPatient(db, principal.tenantId, record.patientId);

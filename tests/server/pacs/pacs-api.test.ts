@@ -176,7 +176,7 @@ describe.skipIf(postgresUnavailable || !orthancAvailable())('PACS through DICOMw
     });
     // The borders are detected on first demand; sending waits for them.
     let sent = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, { connectionId: connection.id });
-    for (let attempt = 0; sent.statusCode === 409 && sent.json().error === 'contours_not_ready' && attempt < 300; attempt++) {
+    for (let attempt = 0; sent.statusCode === 409 && ['contours_not_ready', 'stent_not_ready'].includes(sent.json().error) && attempt < 300; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       sent = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, { connectionId: connection.id });
     }

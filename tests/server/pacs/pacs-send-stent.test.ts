@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { emptyManifest } from '../../../src/domain/annotations/manifest.ts';
@@ -22,7 +23,10 @@ import { createBmodeRenderer } from '../../../src/domain/synthetic/bmode-frame.t
 import { stentCase } from '../../../src/domain/synthetic/stent-cases.ts';
 import { truthStentFrames } from '../../../src/domain/synthetic/stent-truth.ts';
 import { listAnnotationVersions, saveAnnotationVersion } from '../../../src/server/db/annotations.ts';
+import { CONTOUR_ALGORITHM_VERSION, contoursKey } from '../../../src/server/contours/record-contours.ts';
 import { findRecord } from '../../../src/server/db/records.ts';
+import { imagingKey } from '../../../src/server/imaging/record-imaging.ts';
+import { LocalDirectoryStore } from '../../../src/server/storage/local-directory-store.ts';
 import { findUserByEmail } from '../../../src/server/db/tenants.ts';
 import { readPart10, type Naturalized } from '../../../src/server/dicom/sr/dcmjs.ts';
 import { makeDicom } from '../../support/dicom-fixtures.ts';
@@ -60,7 +64,7 @@ describe.skipIf(!orthancAvailable())('sending a stented record to PACS', () => {
   /** Sends until the borders are detected (the first send asks for them). */
   const send = async (body: object) => {
     let sent = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, body);
-    for (let attempt = 0; sent.statusCode === 409 && sent.json().error === 'contours_not_ready' && attempt < 600; attempt++) {
+    for (let attempt = 0; sent.statusCode === 409 && ['contours_not_ready', 'stent_not_ready'].includes(sent.json().error) && attempt < 600; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       sent = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, body);
     }
@@ -230,4 +234,49 @@ describe.skipIf(!orthancAvailable())('sending a stented record to PACS', () => {
     const withFigures = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, { connectionId: connection.id, gating: true, heartRateBpm: 60 });
     expect(withFigures.statusCode).toBe(400);
   });
+
+  it('refuses to send while the stent is still being read (the borders stored before it), unless the clinician corrected it by hand, and sends it once in', async () => {
+    const db = session.server.database.db;
+    const record = (await findRecord(db, 'demo', recordId))!;
+    const clinician = (await findUserByEmail(db, 'demo', 'clinician@demo.test'))!;
+    const store = new LocalDirectoryStore(session.server.storeDir);
+    const withStent = RecordContoursWithStentSchema.parse((await call('GET', `/api/demo/records/${recordId}/contours`, session.authorization)).json());
+    const stent = withStent.stent!;
+    // As the detection leaves them between the last border and the stent (record-contours.ts).
+    const stentStillRead = async () => {
+      const { stent: _stent, ...borders } = withStent;
+      await store.put(imagingKey(record, `contours/${CONTOUR_ALGORITHM_VERSION}.stent-pending`), Buffer.from('reading'));
+      await store.put(contoursKey(record), zlib.gzipSync(JSON.stringify({ ...borders, stentPending: true })));
+    };
+    const saveManifest = async (manifest: ReturnType<typeof emptyManifest>) => {
+      const baseVersion = Math.max(0, ...(await listAnnotationVersions(db, 'demo', recordId)).map((v) => v.version));
+      const saved = await saveAnnotationVersion(db, {
+        tenantId: 'demo', recordId, patientId: record.patientId, baseVersion, baseStatus: (await findRecord(db, 'demo', recordId))!.annotationStatus ?? 'new',
+        manifest, userId: clinician.id, email: clinician.email,
+      });
+      expect(saved.ok).toBe(true);
+    };
+
+    // Without a stent corrected by hand the report would say "no stent" on a stented vessel: 409, nothing sent.
+    await saveManifest(emptyManifest());
+    await stentStillRead();
+    const refused = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, { connectionId: connection.id });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ error: 'stent_not_ready', message: expect.stringMatching(/stent is still being read/) });
+    // The poll of the send queued the stent's reading: sent once it is in, with the stent's MSA.
+    const later = await send({ connectionId: connection.id });
+    expect(later.statusCode, later.body).toBe(200);
+    const sr = readPart10(await stored((later.json() as { stored: { kind: string; sopInstanceUid: string }[] }).stored.find((s) => s.kind === 'sr')!.sopInstanceUid, 'file'));
+    const all = (node: Naturalized): Naturalized[] => ((node.ContentSequence as Naturalized[] | undefined) ?? []).flatMap((child) => [child, ...all(child)]);
+    const msa = all(sr).find((item) => (item.ConceptNameCodeSequence as Naturalized[] | undefined)?.[0]?.CodeValue === 'MSA')!;
+    expect(Number((msa.MeasuredValueSequence as Naturalized[])[0]!.NumericValue)).toBeCloseTo(stent.msa!.areaMm2, 3);
+
+    // With a stent border corrected by hand the server reads the frames itself: sent at once.
+    const slice = stent.segment!.distalSlice + 1;
+    const controlPoints = Array.from({ length: 12 }, (_, i) => ({ x: stented.size / 2 + 20 * Math.cos((i / 12) * 2 * Math.PI), y: stented.size / 2 + 20 * Math.sin((i / 12) * 2 * Math.PI) }));
+    await saveManifest({ ...emptyManifest(), stentBorders: [{ slice, controlPoints, source: 'manual' }] });
+    await stentStillRead();
+    const corrected = await call('POST', `/api/demo/records/${recordId}/pacs-send`, session.authorization, { connectionId: connection.id });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+  }, 180_000);
 });

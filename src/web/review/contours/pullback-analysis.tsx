@@ -22,8 +22,8 @@ import { provisionalAnalysis } from '../../../domain/contours/provisional-contou
 import { StentSection, type ShownStent } from '../stent/stent-section.tsx';
 import { useStentCorrections } from '../stent/use-stent-corrections.ts';
 import { stentMarkers } from './stent-markers.ts';
-import { stentReportSection } from '../../../domain/stent/stent-report.ts';
-import { stentCsvSection } from '../../../domain/stent/stent-results.ts';
+import { stentPendingReportSection, stentReportSection } from '../../../domain/stent/stent-report.ts';
+import { stentCsvSection, stentPendingCsvSection } from '../../../domain/stent/stent-results.ts';
 import { SlicesToCheck } from './slices-to-check.tsx';
 import { LMODE_STRIP_HEIGHT_PX, LmodeStrip, type LmodeStripSource } from './lmode-strip.tsx';
 import { SendToPacsButton } from '../pacs/send-to-pacs-button.tsx';
@@ -95,6 +95,8 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
   const [open, setOpen] = useState(true);
   // Issue 28: the stent's results once read (the plot draws its area, the CSV adds its figures).
   const [stent, setStent] = useState<ShownStent | null>(null);
+  // Issue 23: the borders are final, the server still reads the stent (the section, CSV and PDF say so).
+  const stentPending = state.status === 'ready' && state.contours.stentPending === true;
   // The stent borders corrected by hand on the B-mode frame (contour tool): the stent is measured again with them.
   const stentCorrections = useStentCorrections(annotations);
   const stentAreas = useMemo(() => {
@@ -159,7 +161,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
           : measurementsCsv(allFramesResult)) +
           gatedCsv(allFramesResult) +
           calciumExportCsv(calcium, allFramesResult),
-      ) + (stent === null ? '' : `\n${stentCsvSection(stent.results, stent.figures, stent.manualSlices)}`),
+      ) + (stent !== null ? `\n${stentCsvSection(stent.results, stent.figures, stent.manualSlices)}` : stentPending ? `\n${stentPendingCsvSection()}` : ''),
       `${fileStem}-measurements.csv`,
       'text/csv;charset=utf-8',
     );
@@ -178,6 +180,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
         const sections = [...(gated && lmode ? [gatedReportSection(all, gated, lmode.geometry)] : []), ...(calcium ? [calciumReportSection(calcium)] : [])];
         // Issue 28: the stent's section only once the clinician has read the stent.
         if (stent !== null) sections.push(stentReportSection(stent.results, stent.figures, stent.manualSlices));
+        else if (stentPending) sections.push(stentPendingReportSection());
         return buildReportPdf({ ...report, result: all, manifest: annotations.getSnapshot().manifest, madeAt: new Date(), frames, frameAt, sections }, font);
       })
       .then((bytes) => downloadFile(bytes, `${fileStem}-report.pdf`, 'application/pdf'))
@@ -240,7 +243,7 @@ export function PullbackAnalysis({ state, result: allFramesResult, cursor, annot
                     held={result ? null : held}
                   />
                   {/* Issue 28: the stent's results under the lesion's, read from the loaded frames on request. */}
-                  {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} store={annotations} /> : null}
+                  {allFramesResult && lmode && frameAt ? <StentSection result={allFramesResult} stored={state.status === 'ready' ? state.contours.stent : undefined} pending={stentPending} cursor={cursor} frameAt={frameAt} pixelSpacingMm={lmode.pixelSpacingMm} framesPerMm={framesPerMm(lmode.geometry)} onResults={setStent} corrections={stentCorrections} store={annotations} /> : null}
                 </Stack>
               </Box>
             ) : null}

@@ -9,7 +9,11 @@ export type RecordContoursState =
   | { status: 'loading' }
   /** `provisional`: what the detection has found so far (once it has sampled the whole pullback), or null. */
   | { status: 'processing'; done: number; total: number; provisional: ProvisionalContours | null }
-  /** With the stent the server read beside the borders (issue 28), where the contours were detected since it does. */
+  /**
+   * With the stent the server read beside the borders (issue 28), where the contours were detected
+   * since it does. `contours.stentPending`: the borders and MLA are final, the stent is still being
+   * read (issue 23): the hook keeps polling until it is in.
+   */
   | { status: 'ready'; contours: RecordContoursWithStent }
   | { status: 'error'; message: string };
 
@@ -34,9 +38,14 @@ async function fetchContours(api: ApiClient, recordId: string, signal: AbortSign
   return { status: 'processing', done: body.done, total: body.total, provisional };
 }
 
+/** Polled again: still detecting, or the contours are final but their stent is still being read. */
+const pollsAgain = (state: RecordContoursState) => state.status === 'processing' || (state.status === 'ready' && state.contours.stentPending === true);
+
 /**
  * The record's automatically detected lumen and vessel contours, polled while the server is still
- * detecting them, with the provisional contours published on the way (issue 23).
+ * detecting them, with the provisional contours published on the way (issue 23), and then until
+ * their stent is in (the final contours come before it). A poll that brings the same contours
+ * still waiting for their stent changes nothing: the review is not computed again for it.
  */
 export function useRecordContours(recordId: string, enabled = true): RecordContoursState {
   const api = useApi();
@@ -46,12 +55,16 @@ export function useRecordContours(recordId: string, enabled = true): RecordConto
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let provisional: ProvisionalContours | null = null;
+    /** The final contours are shown, their stent still being read. */
+    let waitingForStent = false;
     const poll = () => {
       fetchContours(api, recordId, controller.signal, provisional)
         .then((next) => {
           if (next.status === 'processing') provisional = next.provisional;
-          setState(next);
-          if (next.status === 'processing') timer = setTimeout(poll, POLL_MS);
+          const again = pollsAgain(next);
+          if (!(again && next.status === 'ready' && waitingForStent)) setState(next);
+          waitingForStent = again && next.status === 'ready';
+          if (again) timer = setTimeout(poll, POLL_MS);
         })
         .catch((error: unknown) => {
           if (!controller.signal.aborted) setState({ status: 'error', message: error instanceof Error ? error.message : 'The contours could not be loaded.' });

@@ -20,6 +20,12 @@ export interface StentSectionProps {
    * reading in the page. Absent on contours detected before the server read stents: read on request.
    */
   stored?: StentResults | undefined;
+  /**
+   * The server's contours are final but their stent is still being read (issue 23): the section
+   * says so and shows, tells and offers nothing of a stent (not even "no stent") until it comes, unless a
+   * stent border corrected by hand has the page read the frames itself.
+   */
+  pending?: boolean;
   cursor: SliceMover;
   frameAt: (slice: number) => StentFrame | null;
   pixelSpacingMm: number;
@@ -55,7 +61,7 @@ const NO_CORRECTIONS: readonly StentBorderCorrection[] = [];
  * and the references where the clinician put them (use-stent-references.ts: the plot's reference
  * markers move them).
  */
-export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults, corrections = NO_CORRECTIONS, store }: StentSectionProps) {
+export function StentSection({ result, stored, pending = false, cursor, frameAt, pixelSpacingMm, framesPerMm, onResults, corrections = NO_CORRECTIONS, store }: StentSectionProps) {
   const [reading, setReading] = useState<Reading>({ status: 'idle' });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
@@ -83,7 +89,8 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
   const storedDetection = useMemo(() => (stored?.segment ? stentDetectionOf(stored, sliceCount) : null), [stored, sliceCount]);
   const storedStands = reading.status === 'idle' && corrections.length === 0;
   const detection = readDetection ?? (storedStands ? storedDetection : null);
-  const mustRead = reading.status === 'idle' && corrections.length > 0 && storedDetection !== null;
+  const mustRead = reading.status === 'idle' && corrections.length > 0 && (storedDetection !== null || pending);
+  const waiting = pending && reading.status === 'idle' && !mustRead;
   useEffect(() => {
     // The reading is an outside process (tasks over the loaded frames) that a correction starts, as the button does.
     // eslint-disable-next-line react-hooks/set-state-in-effect
@@ -113,9 +120,15 @@ export function StentSection({ result, stored, cursor, frameAt, pixelSpacingMm, 
   return (
     <Stack gap="1" px="2" pb="1" data-testid="stent-section">
       <HStack gap="2">
-        <Button size="xs" variant="outline" onClick={start} disabled={reading.status === 'reading'} title="Find the stent's struts in the loaded frames and measure the stent">
-          {reading.status === 'ready' || storedDetection !== null ? 'Read the stent again' : 'Stent analysis'}
-        </Button>
+        {waiting ? (
+          <Text textStyle="sm" color="fg.muted" data-testid="stent-pending">
+            Reading the stent…
+          </Text>
+        ) : (
+            <Button size="xs" variant="outline" onClick={start} disabled={reading.status === 'reading'} title="Find the stent's struts in the loaded frames and measure the stent">
+            {reading.status === 'ready' || storedDetection !== null ? 'Read the stent again' : 'Stent analysis'}
+          </Button>
+        )}
         {reading.status === 'reading' ? (
           <Text textStyle="sm" color="fg.muted" data-testid="stent-progress">
             Reading struts… {reading.done} of {sliceCount} frames

@@ -1,8 +1,11 @@
 /**
  * Issue 28: a stent the server read with the borders is shown at once, without reading the frames
  * (no frame is asked for); where the server found none, the button still reads the loaded frames.
+ * Issue 23: while the server still reads it (the borders came first), the section says so and shows
+ * nothing of a stent, then the stent once it comes.
  */
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
@@ -45,5 +48,31 @@ describe('the stent section with the server’s stent', () => {
     renderApp(<StentSection result={result} stored={{ segment: null, slices: [], msa: null, malapposition: [] }} cursor={cursor} frameAt={() => null} pixelSpacingMm={0.02} framesPerMm={5} />);
     expect(screen.queryByTestId('stent-segment')).toBeNull();
     expect(screen.getByRole('button', { name: 'Stent analysis' })).toBeTruthy();
+  });
+
+  it('says the stent is being read while the server reads it, with no figure, no "no stent" and nothing told, then shows it when it comes', () => {
+    const cursor = new SliceCursor(imageStoreFor({ bmodeCount: COUNT }));
+    const asked: number[] = [];
+    const told: unknown[] = [];
+    const frameAt = (slice: number) => (asked.push(slice), null);
+    // The stent comes with a later answer of the contours' poll.
+    let stentIn: () => void = () => {};
+    function Polled() {
+      const [stored, setStored] = useState<StentResults | undefined>(undefined);
+      stentIn = () => setStored(STORED);
+      return <StentSection result={result} stored={stored} pending={stored === undefined} cursor={cursor} frameAt={frameAt} pixelSpacingMm={0.02} framesPerMm={5} onResults={(s) => told.push(s)} />;
+    }
+    renderApp(<Polled />);
+    expect(screen.getByTestId('stent-pending').textContent).toBe('Reading the stent…');
+    expect(screen.queryByTestId('stent-segment')).toBeNull();
+    expect(screen.queryByText(/no stent/i)).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(told.every((s) => s === null)).toBe(true);
+
+    act(() => stentIn());
+    expect(screen.queryByTestId('stent-pending')).toBeNull();
+    expect(screen.getByTestId('stent-msa-value').textContent).toBe('5.31 mm²');
+    expect(told.at(-1)).toMatchObject({ results: STORED });
+    expect(asked).toEqual([]);
   });
 });
