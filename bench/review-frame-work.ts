@@ -126,7 +126,11 @@ if (WHAT.has('profile')) {
   await session.send('Profiler.start');
   const playback = await paintedPlayback(page, 'review');
   const { profile } = (await session.send('Profiler.stop')) as { profile: CpuProfile };
-  console.info(`\nprofiled playback (${playback.fps.toFixed(1)} fps painted): busiest functions, self time`);
+  // The page's main thread busy in JavaScript (neither idle, nor the browser's own work, "program"): per second of playback and per painted frame.
+  const idle = new Set(profile.nodes.filter((n) => ['(idle)', '(program)', '(root)'].includes(n.callFrame.functionName)).map((n) => n.id));
+  const scriptMs = profile.samples.reduce((sum, id, i) => sum + (idle.has(id) ? 0 : (profile.timeDeltas[i] ?? 0) / 1000), 0);
+  console.info(`\nJavaScript on the main thread: ${(scriptMs / 3).toFixed(0)} ms per second of playback, ${(scriptMs / paintedFrames(playback.fps)).toFixed(2)} ms per painted frame`);
+  console.info(`profiled playback (${playback.fps.toFixed(1)} fps painted): busiest functions, self time`);
   for (const line of hottestFunctions(profile, 40)) console.info(`  ${line}`);
   console.info('busiest functions, total time (self and callees; per painted frame)');
   for (const line of totalTimes(profile, 50, paintedFrames(playback.fps))) console.info(`  ${line}`);
