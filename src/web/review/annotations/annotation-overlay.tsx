@@ -78,10 +78,12 @@ export function AnnotationOverlay({ viewport: source, images, annotations, pixel
     let shown = images.getSnapshot().slice;
     return images.subscribe(() => {
       const next = images.getSnapshot().slice;
-      if (next !== shown) actor.send({ type: 'key.escape' });
+      // At rest with nothing selected, Escape changes nothing: not sent on every playback tick (issue 27).
+      const nothingToEnd = actor.getSnapshot().matches(RESTING) && annotations.getSnapshot().selectedId === null;
+      if (next !== shown && !nothingToEnd) actor.send({ type: 'key.escape' });
       shown = next;
     });
-  }, [actor, images, tool]);
+  }, [actor, images, annotations, tool]);
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

@@ -7,7 +7,7 @@
  * measured on a border corrected by hand or set by hand, and holds the current slice's arc editor.
  */
 import { Box, Button, HStack, Popover, Portal, Stack, Text } from '@chakra-ui/react';
-import { useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { sliceRanges } from '../../../domain/calcium/corrected-calcium.ts';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { CalciumArcEditor } from './calcium-arc-editor.tsx';
@@ -16,6 +16,7 @@ import { CALCIUM_SCORE_DEFINITION, calciumOrigin } from '../../../domain/calcium
 import { LONG_ARC_DEG, LONG_ARC_LENGTH_MM, SMALL_VESSEL_DIAMETER_MM } from '../../../domain/calcium/calcium-score.ts';
 import type { SliceMover } from '../frames/slice-cursor.ts';
 import { CALCIUM_ARC_BANDS } from './calcium-colors.ts';
+import { framePacedSlice } from '../frames/frame-paced-slice.ts';
 
 const ONE = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const TWO = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
@@ -36,9 +37,12 @@ function Line({ children, testId }: { children: ReactNode; testId?: string }) {
 }
 
 const mark = (point: 0 | 1) => (point === 1 ? '1 point' : '0');
+const NO_SUBSCRIPTION = () => () => {};
 
 export function CalciumResults({ calcium, cursor, annotations }: CalciumResultsProps) {
-  const slice = useSyncExternalStore(cursor.subscribe, () => cursor.getSnapshot().slice);
+  // Only the open details follow the slice (their "This slice" line): the closed button does not
+  // depend on it, and following it re-rendered the popover on every playback tick (issue 27).
+  const [open, setOpen] = useState(false);
   if (calcium === null) return null;
   const { score } = calcium;
   const measurable = calcium.measured;
@@ -49,7 +53,7 @@ export function CalciumResults({ calcium, cursor, annotations }: CalciumResultsP
       </Button>
     );
   return (
-    <Popover.Root positioning={{ placement: 'top-start' }} lazyMount>
+    <Popover.Root positioning={{ placement: 'top-start' }} lazyMount open={open} onOpenChange={(details) => setOpen(details.open)}>
       <Popover.Trigger asChild>
         <Button size="xs" variant="outline" data-testid="calcium-score" title={CALCIUM_SCORE_DEFINITION}>
           <Box as="span" aria-hidden width="10px" height="10px" bg={CALCIUM_ARC_BANDS[3].color} />
@@ -64,7 +68,7 @@ export function CalciumResults({ calcium, cursor, annotations }: CalciumResultsP
           <Popover.Content width="340px" maxHeight="70vh" overflowY="auto">
             <Popover.Arrow />
             <Popover.Body p="3">
-              <CalciumDetails calcium={calcium} slice={slice} goTo={goTo} annotations={annotations} />
+              <CalciumDetails calcium={calcium} cursor={cursor} open={open} goTo={goTo} annotations={annotations} />
             </Popover.Body>
           </Popover.Content>
         </Popover.Positioner>
@@ -75,12 +79,17 @@ export function CalciumResults({ calcium, cursor, annotations }: CalciumResultsP
 
 interface CalciumDetailsProps {
   calcium: RecordCalcium;
-  slice: number;
+  cursor: SliceMover;
+  /** Shown: it follows the slice; hidden (kept mounted, with its editor's state), it does not. */
+  open: boolean;
   goTo: (index: number | null | undefined, label: string, testId: string) => ReactNode;
   annotations: AnnotationStore | undefined;
 }
 
-function CalciumDetails({ calcium, slice, goTo, annotations }: CalciumDetailsProps) {
+function CalciumDetails({ calcium, cursor, open, goTo, annotations }: CalciumDetailsProps) {
+  // The slice as the panels draw it, once per painted frame: this slice's arc beside its image.
+  const slices = useMemo(() => framePacedSlice(cursor), [cursor]);
+  const slice = useSyncExternalStore(open ? slices.subscribe : NO_SUBSCRIPTION, () => slices.getSnapshot().slice);
   const { score } = calcium;
   const measurable = calcium.measured;
   const here = calcium.bySlice[slice - 1];

@@ -1,36 +1,52 @@
 import { Box, Button, Flex, Grid, HStack, Text } from '@chakra-ui/react';
-import type { ReactNode, Ref } from 'react';
+import { memo, type CSSProperties, type ReactNode, type Ref } from 'react';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
 import { formatFigure, frameFigures, NO_FIGURE } from '../../../domain/contours/frame-figures.ts';
 import { ariaKeyShortcut, useShortcut } from '../../ui/shortcuts.ts';
 import { BORDERS_SHORTCUT, useBordersShown, useBordersVisibility } from './borders-visibility.ts';
 import type { Rect } from './readout-placement.ts';
+import { system } from '../../ui/system.ts';
 
 /** What the readout says of a frame the detector could not read (issue 23); the e2e and component tests look for it. */
 export const NO_BORDER_TEXT = 'No border — the detector could not read this frame';
+
+/** A figure's name (with its border's colour): the same from frame to frame, so not rendered again with each. */
+const FigureName = memo(function FigureName({ name, swatch }: { name: string; swatch: string | undefined }) {
+  return (
+    <HStack gap="1.5" color="gray.300">
+      {swatch ? <Box as="span" aria-hidden width="10px" height="10px" rounded="full" bg={swatch} flexShrink={0} /> : null}
+      <Text as="span">{name}</Text>
+    </HStack>
+  );
+});
+
+// The value's styles as plain inline styles (Chakra's tokens by their CSS variables): during
+// playback the values change with every painted frame, and a styled component re-renders its
+// styles each time (issue 27); these are made once.
+const VALUE_BASE: CSSProperties = { fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' };
+const VALUE_WIDE: CSSProperties = { ...VALUE_BASE, textAlign: 'end' };
+const VALUE_NARROW: CSSProperties = { ...VALUE_BASE, textAlign: 'start', marginBottom: system.token('spacing.1') };
+const VALUE_NUMBER: CSSProperties = { fontWeight: system.token('fontWeights.bold'), fontSize: '17px' };
 
 /** One figure: its name, its value (or a dash) and unit; the value carries a test id only when there is one. */
 function Figure({ name, value, unit, testId, swatch, narrow }: { name: string; value: string; unit: string; testId: string; swatch?: string; narrow: boolean }) {
   const known = value !== NO_FIGURE;
   return (
     <>
-      <HStack gap="1.5" color="gray.300">
-        {swatch ? <Box as="span" aria-hidden width="10px" height="10px" rounded="full" bg={swatch} flexShrink={0} /> : null}
-        <Text as="span">{name}</Text>
-      </HStack>
-      <Text as="span" textAlign={narrow ? 'start' : 'end'} mb={narrow ? '1' : undefined} fontVariantNumeric="tabular-nums" whiteSpace="nowrap">
-        <Text as="span" fontWeight="bold" fontSize="17px" data-testid={known ? testId : undefined}>
+      <FigureName name={name} swatch={swatch} />
+      <span style={narrow ? VALUE_NARROW : VALUE_WIDE}>
+        <span style={VALUE_NUMBER} data-testid={known ? testId : undefined}>
           {value}
-        </Text>
+        </span>
         {known ? ` ${unit}` : ''}
-      </Text>
+      </span>
     </>
   );
 }
 
-/** The borders' on/off switch, with its keyboard shortcut; it says which way it stands. */
-function BordersToggle() {
+/** The borders' on/off switch, with its keyboard shortcut; it says which way it stands. Not rendered again with each frame. */
+const BordersToggle = memo(function BordersToggle() {
   const visibility = useBordersVisibility();
   const shown = useBordersShown();
   useShortcut(BORDERS_SHORTCUT, visibility.toggle);
@@ -54,7 +70,7 @@ function BordersToggle() {
       Borders {shown ? 'on' : 'off'}
     </Button>
   );
-}
+});
 
 export type ReadoutLayout = 'wide' | 'narrow';
 /** The layouts the readout tries, in order (use-placed-box.ts). */

@@ -131,9 +131,14 @@ export class ImageStore {
     return this.frame('angio', bmode ? angioFrameForSlice(slice - 1, bmode, angio) : Math.min(angio, slice) - 1);
   }
 
-  setSlice(slice: number): void {
+  /** A 1-based slice of the record: rounded (a drag lands between slices) and clamped to it. */
+  private clampedSlice(slice: number): number {
     const { sliceCount } = this.snapshot;
-    const clamped = sliceCount ? Math.min(sliceCount, Math.max(1, Math.round(slice))) : 1;
+    return sliceCount ? Math.min(sliceCount, Math.max(1, Math.round(slice))) : 1;
+  }
+
+  setSlice(slice: number): void {
+    const clamped = this.clampedSlice(slice);
     if (clamped !== this.snapshot.slice) this.update({ slice: clamped });
   }
 
@@ -143,6 +148,15 @@ export class ImageStore {
 
   countPlayTick(): void {
     this.update({ playCounter: this.snapshot.playCounter + 1 });
+  }
+
+  /**
+   * A playback tick: the slice (clamped as setSlice does) and the play counter in one change, so
+   * that every listener (the panels, the cursors, the selectors of the components that follow
+   * the slice) runs once per tick, not twice: a hundred ticks a second while playing (issue 27).
+   */
+  playTo(slice: number): void {
+    this.update({ slice: this.clampedSlice(slice), playCounter: this.snapshot.playCounter + 1 });
   }
 
   /** Spec: slice becomes 1, all images are cleared (their memory freed with them), playback stops (the caller's machine). */

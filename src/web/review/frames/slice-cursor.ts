@@ -39,8 +39,7 @@ export class SliceCursor {
 
   /** A playback tick: shows the slice playback chose and counts the tick (the developer overlay's play counter). */
   playTo = (slice: number): void => {
-    this.store.setSlice(slice);
-    this.store.countPlayTick();
+    this.store.playTo(slice);
   };
 }
 

@@ -96,7 +96,14 @@ export function SliceIndicator({ source, position = 'measured' }: { source: Slic
     const write = () => {
       const { slice, sliceCount } = source.getSnapshot();
       const text = sliceIndicatorText(slice, sliceCount, source.images, position);
-      if (ref.current && ref.current.textContent !== text) ref.current.textContent = text;
+      const element = ref.current;
+      if (!element) return;
+      // The text node's data, changed in place: setting textContent swaps in a new node, which the
+      // browser then styles and lays out from scratch with every slice (issue 27).
+      const node = element.firstChild;
+      if (node?.nodeType === Node.TEXT_NODE && node === element.lastChild) {
+        if ((node as CharacterData).data !== text) (node as CharacterData).data = text;
+      } else element.textContent = text;
     };
     write();
     return writeInNextFrameOnChange(source.subscribe, write);

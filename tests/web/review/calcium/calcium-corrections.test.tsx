@@ -20,6 +20,9 @@ import { renderApp } from '../../render.tsx';
 import { imageStoreFor } from '../playback/image-store-fixture.ts';
 import { circle, detectedContours } from '../contours/contours-fixture.ts';
 
+/** The details follow the slice in the animation frame that draws its image (issue 27), not on each tick. */
+const paintedFrame = () => act(() => new Promise<void>((resolve) => requestAnimationFrame(() => resolve())));
+
 const geometry = { frameRateHz: 30, pullbackSpeedMmPerS: 0.5 };
 
 /** 40 slices; 280° of calcium on slices 10 to 20, none elsewhere. */
@@ -59,6 +62,7 @@ describe('calcium on a lumen border corrected by hand', () => {
     // Re-read in a task after the correction, not in the render.
     expect((await screen.findByTestId('calcium-on-corrected-border')).textContent).toBe('Measured on a border corrected by hand: slice 15');
     act(() => cursor.setSlice(15));
+    await paintedFrame();
     expect(screen.getByTestId('calcium-this-slice').textContent).toBe('This slice: no calcium · measured on the corrected border');
     // The run of calcium is cut at slice 15: 10–14 is the longest now (5 slices of 1/60 mm).
     expect(screen.getByTestId('calcium-longest').textContent).toBe('Longest calcium: 0.1 mm');
@@ -81,6 +85,7 @@ describe('a calcium arc corrected by hand', () => {
     const user = userEvent.setup();
     const { store, cursor } = await setUp(() => blankFrame);
     act(() => cursor.setSlice(25));
+    await paintedFrame();
     expect(screen.getByTestId('calcium-this-slice').textContent).toBe('This slice: no calcium · detected');
     await user.click(screen.getByTestId('calcium-arc-correct'));
     await user.click(screen.getByTestId('calcium-arc-start'));
@@ -93,6 +98,7 @@ describe('a calcium arc corrected by hand', () => {
 
     // A false arc cleared: slice 12 shows no calcium, and the run 10–20 is cut there (the editor stays open from slice to slice).
     act(() => cursor.setSlice(12));
+    await paintedFrame();
     await user.click(screen.getByTestId('calcium-arc-clear'));
     expect(store.getSnapshot().manifest.calcium).toEqual([{ slice: 12, startDeg: 0, arcDeg: 0 }, { slice: 25, startDeg: 350, arcDeg: 30 }]);
     expect(screen.getByTestId('calcium-this-slice').textContent).toBe('This slice: no calcium · set by hand');

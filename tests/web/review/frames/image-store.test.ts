@@ -25,6 +25,21 @@ describe('image store', () => {
     expect(store.getSnapshot().slice).toBe(1);
   });
 
+  it('moves the slice and counts a playback tick in one change: every listener runs once per tick', () => {
+    const store = new ImageStore();
+    store.setImages(images(40, 0));
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.playTo(7);
+    expect(store.getSnapshot()).toMatchObject({ slice: 7, playCounter: 1 });
+    expect(listener).toHaveBeenCalledTimes(1);
+    // Clamped as any move is; a tick that stays on its slice is still counted.
+    store.playTo(41.4);
+    store.playTo(40);
+    expect(store.getSnapshot()).toMatchObject({ slice: 40, playCounter: 3 });
+    expect(listener).toHaveBeenCalledTimes(3);
+  });
+
   it('hands out views of each frame without copying, once its chunk has arrived', () => {
     const store = new ImageStore();
     store.setImages(images(40, 10));
