@@ -20,7 +20,7 @@ import { generateFrames } from '../../src/server/imaging/demo-pullback.ts';
 import { detectChunk } from '../../src/server/contours/detect-chunk.ts';
 import { detectionRuns } from '../../src/server/contours/detection-order.ts';
 import { contoursKey, RecordContourService } from '../../src/server/contours/record-contours.ts';
-import type { RecordRow } from '../../src/server/db/records.ts';
+import { smallDemoRecord } from './small-demo-record.ts';
 import { createFrameWorkerPool } from '../../src/server/imaging/frame-worker-pool.ts';
 import { pullbackModelOf, RecordImaging } from '../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../src/server/storage/blob-store.ts';
@@ -31,23 +31,7 @@ const CHUNKS = 6;
 const RUN_CHUNKS = 2;
 
 /** A demo record of six 16-frame chunks, 256-pixel frames over the demo's 5.12 mm. */
-const record = {
-  id: '00000000-0000-4000-8000-000000000231',
-  tenantId: 'demo',
-  patientId: 'DEM-900',
-  imagingVersion: 'v1',
-  imagingSource: 'demo',
-  demoSeed: 31,
-  bmodeFrameCount: 16 * CHUNKS,
-  angioFrameCount: 16,
-  frameWidth: 256,
-  frameHeight: 256,
-  angioWidth: 128,
-  angioHeight: 128,
-  pixelSpacingMm: 0.02,
-  frameRateHz: 30,
-  pullbackSpeedMmPerS: 0.5,
-} as RecordRow;
+const record = smallDemoRecord({ id: '00000000-0000-4000-8000-000000000231', demoSeed: 31, bmodeFrameCount: 16 * CHUNKS });
 const framesPerMm = record.frameRateHz / record.pullbackSpeedMmPerS;
 
 /** A store that keeps every provisional body put into it. */

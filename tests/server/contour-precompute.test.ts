@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { contoursKey, RecordContourService } from '../../src/server/contours/record-contours.ts';
 import type { RecordRow } from '../../src/server/db/records.ts';
+import { smallDemoRecord } from './small-demo-record.ts';
 import { RecordImaging } from '../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../src/server/storage/blob-store.ts';
 
@@ -30,23 +31,7 @@ const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown
 
 /** Small demo records: 48 frames of 256 pixels (detected on the main thread in about a second). */
 function demoRecord(n: number): RecordRow {
-  return {
-    id: `00000000-0000-4000-8000-00000000002${n}`,
-    tenantId: 'demo',
-    patientId: 'DEM-900',
-    imagingVersion: 'v1',
-    imagingSource: 'demo',
-    demoSeed: 23 + n,
-    bmodeFrameCount: 48,
-    angioFrameCount: 16,
-    frameWidth: 256,
-    frameHeight: 256,
-    angioWidth: 128,
-    angioHeight: 128,
-    pixelSpacingMm: 0.02,
-    frameRateHz: 30,
-    pullbackSpeedMmPerS: 0.5,
-  } as RecordRow;
+  return smallDemoRecord({ id: `00000000-0000-4000-8000-00000000002${n}`, demoSeed: 23 + n, bmodeFrameCount: 48 });
 }
 
 function setUp(idleQuietMs = 0) {

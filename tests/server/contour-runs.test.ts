@@ -9,7 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { hasBorder, RecordContoursSchema, type RecordContours } from '../../src/domain/contours/api.ts';
 import { contoursKey, RecordContourService } from '../../src/server/contours/record-contours.ts';
-import type { RecordRow } from '../../src/server/db/records.ts';
+import { smallDemoRecord } from './small-demo-record.ts';
 import { createFrameWorkerPool } from '../../src/server/imaging/frame-worker-pool.ts';
 import { RecordImaging } from '../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../src/server/storage/blob-store.ts';
@@ -32,23 +32,7 @@ const noQueue = { send: async () => null };
 const CHUNKS = 6;
 
 /** A demo record of six 16-frame chunks, 256-pixel frames over the demo's 5.12 mm. */
-const record = {
-  id: '00000000-0000-4000-8000-000000000023',
-  tenantId: 'demo',
-  patientId: 'DEM-900',
-  imagingVersion: 'v1',
-  imagingSource: 'demo',
-  demoSeed: 23,
-  bmodeFrameCount: 16 * CHUNKS,
-  angioFrameCount: 16,
-  frameWidth: 256,
-  frameHeight: 256,
-  angioWidth: 128,
-  angioHeight: 128,
-  pixelSpacingMm: 0.02,
-  frameRateHz: 30,
-  pullbackSpeedMmPerS: 0.5,
-} as RecordRow;
+const record = smallDemoRecord({ id: '00000000-0000-4000-8000-000000000023', demoSeed: 23, bmodeFrameCount: 16 * CHUNKS });
 
 async function detectWith(workers: number, runChunks?: number): Promise<RecordContours> {
   const store = memoryStore();

@@ -11,30 +11,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { RecordContoursWithStentSchema, type RecordContoursWithStent } from '../../src/domain/stent/stored-stent.ts';
 import { contoursKey, RecordContourService, type ContoursState } from '../../src/server/contours/record-contours.ts';
-import type { RecordRow } from '../../src/server/db/records.ts';
+import { smallDemoRecord } from './small-demo-record.ts';
 import { RecordImaging } from '../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../src/server/storage/blob-store.ts';
 
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
 
 /** A demo record of four 16-frame chunks (two runs of two), 256-pixel frames over the demo's 5.12 mm. */
-const record = {
-  id: '00000000-0000-4000-8000-000000000232',
-  tenantId: 'demo',
-  patientId: 'DEM-901',
-  imagingVersion: 'v1',
-  imagingSource: 'demo',
-  demoSeed: 32,
-  bmodeFrameCount: 64,
-  angioFrameCount: 16,
-  frameWidth: 256,
-  frameHeight: 256,
-  angioWidth: 128,
-  angioHeight: 128,
-  pixelSpacingMm: 0.02,
-  frameRateHz: 30,
-  pullbackSpeedMmPerS: 0.5,
-} as RecordRow;
+const record = smallDemoRecord({ id: '00000000-0000-4000-8000-000000000232', patientId: 'DEM-901', demoSeed: 32, bmodeFrameCount: 64 });
 
 const parse = (gz: Buffer) => RecordContoursWithStentSchema.parse(JSON.parse(zlib.gunzipSync(gz).toString('utf8')));
 const withoutStent = ({ stent: _stent, stentPending: _pending, ...contours }: RecordContoursWithStent) => contours;

@@ -7,7 +7,7 @@
 import type { Point } from '../annotations/manifest.ts';
 import type { SliceCalcium, SliceDetection } from '../contours/api.ts';
 import { isUnreadable } from '../contours/border-detection.ts';
-import { measuredOutline, rayExit } from '../contours/measurements.ts';
+import { edgeHit, measuredOutline, rayExit } from '../contours/measurements.ts';
 import { CALCIUM_RAYS, isNodule, type CalciumArcDetector, type CalciumArc } from './calcium-arc.ts';
 
 /** Radius of the closed border along each of CALCIUM_RAYS rays from the catheter centre, in pixels. */
@@ -39,23 +39,6 @@ export function lumenRadiiOf(controlPoints: readonly Point[], centreX: number, c
     radii[a] = radius;
   }
   return radii;
-}
-
-/**
- * rayExit's test of one edge (contours/measurements.ts), the same arithmetic: the distance from
- * `origin` along (dx, dy) to the edge P + s (Q − P), s ∈ [0, 1), or Infinity if the ray misses it.
- */
-function edgeHit(p: Point, q: Point, origin: Point, dx: number, dy: number): number {
-  const ex = q.x - p.x;
-  const ey = q.y - p.y;
-  const denominator = ex * dy - ey * dx;
-  if (denominator === 0) return Infinity;
-  const wx = p.x - origin.x;
-  const wy = p.y - origin.y;
-  const s = (dx * wy - dy * wx) / denominator;
-  if (s < 0 || s >= 1) return Infinity;
-  const t = (ex * wy - ey * wx) / denominator;
-  return t > 0 ? t : Infinity;
 }
 
 /** Angular slack (radians) when sorting edges into rays: far above rounding, far below the 1° between rays. */

@@ -66,7 +66,7 @@ export function polygonCentroid(polygon: readonly Point[]): Point {
  * Distance from `origin` along the unit direction (dx, dy) to the edge P + s (Q − P), s ∈ [0, 1),
  * solved against origin + t (dx, dy), t > 0, by Cramer's rule; Infinity if the ray misses it.
  */
-function edgeHit(p: Point, q: Point, origin: Point, dx: number, dy: number): number {
+export function edgeHit(p: Point, q: Point, origin: Point, dx: number, dy: number): number {
   const ex = q.x - p.x;
   const ey = q.y - p.y;
   const denominator = ex * dy - ey * dx;
