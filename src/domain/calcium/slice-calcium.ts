@@ -7,7 +7,7 @@
 import type { Point } from '../annotations/manifest.ts';
 import type { SliceCalcium, SliceDetection } from '../contours/api.ts';
 import { isUnreadable } from '../contours/border-detection.ts';
-import { edgeHit, measuredOutline, rayExit } from '../contours/measurements.ts';
+import { edgeHit, edgeRaySpan, measuredOutline, rayExit } from '../contours/measurements.ts';
 import { CALCIUM_RAYS, isNodule, type CalciumArcDetector, type CalciumArc } from './calcium-arc.ts';
 
 /** Radius of the closed border along each of CALCIUM_RAYS rays from the catheter centre, in pixels. */
@@ -41,14 +41,10 @@ export function lumenRadiiOf(controlPoints: readonly Point[], centreX: number, c
   return radii;
 }
 
-/** Angular slack (radians) when sorting edges into rays: far above rounding, far below the 1° between rays. */
-const RAY_SLACK = 1e-6;
-
 /**
  * For each ray, the edges of the outline it could cross (ray a's are edges[start[a]] ..
- * edges[start[a + 1] − 1]): those whose endpoints, seen from the centre, bracket the ray's direction
- * with RAY_SLACK to spare (an edge not through the centre subtends less than a half turn). An edge
- * passing (nearly) through the centre may be crossed by any ray and goes to all.
+ * edges[start[a + 1] − 1]), as contours/measurements.ts's edgeRaySpan brackets them; an edge passing
+ * (nearly) through the centre may be crossed by any ray and goes to all.
  */
 function edgesByRay(outline: readonly Point[], centre: Point): { start: Int32Array; edges: Int32Array } {
   const step = (2 * Math.PI) / CALCIUM_RAYS;
@@ -56,15 +52,9 @@ function edgesByRay(outline: readonly Point[], centre: Point): { start: Int32Arr
   const last = new Int32Array(outline.length);
   const count = new Int32Array(CALCIUM_RAYS + 1);
   for (let i = 0; i < outline.length; i++) {
-    const p = outline[i]!;
-    const q = outline[(i + 1) % outline.length]!;
-    const a = Math.atan2(p.y - centre.y, p.x - centre.x);
-    let span = Math.atan2(q.y - centre.y, q.x - centre.x) - a;
-    if (span > Math.PI) span -= 2 * Math.PI;
-    if (span <= -Math.PI) span += 2 * Math.PI;
-    const throughCentre = Math.abs(span) > Math.PI - 1e-3 || Math.hypot(p.x - centre.x, p.y - centre.y) < 1e-9 || Math.hypot(q.x - centre.x, q.y - centre.y) < 1e-9;
-    first[i] = throughCentre ? 0 : Math.ceil((Math.min(a, a + span) - RAY_SLACK) / step);
-    last[i] = throughCentre ? CALCIUM_RAYS - 1 : Math.floor((Math.max(a, a + span) + RAY_SLACK) / step);
+    const span = edgeRaySpan(outline[i]!, outline[(i + 1) % outline.length]!, centre, step);
+    first[i] = span === null ? 0 : span.first;
+    last[i] = span === null ? CALCIUM_RAYS - 1 : span.last;
     for (let j = first[i]!; j <= last[i]!; j++) count[(((j % CALCIUM_RAYS) + CALCIUM_RAYS) % CALCIUM_RAYS) + 1]!++;
   }
   for (let a = 0; a < CALCIUM_RAYS; a++) count[a + 1]! += count[a]!;

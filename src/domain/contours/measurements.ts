@@ -96,6 +96,21 @@ export function rayExit(polygon: readonly Point[], origin: Point, dx: number, dy
 const RAY_SLACK = 1e-6;
 
 /**
+ * The rays (index j: direction j·step, not wrapped) the outline edge P→Q could cross, seen from
+ * `centre`: those its endpoints bracket with RAY_SLACK to spare (an edge not through the centre
+ * subtends less than a half turn); null if it passes (nearly) through the centre, when any ray may.
+ */
+export function edgeRaySpan(p: Point, q: Point, centre: Point, step: number): { first: number; last: number } | null {
+  const a = Math.atan2(p.y - centre.y, p.x - centre.x);
+  let span = Math.atan2(q.y - centre.y, q.x - centre.x) - a;
+  if (span > Math.PI) span -= 2 * Math.PI;
+  if (span <= -Math.PI) span += 2 * Math.PI;
+  const throughCentre = Math.abs(span) > Math.PI - 1e-3 || Math.hypot(p.x - centre.x, p.y - centre.y) < 1e-9 || Math.hypot(q.x - centre.x, q.y - centre.y) < 1e-9;
+  if (throughCentre) return null;
+  return { first: Math.ceil((Math.min(a, a + span) - RAY_SLACK) / step), last: Math.floor((Math.max(a, a + span) + RAY_SLACK) / step) };
+}
+
+/**
  * For each of the 2 · DIAMETER_DIRECTIONS rays from `centre` (ray j at πj / DIAMETER_DIRECTIONS),
  * the edges of the outline it could cross: those whose endpoints, seen from the centre, bracket the
  * ray's direction (an edge not through the centre subtends less than a half turn). An edge passing
@@ -107,19 +122,12 @@ function edgesByRay(outline: readonly Point[], centre: Point): number[][] {
   const step = Math.PI / DIAMETER_DIRECTIONS;
   const lists: number[][] = Array.from({ length: rays }, () => []);
   for (let i = 0; i < outline.length; i++) {
-    const p = outline[i]!;
-    const q = outline[(i + 1) % outline.length]!;
-    const a = Math.atan2(p.y - centre.y, p.x - centre.x);
-    let span = Math.atan2(q.y - centre.y, q.x - centre.x) - a;
-    if (span > Math.PI) span -= 2 * Math.PI;
-    if (span <= -Math.PI) span += 2 * Math.PI;
-    const throughCentre = Math.abs(span) > Math.PI - 1e-3 || Math.hypot(p.x - centre.x, p.y - centre.y) < 1e-9 || Math.hypot(q.x - centre.x, q.y - centre.y) < 1e-9;
-    if (throughCentre) {
+    const span = edgeRaySpan(outline[i]!, outline[(i + 1) % outline.length]!, centre, step);
+    if (span === null) {
       for (const list of lists) list.push(i);
       continue;
     }
-    const first = Math.ceil((Math.min(a, a + span) - RAY_SLACK) / step);
-    const last = Math.floor((Math.max(a, a + span) + RAY_SLACK) / step);
+    const { first, last } = span;
     for (let j = first; j <= last; j++) lists[((j % rays) + rays) % rays]!.push(i);
   }
   return lists;
