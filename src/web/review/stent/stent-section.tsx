@@ -125,7 +125,7 @@ export function StentSection({ result, stored, pending = false, cursor, frameAt,
             Reading the stent…
           </Text>
         ) : (
-            <Button size="xs" variant="outline" onClick={start} disabled={reading.status === 'reading'} title="Find the stent's struts in the loaded frames and measure the stent">
+          <Button size="xs" variant="outline" onClick={start} disabled={reading.status === 'reading'} title="Find the stent's struts in the loaded frames and measure the stent">
             {reading.status === 'ready' || storedDetection !== null ? 'Read the stent again' : 'Stent analysis'}
           </Button>
         )}
