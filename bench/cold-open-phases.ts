@@ -14,6 +14,7 @@ import { createStrutDetector } from '../src/domain/stent/strut-detection.ts';
 import { createPullbackModel } from '../src/domain/synthetic/pullback-model.ts';
 import { encodeGrayFrames, initGrayEncoder } from '../src/server/dicom/codecs/jpeg-ls-encoder.ts';
 import { generateFrames } from '../src/server/imaging/demo-pullback.ts';
+import { MADE_CHUNK_GZIP } from '../src/server/imaging/imaging-keys.ts';
 
 const FRAMES = 3600;
 const CHUNK = 16;
@@ -40,7 +41,7 @@ for (let k = 0; k < SAMPLES; k++) {
   const first = Math.floor(((k + 0.5) * FRAMES) / SAMPLES / CHUNK) * CHUNK;
   const frames = time('generation', () => generateFrames(model, first, first + CHUNK));
   time('encoding (JPEG-LS pack)', () => encodeGrayFrames(frames, size, size));
-  const gz = time('gzip (storage)', () => zlib.gzipSync(frames, { level: 1 }));
+  const gz = time('gzip (storage)', () => zlib.gzipSync(frames, MADE_CHUNK_GZIP));
   const raw = time('gunzip', () => zlib.gunzipSync(gz));
   const result = time('borders', () => detectBorderSequence(detector, raw, geometry, null));
   time('calcium', () => withCalcium(calcium, result.detections, raw, size * size, { x: size / 2, y: size / 2 }));

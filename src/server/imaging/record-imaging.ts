@@ -10,7 +10,7 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
 import { encodeFrames, renderFrames } from './chunk-rendering.ts';
-import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
+import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, MADE_CHUNK_GZIP, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
 import { buildFramePack, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
 import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
@@ -235,7 +235,7 @@ export class RecordImaging {
       this.renderedChunks.set(key, rawFrames);
       const promise = making.result
         .then(async ({ frames, encoded }): Promise<GeneratedChunk> => {
-          const gzipped = await gzip(frames, { level: 1 });
+          const gzipped = await gzip(frames, MADE_CHUNK_GZIP);
           await this.store.put(key, gzipped, GRAY8_CHUNK_HEADERS);
           const pack = encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null;
           if (pack) await this.store.put(framePackKey(record, series, index), pack, FRAME_PACK_HEADERS);
