@@ -7,33 +7,16 @@
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RecordRow } from '../../../src/server/db/records.ts';
 import { generateFrames } from '../../../src/server/imaging/demo-pullback.ts';
 import { createFrameWorkerPool, type FrameWorkerPool } from '../../../src/server/imaging/frame-worker-pool.ts';
 import { chunkKey, framePackKey, pullbackModelOf, RecordImaging } from '../../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
 import { decodePack } from '../../support/frame-chunks.ts';
+import { smallDemoRecord } from '../small-demo-record.ts';
 
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
 
-const record = {
-  id: '00000000-0000-4000-8000-000000000777',
-  tenantId: 'demo',
-  patientId: 'DEM-900',
-  imagingVersion: 'v1',
-  imagingSource: 'demo',
-  chunkFormat: 'frame-pack',
-  demoSeed: 9,
-  bmodeFrameCount: 16 * 4,
-  angioFrameCount: 16,
-  frameWidth: 128,
-  frameHeight: 128,
-  angioWidth: 128,
-  angioHeight: 128,
-  pixelSpacingMm: 0.04,
-  frameRateHz: 30,
-  pullbackSpeedMmPerS: 0.5,
-} as RecordRow;
+const record = smallDemoRecord({ id: '00000000-0000-4000-8000-000000000777', demoSeed: 9, bmodeFrameCount: 16 * 4, chunkFormat: 'frame-pack' }, 128);
 
 /** A store whose writes land only once released (a slow store, or one not reached yet). */
 function heldStore(held: boolean) {

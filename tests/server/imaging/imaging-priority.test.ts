@@ -7,6 +7,7 @@ import { createFrameWorkerPool, type FrameWorkerPool } from '../../../src/server
 import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from '../../../src/server/imaging/generation-queue.ts';
 import { chunkKey, imagingKey, RecordImaging } from '../../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
+import { smallDemoRecord } from '../small-demo-record.ts';
 import { createTestServer, postgresUnavailable, type TestServer } from '../test-server.ts';
 
 /** A task that runs until released, noting when it started. */
@@ -109,25 +110,7 @@ function memoryStore(): BlobStore & { puts: string[] } {
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
 
 /** A small demo record (128-pixel frames keep the generation quick). */
-function demoRecord(id: string, bmodeFrameCount: number): RecordRow {
-  return {
-    id,
-    tenantId: 'demo',
-    patientId: 'DEM-900',
-    imagingVersion: 'v1',
-    imagingSource: 'demo',
-    demoSeed: 7,
-    bmodeFrameCount,
-    angioFrameCount: 16,
-    frameWidth: 128,
-    frameHeight: 128,
-    angioWidth: 128,
-    angioHeight: 128,
-    pixelSpacingMm: 0.04,
-    frameRateHz: 30,
-    pullbackSpeedMmPerS: 0.5,
-  } as RecordRow;
-}
+const demoRecord = (id: string, bmodeFrameCount: number): RecordRow => smallDemoRecord({ id, demoSeed: 7, bmodeFrameCount }, 128);
 
 /**
  * The pool, noting each render in the order the generation queue starts it: what priority decides.
