@@ -181,7 +181,7 @@ function ringDownProfile(grid: PolarGrid): Float32Array {
  * last line repeats line 0 so the scan converter can interpolate across the seam without a branch.
  */
 export function renderPolarFrame(model: PullbackModel, frameIndex: number, workspace: PolarWorkspace, out: Uint8Array): void {
-  const { grid, re, im, tissue, blood, specular } = workspace;
+  const { grid, tissue, blood, specular } = workspace;
   const { lineCount, sampleCount } = grid;
   const section = crossSectionAt(model, frameIndex);
   fillTextureGrid(deriveSeed(model.seed, 0x7e77), section.zMm, workspace.textureGrid);
@@ -208,36 +208,56 @@ export function renderPolarFrame(model: PullbackModel, frameIndex: number, works
       farTexture = workspace.farTextureColumn;
     }
     echoLine(section, angle, grid.sampleSpacingMm, workspace.textureColumn, tissue, blood, specular, echo, farTexture);
-    const ringGain = workspace.ringDownLineGain[i]!;
-    const base = i * sampleCount;
-    for (let j = 0; j < sampleCount; j++) {
-      const index = base + j;
-      const t = tissue[j]!;
-      let sr = (specular[j]! + workspace.ringDown[j]! * ringGain) * coherentScale;
-      let si = 0;
-      if (t > 0) {
-        const ha = hash32(seedA ^ Math.imul(index, 0x9e3779b1));
-        const hb = hash32(seedB ^ Math.imul(index, 0x9e3779b1));
-        const aa = RAYLEIGH[ha & AMPLITUDE_MASK]! * weightA * t;
-        const ab = RAYLEIGH[hb & AMPLITUDE_MASK]! * weightB * t;
-        const pa = (ha >>> AMPLITUDE_BITS) & PHASE_MASK;
-        const pb = (hb >>> AMPLITUDE_BITS) & PHASE_MASK;
-        sr += aa * COS[pa]! + ab * COS[pb]!;
-        si += aa * SIN[pa]! + ab * SIN[pb]!;
-      }
-      const b = blood[j]!;
-      if (b > 0) {
-        const hc = hash32(seedBlood ^ Math.imul(index, 0x85ebca6b));
-        const ac = RAYLEIGH[hc & AMPLITUDE_MASK]! * b;
-        const pc = (hc >>> AMPLITUDE_BITS) & PHASE_MASK;
-        sr += ac * COS[pc]!;
-        si += ac * SIN[pc]!;
-      }
-      re[index] = sr;
-      im[index] = si;
-    }
+    speckleLine(workspace, i * sampleCount, workspace.ringDownLineGain[i]!, coherentScale, seedA, seedB, weightA, weightB, seedBlood);
   }
   blurAndCompressFrame(workspace, out);
+}
+
+/**
+ * Line `base / sampleCount`'s complex echo: tissue scatterers (two speckle anchors blended), blood
+ * scatterers (new in every frame) and the coherent echoes. A function of its own, called for every
+ * line, so that V8 optimises it once and keeps it (inside the frame's loop it ran as on-stack
+ * replacement code, entered anew every frame; issue 23).
+ */
+function speckleLine(
+  workspace: PolarWorkspace,
+  base: number,
+  ringGain: number,
+  coherentScale: number,
+  seedA: number,
+  seedB: number,
+  weightA: number,
+  weightB: number,
+  seedBlood: number,
+): void {
+  const { re, im, tissue, blood, specular, ringDown } = workspace;
+  const sampleCount = tissue.length;
+  for (let j = 0; j < sampleCount; j++) {
+    const index = base + j;
+    const t = tissue[j]!;
+    let sr = (specular[j]! + ringDown[j]! * ringGain) * coherentScale;
+    let si = 0;
+    if (t > 0) {
+      const ha = hash32(seedA ^ Math.imul(index, 0x9e3779b1));
+      const hb = hash32(seedB ^ Math.imul(index, 0x9e3779b1));
+      const aa = RAYLEIGH[ha & AMPLITUDE_MASK]! * weightA * t;
+      const ab = RAYLEIGH[hb & AMPLITUDE_MASK]! * weightB * t;
+      const pa = (ha >>> AMPLITUDE_BITS) & PHASE_MASK;
+      const pb = (hb >>> AMPLITUDE_BITS) & PHASE_MASK;
+      sr += aa * COS[pa]! + ab * COS[pb]!;
+      si += aa * SIN[pa]! + ab * SIN[pb]!;
+    }
+    const b = blood[j]!;
+    if (b > 0) {
+      const hc = hash32(seedBlood ^ Math.imul(index, 0x85ebca6b));
+      const ac = RAYLEIGH[hc & AMPLITUDE_MASK]! * b;
+      const pc = (hc >>> AMPLITUDE_BITS) & PHASE_MASK;
+      sr += ac * COS[pc]!;
+      si += ac * SIN[pc]!;
+    }
+    re[index] = sr;
+    im[index] = si;
+  }
 }
 
 /** The look's echo settings, times the pullback's own plaque and adventitia levels at z when it has them. */
