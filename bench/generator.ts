@@ -45,7 +45,11 @@ console.info(`${'renderer tables (once per model)'.padEnd(34)} ${(performance.no
 const frame = new Uint8Array(model.frameSizePx * model.frameSizePx);
 for (let k = 0; k < 20; k++) renderer.renderFrame(k, frame);
 const stride = Math.floor(RECORD_FRAMES / SAMPLE_FRAMES);
+const cpuStart = process.threadCpuUsage();
 const bmodeMedian = summary('B-mode frame, one thread', timeEach(SAMPLE_FRAMES, (k) => renderer.renderFrame(k * stride, frame)));
+// This thread's CPU as well as wall time: on a shared machine a busy neighbour inflates the latter, not the former.
+const cpuUsed = process.threadCpuUsage(cpuStart);
+console.info(`${'B-mode frame, one thread, CPU'.padEnd(34)} ${((cpuUsed.user + cpuUsed.system) / 1000 / SAMPLE_FRAMES).toFixed(2)} ms per frame`);
 
 const profileStart = performance.now();
 lumenAreaProfileMm2(model);

@@ -66,6 +66,21 @@ function bump(u: number): number {
   return u <= -1 || u >= 1 ? 0 : 1 - u * u;
 }
 
+/*
+ * step(d / width) and bump(d / width) without the division where the answer is known: a sample
+ * further than half a width (a whole width for the bump) from the edge is flat, and rounding the
+ * quotient cannot change that (the bounds ±0.5 and ±1 are exact doubles and rounding is monotonic),
+ * so they return exactly what the division would have given. Nine divisions a sample were most of
+ * an A-line's cost (issue 23: generation on a first open's path to the borders).
+ */
+function stepAcross(d: number, width: number): number {
+  return d <= -0.5 * width ? 0 : d >= 0.5 * width ? 1 : step(d / width);
+}
+
+function bumpAcross(d: number, width: number): number {
+  return d <= -width || d >= width ? 0 : bump(d / width);
+}
+
 /** The texture column read at a (fractional) row, clamped to the rows there are. */
 function rowGain(texture: Float32Array, row: number): number {
   const lastRow = TEXTURE_ROWS - 1;
@@ -156,6 +171,13 @@ export function echoLine(
   const attenuationStep = Math.exp(-settings.attenuationPerMm * sampleSpacingMm);
   let attenuation = 1;
   const lastRow = TEXTURE_ROWS - 1;
+  // The per-sample ramps are written out below as `d <= -half ? 0 : d >= half ? 1 : step(d / width)`
+  // (stepAcross by hand): in a function this long V8 stops inlining calls, and a call per ramp per
+  // sample cost more than the arithmetic (issue 23).
+  const halfBorderMm = 0.5 * BORDER_MM;
+  const halfLayerEdgeMm = 0.5 * LAYER_EDGE_MM;
+  const perivascularEdgeMm = 4 * LAYER_EDGE_MM;
+  const halfPerivascularEdgeMm = 0.5 * perivascularEdgeMm;
   for (let j = 0; j < tissue.length; j++) {
     const r = j * sampleSpacingMm;
     if (r < CATHETER_RADIUS_MM - BORDER_MM) {
@@ -164,61 +186,85 @@ export function echoLine(
       specular[j] = 0;
       continue;
     }
-    const inWall = step((r - tissueStartMm) / BORDER_MM);
+    const fromWallMm = r - tissueStartMm;
+    const inWall = fromWallMm <= -halfBorderMm ? 0 : fromWallMm >= halfBorderMm ? 1 : step(fromWallMm / BORDER_MM);
     if (r > tissueStartMm) attenuation *= attenuationStep;
-
-    // Which texture row this depth reads: plaque rows stretch over the plaque, outer rows are fixed in mm.
-    const row =
-      r < mediaStartMm
-        ? ((r - lumenMm) / plaqueMm) * (PLAQUE_ROWS - 1)
-        : r < vesselMm
-          ? PLAQUE_ROWS - 1
-          : PLAQUE_ROWS + (r - vesselMm) / OUTER_ROW_MM;
-    const gain = row > lastRow && farTexture !== undefined ? deepGain(texture, farTexture, row - lastRow) : rowGain(texture, row);
-
-    const capWeight = r > lumenMm ? Math.max(0, 1 - (r - lumenMm) / CAP_MM) : 1;
-    let echo = plaqueEcho * (1 + CAP_BOOST * capWeight);
-    echo += (mediaEcho - echo) * step((r - mediaStartMm) / LAYER_EDGE_MM);
-    echo += (adventitiaEcho - echo) * step((r - vesselMm) / LAYER_EDGE_MM);
-    // Perivascular tissue is patchier than the wall (fat next to fibrous strands): twice the contrast in dB.
-    echo += (perivascularEcho * gain - echo) * step((r - vesselMm - ADVENTITIA_MM) / (4 * LAYER_EDGE_MM));
-    echo *= gain;
-    if (lucent > 0) echo += (lucentEcho - echo) * lucent * (1 - step((r - mediaStartMm) / LAYER_EDGE_MM));
-    if (branch !== null) echo += (BRANCH_WALL_ECHO * gain - echo) * branch.open * bump((r - tissueStartMm - BRANCH_WALL_MM) / BRANCH_WALL_MM);
+    // Without calcium, wire or strut on the line their shadows are exactly 1 (1 - k · 0).
     let inCalcium = 0;
+    let calciumShadow = 1;
     if (calcium > 0) {
-      inCalcium = calcium * (step((r - calciumStartMm) / LAYER_EDGE_MM) - step((r - calciumEndMm) / LAYER_EDGE_MM));
-      echo += (CALCIUM_ECHO - echo) * inCalcium;
+      inCalcium = calcium * (stepAcross(r - calciumStartMm, LAYER_EDGE_MM) - stepAcross(r - calciumEndMm, LAYER_EDGE_MM));
+      calciumShadow = 1 - CALCIUM_SHADOW * calcium * stepAcross(r - calciumEndMm, LAYER_EDGE_MM);
     }
+    const wireShadow = wireCover > 0 ? 1 - GUIDEWIRE_SHADOW * (wireCover * stepAcross(r - wireFrontMm - 0.03, 0.02)) : 1;
+    const strutShadow = strut > 0 ? 1 - STRUT_SHADOW * strut * stepAcross(r - strutFrontMm, BORDER_MM) : 1;
+    // Outside the wall (inWall 0) the tissue's echo is multiplied by 0: the renderer adds tissue
+    // speckle only where it is positive, so it is not worked out there at all.
+    let tissueEcho = 0;
+    if (inWall !== 0) {
+      // Which texture row this depth reads: plaque rows stretch over the plaque, outer rows are fixed in mm.
+      const row =
+        r < mediaStartMm
+          ? ((r - lumenMm) / plaqueMm) * (PLAQUE_ROWS - 1)
+          : r < vesselMm
+            ? PLAQUE_ROWS - 1
+            : PLAQUE_ROWS + (r - vesselMm) / OUTER_ROW_MM;
+      let gain: number;
+      if (row > lastRow && farTexture !== undefined) {
+        gain = deepGain(texture, farTexture, row - lastRow);
+      } else {
+        // rowGain(texture, row), by hand.
+        const clamped = row < 0 ? 0 : row > lastRow ? lastRow : row;
+        const row0 = Math.floor(clamped);
+        const row1 = row0 < lastRow ? row0 + 1 : lastRow;
+        gain = texture[row0]! + (texture[row1]! - texture[row0]!) * (clamped - row0);
+      }
 
-    const behindWire = wireCover * step((r - wireFrontMm - 0.03) / 0.02);
-    const wireShadow = 1 - GUIDEWIRE_SHADOW * behindWire;
-    const calciumShadow = 1 - CALCIUM_SHADOW * calcium * step((r - calciumEndMm) / LAYER_EDGE_MM);
-    const strutShadow = strut > 0 ? 1 - STRUT_SHADOW * strut * step((r - strutFrontMm) / BORDER_MM) : 1;
-    tissue[j] = echo * inWall * attenuation * wireShadow * calciumShadow * strutShadow;
-    blood[j] = bloodEcho * (1 - inWall) * wireShadow * strutShadow * step((r - CATHETER_RADIUS_MM) / BORDER_MM);
+      const fromLumenMm = r - lumenMm;
+      // Past the cap its weight is 0 whatever the quotient rounds to.
+      const capWeight = r > lumenMm ? (fromLumenMm >= CAP_MM ? 0 : Math.max(0, 1 - fromLumenMm / CAP_MM)) : 1;
+      let echo = plaqueEcho * (1 + CAP_BOOST * capWeight);
+      const fromMediaMm = r - mediaStartMm;
+      echo += (mediaEcho - echo) * (fromMediaMm <= -halfLayerEdgeMm ? 0 : fromMediaMm >= halfLayerEdgeMm ? 1 : step(fromMediaMm / LAYER_EDGE_MM));
+      const fromVesselMm = r - vesselMm;
+      echo += (adventitiaEcho - echo) * (fromVesselMm <= -halfLayerEdgeMm ? 0 : fromVesselMm >= halfLayerEdgeMm ? 1 : step(fromVesselMm / LAYER_EDGE_MM));
+      // Perivascular tissue is patchier than the wall (fat next to fibrous strands): twice the contrast in dB.
+      const fromAdventitiaMm = fromVesselMm - ADVENTITIA_MM;
+      echo +=
+        (perivascularEcho * gain - echo) *
+        (fromAdventitiaMm <= -halfPerivascularEdgeMm ? 0 : fromAdventitiaMm >= halfPerivascularEdgeMm ? 1 : step(fromAdventitiaMm / perivascularEdgeMm));
+      echo *= gain;
+      if (lucent > 0) echo += (lucentEcho - echo) * lucent * (1 - stepAcross(r - mediaStartMm, LAYER_EDGE_MM));
+      if (branch !== null) echo += (BRANCH_WALL_ECHO * gain - echo) * branch.open * bumpAcross(r - tissueStartMm - BRANCH_WALL_MM, BRANCH_WALL_MM);
+      if (calcium > 0) echo += (CALCIUM_ECHO - echo) * inCalcium;
+      tissueEcho = echo * inWall * attenuation * wireShadow * calciumShadow * strutShadow;
+    }
+    tissue[j] = tissueEcho;
+    const fromCatheterMm = r - CATHETER_RADIUS_MM;
+    blood[j] =
+      bloodEcho * (1 - inWall) * wireShadow * strutShadow * (fromCatheterMm <= -halfBorderMm ? 0 : fromCatheterMm >= halfBorderMm ? 1 : step(fromCatheterMm / BORDER_MM));
 
-    let coherent = intimaSpecular * bump((r - tissueStartMm - BORDER_MM) / BORDER_MM) * wireShadow;
+    const fromIntimaMm = fromWallMm - BORDER_MM;
+    let coherent = intimaSpecular * (fromIntimaMm <= -BORDER_MM || fromIntimaMm >= BORDER_MM ? 0 : bump(fromIntimaMm / BORDER_MM)) * wireShadow;
     if (strut > 0) {
       // A metal strut: a strong echo off its front, a weaker one off its back, a ring-down behind.
       coherent +=
         strut *
         wireShadow *
-        (STRUT_SPECULAR * bump((r - strutFrontMm) / BORDER_MM) +
-          0.25 * STRUT_SPECULAR * bump((r - strutBackMm) / BORDER_MM) +
-          0.1 * STRUT_SPECULAR * bump((r - strutBackMm - STRUT_REVERB_MM) / BORDER_MM));
+        (STRUT_SPECULAR * bumpAcross(r - strutFrontMm, BORDER_MM) +
+          0.25 * STRUT_SPECULAR * bumpAcross(r - strutBackMm, BORDER_MM) +
+          0.1 * STRUT_SPECULAR * bumpAcross(r - strutBackMm - STRUT_REVERB_MM, BORDER_MM));
     }
     if (calcium > 0) {
       coherent +=
         calcium *
-        (CALCIUM_SPECULAR * bump((r - calciumStartMm - BORDER_MM) / (1.5 * BORDER_MM)) +
-          CALCIUM_REVERB * bump((r - 2 * calciumStartMm) / (2 * BORDER_MM))) +
+          (CALCIUM_SPECULAR * bumpAcross(r - calciumStartMm - BORDER_MM, 1.5 * BORDER_MM) + CALCIUM_REVERB * bumpAcross(r - 2 * calciumStartMm, 2 * BORDER_MM)) +
         inCalcium * CALCIUM_BODY_SPECULAR * Math.max(0.3, 1 - (r - calciumStartMm) / calciumThicknessMm);
     }
     if (wireCover > 0) {
-      let wireEcho = GUIDEWIRE_SPECULAR * bump((r - wireFrontMm) / BORDER_MM);
+      let wireEcho = GUIDEWIRE_SPECULAR * bumpAcross(r - wireFrontMm, BORDER_MM);
       for (let k = 0; k < GUIDEWIRE_REVERBS.length; k++) {
-        wireEcho += GUIDEWIRE_REVERBS[k]! * bump((r - wireFrontMm - (k + 1) * GUIDEWIRE_REVERB_SPACING_MM) / BORDER_MM);
+        wireEcho += GUIDEWIRE_REVERBS[k]! * bumpAcross(r - wireFrontMm - (k + 1) * GUIDEWIRE_REVERB_SPACING_MM, BORDER_MM);
       }
       coherent += wireCover * wireEcho;
     }

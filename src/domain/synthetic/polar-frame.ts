@@ -11,7 +11,8 @@ import { deriveSeed, hash32 } from './hash.ts';
 import { CATHETER_RADIUS_MM, type PullbackModel } from './pullback-model.ts';
 import { echoLine, type EchoSettings } from './echo-line.ts';
 import { imagingLook, type ImagingLook } from './imaging-look.ts';
-import { createLogCompression, levelOf, type LogCompression } from './log-compression.ts';
+import { createLogCompression, type LogCompression } from './log-compression.ts';
+import { blurAndCompress } from './pulse-blur.ts';
 import { tissueLevelGainsAt } from './tissue-levels.ts';
 import { fillTextureGrid, textureColumn, TEXTURE_ANGLES, TEXTURE_ROWS } from './tissue-texture.ts';
 
@@ -180,7 +181,7 @@ function ringDownProfile(grid: PolarGrid): Float32Array {
  * last line repeats line 0 so the scan converter can interpolate across the seam without a branch.
  */
 export function renderPolarFrame(model: PullbackModel, frameIndex: number, workspace: PolarWorkspace, out: Uint8Array): void {
-  const { grid, re, im, tissue, blood, specular } = workspace;
+  const { grid, tissue, blood, specular } = workspace;
   const { lineCount, sampleCount } = grid;
   const section = crossSectionAt(model, frameIndex);
   fillTextureGrid(deriveSeed(model.seed, 0x7e77), section.zMm, workspace.textureGrid);
@@ -207,36 +208,56 @@ export function renderPolarFrame(model: PullbackModel, frameIndex: number, works
       farTexture = workspace.farTextureColumn;
     }
     echoLine(section, angle, grid.sampleSpacingMm, workspace.textureColumn, tissue, blood, specular, echo, farTexture);
-    const ringGain = workspace.ringDownLineGain[i]!;
-    const base = i * sampleCount;
-    for (let j = 0; j < sampleCount; j++) {
-      const index = base + j;
-      const t = tissue[j]!;
-      let sr = (specular[j]! + workspace.ringDown[j]! * ringGain) * coherentScale;
-      let si = 0;
-      if (t > 0) {
-        const ha = hash32(seedA ^ Math.imul(index, 0x9e3779b1));
-        const hb = hash32(seedB ^ Math.imul(index, 0x9e3779b1));
-        const aa = RAYLEIGH[ha & AMPLITUDE_MASK]! * weightA * t;
-        const ab = RAYLEIGH[hb & AMPLITUDE_MASK]! * weightB * t;
-        const pa = (ha >>> AMPLITUDE_BITS) & PHASE_MASK;
-        const pb = (hb >>> AMPLITUDE_BITS) & PHASE_MASK;
-        sr += aa * COS[pa]! + ab * COS[pb]!;
-        si += aa * SIN[pa]! + ab * SIN[pb]!;
-      }
-      const b = blood[j]!;
-      if (b > 0) {
-        const hc = hash32(seedBlood ^ Math.imul(index, 0x85ebca6b));
-        const ac = RAYLEIGH[hc & AMPLITUDE_MASK]! * b;
-        const pc = (hc >>> AMPLITUDE_BITS) & PHASE_MASK;
-        sr += ac * COS[pc]!;
-        si += ac * SIN[pc]!;
-      }
-      re[index] = sr;
-      im[index] = si;
-    }
+    speckleLine(workspace, i * sampleCount, workspace.ringDownLineGain[i]!, coherentScale, seedA, seedB, weightA, weightB, seedBlood);
   }
-  blurAndCompress(workspace, out);
+  blurAndCompressFrame(workspace, out);
+}
+
+/**
+ * Line `base / sampleCount`'s complex echo: tissue scatterers (two speckle anchors blended), blood
+ * scatterers (new in every frame) and the coherent echoes. A function of its own, called for every
+ * line, so that V8 optimises it once and keeps it (inside the frame's loop it ran as on-stack
+ * replacement code, entered anew every frame; issue 23).
+ */
+function speckleLine(
+  workspace: PolarWorkspace,
+  base: number,
+  ringGain: number,
+  coherentScale: number,
+  seedA: number,
+  seedB: number,
+  weightA: number,
+  weightB: number,
+  seedBlood: number,
+): void {
+  const { re, im, tissue, blood, specular, ringDown } = workspace;
+  const sampleCount = tissue.length;
+  for (let j = 0; j < sampleCount; j++) {
+    const index = base + j;
+    const t = tissue[j]!;
+    let sr = (specular[j]! + ringDown[j]! * ringGain) * coherentScale;
+    let si = 0;
+    if (t > 0) {
+      const ha = hash32(seedA ^ Math.imul(index, 0x9e3779b1));
+      const hb = hash32(seedB ^ Math.imul(index, 0x9e3779b1));
+      const aa = RAYLEIGH[ha & AMPLITUDE_MASK]! * weightA * t;
+      const ab = RAYLEIGH[hb & AMPLITUDE_MASK]! * weightB * t;
+      const pa = (ha >>> AMPLITUDE_BITS) & PHASE_MASK;
+      const pb = (hb >>> AMPLITUDE_BITS) & PHASE_MASK;
+      sr += aa * COS[pa]! + ab * COS[pb]!;
+      si += aa * SIN[pa]! + ab * SIN[pb]!;
+    }
+    const b = blood[j]!;
+    if (b > 0) {
+      const hc = hash32(seedBlood ^ Math.imul(index, 0x85ebca6b));
+      const ac = RAYLEIGH[hc & AMPLITUDE_MASK]! * b;
+      const pc = (hc >>> AMPLITUDE_BITS) & PHASE_MASK;
+      sr += ac * COS[pc]!;
+      si += ac * SIN[pc]!;
+    }
+    re[index] = sr;
+    im[index] = si;
+  }
 }
 
 /** The look's echo settings, times the pullback's own plaque and adventitia levels at z when it has them. */
@@ -256,64 +277,10 @@ function frameEchoSettings(model: PullbackModel, workspace: PolarWorkspace, zMm:
   };
 }
 
-/**
- * Pulse blur (separable, circular across lines), envelope, log compression. The taps are symmetric:
- * each sum is the centre tap's term plus, outwards, each tap times the pair of samples it weighs
- * (in this order, so the demo look's five taps give exactly the sums they always gave).
- */
-function blurAndCompress(workspace: PolarWorkspace, out: Uint8Array): void {
-  const { grid, re, im, blurredRe, blurredIm, look } = workspace;
+/** Pulse blur, envelope and log compression (pulse-blur.ts); the extra last line repeats line 0. */
+function blurAndCompressFrame(workspace: PolarWorkspace, out: Uint8Array): void {
+  const { grid, look } = workspace;
   const { lineCount, sampleCount } = grid;
-  const axial = look.axialTaps;
-  const axialHalf = (axial.length - 1) / 2;
-  const a0 = axial[axialHalf]!;
-  for (let i = 0; i < lineCount; i++) {
-    const base = i * sampleCount;
-    const end = base + sampleCount;
-    // The samples at each end of a line lack neighbours. The near end lies inside the catheter
-    // (silent) and the far end in padding the scan converter never reads, so they stay unblurred.
-    for (let k = 0; k < axialHalf; k++) {
-      for (const index of [base + k, end - 1 - k]) {
-        blurredRe[index] = a0 * re[index]!;
-        blurredIm[index] = a0 * im[index]!;
-      }
-    }
-    for (let k = base + axialHalf; k < end - axialHalf; k++) {
-      let sumRe = a0 * re[k]!;
-      let sumIm = a0 * im[k]!;
-      for (let t = 1; t <= axialHalf; t++) {
-        const tap = axial[axialHalf + t]!;
-        sumRe += tap * (re[k - t]! + re[k + t]!);
-        sumIm += tap * (im[k - t]! + im[k + t]!);
-      }
-      blurredRe[k] = sumRe;
-      blurredIm[k] = sumIm;
-    }
-  }
-  const { compression } = workspace;
-  const lateral = look.lateralTaps;
-  const lateralHalf = (lateral.length - 1) / 2;
-  const l0 = lateral[lateralHalf]!;
-  const neighbours = new Int32Array(2 * lateralHalf);
-  for (let i = 0; i < lineCount; i++) {
-    const c0 = i * sampleCount;
-    for (let t = 1; t <= lateralHalf; t++) {
-      neighbours[2 * (t - 1)] = ((i + lineCount - t) % lineCount) * sampleCount;
-      neighbours[2 * (t - 1) + 1] = ((i + t) % lineCount) * sampleCount;
-    }
-    for (let j = 0; j < sampleCount; j++) {
-      let r = l0 * blurredRe[c0 + j]!;
-      let m = l0 * blurredIm[c0 + j]!;
-      for (let t = 1; t <= lateralHalf; t++) {
-        const tap = lateral[lateralHalf + t]!;
-        const minus = neighbours[2 * (t - 1)]! + j;
-        const plus = neighbours[2 * (t - 1) + 1]! + j;
-        r += tap * (blurredRe[minus]! + blurredRe[plus]!);
-        m += tap * (blurredIm[minus]! + blurredIm[plus]!);
-      }
-      // Log compression (displayCompression) by table: exactly the logarithm's levels, at a fraction of its cost.
-      out[c0 + j] = levelOf(compression, r * r + m * m);
-    }
-  }
+  blurAndCompress({ ...workspace, lineCount, sampleCount, axialTaps: look.axialTaps, lateralTaps: look.lateralTaps }, out);
   out.copyWithin(lineCount * sampleCount, 0, sampleCount);
 }

@@ -11,12 +11,18 @@ const WEIGHT_ONE = 1 << WEIGHT_BITS;
 
 export interface ScanConversion {
   readonly frameSizePx: number;
-  /** Row-major index of each pixel inside the field of view; pixels not listed stay black. */
-  readonly pixelIndex: Int32Array;
-  /** For each listed pixel, the polar index of its nearer line and shallower sample. */
-  readonly polarIndex: Int32Array;
-  /** Four weights per listed pixel: (line, sample), (line, sample + 1), (line + 1, sample), (line + 1, sample + 1). */
-  readonly weights: Uint16Array;
+  /**
+   * The pixels inside the field of view as runs along the rows: (first row-major index, length)
+   * pairs. Pixels not in a run stay black.
+   */
+  readonly runs: Int32Array;
+  /**
+   * Three integers per pixel of the runs, in their order: the polar index of its nearer line and
+   * shallower sample, then its four weights packed two to an integer, (line, sample) | (line,
+   * sample + 1) << 16 and (line + 1, sample) | (line + 1, sample + 1) << 16. One stream instead
+   * of four (the scan conversion was a tenth of a frame's rendering: issue 23).
+   */
+  readonly taps: Int32Array;
   readonly polarStride: number;
 }
 
@@ -36,9 +42,8 @@ export function createScanConversion(
   // The last samples of a line are padding (see PolarGrid): stay clear of them.
   const maxRadiusPx = Math.min(centrePx, (grid.sampleCount - grid.paddingSamples) / samplesPerPx);
   // Sized for every pixel, trimmed to the ones inside the field of view at the end.
-  const pixelIndex = new Int32Array(frameSizePx * frameSizePx);
-  const polarIndex = new Int32Array(frameSizePx * frameSizePx);
-  const weights = new Uint16Array(4 * frameSizePx * frameSizePx);
+  const runs: number[] = [];
+  const taps = new Int32Array(3 * frameSizePx * frameSizePx);
   let count = 0;
   for (let row = 0; row < frameSizePx; row++) {
     const y = row + 0.5 - centreYPx;
@@ -59,38 +64,37 @@ export function createScanConversion(
       const w10 = Math.round(lineT * (1 - sampleT) * WEIGHT_ONE);
       const w11 = Math.round(lineT * sampleT * WEIGHT_ONE);
       const w00 = WEIGHT_ONE - w01 - w10 - w11;
-      pixelIndex[count] = row * frameSizePx + col;
-      polarIndex[count] = line * grid.sampleCount + sample;
-      weights[4 * count] = w00;
-      weights[4 * count + 1] = w01;
-      weights[4 * count + 2] = w10;
-      weights[4 * count + 3] = w11;
+      const pixel = row * frameSizePx + col;
+      const lastRun = runs.length - 2;
+      if (lastRun >= 0 && runs[lastRun]! + runs[lastRun + 1]! === pixel) runs[lastRun + 1]!++;
+      else runs.push(pixel, 1);
+      taps[3 * count] = line * grid.sampleCount + sample;
+      // As 16-bit weights, as they always were stored (a w00 of -1 from rounding reads as 65535).
+      taps[3 * count + 1] = (w00 & 0xffff) | (w01 << 16);
+      taps[3 * count + 2] = (w10 & 0xffff) | (w11 << 16);
       count++;
     }
   }
-  return {
-    frameSizePx,
-    pixelIndex: pixelIndex.slice(0, count),
-    polarIndex: polarIndex.slice(0, count),
-    weights: weights.slice(0, 4 * count),
-    polarStride: grid.sampleCount,
-  };
+  return { frameSizePx, runs: Int32Array.from(runs), taps: taps.slice(0, 3 * count), polarStride: grid.sampleCount };
 }
 
 /** Writes the Cartesian frame; `polar` holds lineCount + 1 lines (the last repeats line 0). */
 export function scanConvert(conversion: ScanConversion, polar: Uint8Array, out: Uint8Array): void {
-  const { pixelIndex, polarIndex, weights, polarStride } = conversion;
+  const { runs, taps, polarStride } = conversion;
   out.fill(0);
   const half = WEIGHT_ONE >> 1;
-  for (let p = 0; p < pixelIndex.length; p++) {
-    const k = polarIndex[p]!;
-    const w = p << 2;
-    out[pixelIndex[p]!] =
-      (polar[k]! * weights[w]! +
-        polar[k + 1]! * weights[w + 1]! +
-        polar[k + polarStride]! * weights[w + 2]! +
-        polar[k + polarStride + 1]! * weights[w + 3]! +
-        half) >>
-      WEIGHT_BITS;
+  let p = 0;
+  for (let r = 0; r < runs.length; r += 2) {
+    const end = runs[r]! + runs[r + 1]!;
+    for (let pixel = runs[r]!; pixel < end; pixel++) {
+      const k = taps[p]!;
+      const near = taps[p + 1]!;
+      const far = taps[p + 2]!;
+      p += 3;
+      // Integer sums: the same value in any order, so the same pixels as one weight array per corner gave.
+      out[pixel] =
+        (polar[k]! * (near & 0xffff) + polar[k + 1]! * (near >>> 16) + polar[k + polarStride]! * (far & 0xffff) + polar[k + polarStride + 1]! * (far >>> 16) + half) >>
+        WEIGHT_BITS;
+    }
   }
 }

@@ -32,6 +32,10 @@ export function fillTextureGrid(seed: number, zMm: number, grid: Float32Array): 
   const coarseKey = Math.floor(zMm / COARSE_KEY_SPACING_MM);
   const coarseT = zMm / COARSE_KEY_SPACING_MM - coarseKey;
   const coarseSeed = seed ^ 0x5bd1e995;
+  // The coarse octave's lattice values at both keys, drawn once per frame instead of once per cell
+  // that reads them (eight reads a cell; issue 23). The same draws, so the same grid to the bit.
+  const coarseValues = coarseLattice(coarseSeed, coarseKey);
+  const nextCoarseValues = coarseLattice(coarseSeed, coarseKey + 1);
   for (let a = 0; a < TEXTURE_ANGLES; a++) {
     // The coarse octave is sampled with wrap-around in angle, bilinearly.
     const ca = (a / TEXTURE_ANGLES) * COARSE_ANGLES;
@@ -45,21 +49,29 @@ export function fillTextureGrid(seed: number, zMm: number, grid: Float32Array): 
       const cb0 = Math.min(COARSE_ROWS - 2, Math.floor(cb));
       const cbT = cb - cb0;
       let coarse = 0;
-      for (const [key, keyWeight] of [
-        [coarseKey, 1 - coarseT],
-        [coarseKey + 1, coarseT],
-      ] as const) {
-        const v00 = keyValue(coarseSeed, key, ca0, cb0);
-        const v01 = keyValue(coarseSeed, key, ca0, cb0 + 1);
-        const v10 = keyValue(coarseSeed, key, ca1, cb0);
-        const v11 = keyValue(coarseSeed, key, ca1, cb0 + 1);
-        const near = v00 + (v01 - v00) * cbT;
-        const far = v10 + (v11 - v10) * cbT;
-        coarse += keyWeight * (near + (far - near) * caT);
-      }
+      coarse += (1 - coarseT) * coarseAt(coarseValues, ca0, ca1, cb0, cbT, caT);
+      coarse += coarseT * coarseAt(nextCoarseValues, ca0, ca1, cb0, cbT, caT);
       grid[a * TEXTURE_ROWS + b] = Math.exp(TEXTURE_CONTRAST * (FINE_WEIGHT * fine + (1 - FINE_WEIGHT) * coarse - 0.5));
     }
   }
+}
+
+/** keyValue(seed, key, a, b) for every coarse lattice point, angle-major. */
+function coarseLattice(seed: number, key: number): Float64Array {
+  const values = new Float64Array(COARSE_ANGLES * COARSE_ROWS);
+  for (let a = 0; a < COARSE_ANGLES; a++) for (let b = 0; b < COARSE_ROWS; b++) values[a * COARSE_ROWS + b] = keyValue(seed, key, a, b);
+  return values;
+}
+
+/** The coarse octave at one key, bilinear between its lattice points (rows first, then angle). */
+function coarseAt(values: Float64Array, ca0: number, ca1: number, cb0: number, cbT: number, caT: number): number {
+  const v00 = values[ca0 * COARSE_ROWS + cb0]!;
+  const v01 = values[ca0 * COARSE_ROWS + cb0 + 1]!;
+  const v10 = values[ca1 * COARSE_ROWS + cb0]!;
+  const v11 = values[ca1 * COARSE_ROWS + cb0 + 1]!;
+  const near = v00 + (v01 - v00) * cbT;
+  const far = v10 + (v11 - v10) * cbT;
+  return near + (far - near) * caT;
 }
 
 /** The grid's column at an angle (linear in angle, wrapping), written into `column` (TEXTURE_ROWS). */

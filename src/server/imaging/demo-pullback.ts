@@ -1,7 +1,7 @@
 /**
  * Server-side generation of demo imaging from the pure generator in src/domain/imaging: B-mode
  * frames in contiguous chunks and the angiography run. Everything here is synchronous and
- * CPU-bound (about 7 ms per 512x512 B-mode frame); frame-worker-pool.ts runs the same code off
+ * CPU-bound (about 4 ms of CPU per 512x512 B-mode frame); frame-worker-pool.ts runs the same code off
  * the main thread.
  */
 import { renderAngioFrame } from '../../domain/synthetic/angio-frame.ts';
