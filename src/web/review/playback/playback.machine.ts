@@ -106,20 +106,27 @@ export const playbackMachine = setup({
      * once per painted frame, by as many slices as the speed owes that time (100 a second at the
      * spec's speed), so playback keeps its speed without the 10 ms interval's ticks, most of which
      * moved the slice, woke this chart and its listeners for images never painted (issue 27).
-     * The next frame is asked for before the tick is sent: the panels' draws, asked for while the
-     * slice moves, then run after the next tick in the same frame, and draw the slice it chose.
+     * The next frame is asked for after the tick is sent: the panels' draws (and the readout's),
+     * asked for while the slice moved, then run first in the next frame, before its tick. Asked for
+     * before, the next tick ran ahead of a pending draw and the next draw request went to the frame
+     * after: an image every other frame.
      */
     ticker: fromCallback<PlaybackEvent>(({ sendBack }) => {
       let last = performance.now();
       let id = 0;
+      let stopped = false;
       const frame = (now: number) => {
-        id = requestAnimationFrame(frame);
         const elapsedMs = now - last;
         last = now;
         if (elapsedMs > 0) sendBack({ type: 'playback.tick', elapsedMs });
+        // The tick may have stopped playback (the store was emptied): then no frame is asked for.
+        if (!stopped) id = requestAnimationFrame(frame);
       };
       id = requestAnimationFrame(frame);
-      return () => cancelAnimationFrame(id);
+      return () => {
+        stopped = true;
+        cancelAnimationFrame(id);
+      };
     }),
   },
   actions: {

@@ -96,6 +96,32 @@ describe('playback statechart (spec section 4)', () => {
     expect(store.view.slice).toBe(1 + Math.floor((frames * FRAME_MS) / PLAYBACK_STEP_MS));
   });
 
+  it('lets a panel that draws in the next animation frame after each move draw in every frame of playback', () => {
+    const store = fakeStore();
+    let pending = 0;
+    const drawn: number[] = [];
+    // As the panels do (panel-controller.ts): a move asks for a draw in the next frame, unless one is pending.
+    const actor = createActor(
+      playbackMachine.provide({
+        actions: {
+          advanceSlice: (_, { slice }) => {
+            store.view.slice = slice;
+            pending ||= requestAnimationFrame(() => {
+              pending = 0;
+              drawn.push(store.view.slice);
+            });
+          },
+        },
+      }),
+      { input: { read: store.read } },
+    ).start();
+    actor.send({ type: 'playback.manualResume' });
+    vi.advanceTimersByTime(FRAME_MS * 31);
+    // The first frame moves the slice; each of the next 30 draws the slice the frame before it chose.
+    expect(drawn).toHaveLength(30);
+    expect(new Set(drawn).size).toBe(30);
+  });
+
   it('stops moving the slice on pause: no frame is asked for while stopped', () => {
     const { actor, store } = startPlayback();
     actor.send({ type: 'playback.manualResume' });
@@ -242,9 +268,11 @@ describe('playback statechart (spec section 4)', () => {
       actor.send({ type: 'playback.manualResume' });
       store.view.bmodeLoaded = 0;
       store.view.sliceCount = 0;
-      tick(actor);
+      vi.advanceTimersByTime(FRAME_MS);
       expect(state()).toEqual({ playing: false, manual: false });
       expect(store.shown).toEqual([]);
+      // Stopped by its own tick, the ticker asks for no further frame.
+      expect(vi.getTimerCount()).toBe(0);
     });
   });
 
