@@ -1,8 +1,8 @@
 import { Box, Button, Flex, Grid, HStack, Text } from '@chakra-ui/react';
-import { memo, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, type CSSProperties, type ReactNode, type Ref, type RefObject } from 'react';
 import { CONTOUR_COLOR, VESSEL_CONTOUR_COLOR } from '../../../domain/constants.ts';
 import type { SliceMeasurement } from '../../../domain/contours/corrected-analysis.ts';
-import { formatFigure, frameFigures, NO_FIGURE } from '../../../domain/contours/frame-figures.ts';
+import { formatFigure, frameFigures, NO_FIGURE, type FrameFigures } from '../../../domain/contours/frame-figures.ts';
 import { ariaKeyShortcut, useShortcut } from '../../ui/shortcuts.ts';
 import { BORDERS_SHORTCUT, useBordersShown, useBordersVisibility } from './borders-visibility.ts';
 import type { Rect } from './readout-placement.ts';
@@ -29,16 +29,13 @@ const VALUE_WIDE: CSSProperties = { ...VALUE_BASE, textAlign: 'end' };
 const VALUE_NARROW: CSSProperties = { ...VALUE_BASE, textAlign: 'start', marginBottom: system.token('spacing.1') };
 const VALUE_NUMBER: CSSProperties = { fontWeight: system.token('fontWeights.bold'), fontSize: '17px' };
 
-/** One figure: its name, its value (or a dash) and unit; the value carries a test id only when there is one. */
-function Figure({ name, value, unit, testId, swatch, narrow }: { name: string; value: string; unit: string; testId: string; swatch?: string; narrow: boolean }) {
-  const known = value !== NO_FIGURE;
+/** One figure: its name, its value (written by FrameReadout, see writeReadout) and unit; the value carries a test id only when there is one. */
+function Figure({ name, known, unit, testId, swatch, narrow, valueRef }: { name: string; known: boolean; unit: string; testId: string; swatch?: string | undefined; narrow: boolean; valueRef: Ref<HTMLSpanElement> }) {
   return (
     <>
       <FigureName name={name} swatch={swatch} />
       <span style={narrow ? VALUE_NARROW : VALUE_WIDE}>
-        <span style={VALUE_NUMBER} data-testid={known ? testId : undefined}>
-          {value}
-        </span>
+        <span ref={valueRef} style={VALUE_NUMBER} data-testid={known ? testId : undefined} />
         {known ? ` ${unit}` : ''}
       </span>
     </>
@@ -89,27 +86,59 @@ export interface FrameReadoutProps {
   children?: ReactNode;
 }
 
+/** The figures in the order the readout lists them. */
+const FIGURES = [
+  { name: 'Lumen area', of: (f: FrameFigures) => formatFigure(f.lumenAreaMm2, 2), unit: 'mm²', testId: 'contour-area', swatch: CONTOUR_COLOR },
+  { name: 'Min lumen Ø', of: (f: FrameFigures) => formatFigure(f.minLumenDiameterMm, 2), unit: 'mm', testId: 'min-diameter', swatch: undefined },
+  { name: 'Max lumen Ø', of: (f: FrameFigures) => formatFigure(f.maxLumenDiameterMm, 2), unit: 'mm', testId: 'max-diameter', swatch: undefined },
+  { name: 'Vessel area', of: (f: FrameFigures) => formatFigure(f.vesselAreaMm2, 2), unit: 'mm²', testId: 'vessel-area', swatch: VESSEL_CONTOUR_COLOR },
+  { name: 'Plaque burden', of: (f: FrameFigures) => formatFigure(f.plaqueBurdenPercent, 0), unit: '%', testId: 'plaque-burden', swatch: undefined },
+] as const;
+
+/** Sets an element's text in place: replacing its text node would make the browser style and lay it out afresh. */
+function setText(element: HTMLElement | null, text: string): void {
+  if (!element) return;
+  const node = element.firstChild;
+  if (node?.nodeType === Node.TEXT_NODE && node === element.lastChild) {
+    if ((node as CharacterData).data !== text) (node as CharacterData).data = text;
+  } else element.textContent = text;
+}
+
+interface ReadoutShellProps {
+  boxRef: (element: HTMLDivElement | null) => void;
+  /** The frame's number goes in here... */
+  titleRef: RefObject<HTMLParagraphElement | null>;
+  /** ...and its figures' values in these, in the order of FIGURES. */
+  valuesRef: RefObject<(HTMLSpanElement | null)[]>;
+  layout: ReadoutLayout;
+  /** What is said instead of figures (no measurement), or null when there is one. */
+  pending: string | null;
+  noBorder: boolean;
+  bordersCross: boolean;
+  /** Per figure, whether it has a value ('1') or a dash ('0'): its test id and unit are shown only with a value. */
+  known: string;
+  children?: ReactNode;
+}
+
 /**
- * The current frame's figures, always at hand whatever the tool (issue 26): lumen area, minimal and
- * maximal lumen diameter through the centroid, vessel (EEM) area and plaque burden, in type legible
- * at arm's length (14 px names, 17 px values, white on near-black in both themes: the panel is black),
- * with the borders' switch. A frame without a border says so and shows dashes, never numbers.
+ * What the readout shows that stays the same from frame to frame: its box, the figures' names,
+ * the switch and the notes. During playback the figures change with every painted frame while this
+ * does not: it renders again only when the kind of frame changes (a frame without a border, a
+ * figure missing), and FrameReadout writes the frame's numbers into it (issue 27: the Chakra
+ * components here re-rendered their styles with each frame).
  */
-export function FrameReadout({ measurement, pending, at, layout, ref, children }: FrameReadoutProps) {
-  const f = measurement ? frameFigures(measurement) : null;
+const ReadoutShell = memo(function ReadoutShell({ boxRef, titleRef, valuesRef, layout, pending, noBorder, bordersCross, known, children }: ReadoutShellProps) {
   const narrow = layout === 'narrow';
   return (
     <Box
-      ref={ref}
+      ref={boxRef}
       role="group"
       aria-label="Current frame figures"
       data-testid="frame-readout"
-      data-slice={measurement?.slice}
       data-layout={layout}
       position="absolute"
       left="0"
       top="0"
-      transform={`translate(${at.x}px, ${at.y}px)`}
       // The image stays the clinician's everywhere: a press on the figures goes through to the tool
       // (a ruler may start in the corner the readout sits in), and only the switch takes a click.
       // A drag across it never selects its text.
@@ -127,30 +156,37 @@ export function FrameReadout({ measurement, pending, at, layout, ref, children }
       maxWidth={narrow ? '150px' : '280px'}
     >
       <Flex direction={narrow ? 'column' : 'row'} align={narrow ? 'flex-start' : 'center'} justify="space-between" gap={narrow ? '1' : '3'} mb="1">
-        <Text as="span" fontWeight="semibold" color="gray.300">
-          {measurement ? `Frame ${measurement.slice}` : 'Borders'}
-        </Text>
+        <Text ref={titleRef} as="span" fontWeight="semibold" color="gray.300" />
         <BordersToggle />
       </Flex>
-      {f === null ? (
+      {pending !== null ? (
         <Text as="span" color="gray.300" data-testid="readout-pending">
-          {pending ?? 'No borders on this frame.'}
+          {pending}
         </Text>
       ) : (
         <>
-          {f.noBorder ? (
+          {noBorder ? (
             <Text as="p" color="orange.300" role="status" data-testid="no-border" mb="1">
               {NO_BORDER_TEXT}
             </Text>
           ) : null}
           <Grid templateColumns={narrow ? 'auto' : 'auto auto'} columnGap="3" rowGap={narrow ? '0' : '0.5'} alignItems="baseline">
-            <Figure name="Lumen area" value={formatFigure(f.lumenAreaMm2, 2)} unit="mm²" testId="contour-area" swatch={CONTOUR_COLOR} narrow={narrow} />
-            <Figure name="Min lumen Ø" value={formatFigure(f.minLumenDiameterMm, 2)} unit="mm" testId="min-diameter" narrow={narrow} />
-            <Figure name="Max lumen Ø" value={formatFigure(f.maxLumenDiameterMm, 2)} unit="mm" testId="max-diameter" narrow={narrow} />
-            <Figure name="Vessel area" value={formatFigure(f.vesselAreaMm2, 2)} unit="mm²" testId="vessel-area" swatch={VESSEL_CONTOUR_COLOR} narrow={narrow} />
-            <Figure name="Plaque burden" value={formatFigure(f.plaqueBurdenPercent, 0)} unit="%" testId="plaque-burden" narrow={narrow} />
+            {FIGURES.map((figure, index) => (
+              <Figure
+                key={figure.testId}
+                name={figure.name}
+                known={known[index] === '1'}
+                unit={figure.unit}
+                testId={figure.testId}
+                swatch={figure.swatch}
+                narrow={narrow}
+                valueRef={(element) => {
+                  valuesRef.current[index] = element;
+                }}
+              />
+            ))}
           </Grid>
-          {f.bordersCross ? (
+          {bordersCross ? (
             <Text as="p" color="orange.300" role="status" data-testid="borders-cross" mt="1">
               The vessel border crosses the lumen: no plaque figure
             </Text>
@@ -159,5 +195,56 @@ export function FrameReadout({ measurement, pending, at, layout, ref, children }
       )}
       {children}
     </Box>
+  );
+});
+
+/**
+ * The current frame's figures, always at hand whatever the tool (issue 26): lumen area, minimal and
+ * maximal lumen diameter through the centroid, vessel (EEM) area and plaque burden, in type legible
+ * at arm's length (14 px names, 17 px values, white on near-black in both themes: the panel is black),
+ * with the borders' switch. A frame without a border says so and shows dashes, never numbers.
+ * The frame's number, figures and place are written into the shell's elements before the browser
+ * paints (a layout effect), in the same commit as the frame's borders: never a stale frame's figures.
+ */
+export function FrameReadout({ measurement, pending, at, layout, ref, children }: FrameReadoutProps) {
+  const f = measurement ? frameFigures(measurement) : null;
+  const values = f ? FIGURES.map((figure) => figure.of(f)) : null;
+  const box = useRef<HTMLDivElement | null>(null);
+  const titleRef = useRef<HTMLParagraphElement | null>(null);
+  const valuesRef = useRef<(HTMLSpanElement | null)[]>([]);
+  const boxRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      box.current = element;
+      if (typeof ref === 'function') ref(element);
+      else if (ref) ref.current = element;
+    },
+    [ref],
+  );
+  const slice = measurement?.slice;
+  const title = measurement ? `Frame ${measurement.slice}` : 'Borders';
+  const transform = `translate(${at.x}px, ${at.y}px)`;
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (element) {
+      if (element.style.transform !== transform) element.style.transform = transform;
+      if (slice === undefined) element.removeAttribute('data-slice');
+      else if (element.dataset.slice !== String(slice)) element.dataset.slice = String(slice);
+    }
+    setText(titleRef.current, title);
+    values?.forEach((value, index) => setText(valuesRef.current[index] ?? null, value));
+  });
+  return (
+    <ReadoutShell
+      boxRef={boxRef}
+      titleRef={titleRef}
+      valuesRef={valuesRef}
+      layout={layout}
+      pending={f === null ? (pending ?? 'No borders on this frame.') : null}
+      noBorder={f?.noBorder ?? false}
+      bordersCross={f?.bordersCross ?? false}
+      known={values ? values.map((value) => (value === NO_FIGURE ? '0' : '1')).join('') : ''}
+    >
+      {children}
+    </ReadoutShell>
   );
 }

@@ -44,7 +44,7 @@ export function playbackWaitReason(view: PlaybackView): string {
 
 export interface PlaybackInput {
   read: () => PlaybackView;
-  /** Slices per tick; 1 by default (the spec's speed). Fractions play slower, e.g. at the acquisition frame rate. */
+  /** Slices per 10 ms step of playback time; 1 by default (the spec's speed). Fractions play slower, e.g. at the acquisition frame rate. */
   slicesPerTick?: number;
 }
 
@@ -64,7 +64,20 @@ export type PlaybackEvent =
   | { type: 'playback.autoPause' }
   | { type: 'playback.reset' }
   | { type: 'playback.setSpeed'; slicesPerTick: number }
-  | { type: 'playback.tick' };
+  /** One painted frame's worth of playback: `elapsedMs` since the last one (a 10 ms step when not given). */
+  | { type: 'playback.tick'; elapsedMs?: number };
+
+/**
+ * The most playback time one frame may account for. A frame that comes later (a long task, a tab
+ * that was hidden without a pause) plays on from where it was instead of leaping ahead.
+ */
+export const MAX_TICK_MS = 100;
+
+/** Slices owed to a frame `elapsedMs` after the last one, at `slicesPerTick` per 10 ms step. */
+export function tickProgress(slicesPerTick: number, elapsedMs: number | undefined): number {
+  const elapsed = elapsedMs === undefined ? PLAYBACK_STEP_MS : Math.min(MAX_TICK_MS, Math.max(0, elapsedMs));
+  return (slicesPerTick * elapsed) / PLAYBACK_STEP_MS;
+}
 
 /** The speed at which the pullback plays in real time: its frames per second spread over the ticks. */
 export function realTimeSlicesPerTick(frameRateHz: number): number {
@@ -88,10 +101,32 @@ export const playbackMachine = setup({
     input: {} as PlaybackInput,
   },
   actors: {
-    /** An interval rather than re-entered delays, so that ticks do not drift by the time each one takes. */
+    /**
+     * One tick per animation frame, carrying the time since the last one: the slice moves at most
+     * once per painted frame, by as many slices as the speed owes that time (100 a second at the
+     * spec's speed), so playback keeps its speed without the 10 ms interval's ticks, most of which
+     * moved the slice, woke this chart and its listeners for images never painted (issue 27).
+     * The next frame is asked for after the tick is sent: the panels' draws (and the readout's),
+     * asked for while the slice moved, then run first in the next frame, before its tick. Asked for
+     * before, the next tick ran ahead of a pending draw and the next draw request went to the frame
+     * after: an image every other frame.
+     */
     ticker: fromCallback<PlaybackEvent>(({ sendBack }) => {
-      const id = setInterval(() => sendBack({ type: 'playback.tick' }), PLAYBACK_STEP_MS);
-      return () => clearInterval(id);
+      let last = performance.now();
+      let id = 0;
+      let stopped = false;
+      const frame = (now: number) => {
+        const elapsedMs = now - last;
+        last = now;
+        if (elapsedMs > 0) sendBack({ type: 'playback.tick', elapsedMs });
+        // The tick may have stopped playback (the store was emptied): then no frame is asked for.
+        if (!stopped) id = requestAnimationFrame(frame);
+      };
+      id = requestAnimationFrame(frame);
+      return () => {
+        stopped = true;
+        cancelAnimationFrame(id);
+      };
     }),
   },
   actions: {
@@ -138,8 +173,8 @@ export const playbackMachine = setup({
         'playback.tick': [
           {
             guard: 'canPlay',
-            actions: enqueueActions(({ context, enqueue }) => {
-              const progress = context.carry + context.slicesPerTick;
+            actions: enqueueActions(({ context, event, enqueue }) => {
+              const progress = context.carry + tickProgress(context.slicesPerTick, event.type === 'playback.tick' ? event.elapsedMs : undefined);
               const steps = Math.floor(progress);
               enqueue.assign({ carry: progress - steps });
               if (steps < 1) return;

@@ -6,7 +6,10 @@ import {
   isPlaying,
   nextSlice,
   playbackMachine,
+  MAX_TICK_MS,
   realTimeSlicesPerTick,
+  tickProgress,
+  type PlaybackActorRef,
   type PlaybackView,
 } from '../../../../src/web/review/playback/playback.machine.ts';
 
@@ -41,6 +44,14 @@ function startPlayback(store = fakeStore(), slicesPerTick?: number) {
   return { actor, store, state };
 }
 
+/** The fake clock's animation frames come every 16 ms. */
+const FRAME_MS = 16;
+
+/** `count` ticks of one 10 ms step each, as the machine gets them when frames come every 10 ms. */
+function tick(actor: PlaybackActorRef, count = 1) {
+  for (let i = 0; i < count; i++) actor.send({ type: 'playback.tick' });
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
 });
@@ -53,7 +64,7 @@ describe('playback statechart (spec section 4)', () => {
   it('starts stopped, automatic, and does not tick', () => {
     const { store, state } = startPlayback();
     expect(state()).toEqual({ playing: false, manual: false });
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 5);
+    vi.advanceTimersByTime(FRAME_MS * 5);
     expect(store.shown).toEqual([]);
   });
 
@@ -61,40 +72,89 @@ describe('playback statechart (spec section 4)', () => {
     const { actor, store, state } = startPlayback(fakeStore({ slice: 40 }));
     actor.send({ type: 'playback.manualResume' });
     expect(state()).toEqual({ playing: true, manual: true });
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+    tick(actor, 3);
     expect(store.shown).toEqual([41, 42, 43]);
 
     actor.send({ type: 'playback.manualPause' });
     expect(state()).toEqual({ playing: false, manual: true });
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+    tick(actor, 3);
     expect(store.view.slice).toBe(43);
   });
 
-  it('advances one slice per 10 ms tick, and not before the step has elapsed', () => {
+  it('moves the slice at most once per animation frame, by the time since the last one: 100 slices a second', () => {
     const { actor, store } = startPlayback();
     actor.send({ type: 'playback.manualResume' });
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS - 1);
+    // No move before the display's first frame.
+    vi.advanceTimersByTime(FRAME_MS - 1);
     expect(store.shown).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(store.shown).toEqual([2]);
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 10);
-    expect(store.view.slice).toBe(12);
-    expect(store.shown).toHaveLength(11);
+    // A second of frames: one slice change per frame (never more), and the spec's 100 slices in it.
+    vi.advanceTimersByTime(1000 - FRAME_MS);
+    const frames = Math.floor(1000 / FRAME_MS);
+    expect(store.shown).toHaveLength(frames);
+    expect(store.view.slice).toBe(1 + Math.floor((frames * FRAME_MS) / PLAYBACK_STEP_MS));
+  });
+
+  it('lets a panel that draws in the next animation frame after each move draw in every frame of playback', () => {
+    const store = fakeStore();
+    let pending = 0;
+    const drawn: number[] = [];
+    // As the panels do (panel-controller.ts): a move asks for a draw in the next frame, unless one is pending.
+    const actor = createActor(
+      playbackMachine.provide({
+        actions: {
+          advanceSlice: (_, { slice }) => {
+            store.view.slice = slice;
+            pending ||= requestAnimationFrame(() => {
+              pending = 0;
+              drawn.push(store.view.slice);
+            });
+          },
+        },
+      }),
+      { input: { read: store.read } },
+    ).start();
+    actor.send({ type: 'playback.manualResume' });
+    vi.advanceTimersByTime(FRAME_MS * 31);
+    // The first frame moves the slice; each of the next 30 draws the slice the frame before it chose.
+    expect(drawn).toHaveLength(30);
+    expect(new Set(drawn).size).toBe(30);
+  });
+
+  it('stops moving the slice on pause: no frame is asked for while stopped', () => {
+    const { actor, store } = startPlayback();
+    actor.send({ type: 'playback.manualResume' });
+    vi.advanceTimersByTime(FRAME_MS * 3);
+    actor.send({ type: 'playback.manualPause' });
+    const shown = store.view.slice;
+    vi.advanceTimersByTime(FRAME_MS * 10);
+    expect(store.view.slice).toBe(shown);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('counts a late frame (a long task) as at most MAX_TICK_MS of playback', () => {
+    const { actor, store } = startPlayback();
+    actor.send({ type: 'playback.manualResume' });
+    actor.send({ type: 'playback.tick', elapsedMs: 5_000 });
+    expect(store.shown).toEqual([1 + MAX_TICK_MS / PLAYBACK_STEP_MS]);
+    expect(tickProgress(1, 25)).toBeCloseTo(2.5);
+    expect(tickProgress(0.3, undefined)).toBeCloseTo(0.3);
   });
 
   it('continues from wherever the user moved the slice while playing', () => {
     const { actor, store } = startPlayback();
     actor.send({ type: 'playback.manualResume' });
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+    tick(actor);
     store.view.slice = 200;
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+    tick(actor);
     expect(store.shown).toEqual([2, 201]);
   });
 
   it('restarts from slice 1 after the last slice', () => {
     const { actor, store } = startPlayback(fakeStore({ slice: 148, sliceCount: 150, bmodeLoaded: 120 }));
     actor.send({ type: 'playback.manualResume' });
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 4);
+    tick(actor, 4);
     expect(store.shown).toEqual([149, 150, 1, 2]);
   });
 
@@ -104,7 +164,7 @@ describe('playback statechart (spec section 4)', () => {
     expect(state()).toEqual({ playing: false, manual: false });
     actor.send({ type: 'playback.autoResume' });
     expect(state().playing).toBe(false);
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 5);
+    tick(actor, 5);
     expect(store.shown).toEqual([]);
   });
 
@@ -124,7 +184,7 @@ describe('playback statechart (spec section 4)', () => {
     store.view.bmodeLoaded = 87;
     actor.send({ type: 'playback.manualResume' });
     expect(state().playing).toBe(true);
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 2);
+    tick(actor, 2);
     expect(store.shown).toEqual([2, 3]);
   });
 
@@ -132,7 +192,7 @@ describe('playback statechart (spec section 4)', () => {
     const { actor, store, state } = startPlayback(fakeStore({ slice: 95, sliceCount: 96, bmodeLoaded: 0, bmodeCount: 0, angioCount: 96, angioLoaded: 96 }));
     actor.send({ type: 'playback.manualResume' });
     expect(state().playing).toBe(true);
-    vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+    tick(actor, 3);
     expect(store.shown).toEqual([96, 1, 2]);
   });
 
@@ -141,13 +201,13 @@ describe('playback statechart (spec section 4)', () => {
       const { actor, store, state } = startPlayback();
       actor.send({ type: 'playback.autoResume' });
       expect(state()).toEqual({ playing: true, manual: false });
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 2);
+      tick(actor, 2);
       actor.send({ type: 'playback.autoPause' });
       expect(state()).toEqual({ playing: false, manual: false });
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 2);
+      tick(actor, 2);
       expect(store.shown).toEqual([2, 3]);
       actor.send({ type: 'playback.autoResume' });
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+      tick(actor);
       expect(store.shown).toEqual([2, 3, 4]);
     });
 
@@ -194,10 +254,10 @@ describe('playback statechart (spec section 4)', () => {
     it('stops playback and leaves manual mode', () => {
       const { actor, store, state } = startPlayback();
       actor.send({ type: 'playback.manualResume' });
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+      tick(actor);
       actor.send({ type: 'playback.reset' });
       expect(state()).toEqual({ playing: false, manual: false });
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 5);
+      tick(actor, 5);
       expect(store.shown).toEqual([2]);
       actor.send({ type: 'playback.autoResume' });
       expect(state().playing).toBe(true);
@@ -208,25 +268,27 @@ describe('playback statechart (spec section 4)', () => {
       actor.send({ type: 'playback.manualResume' });
       store.view.bmodeLoaded = 0;
       store.view.sliceCount = 0;
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS);
+      vi.advanceTimersByTime(FRAME_MS);
       expect(state()).toEqual({ playing: false, manual: false });
       expect(store.shown).toEqual([]);
+      // Stopped by its own tick, the ticker asks for no further frame.
+      expect(vi.getTimerCount()).toBe(0);
     });
   });
 
   describe('speed', () => {
-    it('plays several slices per tick', () => {
+    it('plays several slices per 10 ms step', () => {
       const { actor, store } = startPlayback(fakeStore({ sliceCount: 150 }));
       actor.send({ type: 'playback.setSpeed', slicesPerTick: 2 });
       actor.send({ type: 'playback.manualResume' });
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 3);
+      tick(actor, 3);
       expect(store.shown).toEqual([3, 5, 7]);
     });
 
-    it('plays fractions of a slice per tick by skipping ticks', () => {
+    it('plays fractions of a slice per 10 ms step by skipping steps', () => {
       const { actor, store } = startPlayback(fakeStore(), 0.25);
       actor.send({ type: 'playback.manualResume' });
-      vi.advanceTimersByTime(PLAYBACK_STEP_MS * 8);
+      tick(actor, 8);
       expect(store.shown).toEqual([2, 3]);
     });
 
