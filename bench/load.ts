@@ -294,6 +294,7 @@ async function main() {
     clientsOver: frameClients,
     batchSizes: args.batch.split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 256),
     measureStatic: () => measure(staticTarget, { setupClient: frameClients(staticPaths), headers: {} }),
+    staticFiles: { port: staticServer.port, paths: staticPaths },
   });
   printSignedDelivery(signed, frameRows.find((r) => r.target.via === 'direct')?.result, frameRows.find((r) => r.target.via === 'static files')?.result, framesPerChunk);
 

@@ -55,11 +55,17 @@ function batchPathOf(chunkPath: string, from: number, count: number): string {
 }
 
 /**
- * `connections` clients for `seconds`, each making the requests a browser makes for the chunks in
- * order from a chunk of its own: with `batch` null, today's chain (the app's location of each chunk,
- * then the store's GET); with `batch` N, one batch of N locations from the app (fewer at the
- * series' end), then the store's GET of each of them. A chunk's time includes its share of waiting
- * for its batch (the first chunk of a batch waits for the whole batch answer).
+ * What each client of chainLoad does per chunk: today's chain (the app's location of the chunk, then
+ * the store's GET); a batch of `size` locations from the app (fewer at the series' end), then the
+ * store's GET of each; or plain GETs of `paths` on `port` (the static file server, through this same
+ * client code, so that the chains' ratio to it measures the chain and not the client).
+ */
+type ChainMode = { kind: 'per-chunk' } | { kind: 'batch'; size: number } | { kind: 'plain'; port: number; paths: string[] };
+
+/**
+ * `connections` clients for `seconds`, each walking the chunks in order from a chunk of its own as
+ * `mode` says. A chunk's time includes its share of waiting for its batch (the first chunk of a
+ * batch waits for the whole batch answer).
  */
 async function chainLoad(
   appPort: number,
@@ -68,7 +74,7 @@ async function chainLoad(
   connections: number,
   seconds: number,
   probes: CpuProbes,
-  batch: number | null = null,
+  mode: ChainMode = { kind: 'per-chunk' },
 ): Promise<ChainResult> {
   const appAgent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const storeAgent = new http.Agent({ keepAlive: true, maxSockets: connections });
@@ -110,8 +116,22 @@ async function chainLoad(
       k = (k + count) % chunkPaths.length;
     }
   };
+  const plainClient = async (first: number, port: number, paths: string[]) => {
+    for (let k = first; performance.now() < deadline; k++) {
+      const begun = performance.now();
+      try {
+        const chunk = await fetchOn(storeAgent, port, paths[k % paths.length]!);
+        if (chunk.status !== 200) throw new Error(`plain ${chunk.status}`);
+        bytes += chunk.body.length;
+        latencies.push(performance.now() - begun);
+      } catch {
+        errors++;
+      }
+    }
+  };
   const client = async (first: number) => {
-    if (batch !== null) return batchClient(first, batch);
+    if (mode.kind === 'batch') return batchClient(first, mode.size);
+    if (mode.kind === 'plain') return plainClient(first, mode.port, mode.paths);
     for (let k = first; performance.now() < deadline; k++) {
       const begun = performance.now();
       try {
@@ -162,6 +182,8 @@ export type SignedDeliveryOptions = {
   batchSizes: number[];
   /** The static file server of the same run, measured once more after the chains. */
   measureStatic?: () => Promise<LoadResult>;
+  /** The static file server and its paths for the same chunks: GET through the chains' own client, before and after them. */
+  staticFiles?: { port: number; paths: string[] };
 };
 
 export type SignedDelivery = {
@@ -172,6 +194,8 @@ export type SignedDelivery = {
   batched: { size: number; result: ChainResult }[];
   /** The static file server measured again right after the chains, so the ratios compare neighbours in time. */
   staticAfter: LoadResult | null;
+  /** The static file server through the chains' own client, just before and just after them. */
+  staticByClient: ChainResult[];
   generationSeconds: number;
 };
 
@@ -208,12 +232,17 @@ export async function measureSignedDelivery(options: SignedDeliveryOptions): Pro
 
   const location = await options.measure(port, probes, { setupClient: options.clientsOver(options.chunkPaths) });
   const store = await options.measure(s3.port, probes, { setupClient: options.clientsOver(storePaths), headers: {} });
-  const product = await chainLoad(port, options.headers, options.chunkPaths, options.connections, options.seconds, probes);
+  const chain = (mode?: ChainMode) => chainLoad(port, options.headers, options.chunkPaths, options.connections, options.seconds, probes, mode);
+  const plain = async () => (options.staticFiles ? [await chain({ kind: 'plain', ...options.staticFiles })] : []);
+  // Neighbours in time on a shared machine: the static server through the same client before and after the chains.
+  const staticByClient = await plain();
+  const product = await chain();
   const batched = [];
   // A batch never runs past the series' end: asked for more than the record has, it is the whole record.
-  for (const size of options.batchSizes.map((n) => Math.min(n, options.chunkPaths.length))) batched.push({ size, result: await chainLoad(port, options.headers, options.chunkPaths, options.connections, options.seconds, probes, size) });
+  for (const size of options.batchSizes.map((n) => Math.min(n, options.chunkPaths.length))) batched.push({ size, result: await chain({ kind: 'batch', size }) });
+  staticByClient.push(...(await plain()));
   const staticAfter = options.measureStatic ? await options.measureStatic() : null;
-  return { location, store, product, batched, staticAfter, generationSeconds };
+  return { location, store, product, batched, staticAfter, staticByClient, generationSeconds };
 }
 
 /** The signed-URL rows beside the app-sent bytes and the static file server of the same run. */
@@ -237,6 +266,17 @@ export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult
   row('store alone, signed GETs (s3rver)', result.store);
   row('through the product: location + store GET', result.product);
   for (const { size, result: chain } of result.batched) row(`through the product: 1 batch per ${size} + store GETs`, chain);
+  if (result.staticByClient.length) {
+    // The chains against the static server through the very same client code, measured just before and after them.
+    const [before, after] = result.staticByClient;
+    const reference = after ? (before!.rps + after.rps) / 2 : before!.rps;
+    const same = (label: string, r: ChainResult) =>
+      line([label, fixed(r.rps), fixed(r.p50, 1), fixed(r.p99, 1), String(r.errors), fixed(r.mbps, 1), fixed(r.rps * framesPerChunk), `${(r.rps / reference).toFixed(2)}x`]);
+    console.info('  The same, each against the static file server through the chains\' own client (the mean of its runs just before and after them):');
+    for (const [i, r] of result.staticByClient.entries()) same(`static files, this client, ${i ? 'after' : 'before'}`, r);
+    same('chain: location + store GET', result.product);
+    for (const { size, result: chain } of result.batched) same(`chain: 1 batch per ${size} + store GETs`, chain);
+  }
   const cores = (c: Record<string, number>) => Object.entries(c).filter(([, v]) => v >= 0.005).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ');
   console.info(`  CPU cores busy, locations: ${cores(result.location.cores)}; store: ${cores(result.store.cores)}; chain: ${cores(result.product.cores)}`);
   for (const { size, result: chain } of result.batched) console.info(`  CPU cores busy, chain with batches of ${size}: ${cores(chain.cores)}`);
