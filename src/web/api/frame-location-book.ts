@@ -61,9 +61,14 @@ type SeriesBook = {
   refused: boolean;
 };
 
+/**
+ * The URL, the user and the caller's own signal. A Request's signal is not taken: in the service
+ * worker it is the page's, which a reload aborts, and the chunk the worker was fetching from the
+ * store would then be lost to its cache (today's per-chunk path does not abort it either).
+ */
 function requestParts(input: RequestInfo | URL, init?: RequestInit): { url: string; authorization: string; signal?: AbortSignal } {
   if (typeof input === 'object' && 'headers' in input) {
-    return { url: input.url, authorization: input.headers.get('authorization') ?? '', signal: init?.signal ?? input.signal };
+    return { url: input.url, authorization: input.headers.get('authorization') ?? '', signal: init?.signal ?? undefined };
   }
   return { url: String(input), authorization: new Headers(init?.headers).get('authorization') ?? '', signal: init?.signal ?? undefined };
 }

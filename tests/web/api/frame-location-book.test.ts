@@ -19,11 +19,11 @@ function network(
 ) {
   // Signed for five minutes from the app's clock, as the server does.
   const expires = () => new Date((options.now ?? (() => T0))() + 300_000).toISOString();
-  const calls: { url: string; headers: Headers; credentials?: RequestCredentials }[] = [];
+  const calls: { url: string; headers: Headers; credentials?: RequestCredentials; signal?: AbortSignal | null }[] = [];
   let signature = 'a';
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
-    calls.push({ url, headers: new Headers(input instanceof Request ? input.headers : init?.headers), credentials: init?.credentials });
+    calls.push({ url, headers: new Headers(input instanceof Request ? input.headers : init?.headers), credentials: init?.credentials, signal: init?.signal });
     if (url.startsWith('https://frames.example.org/')) {
       const status = options.storeStatus?.(url) ?? 200;
       return new Response(status === 200 ? new Uint8Array([Number(/bmode\/(\d+)/.exec(url)![1])]) : 'AccessDenied', { status });
@@ -127,10 +127,23 @@ describe('frame locations in batches', () => {
   it('serves a Request as the service worker gets it, absolute URL and headers included', async () => {
     const net = network();
     const frames = createFrameLocationBook(net.fetchMock, { now: () => T0 });
-    const request = (chunk: number) => new Request(`https://demo.example.org${chunkUrl(chunk)}`, { headers: AUTH });
+    const page = new AbortController();
+    const request = (chunk: number) => new Request(`https://demo.example.org${chunkUrl(chunk)}`, { headers: AUTH, signal: page.signal });
     await frames(request(0));
     expect(await bytesOf(await frames(request(1)))).toEqual([1]);
     expect(net.calls.map((c) => c.url)).toContain('https://demo.example.org/api/demo/records/r1/frame-locations/bmode?v=v1&from=1&count=64');
+    // The page's signal (a reload aborts it) does not cancel the worker's store GET, which its cache keeps.
+    expect(net.calls.at(-1)!.signal ?? null).toBeNull();
+  });
+
+  it("cancels the store's GET with the page's own request when the page gives up", async () => {
+    const net = network();
+    const frames = createFrameLocationBook(net.fetchMock, { now: () => T0 });
+    const page = new AbortController();
+    await frames(chunkUrl(0), { headers: AUTH });
+    await frames(chunkUrl(1), { headers: AUTH, signal: page.signal });
+    expect(net.calls.at(-1)!.url).toBe(storeUrl(1));
+    expect(net.calls.at(-1)!.signal).toBe(page.signal);
   });
 });
 
