@@ -184,6 +184,8 @@ export type SignedDeliveryOptions = {
   measureStatic?: () => Promise<LoadResult>;
   /** The static file server and its paths for the same chunks: GET through the chains' own client, before and after them. */
   staticFiles?: { port: number; paths: string[] };
+  /** Rounds of chains between static runs through the same client (the first is the one printed in full). */
+  rounds: number;
 };
 
 export type SignedDelivery = {
@@ -196,6 +198,12 @@ export type SignedDelivery = {
   staticAfter: LoadResult | null;
   /** The static file server through the chains' own client, just before and just after them. */
   staticByClient: ChainResult[];
+  /**
+   * More rounds of the same (static through this client, per-chunk chain, each batch size, static
+   * again), each chain's rate over its round's static mean: on a shared machine the rate swings
+   * between minutes, a ratio within a round far less.
+   */
+  roundRatios: { perChunk: number; batched: number[] }[];
   generationSeconds: number;
 };
 
@@ -241,8 +249,22 @@ export async function measureSignedDelivery(options: SignedDeliveryOptions): Pro
   // A batch never runs past the series' end: asked for more than the record has, it is the whole record.
   for (const size of options.batchSizes.map((n) => Math.min(n, options.chunkPaths.length))) batched.push({ size, result: await chain({ kind: 'batch', size }) });
   staticByClient.push(...(await plain()));
+  const roundRatios = [];
+  const sizes = batched.map((b) => b.size);
+  if (options.staticFiles) {
+    const ratioOf = (rps: number, around: ChainResult[]) => rps / ((around[0]!.rps + around[1]!.rps) / 2);
+    roundRatios.push({ perChunk: ratioOf(product.rps, staticByClient), batched: batched.map((b) => ratioOf(b.result.rps, staticByClient)) });
+    for (let round = 1; round < options.rounds; round++) {
+      const before = await plain();
+      const perChunk = await chain();
+      const chains = [];
+      for (const size of sizes) chains.push(await chain({ kind: 'batch', size }));
+      const around = [...before, ...(await plain())];
+      roundRatios.push({ perChunk: ratioOf(perChunk.rps, around), batched: chains.map((c) => ratioOf(c.rps, around)) });
+    }
+  }
   const staticAfter = options.measureStatic ? await options.measureStatic() : null;
-  return { location, store, product, batched, staticAfter, staticByClient, generationSeconds };
+  return { location, store, product, batched, staticAfter, staticByClient, roundRatios, generationSeconds };
 }
 
 /** The signed-URL rows beside the app-sent bytes and the static file server of the same run. */
@@ -276,6 +298,14 @@ export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult
     for (const [i, r] of result.staticByClient.entries()) same(`static files, this client, ${i ? 'after' : 'before'}`, r);
     same('chain: location + store GET', result.product);
     for (const { size, result: chain } of result.batched) same(`chain: 1 batch per ${size} + store GETs`, chain);
+  }
+  if (result.roundRatios.length > 1) {
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const sizes = result.batched.map((b) => b.size);
+    const text = (values: number[]) => `${values.map((v) => v.toFixed(2)).join(' / ')} (median ${median(values).toFixed(2)}x)`;
+    console.info(`  Rounds (${result.roundRatios.length}), each chain over its own round's static file server through this client:`);
+    console.info(`    location + store GET: ${text(result.roundRatios.map((r) => r.perChunk))}`);
+    for (const [i, size] of sizes.entries()) console.info(`    1 batch per ${size} + store GETs: ${text(result.roundRatios.map((r) => r.batched[i]!))}`);
   }
   const cores = (c: Record<string, number>) => Object.entries(c).filter(([, v]) => v >= 0.005).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ');
   console.info(`  CPU cores busy, locations: ${cores(result.location.cores)}; store: ${cores(result.store.cores)}; chain: ${cores(result.product.cores)}`);
