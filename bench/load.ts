@@ -32,7 +32,17 @@ import { cpuSeconds, postgresCpuSeconds, startBalancer, startJsonReady } from '.
 import { percentile, runLoad, stopCurrentLoad, type CpuProbes, type LoadResult } from './load/run-load.ts';
 import { measureSignedDelivery, printSignedDelivery } from './load/store-frames.ts';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, connections: { type: 'string', default: '100' }, warmup: { type: 'string', default: '2' } } });
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '100' },
+    warmup: { type: 'string', default: '2' },
+    // Chunks per batch of frame locations for the store chain (comma-separated; the page asks 64).
+    batch: { type: 'string', default: '64' },
+    // Further rounds of the store chains between static runs (their ratios swing less than their rates on a shared machine).
+    rounds: { type: 'string', default: '0' },
+  },
+});
 const SECONDS = Number(args.seconds);
 const CONNECTIONS = Number(args.connections);
 const WARMUP_SECONDS = Number(args.warmup);
@@ -284,6 +294,10 @@ async function main() {
     seconds: SECONDS,
     measure: (port, extra, load) => measure({ replicas: 1, via: 's3', port, probes: probes(extra) }, load),
     clientsOver: frameClients,
+    batchSizes: args.batch.split(',').map(Number).filter((n) => Number.isInteger(n) && n >= 1 && n <= 256),
+    measureStatic: () => measure(staticTarget, { setupClient: frameClients(staticPaths), headers: {} }),
+    staticFiles: { port: staticServer.port, paths: staticPaths },
+    rounds: 1 + Math.max(0, Number(args.rounds) || 0),
   });
   printSignedDelivery(signed, frameRows.find((r) => r.target.via === 'direct')?.result, frameRows.find((r) => r.target.via === 'static files')?.result, framesPerChunk);
 

@@ -49,8 +49,33 @@ function fetchOn(agent: http.Agent, port: number, pathName: string, headers: Rec
 
 export type ChainResult = { rps: number; p50: number; p99: number; errors: number; mbps: number; cores: Record<string, number> };
 
-/** `connections` clients, each asking the app where a chunk is and then fetching it from the store, for `seconds`. */
-async function chainLoad(appPort: number, headers: Record<string, string>, chunkPaths: string[], connections: number, seconds: number, probes: CpuProbes): Promise<ChainResult> {
+/** The batch route's path for chunks from..from+count-1 of the series a chunk path names. */
+function batchPathOf(chunkPath: string, from: number, count: number): string {
+  return chunkPath.replace(/\/frames\/(bmode|angio)\/\d+\?v=([^&]*)$/, `/frame-locations/$1?v=$2&from=${from}&count=${count}`);
+}
+
+/**
+ * What each client of chainLoad does per chunk: today's chain (the app's location of the chunk, then
+ * the store's GET); a batch of `size` locations from the app (fewer at the series' end), then the
+ * store's GET of each; or plain GETs of `paths` on `port` (the static file server, through this same
+ * client code, so that the chains' ratio to it measures the chain and not the client).
+ */
+type ChainMode = { kind: 'per-chunk' } | { kind: 'batch'; size: number } | { kind: 'plain'; port: number; paths: string[] };
+
+/**
+ * `connections` clients for `seconds`, each walking the chunks in order from a chunk of its own as
+ * `mode` says. A chunk's time includes its share of waiting for its batch (the first chunk of a
+ * batch waits for the whole batch answer).
+ */
+async function chainLoad(
+  appPort: number,
+  headers: Record<string, string>,
+  chunkPaths: string[],
+  connections: number,
+  seconds: number,
+  probes: CpuProbes,
+  mode: ChainMode = { kind: 'per-chunk' },
+): Promise<ChainResult> {
   const appAgent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const storeAgent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
@@ -61,7 +86,52 @@ async function chainLoad(appPort: number, headers: Record<string, string>, chunk
   const machineBefore = machineBusySeconds();
   const started = performance.now();
   const deadline = started + seconds * 1000;
+  const storeGet = async (url: URL, begun: number) => {
+    const chunk = await fetchOn(storeAgent, Number(url.port), url.pathname + url.search);
+    if (chunk.status !== 200) throw new Error(`store ${chunk.status}`);
+    bytes += chunk.body.length;
+    latencies.push(performance.now() - begun);
+  };
+  const batchClient = async (first: number, size: number) => {
+    for (let k = first % chunkPaths.length; performance.now() < deadline; ) {
+      let begun = performance.now();
+      const count = Math.min(size, chunkPaths.length - k);
+      try {
+        const answer = await fetchOn(appAgent, appPort, batchPathOf(chunkPaths[0]!, k, count), headers);
+        if (answer.status !== 200) throw new Error(`batch ${answer.status}`);
+        const { locations } = JSON.parse(answer.body.toString()) as { locations: { url?: string }[] };
+        for (const location of locations) {
+          if (performance.now() >= deadline) break;
+          try {
+            if (!location.url) throw new Error('not ready');
+            await storeGet(new URL(location.url), begun);
+          } catch {
+            errors++;
+          }
+          begun = performance.now();
+        }
+      } catch {
+        errors++;
+      }
+      k = (k + count) % chunkPaths.length;
+    }
+  };
+  const plainClient = async (first: number, port: number, paths: string[]) => {
+    for (let k = first; performance.now() < deadline; k++) {
+      const begun = performance.now();
+      try {
+        const chunk = await fetchOn(storeAgent, port, paths[k % paths.length]!);
+        if (chunk.status !== 200) throw new Error(`plain ${chunk.status}`);
+        bytes += chunk.body.length;
+        latencies.push(performance.now() - begun);
+      } catch {
+        errors++;
+      }
+    }
+  };
   const client = async (first: number) => {
+    if (mode.kind === 'batch') return batchClient(first, mode.size);
+    if (mode.kind === 'plain') return plainClient(first, mode.port, mode.paths);
     for (let k = first; performance.now() < deadline; k++) {
       const begun = performance.now();
       try {
@@ -108,9 +178,34 @@ export type SignedDeliveryOptions = {
   measure: (port: number, probes: CpuProbes, load: { setupClient?: (client: Client) => void; headers?: Record<string, string> }) => Promise<LoadResult>;
   /** Each connection walks the chunks in order from a chunk of its own (as bench:load's frame scenario). */
   clientsOver: (paths: string[]) => (client: Client) => void;
+  /** Chunks per batch of locations, one chain measured for each (the page asks 64). */
+  batchSizes: number[];
+  /** The static file server of the same run, measured once more after the chains. */
+  measureStatic?: () => Promise<LoadResult>;
+  /** The static file server and its paths for the same chunks: GET through the chains' own client, before and after them. */
+  staticFiles?: { port: number; paths: string[] };
+  /** 1 + the further rounds of chains between static runs through the same client (the first is the one printed in full). */
+  rounds: number;
 };
 
-export type SignedDelivery = { location: LoadResult; store: LoadResult; product: ChainResult; generationSeconds: number };
+export type SignedDelivery = {
+  location: LoadResult;
+  store: LoadResult;
+  product: ChainResult;
+  /** The chain with batches of locations, by chunks per batch. */
+  batched: { size: number; result: ChainResult }[];
+  /** The static file server measured again right after the chains, so the ratios compare neighbours in time. */
+  staticAfter: LoadResult | null;
+  /** The static file server through the chains' own client, just before and just after them. */
+  staticByClient: ChainResult[];
+  /**
+   * More rounds of the same (static through this client, per-chunk chain, each batch size, static
+   * again), each chain's rate over its round's static mean: on a shared machine the rate swings
+   * between minutes, a ratio within a round far less.
+   */
+  roundRatios: { perChunk: number; batched: number[]; store: number }[];
+  generationSeconds: number;
+};
 
 export async function measureSignedDelivery(options: SignedDeliveryOptions): Promise<SignedDelivery> {
   const s3 = await startS3Child(options.env.PUBLIC_URL_TEMPLATE ?? 'http://{tenant}.localhost', options.cleanup);
@@ -145,14 +240,41 @@ export async function measureSignedDelivery(options: SignedDeliveryOptions): Pro
 
   const location = await options.measure(port, probes, { setupClient: options.clientsOver(options.chunkPaths) });
   const store = await options.measure(s3.port, probes, { setupClient: options.clientsOver(storePaths), headers: {} });
-  const product = await chainLoad(port, options.headers, options.chunkPaths, options.connections, options.seconds, probes);
-  return { location, store, product, generationSeconds };
+  const chain = (mode?: ChainMode) => chainLoad(port, options.headers, options.chunkPaths, options.connections, options.seconds, probes, mode);
+  const plain = async () => (options.staticFiles ? [await chain({ kind: 'plain', ...options.staticFiles })] : []);
+  // Neighbours in time on a shared machine: the static server through the same client before and after the chains.
+  const staticByClient = await plain();
+  const product = await chain();
+  const batched = [];
+  // A batch never runs past the series' end: asked for more than the record has, it is the whole record.
+  for (const size of options.batchSizes.map((n) => Math.min(n, options.chunkPaths.length))) batched.push({ size, result: await chain({ kind: 'batch', size }) });
+  staticByClient.push(...(await plain()));
+  const roundRatios = [];
+  const sizes = batched.map((b) => b.size);
+  if (options.staticFiles) {
+    const ratioOf = (rps: number, around: ChainResult[]) => rps / ((around[0]!.rps + around[1]!.rps) / 2);
+    // The store's own rate through this client: the ceiling of any chain that ends in its GETs.
+    const storeByClient = () => chain({ kind: 'plain', port: s3.port, paths: storePaths });
+    for (let round = 1; round < options.rounds; round++) {
+      const before = await plain();
+      const perChunk = await chain();
+      const chains = [];
+      for (const size of sizes) chains.push(await chain({ kind: 'batch', size }));
+      const storeRate = await storeByClient();
+      const around = [...before, ...(await plain())];
+      roundRatios.push({ perChunk: ratioOf(perChunk.rps, around), batched: chains.map((c) => ratioOf(c.rps, around)), store: ratioOf(storeRate.rps, around) });
+    }
+  }
+  const staticAfter = options.measureStatic ? await options.measureStatic() : null;
+  return { location, store, product, batched, staticAfter, staticByClient, roundRatios, generationSeconds };
 }
 
 /** The signed-URL rows beside the app-sent bytes and the static file server of the same run. */
 export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult | undefined, staticFiles: LoadResult | undefined, framesPerChunk: number): void {
   const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : '-');
-  const ratio = (rps: number) => (staticFiles ? `${(rps / staticFiles.rps).toFixed(2)}x` : '-');
+  // Against the static file server measured right after the chains when it was, else the earlier row.
+  const reference = result.staticAfter ?? staticFiles;
+  const ratio = (rps: number) => (reference ? `${(rps / reference.rps).toFixed(2)}x` : '-');
   console.info(
     `\n2b. Frame chunks with signed URLs (STORAGE=s3, FRAMES_FROM_STORE): the app answers where, the store (s3rver, one Node process) sends the bytes; ` +
       `chunks made into the bucket in ${result.generationSeconds.toFixed(1)} s. Goal: the whole chain >= 0.95x the static file server`,
@@ -162,11 +284,34 @@ export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult
   const row = (label: string, r: { rps: number; p50: number; p99: number; errors: number; mbps: number }) =>
     line([label, fixed(r.rps), fixed(r.p50, 1), fixed(r.p99, 1), String(r.errors), fixed(r.mbps, 1), fixed(r.rps * framesPerChunk), ratio(r.rps)]);
   if (staticFiles) row('static file server (same bytes)', staticFiles);
+  if (result.staticAfter) row('static file server, again after the chains', result.staticAfter);
   if (appSends) row('1 replica sends the bytes (today)', appSends);
   row('1 replica answers signed locations only', result.location);
   row('store alone, signed GETs (s3rver)', result.store);
   row('through the product: location + store GET', result.product);
+  for (const { size, result: chain } of result.batched) row(`through the product: 1 batch per ${size} + store GETs`, chain);
+  if (result.staticByClient.length) {
+    // The chains against the static server through the very same client code, measured just before and after them.
+    const [before, after] = result.staticByClient;
+    const reference = after ? (before!.rps + after.rps) / 2 : before!.rps;
+    const same = (label: string, r: ChainResult) =>
+      line([label, fixed(r.rps), fixed(r.p50, 1), fixed(r.p99, 1), String(r.errors), fixed(r.mbps, 1), fixed(r.rps * framesPerChunk), `${(r.rps / reference).toFixed(2)}x`]);
+    console.info('  The same, each against the static file server through the chains\' own client (the mean of its runs just before and after them):');
+    for (const [i, r] of result.staticByClient.entries()) same(`static files, this client, ${i ? 'after' : 'before'}`, r);
+    same('chain: location + store GET', result.product);
+    for (const { size, result: chain } of result.batched) same(`chain: 1 batch per ${size} + store GETs`, chain);
+  }
+  if (result.roundRatios.length > 0) {
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const sizes = result.batched.map((b) => b.size);
+    const text = (values: number[]) => `${values.map((v) => v.toFixed(2)).join(' / ')} (median ${median(values).toFixed(2)}x)`;
+    console.info(`  Rounds after the first (${result.roundRatios.length}), each over its own round's static file server through this client:`);
+    console.info(`    store alone, signed GETs (the chains' ceiling): ${text(result.roundRatios.map((r) => r.store))}`);
+    console.info(`    location + store GET: ${text(result.roundRatios.map((r) => r.perChunk))}`);
+    for (const [i, size] of sizes.entries()) console.info(`    1 batch per ${size} + store GETs: ${text(result.roundRatios.map((r) => r.batched[i]!))}`);
+  }
   const cores = (c: Record<string, number>) => Object.entries(c).filter(([, v]) => v >= 0.005).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ');
   console.info(`  CPU cores busy, locations: ${cores(result.location.cores)}; store: ${cores(result.store.cores)}; chain: ${cores(result.product.cores)}`);
+  for (const { size, result: chain } of result.batched) console.info(`  CPU cores busy, chain with batches of ${size}: ${cores(chain.cores)}`);
   console.info('  (s3rver is a test double written in JavaScript that reads each object and its metadata from disk per GET: a real S3, MinIO or a CDN in front sends far faster; the location rate is what the replicas themselves can hand out.)');
 }

@@ -87,6 +87,66 @@ describe.skipIf(postgresUnavailable)('frame chunks from the object store', () =>
     for (const answer of answers) expect(answer.body).not.toMatch(/X-Amz-Signature/);
   });
 
+  /** The batch route's path for a chunk URL the images answer listed (`records/{id}/frames/{series}/{chunk}?v=...`). */
+  const batchPath = (chunkUrl: string, query: string) => `/api/demo/${chunkUrl.replace(/\/frames\/(\w+)\/\d+\?v=([^&]+)$/, '/frame-locations/$1?v=$2')}&${query}`;
+
+  it('signs many chunks in one request, each URL giving exactly the bytes the chunk route points to', async () => {
+    const { get, images } = signing;
+    // Asked for alone first: stored (made now when the background run has not reached them yet).
+    const alone = [];
+    for (const chunk of [4, 5, 6]) alone.push((await get(`/api/demo/${images.bmode.chunks[chunk]}`)).json() as { url: string });
+    const answer = await get(batchPath(images.bmode.chunks[0]!, 'from=4&count=3'));
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const batch = answer.json() as { from: number; locations: { chunk: number; url: string; expiresAt: string }[] };
+    expect(batch.from).toBe(4);
+    expect(batch.locations.map((l) => l.chunk)).toEqual([4, 5, 6]);
+    for (const [i, location] of batch.locations.entries()) {
+      expect(Date.parse(location.expiresAt) - Date.now()).toBeGreaterThan(250_000);
+      const [fromBatch, fromChunk] = await Promise.all([fetch(location.url), fetch(alone[i]!.url)]);
+      expect(fromBatch.status).toBe(200);
+      expect(Buffer.from(await fromBatch.arrayBuffer()).equals(Buffer.from(await fromChunk.arrayBuffer()))).toBe(true);
+    }
+    // The count runs to the series' end at most: 300 frames are 19 chunks.
+    const tail = (await get(batchPath(images.bmode.chunks[0]!, 'from=17&count=256'))).json() as { locations: { chunk: number }[] };
+    expect(tail.locations.map((l) => l.chunk)).toEqual([17, 18]);
+  });
+
+  it("lists a demo record's chunks not made yet as not ready, without making them", async () => {
+    const { server, get } = signing;
+    // A record nobody opened: nothing of it is made until asked for.
+    const list = (await get('/api/demo/patients/DEM-001/records')).json() as { records: { recordId: string; bmodeFrameCount: number }[] };
+    const other = list.records.find((r) => r.recordId !== signing.images.recordId && r.bmodeFrameCount > 48)!;
+    const record = (await findRecord(server.database.db, 'demo', other.recordId))!;
+    const base = `/api/demo/records/${other.recordId}`;
+    const v = encodeURIComponent(record.imagingVersion);
+    const before = (await get(`${base}/frame-locations/bmode?v=${v}&from=0&count=3`)).json() as { locations: object[] };
+    expect(before.locations).toEqual([0, 1, 2].map((chunk) => ({ chunk, ready: false })));
+    expect((await get(`${base}/frames/bmode/1?v=${v}`, { 'x-ivus-urgent': '1' })).statusCode).toBe(200);
+    const after = (await get(`${base}/frame-locations/bmode?v=${v}&from=0&count=3`)).json() as { locations: { chunk: number; ready?: false; url?: string }[] };
+    expect(after.locations.map((l) => (l.url ? 'ready' : l.ready))).toEqual([false, 'ready', false]);
+  });
+
+  it('refuses a batch for another tenant, a replaced version, no token, and counts or chunks out of range', async () => {
+    const { server, get, images } = signing;
+    const acme = await clinicianAuthorization(server, 'acme');
+    const path = batchPath(images.bmode.chunks[0]!, 'from=0&count=4');
+    const answers = [
+      await server.app.inject({ url: path.replace('/api/demo/', '/api/acme/'), headers: { host: hostOf('acme'), authorization: acme } }),
+      await server.app.inject({ url: path, headers: { host: hostOf('demo') } }),
+      await get(path.replace(/v=[^&]+/, 'v=v0')),
+      await get(path.replace('count=4', 'count=257')),
+      await get(path.replace('count=4', 'count=0')),
+      await get(path.replace('from=0', 'from=-1')),
+      await get(path.replace('from=0', 'from=19')),
+      await get(path.replace('from=0', 'from=1%00')),
+      await get(path.replace('&from=0', '')),
+    ];
+    expect(answers.map((a) => a.statusCode)).toEqual([404, 401, 404, 400, 400, 400, 404, 400, 400]);
+    for (const answer of answers) expect(answer.body).not.toMatch(/X-Amz-Signature/);
+    expect(answers[3]!.json()).toMatchObject({ message: expect.stringMatching(/count must be 1 to 256/) });
+  });
+
   it('sends the bytes itself when FRAMES_FROM_STORE is off', async () => {
     const { get, images } = await serverWith({ FRAMES_FROM_STORE: 'false' }, await s3.createBucket());
     const answer = await get(`/api/demo/${images.angio.chunks[0]}`);
@@ -94,6 +154,8 @@ describe.skipIf(postgresUnavailable)('frame chunks from the object store', () =>
     expect(answer.headers['content-type']).toBe(FRAME_PACK_MEDIA_TYPE);
     const frames = await chunkFrames(answer, images.angio.width * images.angio.height);
     expect(frames.map((frame) => frame.length)).toEqual(Array.from({ length: 16 }, () => images.angio.width * images.angio.height));
+    // No batch of locations either: the page keeps asking each chunk of the app.
+    expect((await get(batchPath(images.angio.chunks[0]!, 'from=0&count=2'))).statusCode).toBe(404);
     // A second server to seed within the test: room for a busy machine, not a measure of speed.
   }, 180_000);
 });

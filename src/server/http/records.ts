@@ -9,6 +9,7 @@ import { findRecord, type RecordRow } from '../db/records.ts';
 import { FRAME_PACK_MEDIA_TYPE } from '../../domain/pixels/frame-pack.ts';
 import { DEMO_PACK_CODEC } from '../dicom/page-decodable.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
+import { frameLocationRoutes } from './frame-locations.ts';
 import { NotFoundError, parseOrThrow } from './validation.ts';
 
 const gunzip = promisify(zlib.gunzip);
@@ -124,6 +125,8 @@ export async function recordRoutes(app: FastifyInstance, deps: Deps): Promise<vo
     if (record.chunkFormat === 'frame-pack') return sendFramePack(request, reply, await deps.imaging.framePack(record, series, chunk, priority), etag);
     return sendCompressed(request, reply, await deps.imaging.chunk(record, series, chunk, priority), etag);
   });
+
+  frameLocationRoutes(app, { imaging: deps.imaging, signFrameUrl: deps.signFrameUrl, recordOf: (request, recordId, version) => recordOf(deps, request, recordId, version) });
 
   app.get('/api/:tenant/records/:recordId/previews/:series', async (request, reply) => {
     const { recordId, series } = parseOrThrow(SeriesParamsSchema, request.params);

@@ -72,6 +72,13 @@ const higher = (a: GenerationPriority, b: GenerationPriority) => (GENERATION_PRI
 
 /** Stored once a record's imaging is all made, so idle generation after a restart skips it without reading its chunks. */
 const COMPLETE_MARKER = 'complete';
+/** HEADs one batch of frame locations sends the store at once while a demo record is being made. */
+const HEADS_AT_ONCE = 16;
+
+function storedChunkOf(record: RecordRow, series: ImageSeriesName, index: number): StoredChunk {
+  if (record.chunkFormat === 'frame-pack') return { key: framePackKey(record, series, index), headers: FRAME_PACK_HEADERS };
+  return { key: chunkKey(record, series, index), headers: GRAY8_CHUNK_HEADERS };
+}
 
 /** The imaging-generate job of a record's imaging version: one at a time. */
 export function imagingJobKey(record: ImagingKeyParts): string {
@@ -253,19 +260,33 @@ export class RecordImaging {
    * where the store has one) and made now if missing (as chunk() does).
    */
   async storedChunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<StoredChunk> {
-    const pack = record.chunkFormat === 'frame-pack';
-    const stored = pack ? { key: framePackKey(record, series, index), headers: FRAME_PACK_HEADERS } : { key: chunkKey(record, series, index), headers: GRAY8_CHUNK_HEADERS };
-    if (record.imagingSource !== 'demo') return stored;
+    const [stored] = await this.storedChunksIfMade(record, series, index, 1);
+    if (stored) return stored;
+    await (record.chunkFormat === 'frame-pack' ? this.framePack(record, series, index, priority) : this.chunk(record, series, index, priority));
+    return storedChunkOf(record, series, index);
+  }
+
+  /**
+   * Chunks from..from+count-1 of a series as storedChunk() finds them, null for each one not made
+   * yet, without making any: a batch of locations lists those as not ready rather than waiting.
+   */
+  async storedChunksIfMade(record: RecordRow, series: ImageSeriesName, from: number, count: number): Promise<(StoredChunk | null)[]> {
+    const wanted = Array.from({ length: count }, (_, i) => storedChunkOf(record, series, from + i));
+    if (record.imagingSource !== 'demo') return wanted;
     const marker = imagingKey(record, COMPLETE_MARKER);
-    if (this.completeImaging.has(marker)) return stored;
+    if (this.completeImaging.has(marker)) return wanted;
     if (await this.store.get(marker)) {
       this.completeImaging.add(marker);
-      return stored;
+      return wanted;
     }
-    // Reading the chunk here (chunk() checks what it reads) would pass every byte through this replica.
-    if (this.store.has && (await this.store.has(stored.key))) return stored;
-    await (pack ? this.framePack(record, series, index, priority) : this.chunk(record, series, index, priority));
-    return stored;
+    // Reading a chunk here (chunk() checks what it reads) would pass every byte through this replica:
+    // looked for without reading (a HEAD), a few at a time.
+    const found: (StoredChunk | null)[] = [];
+    for (let i = 0; i < wanted.length; i += HEADS_AT_ONCE) {
+      const group = wanted.slice(i, i + HEADS_AT_ONCE);
+      found.push(...(await Promise.all(group.map(async (stored) => (this.store.has && (await this.store.has(stored.key)) ? stored : null)))));
+    }
+    return found;
   }
 
   /**

@@ -3,6 +3,7 @@ import { ApiErrorSchema } from '../../domain/patients.ts';
 import { DEFAULT_TOKEN_TYPE } from '../../domain/constants.ts';
 import { FRAME_LOCATION_TYPE } from '../../domain/frame-location.ts';
 import { STREAMED_FRAME_HEADER, URGENT_FRAME_HEADER } from '../../domain/images.ts';
+import { createFrameLocationBook } from './frame-location-book.ts';
 import { followFrameLocation } from './follow-frame-location.ts';
 
 /** Every API address starts here; the tenant follows (spec section 7). */
@@ -161,12 +162,14 @@ const isTransient = (error: unknown) => error instanceof ApiError && (error.stat
 
 export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch: fetchImpl }: ApiClientOptions): ApiClient {
   const doFetch = fetchImpl ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  // Frame chunks without the service worker: store locations in batches once the store delivers.
+  const frameFetch = createFrameLocationBook(doFetch);
 
   async function send(
     method: string,
     resource: string,
     accept: string,
-    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal; urgent?: boolean; streamed?: boolean },
+    options: { pathParams?: readonly (string | number)[]; query?: QueryParams; body?: unknown; signal?: AbortSignal; urgent?: boolean; streamed?: boolean; frames?: boolean },
   ): Promise<Response> {
     const headers: Record<string, string> = { Accept: accept };
     if (options.urgent) headers[URGENT_FRAME_HEADER] = '1';
@@ -179,7 +182,7 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
 
     let response: Response;
     try {
-      response = await doFetch(buildApiUrl(tenant, resource, options.pathParams, options.query), {
+      response = await (options.frames ? frameFetch : doFetch)(buildApiUrl(tenant, resource, options.pathParams, options.query), {
         method,
         headers,
         body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
@@ -270,6 +273,7 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
             signal: options.signal,
             urgent: options.urgent,
             streamed: options.body !== undefined,
+            frames: true,
           });
           if (answer.status === 202) return null;
           // Without the frames service worker (not installed yet, or not in this browser) the page follows a location itself.

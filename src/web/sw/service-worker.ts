@@ -4,6 +4,7 @@
  * the background, pausing when the page asks (stop_fetches / resume_fetches).
  */
 import { STREAMED_FRAME_HEADER, URGENT_FRAME_HEADER } from '../../domain/images.ts';
+import { createFrameLocationBook } from '../api/frame-location-book.ts';
 import { followFrameLocation } from '../api/follow-frame-location.ts';
 import { CACHED_PATH, FRAMES_CACHE_PREFIX, framesCacheName, isFramesCache, parsePageMessage, type WorkerMessage } from './messages.ts';
 import { PrefetchQueue } from './prefetch-queue.ts';
@@ -31,6 +32,12 @@ const scope = globalThis as unknown as SwScope;
 
 let authorization = '';
 
+/**
+ * fetch for the app's frame chunks: with the store delivering, locations come in batches and each
+ * chunk is one GET to the store (frame-location-book.ts); kept in the cache under the app's URL all the same.
+ */
+const frameFetch = createFrameLocationBook((input, init) => fetch(input, init));
+
 async function broadcast(message: WorkerMessage): Promise<void> {
   for (const client of await scope.clients.matchAll()) client.postMessage(message);
 }
@@ -50,7 +57,7 @@ const queue = new PrefetchQueue({
     const cache = await downloadCache();
     // The app checks the token; with object storage it answers where the store delivers the bytes,
     // fetched from there with no credential and kept under the app's URL all the same.
-    const response = await followFrameLocation(await fetch(url, { headers: { Authorization: authorization } }), fetch);
+    const response = await followFrameLocation(await frameFetch(url, { headers: { Authorization: authorization } }), fetch);
     // 202 (still being made) and errors are not kept: asked again later, they may succeed.
     if (response.status !== 200) throw new Error(`${url}: ${response.status}`);
     await cache.put(url, response);
@@ -64,7 +71,7 @@ async function cacheFirst(event: SwFetchEvent): Promise<Response> {
   const cache = await caches.open(name);
   const cached = await cache.match(event.request, { ignoreVary: true });
   if (cached) return cached;
-  const response = await followFrameLocation(await fetch(event.request), fetch);
+  const response = await followFrameLocation(await frameFetch(event.request), fetch);
   if (response.status !== 200) return response;
   // The first image the page waits for: handed over untouched, so its bytes flow from the network to
   // the page without passing through this worker (a stored copy would tee them through its heap,
