@@ -162,7 +162,6 @@ if (WHAT.has('layers')) {
   session.on('LayerTree.layerPainted', (event: { layerId: string }) => painted.set(event.layerId, (painted.get(event.layerId) ?? 0) + 1));
   await session.send('LayerTree.enable');
   const playback = await paintedPlayback(page, 'review');
-  await session.send('LayerTree.disable');
   const frames = paintedFrames(playback.fps);
   console.info(`\ncompositor layers during playback (${playback.fps.toFixed(1)} fps painted): ${layers.length} layers, ${layers.filter((l) => l.drawsContent).length} drawing content`);
   const describe = async (layer: Layer) => {
@@ -178,9 +177,17 @@ if (WHAT.has('layers')) {
   };
   const rows = [];
   for (const layer of layers.filter((l) => l.drawsContent)) rows.push({ layer, name: await describe(layer), paints: painted.get(layer.layerId) ?? 0 });
+  // Why Chromium made each layer (will-change, overlap with a canvas, ...): the layers that need not exist.
+  const reasonsOf = async (layer: Layer) => {
+    const { compositingReasons } = (await session.send('LayerTree.compositingReasons', { layerId: layer.layerId }).catch(() => ({}))) as { compositingReasons?: string[] };
+    return compositingReasons?.length ? `  [${compositingReasons.join('; ')}]` : '';
+  };
   for (const row of rows.sort((a, b) => b.paints - a.paints || b.layer.width * b.layer.height - a.layer.width * a.layer.height)) {
-    console.info(`  ${perFrame(row.paints, frames).padStart(6)} paints/frame  ${String(row.layer.width).padStart(5)}x${String(row.layer.height).padEnd(5)} ${row.name}`);
+    console.info(`  ${perFrame(row.paints, frames).padStart(6)} paints/frame  ${String(row.layer.width).padStart(5)}x${String(row.layer.height).padEnd(5)} ${row.name}${await reasonsOf(row.layer)}`);
   }
+  const area = rows.reduce((sum, row) => sum + row.layer.width * row.layer.height, 0);
+  console.info(`  layers drawing content: ${rows.length}, ${(area / 1e6).toFixed(2)} Mpx (the compositor blends each again in every painted frame)`);
+  await session.send('LayerTree.disable');
   await session.detach();
 }
 

@@ -1,7 +1,8 @@
 /**
- * `node bench/review-layers.ts [--frames 300] [--ablate <selector>…]`: what the review composites and repaints while it
+ * `node bench/review-layers.ts [--frames 300] [--css '<rules>'] [--ablate <selector>…]`: what the review composites and repaints while it
  * plays (issue 27): the composited layers Chromium made for the review (size, owner, why), and
  * with `--ablate <selector>…` the CPU each painted frame costs with one part hidden at a time.
+ * `--css '<rules>'` adds a style sheet first: which layers a candidate change would leave, before it is built.
  * Under SwiftShader the compositor draws every layer again, on the CPU, in each painted frame.
  */
 import type { CDPSession } from '@playwright/test';
@@ -30,6 +31,8 @@ process.env.PREGENERATE_DEMO ??= 'false';
 const server = await startBenchServer(PORT);
 const browser = await launchChromium();
 const page = await openDownloadedReview(browser, server, FRAMES);
+const css = process.argv.indexOf('--css');
+if (css >= 0) await page.addStyleTag({ content: process.argv[css + 1]! });
 
 const session: CDPSession = await page.context().newCDPSession(page);
 await session.send('DOM.getDocument', { depth: -1 });

@@ -57,11 +57,12 @@ export function FramesStatus({ state, store }: { state: RecordImagesState; store
   const frames = `${images.bmode.count.toLocaleString('en-US')} B-mode and ${images.angio.count.toLocaleString('en-US')} angio frames`;
   const downloaded = download !== null && download.done === download.total && download.failed.length === 0;
   return (
-    // Its own compositing layer, and a bar that jumps instead of sliding: the line changes with every
-    // chunk (a dozen times a second), and repainting the page layer around it, or animating the bar
-    // between chunks, kept the GPU process busy while the review was loading. Not a live region
-    // either: a screen reader would read every percent; the bar carries the value.
-    <HStack gap="3" willChange="transform">
+    // Its own compositing layer while frames load, and a bar that jumps instead of sliding: the line
+    // changes with every chunk (a dozen times a second), and repainting the page layer around it, or
+    // animating the bar between chunks, kept the GPU process busy while the review was loading. Once
+    // all are in it no longer changes: no layer for the compositor to draw in every played frame.
+    // Not a live region either: a screen reader would read every percent; the bar carries the value.
+    <HStack gap="3" willChange={loaded < total ? 'transform' : undefined}>
       {loaded < total ? (
         <Progress.Root value={(100 * loaded) / Math.max(1, total)} size="xs" width="8rem" aria-label="Frames loaded">
           <Progress.Track>

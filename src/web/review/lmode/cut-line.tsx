@@ -1,13 +1,17 @@
 import { Box } from '@chakra-ui/react';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { createActor } from 'xstate';
-import { imageToScreen, type PanelViewportSource } from '../view/view-transform.ts';
+import { imagePoint } from '../../../domain/image-point.ts';
+import { imageToScreen, type ImagePoint, type PanelViewportSource, type Size, type ViewTransform } from '../view/view-transform.ts';
 import { cutLineToolMachine } from '../tools/cut-line-tool.machine.ts';
 import { toolInputOf } from '../tools/tool-input.ts';
 import { angleForKey, angleTowards, degToRad, type CutAngleStore } from './cut-angle.ts';
 import { lmodeColumnLength } from './lmode-sampling.ts';
 
-const CUT_LINE_COLOR = '#ffe411';
+export const CUT_LINE_COLOR = '#ffe411';
+export const CUT_LINE_WIDTH_PX = 1.5;
+/** Dash and gap, screen pixels. */
+export const CUT_LINE_DASH_PX: readonly [number, number] = [6, 4];
 /** The handle sits this far out along the line, as a share of the frame's shorter half-side, so it stays on the image. */
 const HANDLE_RADIUS_SHARE = 0.9;
 /** The handle's diameter; the B-mode's readout and cards keep clear of it (readout-placement.ts). */
@@ -20,8 +24,11 @@ export interface CutLineProps {
 
 /**
  * The L-mode cut line over the B-mode image, with a handle that turns it: dragged with the
- * pointer, or focused and turned with the arrow keys (Shift for 10°). A DOM layer, so turning
- * the line never redraws the B-mode texture.
+ * pointer, or focused and turned with the arrow keys (Shift for 10°). The line itself is drawn by
+ * the B-mode panel in its WebGL scene with the image (cutLineInImage, issue 27): as an SVG over the
+ * canvas it made the compositor keep a layer the panel's size that it blended again in every played
+ * frame. The SVG stays, unpainted, as the line's stand-in for tests; turning the line redraws the
+ * scene without uploading the texture again.
  */
 export function CutLine({ viewport, cutAngle }: CutLineProps) {
   const shown = useSyncExternalStore(viewport.subscribe, viewport.getViewport);
@@ -91,8 +98,8 @@ export function CutLine({ viewport, cutAngle }: CutLineProps) {
   return (
     <Box ref={layerRef} position="absolute" inset="0" pointerEvents="none" data-testid="lmode-cut-line" data-angle={angle}>
       {line ? (
-        <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0 }} aria-hidden>
-          <line x1={line.from.x} y1={line.from.y} x2={line.to.x} y2={line.to.y} stroke={CUT_LINE_COLOR} strokeWidth={1.5} strokeDasharray="6 4" />
+        <svg width="100%" height="100%" style={{ position: 'absolute', inset: 0, visibility: 'hidden' }} aria-hidden>
+          <line x1={line.from.x} y1={line.from.y} x2={line.to.x} y2={line.to.y} />
         </svg>
       ) : null}
       <Box
@@ -127,13 +134,20 @@ export function CutLine({ viewport, cutAngle }: CutLineProps) {
   );
 }
 
-/** The cut line's ends and the handle, in screen pixels. */
-export function cutLineOnScreen(transform: Parameters<typeof imageToScreen>[0], image: { width: number; height: number }, angleDeg: number) {
-  const centre = { x: image.width / 2, y: image.height / 2 };
-  const dx = Math.cos(degToRad(angleDeg));
-  const dy = Math.sin(degToRad(angleDeg));
+/** The point `distance` image pixels from the frame's centre along the cut at `angleDeg`. */
+function alongCut(image: Size, angleDeg: number, distance: number): ImagePoint {
+  return imagePoint(image.width / 2 + distance * Math.cos(degToRad(angleDeg)), image.height / 2 + distance * Math.sin(degToRad(angleDeg)));
+}
+
+/** The cut line's ends in image pixels: the L-mode samples each frame between them. */
+export function cutLineInImage(image: Size, angleDeg: number): { from: ImagePoint; to: ImagePoint } {
   const half = lmodeColumnLength(image.width, image.height) / 2;
+  return { from: alongCut(image, angleDeg, -half), to: alongCut(image, angleDeg, half) };
+}
+
+/** The cut line's ends and the handle, in screen pixels. */
+export function cutLineOnScreen(transform: ViewTransform, image: Size, angleDeg: number) {
+  const { from, to } = cutLineInImage(image, angleDeg);
   const handleRadius = (HANDLE_RADIUS_SHARE * Math.min(image.width, image.height)) / 2;
-  const at = (distance: number) => imageToScreen(transform, { x: centre.x + distance * dx, y: centre.y + distance * dy });
-  return { from: at(-half), to: at(half), handle: at(handleRadius) };
+  return { from: imageToScreen(transform, from), to: imageToScreen(transform, to), handle: imageToScreen(transform, alongCut(image, angleDeg, handleRadius)) };
 }

@@ -11,7 +11,8 @@ import type { ActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from '../view/lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
-import { drawFrameLines, strokeBorderLinesOn, type FrameLinesFor, type FrameLinesTarget } from './frame-lines.ts';
+import { drawFrameLines, strokeBorderLinesOn, type FrameLine, type FrameLinesFor, type FrameLinesTarget } from './frame-lines.ts';
+import { CUT_LINE_COLOR, CUT_LINE_DASH_PX, CUT_LINE_WIDTH_PX, cutLineInImage } from '../lmode/cut-line.tsx';
 import { connectPanelTools, type PanelToolTarget } from '../tools/panel-tools.ts';
 import { DEFAULT_VIEW, imageToScreen, panBy, zoomAt, type FitMode, type ImagePoint, type Size, type PanelViewport, type PanelViewportSource, type ViewState, type ViewTransform } from '../view/view-transform.ts';
 
@@ -181,7 +182,8 @@ export class PanelController implements PanelViewportSource, FrameLinesTarget, B
     this.disposed = false;
     const unsubscribeStore = this.store.subscribe(this.onStoreChange);
     const unsubscribeDisplay = this.display.subscribe(this.invalidate);
-    const unsubscribeAngle = this.kind === 'lmode' && this.cutAngle ? this.cutAngle.subscribe(this.invalidate) : () => {};
+    // The L-mode samples along the cut; the B-mode draws the cut line in its scene.
+    const unsubscribeAngle = this.kind !== 'angio' && this.cutAngle ? this.cutAngle.subscribe(this.invalidate) : () => {};
     const unsubscribeGating = this.kind === 'lmode' ? this.lmode.subscribeGating(this.invalidate) : () => {};
     const resizeObserver = new ResizeObserver(([entry]) => {
       if (!entry) return;
@@ -306,7 +308,7 @@ export class PanelController implements PanelViewportSource, FrameLinesTarget, B
     renderer.setImage(image);
     renderer.setBrightnessContrast(this.display.get());
     if (this.kind === 'lmode') this.drawLmodeOverlay(renderer);
-    else if (this.kind === 'bmode') drawFrameLines(renderer.overlay, this.frameLines?.(snapshot.slice, renderer.imageSize) ?? [], renderer.transform(this.view, this.viewport));
+    else if (this.kind === 'bmode') drawFrameLines(renderer.overlay, this.bmodeLines(snapshot.slice, renderer.imageSize), renderer.transform(this.view, this.viewport));
     renderer.render(this.view, this.viewport);
     // `npm run bench:review` reads it: a new cut angle's recompute, texture upload and draw.
     if (turned) performance.measure('ivus:lmode-recompute', { start: turnStart });
@@ -340,6 +342,14 @@ export class PanelController implements PanelViewportSource, FrameLinesTarget, B
     cursor.style.transform = `translate(${top.x}px, ${top.y}px)`;
     cursor.style.height = `${Math.max(0, bottom.y - top.y)}px`;
     cursor.dataset.slice = String(snapshot.slice);
+  }
+
+  /** The B-mode's lines over the slice's image: its borders (when shown) and the L-mode cut line (lmode/cut-line.tsx). */
+  private bmodeLines(slice: number, imageSize: Size): readonly FrameLine[] {
+    const borders = this.frameLines?.(slice, imageSize) ?? [];
+    if (!this.cutAngle) return borders;
+    const { from, to } = cutLineInImage(imageSize, this.cutAngle.get());
+    return [...borders, { points: [from, to], color: CUT_LINE_COLOR, width: CUT_LINE_WIDTH_PX, shape: 'open', dash: CUT_LINE_DASH_PX }];
   }
 
   /**
