@@ -144,6 +144,10 @@ const ReadoutShell = memo(function ReadoutShell({ boxRef, titleRef, valuesRef, l
       // A drag across it never selects its text.
       pointerEvents="none"
       userSelect="none"
+      // Its own compositing layer, as the slice indicator's: the numbers written with each played frame
+      // then re-rasterise this box only, not the B-mode's overlay layer it sits in (issue 27: about
+      // 8 % less browser CPU per painted frame, bench/review-playback-ab.ts).
+      willChange="transform"
       bg="rgba(0, 0, 0, 0.82)"
       color="white"
       rounded="l2"
