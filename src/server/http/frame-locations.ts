@@ -33,13 +33,16 @@ type Signer = (key: string) => Promise<{ url: string; expiresAt: Date }>;
 type Deps = {
   imaging: RecordImaging;
   signFrameUrl: Signer | null;
-  /** The caller's record at version `v` (tenant from the token), or a 404: the chunk route's own check. */
-  recordOf: (request: FastifyRequest, recordId: string, version: string) => Promise<RecordRow>;
+  /** The caller's record (at `version`, when given; tenant from the token), or a 404: the chunk route's own check. */
+  recordOf: (request: FastifyRequest, recordId: string, version?: string) => Promise<RecordRow>;
 };
 
 export function frameLocationRoutes(app: FastifyInstance, deps: Deps): void {
   app.get('/api/:tenant/records/:recordId/frame-locations/:series', async (request, reply) => {
     const { recordId, series } = parseOrThrow(BatchParamsSchema, request.params);
+    // The record before the query: another tenant's or an unknown record is a 404 whatever else is
+    // asked, as on every route that takes an id (tests/server/tenancy.test.ts).
+    await deps.recordOf(request, recordId);
     const { v, from, count } = parseOrThrow(BatchQuerySchema, request.query);
     const record = await deps.recordOf(request, recordId, v);
     // Checked after the record: a caller learns nothing about a record it may not see.
