@@ -7,7 +7,6 @@
  * once into a cache directory (BENCH_STORE, by default in the temp dir) and reused by later runs.
  * BENCH_RUNS (default 1) detections one after another. Prints figures; asserts nothing.
  */
-import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
