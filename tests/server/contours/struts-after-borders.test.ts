@@ -13,26 +13,13 @@ import type { ContourWorkerPool } from '../../../src/server/contours/contour-wor
 import { detectRecord } from '../../../src/server/contours/record-detection.ts';
 import { generateFrames } from '../../../src/server/imaging/demo-pullback.ts';
 import { pullbackModelOf, RecordImaging } from '../../../src/server/imaging/record-imaging.ts';
-import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
+import { memoryStore } from '../memory-store.ts';
 import { smallDemoRecord } from '../small-demo-record.ts';
 
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
 const CHUNKS = 5;
 /** Seed 3 and its stented imaging: a post-PCI run whose frames show struts. */
 const record = { ...smallDemoRecord({ id: '00000000-0000-4000-8000-000000000233', demoSeed: 3, bmodeFrameCount: 16 * CHUNKS }), imagingVersion: 'v2-stent' };
-
-function memoryStore(): BlobStore {
-  const blobs = new Map<string, Buffer>();
-  return {
-    get: async (key) => blobs.get(key) ?? null,
-    put: async (key, data) => void blobs.set(key, Buffer.from(data)),
-    deletePrefix: async (prefix) => {
-      for (const key of [...blobs.keys()]) if (key.startsWith(prefix)) blobs.delete(key);
-    },
-    putFile: () => Promise.reject(new Error('not used by contours')),
-    getFile: () => Promise.reject(new Error('not used by contours')),
-  };
-}
 
 describe("a record's struts read after all of its borders", () => {
   it('hands over every border before any strut is read, then reads each chunk\'s struts once, each frame as read alone', async () => {
