@@ -12,20 +12,7 @@ import type { RecordRow } from '../../src/server/db/records.ts';
 import { smallDemoRecord } from './small-demo-record.ts';
 import { RecordImaging } from '../../src/server/imaging/record-imaging.ts';
 import type { BlobStore } from '../../src/server/storage/blob-store.ts';
-
-function memoryStore(): BlobStore & { keys(): string[] } {
-  const blobs = new Map<string, Buffer>();
-  return {
-    keys: () => [...blobs.keys()],
-    get: async (key) => blobs.get(key) ?? null,
-    put: async (key, data) => void blobs.set(key, Buffer.from(data)),
-    deletePrefix: async (prefix) => {
-      for (const key of [...blobs.keys()]) if (key.startsWith(prefix)) blobs.delete(key);
-    },
-    putFile: () => Promise.reject(new Error('not used by contours')),
-    getFile: () => Promise.reject(new Error('not used by contours')),
-  };
-}
+import { memoryStore } from './memory-store.ts';
 
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
 

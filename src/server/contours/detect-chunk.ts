@@ -23,8 +23,9 @@ export interface ContourJob {
   readonly raw?: Uint8Array;
   /**
    * What to read (issue 23): both the borders (with calcium) and each frame's stent struts (the
-   * default); only the borders, for the first pass that the provisional MLA waits for (the struts,
-   * about a third of the job, are read later); or only the struts of a chunk whose borders are in.
+   * default, for callers that want both at once); only the borders, as a record's detection reads
+   * every chunk (the MLA waits for them, not for the struts); or only the struts, which it reads
+   * of every chunk once every border is in.
    */
   readonly read?: ChunkReading;
   /** The previous frame's borders and pixels (continuity), or null at the start of a run. */

@@ -114,17 +114,3 @@ export function detectionPriority(task: DetectionTask, runs: readonly DetectionR
   if (idle) return 'background';
   return inFirstPass(task, runs) ? 'provisional' : 'demand';
 }
-
-/**
- * What a task's job reads: the first pass reads only the borders (the provisional MLA waits for
- * it, and each frame's stent struts are about a third of a job's CPU); those chunks' struts are
- * read after every pass ('stent', strutChunks). Every other chunk reads both at once.
- */
-export function taskReading(task: DetectionTask, runs: readonly DetectionRun[]): 'borders' | 'borders-and-stent' {
-  return inFirstPass(task, runs) ? 'borders' : 'borders-and-stent';
-}
-
-/** The chunks whose struts are read after the borders (each run's first chunk), in record order. */
-export function strutChunks(runs: readonly DetectionRun[]): number[] {
-  return runs.filter((run) => run.end > run.first).map((run) => run.first);
-}

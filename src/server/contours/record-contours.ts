@@ -13,7 +13,7 @@
  * provisional-contours.ts) are written beside the progress and refreshed as frames come in, so a
  * first open shows a provisional plot and MLA within seconds, labelled as such (issue 23); the final
  * contours are those of detecting the runs one after another, whatever the order. They are stored
- * as soon as every border is in, before the first pass's stent struts are read, marked
+ * as soon as every border is in, before any stent strut is read (every chunk's struts are read after every border), marked
  * `stentPending` (a small marker file beside them says so without unzipping them); the stent is
  * added when its struts are read. A detection stopped in between (a restart) is resumed by the
  * next poll's job, which reads the stent alone from the stored chunks (resumeStent).

@@ -6,10 +6,12 @@
  * workers) go on side by side on both cores. After each chunk the caller is told (progress, and
  * the provisional contours once the whole pullback is sampled).
  *
- * The first pass is kept short (issue 23): its frames are made ahead of the page's download
- * (detectionPriority), its jobs read only the borders, and those chunks' stent struts are read
- * once every border is in (taskReading, strutChunks), after the caller is told that every border is
- * in (bordersDone: the final contours are stored then, before the stent). A run's warm-up frames go
+ * Every chunk's job reads the borders (with calcium, which needs them) and nothing else (issue 23):
+ * a frame's stent struts cost about a quarter of its detection, and on two cores a 3,600-frame
+ * record's borders and struts together took longer than the 15 s its borders are allowed. The
+ * struts of every chunk are read once every border is in, from the stored chunks, after the caller
+ * is told so (bordersDone: the final contours and MLA are stored then, before the stent). The first
+ * pass's frames are made ahead of the page's download (detectionPriority). A run's warm-up frames go
  * to the worker raw, and so does a chunk being made: as soon as it is rendered, before its encoding and storage.
  */
 import { promisify } from 'node:util';
@@ -22,7 +24,7 @@ import type { RecordRow } from '../db/records.ts';
 import type { RecordImaging } from '../imaging/record-imaging.ts';
 import type { ContourWorkerPool } from './contour-worker-pool.ts';
 import { detectChunk, type ChunkDetection, type ChunkReading } from './detect-chunk.ts';
-import { CoarseToFineSchedule, detectionPriority, detectionRuns, strutChunks, taskReading, type DetectionTask } from './detection-order.ts';
+import { CoarseToFineSchedule, detectionPriority, detectionRuns, type DetectionTask } from './detection-order.ts';
 
 const gunzip = promisify(zlib.gunzip);
 
@@ -48,8 +50,8 @@ export interface RecordDetectionDeps {
   /** Time spent waiting for frames, summed over the lanes (logged). */
   readonly timing: { waitingForFramesMs: number };
   /**
-   * Every frame's borders are in, the first pass's struts not yet (issue 23: the final contours and
-   * MLA are stored then; the stent follows). Awaited before the struts are read.
+   * Every frame's borders are in, no stent struts yet (issue 23: the final contours and MLA are
+   * stored then; the stent follows). Awaited before the struts are read.
    */
   readonly bordersDone?: (detections: readonly SliceDetection[]) => Promise<void>;
 }
@@ -74,7 +76,6 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
   const schedule = new CoarseToFineSchedule(runs);
   const carries = runs.map((): BorderCarry | null => null);
   const detections = new Array<SliceDetection | undefined>(record.bmodeFrameCount);
-  const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
   const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm };
   let done = 0;
 
@@ -124,16 +125,13 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
     if (task.warmUp) carries[task.run] = (await detect(await take(task, true), null, 'borders', WARM_UP_FRAMES)).carry;
     const frames = await take(task, false);
     fetchAhead();
-    const read = taskReading(task, runs);
-    const result = await detect(frames, carries[task.run]!, read);
+    const result = await detect(frames, carries[task.run]!, 'borders');
     const { first, count } = chunkFrames(task.chunk, record.bmodeFrameCount);
     if (result.detections.length !== count) throw new Error(`chunk ${task.chunk} held ${result.detections.length} frames, expected ${count}`);
     result.detections.forEach((detection, k) => (detections[first + k] = detection));
-    if (read === 'borders-and-stent') keepStent(task.chunk, result);
     carries[task.run] = result.carry;
     done += count;
   };
-  const keepStent = (chunk: number, result: ChunkDetection) => keepStentOf(record, stent, chunk, result);
 
   let failed = false;
   const lane = async () => {
@@ -153,28 +151,22 @@ export async function detectRecord(record: RecordRow, deps: RecordDetectionDeps)
   const lanes = Math.max(1, Math.min(runs.length, pool?.size ?? 1));
   await Promise.all(Array.from({ length: lanes }, lane));
   if (!schedule.done()) throw new Error('the detection ended with chunks left');
-  // Every border is in: the final contours are stored before the first pass's struts are read.
+  // Every border is in: the final contours are stored before any strut is read.
   await deps.bordersDone?.(detections as SliceDetection[]);
-  await readStrutsOf(record, deps, stent, strutChunks(runs), lanes);
-  return { detections: detections as SliceDetection[], stent };
+  return { detections: detections as SliceDetection[], stent: await readRecordStruts(record, deps) };
 }
 
 /**
- * Every frame's struts and wall, read from the record's stored chunks alone (no borders): the stent
- * of a record whose final contours were stored and whose stent reading stopped with its server
- * (record-contours.ts resumes it so). The readings of the stopped job are gone with it: all are read.
+ * Every frame's struts and wall, read from the record's stored chunks alone (no borders), chunk by
+ * chunk in record order on every lane: once every border of a detection is in, and for a record
+ * whose final contours were stored and whose stent reading stopped with its server (record-contours.ts
+ * resumes it so; the readings of the stopped job are gone with it: all are read).
  */
 export async function readRecordStruts(record: RecordRow, deps: StrutReadingDeps): Promise<StentFrameReading[]> {
-  const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
-  const chunks = Array.from({ length: chunkCount(record.bmodeFrameCount) }, (_, chunk) => chunk);
-  await readStrutsOf(record, deps, stent, chunks, Math.max(1, Math.min(chunks.length, deps.pool?.size ?? 1)));
-  return stent;
-}
-
-/** Reads the struts of `chunks` from the stored chunks (made by then) on `lanes` lanes, into `stent`. */
-async function readStrutsOf(record: RecordRow, deps: StrutReadingDeps, stent: StentFrameReading[], chunks: number[], lanes: number): Promise<void> {
   const geometry = { frameWidth: record.frameWidth, frameHeight: record.frameHeight, pixelSpacingMm: record.pixelSpacingMm };
-  const left = [...chunks];
+  const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
+  const left = Array.from({ length: chunkCount(record.bmodeFrameCount) }, (_, chunk) => chunk);
+  const lanes = Math.max(1, Math.min(left.length, deps.pool?.size ?? 1));
   const lane = async () => {
     for (let chunk = left.shift(); chunk !== undefined; chunk = left.shift()) {
       await deps.turn();
@@ -184,6 +176,7 @@ async function readStrutsOf(record: RecordRow, deps: StrutReadingDeps, stent: St
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
+  return stent;
 }
 
 function keepStentOf(record: RecordRow, stent: StentFrameReading[], chunk: number, result: ChunkDetection): void {

@@ -1,6 +1,6 @@
 /**
  * The final contours stored before their stent (issue 23: the MLA within seconds of the last border,
- * not after the first pass's stent struts). The contours are stored twice under the same key: once
+ * not after the stent struts, which are read after every border). The contours are stored twice under the same key: once
  * every border is in, marked `stentPending`, beside a marker file that says so without unzipping
  * them; then with the stent, after which the marker goes. A reader that finds the marker knows the
  * stent is still to come (or must be read again: its detection stopped with its server).
