@@ -23,6 +23,11 @@ import path from 'node:path';
 export type S3ServerHandle = {
   /** `http://127.0.0.1:PORT`, for path-style requests (`/{bucket}/{key}`). */
   endpoint: string;
+  /**
+   * s3rver's own port, behind no signature check (it takes unsigned GETs): the origin a CDN in front
+   * of the bucket fetches from, as a bucket private to the CDN would be (deploy/cdn).
+   */
+  origin: string;
   /** A bucket created at start. */
   bucket: string;
   region: string;
@@ -119,6 +124,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    origin: `http://${inner.address}:${inner.port}`,
     bucket,
     region: credentials.region,
     accessKeyId: credentials.accessKeyId,
