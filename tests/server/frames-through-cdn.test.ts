@@ -9,7 +9,7 @@ import { signCdnUrl } from '../../src/server/storage/cdn-url.ts';
 import { frameCorsOriginPattern } from '../../src/server/storage/frame-cors.ts';
 import { cdnAvailable, startCdn, type CdnHandle } from '../support/cdn-server.ts';
 import { decodePack } from '../support/frame-chunks.ts';
-import { startS3Server, type S3ServerHandle } from '../support/s3-server.ts';
+import { s3StorageEnv, startS3Server, type S3ServerHandle } from '../support/s3-server.ts';
 import { clinicianAuthorization, createTestServer, hostOf, originOf, postgresUnavailable, PORT, type TestServer } from './test-server.ts';
 
 type Location = { url: string; expiresAt: string };
@@ -30,16 +30,7 @@ describe.skipIf(postgresUnavailable || !cdnAvailable())('frame chunks through th
   beforeAll(async () => {
     s3 = await startS3Server();
     cdn = await startCdn({ origin: s3.origin, bucket: s3.bucket, allowedOriginPattern: frameCorsOriginPattern(`http://{tenant}.localhost:${PORT}`), key });
-    server = await createTestServer({
-      STORAGE: 's3',
-      S3_ENDPOINT: s3.endpoint,
-      S3_BUCKET: s3.bucket,
-      S3_REGION: s3.region,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      FRAME_CDN_URL: cdn.url,
-      FRAME_CDN_KEY: key,
-    });
+    server = await createTestServer({ ...s3StorageEnv(s3), FRAME_CDN_URL: cdn.url, FRAME_CDN_KEY: key });
     const authorization = { demo: await clinicianAuthorization(server, 'demo'), acme: await clinicianAuthorization(server, 'acme') };
     get = (url, tenant = 'demo') => server.app.inject({ url, headers: { host: hostOf(tenant), authorization: authorization[tenant] } });
     const imagesOf = async (tenant: 'demo' | 'acme', patient: string) => {

@@ -73,6 +73,11 @@ const { DUMMY_ACCOUNT } = load('s3rver/lib/models/account.js') as { DUMMY_ACCOUN
 const REGION = 'us-east-1';
 let bucketsCreated = 0;
 
+/** The server's settings for storing in this bucket (STORAGE=s3 and the S3_* variables). */
+export function s3StorageEnv(s3: S3ServerHandle, bucket = s3.bucket): Record<string, string> {
+  return { STORAGE: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: bucket, S3_REGION: s3.region, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey };
+}
+
 /** Starts s3rver with a bucket and its signature-checking front; `stop()` removes its directory. */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<S3ServerHandle> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-s3rver-'));
