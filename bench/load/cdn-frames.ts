@@ -77,7 +77,7 @@ export async function startCdnDelivery(options: CdnDeliveryOptions): Promise<Cdn
   };
 }
 
-/** nginx's worker processes: the children of its master. */
+/** nginx's child processes (workers, cache manager and loader): the children of its master. */
 function nginxWorkers(master: number): number[] {
   const workers: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {

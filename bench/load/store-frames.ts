@@ -348,7 +348,7 @@ export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult
   for (const { size, result: chain } of result.batched) console.info(`  CPU cores busy, chain with batches of ${size}: ${cores(chain.cores)}`);
   if (result.cdn) {
     const { delivery } = result.cdn;
-    console.info(`  The CDN: deploy/cdn (nginx ${delivery.nginxWorkers} workers + njs), its cache filled by one pass over the record's ${delivery.cdnPaths.length} chunks in ${delivery.fillSeconds.toFixed(1)} s before these runs.`);
+    console.info(`  The CDN: deploy/cdn (nginx + njs: its master and ${delivery.nginxWorkers} child processes, workers and cache manager), its cache filled by one pass over the record's ${delivery.cdnPaths.length} chunks in ${delivery.fillSeconds.toFixed(1)} s before these runs.`);
     for (const { size, result: chain } of result.cdn.batched) console.info(`  CPU cores busy, through the CDN with batches of ${size}: ${cores(chain.cores)}`);
     console.info(`  CPU cores busy, CDN alone: ${cores(result.cdn.alone.cores)}`);
   } else console.info('  (No CDN rows: Debian\'s nginx and libnginx-mod-http-js are not installed.)');
