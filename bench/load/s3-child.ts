@@ -7,6 +7,6 @@ import { frameCorsConfiguration } from '../../src/server/storage/frame-cors.ts';
 import { startS3Server } from '../../tests/support/s3-server.ts';
 
 const s3 = await startS3Server({ corsConfiguration: frameCorsConfiguration(process.argv[2] ?? 'http://{tenant}.localhost') });
-const { endpoint, bucket, region, accessKeyId, secretAccessKey } = s3;
-console.info(JSON.stringify({ port: Number(new URL(endpoint).port), pid: process.pid, endpoint, bucket, region, accessKeyId, secretAccessKey }));
+const { endpoint, origin, bucket, region, accessKeyId, secretAccessKey } = s3;
+console.info(JSON.stringify({ port: Number(new URL(endpoint).port), pid: process.pid, endpoint, origin, bucket, region, accessKeyId, secretAccessKey }));
 process.once('SIGTERM', () => void s3.stop().then(() => process.exit(0)));

@@ -13,10 +13,11 @@ import readline from 'node:readline';
 import type { Client } from 'autocannon';
 import { startReplica, stopChild, type Cleanup } from '../../tests/support/cluster.ts';
 import { freePort } from '../../tests/support/free-port.ts';
+import { startCdnDelivery, type CdnDelivery } from './cdn-frames.ts';
 import { cpuSeconds, machineBusySeconds } from './cluster.ts';
 import { percentile, type CpuProbes, type LoadResult } from './run-load.ts';
 
-type S3Child = { child: ChildProcess; port: number; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
+type S3Child = { child: ChildProcess; port: number; endpoint: string; origin: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
 
 function startS3Child(publicUrlTemplate: string, cleanup: Cleanup): Promise<S3Child> {
   const child = spawn(process.execPath, ['bench/load/s3-child.ts', publicUrlTemplate], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -203,8 +204,10 @@ export type SignedDelivery = {
    * again), each chain's rate over its round's static mean: on a shared machine the rate swings
    * between minutes, a ratio within a round far less.
    */
-  roundRatios: { perChunk: number; batched: number[]; store: number }[];
+  roundRatios: { perChunk: number; batched: number[]; store: number; cdn: number[]; cdnAlone: number }[];
   generationSeconds: number;
+  /** Through the frames CDN (deploy/cdn), when nginx is installed: the chains by batch size, and its GETs alone. */
+  cdn: { delivery: CdnDelivery; batched: { size: number; result: ChainResult }[]; alone: ChainResult } | null;
 };
 
 export async function measureSignedDelivery(options: SignedDeliveryOptions): Promise<SignedDelivery> {
@@ -223,7 +226,7 @@ export async function measureSignedDelivery(options: SignedDeliveryOptions): Pro
     S3_SIGNED_URL_SECONDS: '3600',
   };
   const replica = await startReplica('replica S3', port, env, path.join(options.root, 'replica-s3.log'), options.cleanup);
-  const probes: CpuProbes = { 'S3 replica': () => cpuSeconds(replica.child.pid!), s3rver: () => cpuSeconds(s3.child.pid!) };
+  let probes: CpuProbes = { 'S3 replica': () => cpuSeconds(replica.child.pid!), s3rver: () => cpuSeconds(s3.child.pid!) };
 
   // The record's chunks made into the bucket (the demo generator), and one signed URL per chunk.
   const begun = performance.now();
@@ -237,17 +240,28 @@ export async function measureSignedDelivery(options: SignedDeliveryOptions): Pro
   }
   agent.destroy();
   const generationSeconds = (performance.now() - begun) / 1000;
+  const cdnDelivery = await startCdnDelivery({ root: options.root, env, s3, cleanup: options.cleanup, headers: options.headers, chunkPaths: options.chunkPaths, batchPathOf, fetchOn });
+  if (cdnDelivery) probes = { ...probes, ...cdnDelivery.probes };
 
   const location = await options.measure(port, probes, { setupClient: options.clientsOver(options.chunkPaths) });
   const store = await options.measure(s3.port, probes, { setupClient: options.clientsOver(storePaths), headers: {} });
-  const chain = (mode?: ChainMode) => chainLoad(port, options.headers, options.chunkPaths, options.connections, options.seconds, probes, mode);
+  const chainVia = (appPort: number, mode?: ChainMode) => chainLoad(appPort, options.headers, options.chunkPaths, options.connections, options.seconds, probes, mode);
+  const chain = (mode?: ChainMode) => chainVia(port, mode);
   const plain = async () => (options.staticFiles ? [await chain({ kind: 'plain', ...options.staticFiles })] : []);
   // Neighbours in time on a shared machine: the static server through the same client before and after the chains.
   const staticByClient = await plain();
   const product = await chain();
-  const batched = [];
+  const batched: { size: number; result: ChainResult }[] = [];
   // A batch never runs past the series' end: asked for more than the record has, it is the whole record.
   for (const size of options.batchSizes.map((n) => Math.min(n, options.chunkPaths.length))) batched.push({ size, result: await chain({ kind: 'batch', size }) });
+  // The product's chain through the CDN (a batch of its URLs from the replica, then its GETs), and its GETs alone.
+  const cdnChains = async () => {
+    if (!cdnDelivery) return null;
+    const chains: { size: number; result: ChainResult }[] = [];
+    for (const { size } of batched) chains.push({ size, result: await chainVia(cdnDelivery.replicaPort, { kind: 'batch', size }) });
+    return { chains, alone: await chain({ kind: 'plain', port: cdnDelivery.cdnPort, paths: cdnDelivery.cdnPaths }) };
+  };
+  const cdnFirst = await cdnChains();
   staticByClient.push(...(await plain()));
   const roundRatios = [];
   const sizes = batched.map((b) => b.size);
@@ -261,12 +275,23 @@ export async function measureSignedDelivery(options: SignedDeliveryOptions): Pro
       const chains = [];
       for (const size of sizes) chains.push(await chain({ kind: 'batch', size }));
       const storeRate = await storeByClient();
-      const around = [...before, ...(await plain())];
-      roundRatios.push({ perChunk: ratioOf(perChunk.rps, around), batched: chains.map((c) => ratioOf(c.rps, around)), store: ratioOf(storeRate.rps, around) });
+      const between = await plain();
+      const around = [...before, ...between];
+      // The CDN's rows in a bracket of their own (the static run between the blocks, and one after them).
+      const viaCdn = await cdnChains();
+      const cdnAround = viaCdn ? [...between, ...(await plain())] : around;
+      roundRatios.push({
+        perChunk: ratioOf(perChunk.rps, around),
+        batched: chains.map((c) => ratioOf(c.rps, around)),
+        store: ratioOf(storeRate.rps, around),
+        cdn: viaCdn ? viaCdn.chains.map((c) => ratioOf(c.result.rps, cdnAround)) : [],
+        cdnAlone: viaCdn ? ratioOf(viaCdn.alone.rps, cdnAround) : NaN,
+      });
     }
   }
   const staticAfter = options.measureStatic ? await options.measureStatic() : null;
-  return { location, store, product, batched, staticAfter, staticByClient, roundRatios, generationSeconds };
+  const cdn = cdnDelivery && cdnFirst ? { delivery: cdnDelivery, batched: cdnFirst.chains, alone: cdnFirst.alone } : null;
+  return { location, store, product, batched, staticAfter, staticByClient, roundRatios, generationSeconds, cdn };
 }
 
 /** The signed-URL rows beside the app-sent bytes and the static file server of the same run. */
@@ -290,6 +315,8 @@ export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult
   row('store alone, signed GETs (s3rver)', result.store);
   row('through the product: location + store GET', result.product);
   for (const { size, result: chain } of result.batched) row(`through the product: 1 batch per ${size} + store GETs`, chain);
+  for (const { size, result: chain } of result.cdn?.batched ?? []) row(`through the CDN: 1 batch per ${size} + CDN GETs`, chain);
+  if (result.cdn) row('CDN alone, signed GETs (nginx cache hits)', result.cdn.alone);
   if (result.staticByClient.length) {
     // The chains against the static server through the very same client code, measured just before and after them.
     const [before, after] = result.staticByClient;
@@ -300,6 +327,8 @@ export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult
     for (const [i, r] of result.staticByClient.entries()) same(`static files, this client, ${i ? 'after' : 'before'}`, r);
     same('chain: location + store GET', result.product);
     for (const { size, result: chain } of result.batched) same(`chain: 1 batch per ${size} + store GETs`, chain);
+    for (const { size, result: chain } of result.cdn?.batched ?? []) same(`chain: 1 batch per ${size} + CDN GETs`, chain);
+    if (result.cdn) same('CDN alone, signed GETs', result.cdn.alone);
   }
   if (result.roundRatios.length > 0) {
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -309,9 +338,19 @@ export function printSignedDelivery(result: SignedDelivery, appSends: LoadResult
     console.info(`    store alone, signed GETs (the chains' ceiling): ${text(result.roundRatios.map((r) => r.store))}`);
     console.info(`    location + store GET: ${text(result.roundRatios.map((r) => r.perChunk))}`);
     for (const [i, size] of sizes.entries()) console.info(`    1 batch per ${size} + store GETs: ${text(result.roundRatios.map((r) => r.batched[i]!))}`);
+    if (result.cdn) {
+      console.info(`    CDN alone, signed GETs (nginx cache hits): ${text(result.roundRatios.map((r) => r.cdnAlone))}`);
+      for (const [i, size] of sizes.entries()) console.info(`    through the CDN, 1 batch per ${size} + CDN GETs: ${text(result.roundRatios.map((r) => r.cdn[i]!))}`);
+    }
   }
   const cores = (c: Record<string, number>) => Object.entries(c).filter(([, v]) => v >= 0.005).map(([n, v]) => `${n} ${v.toFixed(2)}`).join(', ');
   console.info(`  CPU cores busy, locations: ${cores(result.location.cores)}; store: ${cores(result.store.cores)}; chain: ${cores(result.product.cores)}`);
   for (const { size, result: chain } of result.batched) console.info(`  CPU cores busy, chain with batches of ${size}: ${cores(chain.cores)}`);
+  if (result.cdn) {
+    const { delivery } = result.cdn;
+    console.info(`  The CDN: deploy/cdn (nginx + njs: its master and ${delivery.nginxWorkers} child processes, workers and cache manager), its cache filled by one pass over the record's ${delivery.cdnPaths.length} chunks in ${delivery.fillSeconds.toFixed(1)} s before these runs.`);
+    for (const { size, result: chain } of result.cdn.batched) console.info(`  CPU cores busy, through the CDN with batches of ${size}: ${cores(chain.cores)}`);
+    console.info(`  CPU cores busy, CDN alone: ${cores(result.cdn.alone.cores)}`);
+  } else console.info('  (No CDN rows: Debian\'s nginx and libnginx-mod-http-js are not installed.)');
   console.info('  (s3rver is a test double written in JavaScript that reads each object and its metadata from disk per GET: a real S3, MinIO or a CDN in front sends far faster; the location rate is what the replicas themselves can hand out.)');
 }

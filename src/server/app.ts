@@ -34,18 +34,26 @@ import { startDemoPregeneration, type DemoPregeneration } from './imaging/demo-p
 import { createFrameWorkerPool } from './imaging/frame-worker-pool.ts';
 import { RecordImaging } from './imaging/record-imaging.ts';
 import type { BlobStore } from './storage/blob-store.ts';
+import { signCdnUrl } from './storage/cdn-url.ts';
 import { identityProviderRoutes } from './idp/routes.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { registerJobWorkers } from './job-workers.ts';
 
-/** Browsers fetch frame chunks from the store itself when it can sign URLs and FRAMES_FROM_STORE is on (S3 only). */
+/**
+ * Browsers fetch frame chunks from the store itself when it can sign URLs and FRAMES_FROM_STORE is on
+ * (S3 only); with FRAME_CDN_URL, from the CDN in front of it, by URLs the CDN checks.
+ */
 function frameUrlSigner(config: Config, store: BlobStore): FrameUrlSigner | null {
-  return config.framesFromStore && store.signedGetUrl ? (key) => store.signedGetUrl!(key) : null;
+  if (!config.framesFromStore || !store.signedGetUrl) return null;
+  const cdn = config.frameCdn;
+  if (cdn) return async (key) => signCdnUrl(cdn.baseUrl, cdn.key, key, cdn.signedUrlSeconds);
+  return (key) => store.signedGetUrl!(key);
 }
 
-/** The origin browsers fetch frame chunks from when the store delivers them: allowed by the pages' CSP. */
+/** The origin browsers fetch frame chunks from when the store (or its CDN) delivers them: allowed by the pages' CSP. */
 function frameStoreOrigins(config: Config): string[] {
   if (!config.framesFromStore || config.storage.kind !== 's3') return [];
+  if (config.frameCdn) return [new URL(config.frameCdn.baseUrl).origin];
   return [new URL(config.storage.publicEndpoint ?? config.storage.endpoint).origin];
 }
 

@@ -5,6 +5,7 @@ import { DEFAULT_IMPORT_MAX_FILE_BYTES } from '../domain/imports.ts';
 import { DEFAULT_IMPORT_MEMORY_BUDGET_BYTES } from './dicom/budgets.ts';
 import { KeyEncryptionKey } from './crypto/key-encryption-key.ts';
 import { parseProxyTrust, type ProxyTrust } from './http/proxy-trust.ts';
+import { MIN_CDN_KEY_BYTES } from './storage/cdn-url.ts';
 import { DEFAULT_SIGNED_URL_SECONDS, MAX_SIGNED_URL_SECONDS } from './storage/signed-url.ts';
 
 /**
@@ -102,6 +103,22 @@ const EnvSchema = z.object({
    * chunk from the store itself (on by default); false: the replicas send the bytes, as with local storage.
    */
   FRAMES_FROM_STORE: booleanFromEnv.default(true),
+  /**
+   * The public base URL of a CDN in front of the bucket (deploy/cdn): frame chunks are then handed out
+   * as URLs of the CDN signed with FRAME_CDN_KEY instead of the store's own signed URLs. Frames from the store only.
+   */
+  FRAME_CDN_URL: z
+    .url({ error: 'must be an absolute URL' })
+    // Checked only of a URL that parses (zod runs each check after a failed one too).
+    .refine((v) => !URL.canParse(v) || /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL')
+    .refine((v) => !URL.canParse(v) || !/[?#@]/.test(v.replace(/^[a-z]+:\/\//i, '')), 'must have no query, fragment or credentials')
+    .optional(),
+  /** The secret the app signs CDN URLs with and the CDN checks them with (at least 32 bytes, e.g. `openssl rand -base64 32`). */
+  FRAME_CDN_KEY: z
+    .string()
+    // The message never repeats the value: it is a secret.
+    .refine((v) => Buffer.byteLength(v) >= MIN_CDN_KEY_BYTES, `must be at least ${MIN_CDN_KEY_BYTES} bytes (e.g. \`openssl rand -base64 32\`)`)
+    .optional(),
   /** The tenant a bare `localhost` address is sent to. */
   DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/).default('demo'),
   /** Largest DICOM file one import accepts, in bytes (2 GiB by default); uploads stream to DATA_DIR, never into memory. */
@@ -187,6 +204,8 @@ export type Config = {
     | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; publicEndpoint?: string; signedUrlSeconds: number };
   /** Frame chunks go to browsers from the store by signed URLs (S3 only); else the app sends their bytes. */
   framesFromStore: boolean;
+  /** With framesFromStore: the CDN in front of the bucket whose signed URLs are handed out instead of the store's. */
+  frameCdn: { baseUrl: string; key: string; signedUrlSeconds: number } | null;
   /** Where the built SPA is served from. */
   webRoot: string;
   /** Largest DICOM file one import accepts, in bytes. */
@@ -221,6 +240,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = (['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((name) => !e[name]);
     if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((name) => `  ${name}: required when STORAGE=s3`).join('\n')}`);
   }
+  const cdnProblem = frameCdnProblem(e);
+  if (cdnProblem) throw new ConfigError(`Invalid configuration:\n  ${cdnProblem}`);
   if (e.DATABASE_URL && !e.KEY_ENCRYPTION_KEY) {
     // A generated key would live beside one replica only; with a shared database every replica needs the same key.
     throw new ConfigError(
@@ -269,6 +290,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : { kind: 'local' },
     framesFromStore: e.STORAGE === 's3' && e.FRAMES_FROM_STORE,
+    frameCdn: e.FRAME_CDN_URL && e.FRAME_CDN_KEY ? { baseUrl: e.FRAME_CDN_URL, key: e.FRAME_CDN_KEY, signedUrlSeconds: e.S3_SIGNED_URL_SECONDS } : null,
     webRoot: path.resolve('dist/web'),
     importMaxFileBytes: e.IMPORT_MAX_FILE_BYTES,
     importMemoryBudgetBytes: e.IMPORT_MEMORY_BUDGET_BYTES,
@@ -285,6 +307,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : null,
     pacsAllowLoopback: e.PACS_ALLOW_LOOPBACK,
   };
+}
+
+/** A CDN delivers what the store would: both settings or neither, and only when frames come from the store. */
+function frameCdnProblem(e: z.infer<typeof EnvSchema>): string | null {
+  if (!e.FRAME_CDN_URL && !e.FRAME_CDN_KEY) return null;
+  if (!e.FRAME_CDN_URL) return 'FRAME_CDN_URL: required with FRAME_CDN_KEY (the CDN that checks the URLs signed with it)';
+  if (!e.FRAME_CDN_KEY) return 'FRAME_CDN_KEY: required with FRAME_CDN_URL (the secret the CDN checks its URLs with)';
+  if (e.STORAGE !== 's3') return 'FRAME_CDN_URL: only with STORAGE=s3 (the CDN fetches frame chunks from the bucket)';
+  if (!e.FRAMES_FROM_STORE) return 'FRAME_CDN_URL: only with FRAMES_FROM_STORE on (with it off the replicas send the bytes themselves)';
+  return null;
 }
 
 /** The public origin of a tenant, e.g. `http://demo.localhost:8080`. */

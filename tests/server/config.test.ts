@@ -56,6 +56,33 @@ describe('configuration', () => {
     // A local directory cannot sign URLs: the app sends the bytes whatever the switch says.
     expect(loadConfig({ FRAMES_FROM_STORE: 'true' }).framesFromStore).toBe(false);
   });
+
+  it('takes a frames CDN only with frames from the store, both settings, and a key of 32 bytes it never repeats', () => {
+    const s3 = { STORAGE: 's3', S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'frames', S3_ACCESS_KEY_ID: 'k', S3_SECRET_ACCESS_KEY: 's' };
+    const key = 'k3y'.repeat(11);
+    const cdn = { FRAME_CDN_URL: 'https://frames.example.org', FRAME_CDN_KEY: key };
+    expect(loadConfig({ ...s3, ...cdn, S3_SIGNED_URL_SECONDS: '60' }).frameCdn).toEqual({ baseUrl: 'https://frames.example.org', key, signedUrlSeconds: 60 });
+    expect(loadConfig(s3).frameCdn).toBeNull();
+    const refusals: [Record<string, string>, RegExp][] = [
+      [{ ...s3, FRAME_CDN_URL: cdn.FRAME_CDN_URL }, /FRAME_CDN_KEY: required with FRAME_CDN_URL/],
+      [{ ...s3, FRAME_CDN_KEY: key }, /FRAME_CDN_URL: required with FRAME_CDN_KEY/],
+      [cdn, /FRAME_CDN_URL: only with STORAGE=s3/],
+      [{ ...s3, ...cdn, FRAMES_FROM_STORE: 'false' }, /FRAME_CDN_URL: only with FRAMES_FROM_STORE on/],
+      [{ ...s3, ...cdn, FRAME_CDN_KEY: 'short-secret-of-31-bytes-xxxxxx' }, /FRAME_CDN_KEY: must be at least 32 bytes/],
+      [{ ...s3, ...cdn, FRAME_CDN_URL: 'frames.example.org' }, /FRAME_CDN_URL: must be an absolute URL/],
+      [{ ...s3, ...cdn, FRAME_CDN_URL: 'ftp://frames.example.org' }, /FRAME_CDN_URL: must be an http\(s\) URL/],
+      [{ ...s3, ...cdn, FRAME_CDN_URL: 'https://frames.example.org/?x=1' }, /FRAME_CDN_URL: must have no query/],
+    ];
+    for (const [env, message] of refusals) {
+      expect(() => loadConfig(env), String(message)).toThrow(message);
+      try {
+        loadConfig(env);
+      } catch (error) {
+        expect((error as Error).message).not.toContain('k3yk3y');
+        expect((error as Error).message).not.toContain('short-secret');
+      }
+    }
+  });
 });
 
 describe('proxy trust and connection limits (issue 24)', () => {

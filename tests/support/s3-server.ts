@@ -23,6 +23,11 @@ import path from 'node:path';
 export type S3ServerHandle = {
   /** `http://127.0.0.1:PORT`, for path-style requests (`/{bucket}/{key}`). */
   endpoint: string;
+  /**
+   * s3rver's own port, behind no signature check (it takes unsigned GETs): the origin a CDN in front
+   * of the bucket fetches from, as a bucket private to the CDN would be (deploy/cdn).
+   */
+  origin: string;
   /** A bucket created at start. */
   bucket: string;
   region: string;
@@ -67,6 +72,11 @@ const { DUMMY_ACCOUNT } = load('s3rver/lib/models/account.js') as { DUMMY_ACCOUN
 
 const REGION = 'us-east-1';
 let bucketsCreated = 0;
+
+/** The server's settings for storing in this bucket (STORAGE=s3 and the S3_* variables). */
+export function s3StorageEnv(s3: S3ServerHandle, bucket = s3.bucket): Record<string, string> {
+  return { STORAGE: 's3', S3_ENDPOINT: s3.endpoint, S3_BUCKET: bucket, S3_REGION: s3.region, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey };
+}
 
 /** Starts s3rver with a bucket and its signature-checking front; `stop()` removes its directory. */
 export async function startS3Server(options: S3ServerOptions = {}): Promise<S3ServerHandle> {
@@ -119,6 +129,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    origin: `http://${inner.address}:${inner.port}`,
     bucket,
     region: credentials.region,
     accessKeyId: credentials.accessKeyId,

@@ -19,3 +19,14 @@ export function frameCorsConfiguration(publicUrlTemplate: string): string {
     '</CORSConfiguration>',
   ].join('\n');
 }
+
+/**
+ * The same rule for the frames CDN (deploy/cdn/nginx.conf.template): a regular expression matching
+ * exactly the tenants' origins, the tenant label standing where `{tenant}` is (`[a-z0-9-]+`, as
+ * DEFAULT_TENANT and the tenant names allow).
+ */
+export function frameCorsOriginPattern(publicUrlTemplate: string): string {
+  const [before, after] = publicUrlTemplate.replace(/\/+$/, '').split('{tenant}') as [string, string];
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  return `^${escape(before)}[a-z0-9-]+${escape(after ?? '')}$`;
+}
