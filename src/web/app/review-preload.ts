@@ -8,17 +8,13 @@
 import { loadReviewRoute } from '../review/index.ts';
 import { loadRightToolbar } from './app-layout.tsx';
 
-let loading: ReturnType<typeof loadReviewRoute> | null = null;
-
-/** The review and its playback toolbar, downloading side by side; one download however often asked. */
+/**
+ * The review and its playback toolbar, downloading side by side. Asked again (the click after a
+ * preload), the import answers from the module the preload fetched: nothing is downloaded twice.
+ */
 export function loadReview(): ReturnType<typeof loadReviewRoute> {
   void loadRightToolbar().catch(() => undefined);
-  // A failed download is not kept: the review screen's retry (or the next preload) asks again.
-  loading ??= loadReviewRoute().catch((error: unknown) => {
-    loading = null;
-    throw error;
-  });
-  return loading;
+  return loadReviewRoute();
 }
 
 /** Starts the review's download, its failure left to the review screen (which reports it and retries). */
