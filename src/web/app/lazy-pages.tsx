@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import { LoadingState } from '../ui/states.tsx';
 import { PartBoundary, useRetryableLazy, type LoadPart } from './lazy-part.tsx';
+import { preloadReviewWhenIdle } from './review-preload.ts';
 
 // Sign-in and the patients list come first; a patient's records, the upload page (its DICOM
 // reading) and the users page (administration) download when opened (issue 27, first load).
@@ -28,6 +30,8 @@ export function LazyUsersPage(props: { isAdmin: boolean; currentEmail: string | 
 
 export function LazyRecordsPage(props: { patientId: string }) {
   const { Part: RecordsPage, attempt, retry } = useRetryableLazy(loadRecordsPage);
+  // A record is opened from here: its review's code comes while the clinician picks one (issue 27, first open to Play).
+  useEffect(preloadReviewWhenIdle, []);
   return (
     <PartBoundary what="the records page" attempt={attempt} retry={retry} fallback={<LoadingState label="Opening the records…" />}>
       <RecordsPage {...props} />

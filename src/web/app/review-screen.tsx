@@ -1,15 +1,9 @@
 import type { ReactNode } from 'react';
 import { Box, Center } from '@chakra-ui/react';
-import { loadReviewRoute } from '../review/index.ts';
 import { LoadingState } from '../ui/states.tsx';
-import { AppLayout, loadRightToolbar } from './app-layout.tsx';
+import { AppLayout } from './app-layout.tsx';
 import { PartBoundary, useRetryableLazy } from './lazy-part.tsx';
-
-/** The review and its playback toolbar download side by side (both leave the first load). */
-function loadReview() {
-  void loadRightToolbar();
-  return loadReviewRoute();
-}
+import { loadReview } from './review-preload.ts';
 
 /** Before the review's code is in there is no session for the toolbars: the states fill the page. */
 function onThePage(content: ReactNode) {
@@ -24,7 +18,8 @@ function onThePage(content: ReactNode) {
 
 /**
  * The review route (issue 27, first load): the review's code (its session, pixi, the codecs, the
- * report) downloads when a record is opened, not with sign-in and the patients list.
+ * report) downloads when a record is opened, not with sign-in and the patients list; the records
+ * page has usually fetched it by then (review-preload.ts).
  */
 export function ReviewScreen({ patientId, recordId }: { patientId: string; recordId: string }) {
   const { Part: ReviewRoute, attempt, retry } = useRetryableLazy(loadReview);

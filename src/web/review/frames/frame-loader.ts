@@ -107,23 +107,28 @@ export async function loadRecordFrames(
         }
         const pack = await loadPack(chunks[index]!, { width, height, frames: chunkFrames(index, count, framesPerChunk).count }, urgent);
         if (!pack) return;
-        // The download slot is free again at once: the workers finish the pack while the next chunks arrive.
+        // The download slot is free again at once, the first chunks' too: the workers finish the pack
+        // while the next chunks are made on the server and arrive (issue 27: the next requests no
+        // longer wait for the first chunk's decode, the server's frame workers idle meanwhile).
         const decoded = pack.gray.then((chunk) => {
           if (!signal.aborted) keep(series, index, urgent, chunk);
         });
-        if (urgent) await decoded;
-        else decoding.push(decoded.catch(fail(series, index)));
+        decoding.push(decoded.catch(fail(series, index)));
       } catch (error) {
         fail(series, index)(error);
       }
     };
-    // The current slice's images come alone, with the whole pipe, so they show as early as
-    // possible; the rest then arrive CONCURRENCY at a time.
-    await Promise.all(first.map((span) => load(span, true)));
+    // The current slice's images download alone, with the whole pipe, so they show as early as
+    // possible; the rest then arrive CONCURRENCY at a time, while the first ones are decoded. The
+    // rest start once one of the first is in: on a first open the angio's first chunk takes the
+    // server twice as long to make as the B-mode's, and the B-mode's next chunks (Play waits for
+    // 100 frames) would wait for it with the server's other frame worker idle (issue 27).
+    const firstLoads = first.map((span) => load(span, true));
+    if (firstLoads.length) await Promise.race(firstLoads);
     const worker = async () => {
       for (let next = takeNearest(remaining, slice()); next && !signal.aborted; next = takeNearest(remaining, slice())) await load(next, false);
     };
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    await Promise.all([...firstLoads, ...Array.from({ length: CONCURRENCY }, worker)]);
     await Promise.all(decoding);
   } finally {
     store.setDownloading(false);

@@ -100,3 +100,51 @@ describe('loading a record of frame packs', () => {
     expect(onFailed).not.toHaveBeenCalled();
   });
 });
+
+describe('the first chunks of a record of frame packs', () => {
+  it('asks for the next chunks once the first are downloaded, while their decode is still under way (issue 27)', async () => {
+    const images = recordWithPacks();
+    const bodies = new Map<string, Uint8Array>();
+    images.bmode.chunks.forEach((url, c) => bodies.set(url, buildFramePack(GRAY_FORMAT, Array.from({ length: Math.min(8, 20 - 8 * c) }, (_, f) => frame(8 * c + f)))));
+    bodies.set(images.angio.chunks[0]!, new Uint8Array(6 * FRAME_BYTES));
+    const asked: string[] = [];
+    const api = fakeApi(bodies);
+    const getBytes = api.getBytes.bind(api);
+    api.getBytes = ((resource: string, options?: { body?: ByteSink }) => {
+      asked.push(resource);
+      return getBytes(resource, options as never);
+    }) as ApiClient['getBytes'];
+    // Each pack's decode is held until the test lets it finish.
+    const held: { frames: number; release: () => void }[] = [];
+    const pool = createFrameDecodePool(2, () => new FakeDecodeWorker());
+    const open = pool.open.bind(pool);
+    pool.open = (shape, keep) => {
+      const stream = open(shape, keep);
+      return {
+        ...stream,
+        push: (part) => stream.push(part),
+        restart: () => stream.restart(),
+        cancel: () => stream.cancel(),
+        end: () => {
+          const decoded = stream.end();
+          return new Promise<Uint8Array>((resolve, reject) => held.push({ frames: shape.frames, release: () => decoded.then(resolve, reject) }));
+        },
+      };
+    };
+    const store = new ImageStore();
+    store.setImages(images);
+
+    const loading = loadRecordFrames(api, images, store, { onBusy: () => {}, onFailed: () => {} }, new AbortController().signal, pool);
+    await vi.waitFor(() => expect(asked).toEqual(expect.arrayContaining(images.bmode.chunks)));
+    // Every B-mode chunk was asked for while the first one's frames were not decoded yet.
+    expect(asked[0]).toBe(images.bmode.chunks[0]);
+    expect(store.getSnapshot().bmodeLoaded).toBe(0);
+    expect(held).toHaveLength(images.bmode.chunks.length);
+
+    for (const pack of held) pack.release();
+    await loading;
+    expect(store.getSnapshot().bmodeLoaded).toBe(20);
+    for (const k of [0, 8, 19]) expect(Array.from(store.frame('bmode', k)!)).toEqual(Array.from(frame(k)));
+    pool.dispose();
+  });
+});

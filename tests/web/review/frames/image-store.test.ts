@@ -105,6 +105,34 @@ describe('frame loader', () => {
     expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 160, angioLoaded: 64 });
   });
 
+  it("asks for the B-mode's next chunks once its first is in, without waiting for the angio's slower first chunk (issue 27)", async () => {
+    const list = images(160, 64);
+    const store = new ImageStore();
+    store.setImages(list);
+    const asked: string[] = [];
+    let angioReady!: () => void;
+    const angioMade = new Promise<void>((resolve) => (angioReady = resolve));
+    const api = {
+      getBytes: vi.fn(async (path: string) => {
+        const [, series, index] = /frames\/(\w+)\/(\d+)/.exec(path)!;
+        asked.push(`${series}/${index}`);
+        // The server is still making the angio's first chunk.
+        if (path.includes('angio/0')) await angioMade;
+        const count = Math.min(16, (series === 'bmode' ? 160 : 64) - Number(index) * 16);
+        return chunkBytes(Number(index) * 16, count);
+      }),
+    } as unknown as ApiClient;
+    const loading = loadRecordFrames(api, list, store, { onBusy: () => {}, onFailed: () => {} }, new AbortController().signal);
+    // Play needs 100 B-mode frames: they all come while the angio's first chunk is being made.
+    await vi.waitFor(() => expect(store.getSnapshot().bmodeLoaded).toBe(160));
+    // ...and the angio's other chunks: only its first is missing.
+    await vi.waitFor(() => expect(store.getSnapshot().angioLoaded).toBe(48));
+    expect(asked.slice(0, 3)).toEqual(['bmode/0', 'angio/0', 'bmode/1']);
+    angioReady();
+    await loading;
+    expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 160, angioLoaded: 64, downloading: false });
+  });
+
   it('loads every chunk into the store, never asks the server for an L-mode image, and reports what failed', async () => {
     const list = images(40, 10);
     const store = new ImageStore();

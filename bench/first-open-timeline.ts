@@ -1,0 +1,111 @@
+/**
+ * `node bench/first-open-timeline.ts [--runs N] [--compare <dir>]`: where a first open's time goes
+ * up to Play enabled (issue 27, goal < 2 s), on the 3,600-frame record nobody opened: the click,
+ * the review's code, the image lists, each frame chunk's request and answer, the page's marks
+ * (first chunk stored, WebGL start and ready, first image), B-mode drawn and Play enabled, as ms
+ * after the click. Each run is a fresh server (nothing made) and a fresh profile (nothing cached).
+ * With --compare, runs alternate between the build in <dir> (its own server code and dist, e.g.
+ * an exported tree of an earlier commit) and this tree, A, B, A, B, and medians are printed for
+ * each. With --to-mla, each run also waits for the first MLA shown (provisional or final; issue 23,
+ * which must not get later). Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { launchChromium, signedInPage, startBenchServer } from './browser-bench.ts';
+import { percentile } from './review-measures.ts';
+
+const PORT = Number(process.env.BENCH_PORT ?? 8195);
+process.env.PREGENERATE_DEMO ??= 'false';
+const argAfter = (flag: string) => (process.argv.includes(flag) ? process.argv[process.argv.indexOf(flag) + 1] : undefined);
+const runs = Number(argAfter('--runs') ?? 1);
+const compareDir = argAfter('--compare');
+const toMla = process.argv.includes('--to-mla');
+const trees = compareDir ? [{ label: 'base', dir: path.resolve(compareDir) }, { label: 'this', dir: process.cwd() }] : [{ label: 'this', dir: process.cwd() }];
+
+interface Timeline {
+  bmode: number;
+  play: number;
+  lines: string[];
+  /** The first MLA shown (provisional or final), ms after the click; with --to-mla only. */
+  mla?: number;
+}
+
+/** In the page, from the click: polls every animation frame for the B-mode drawn and Play enabled. */
+function watch(): void {
+  const marks: { entry: number; bmode?: number; play?: number; mla?: number } = { entry: performance.now() };
+  (window as unknown as { timeline: typeof marks }).timeline = marks;
+  const poll = () => {
+    // The results block's MLA tile, provisional or final, or the summary saying there is none.
+    if (!marks.mla && document.querySelector('[data-testid="result-mla"][data-slice], [data-testid="mla-summary"]')) marks.mla = performance.now();
+    const canvas = document.querySelector('[data-testid="panel-canvas-bmode"]') as HTMLCanvasElement | null;
+    if (canvas?.dataset.drawnSlice && !marks.bmode) marks.bmode = performance.now();
+    const play = document.querySelector('button[aria-label="Play"]');
+    if (play && play.getAttribute('aria-disabled') !== 'true' && !marks.play) marks.play = performance.now();
+    if (!marks.bmode || !marks.play || !marks.mla) requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+}
+
+/** In the page: the requests and marks after the click, as lines "start–end what". */
+function collect(): { bmode: number; play: number; lines: string[] } {
+  const { entry, bmode, play } = (window as unknown as { timeline: { entry: number; bmode: number; play: number } }).timeline;
+  const at = (t: number) => (t - entry).toFixed(0).padStart(6);
+  const lines: string[] = [];
+  for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+    if (e.startTime < entry || e.startTime > play + 50) continue;
+    const url = new URL(e.name);
+    const what = url.pathname.replace(/^\/api\/records\/[^/]+/, '…').replace(/^\/assets\//, '');
+    lines.push(`${at(e.startTime)} – ${at(e.responseEnd)}  ${what} (${(e.encodedBodySize / 1024).toFixed(0)} KB)`);
+  }
+  for (const m of performance.getEntriesByType('mark')) if (m.startTime >= entry && m.startTime <= play + 50) lines.push(`${at(m.startTime)}           mark ${m.name}`);
+  lines.push(`${at(bmode)}           B-mode drawn`, `${at(play)}           Play enabled`);
+  lines.sort((a, b) => Number(a.slice(0, 6)) - Number(b.slice(0, 6)));
+  return { bmode: bmode - entry, play: play - entry, lines };
+}
+
+async function firstOpen(dir: string, port: number): Promise<Timeline> {
+  const server = await startBenchServer(port, dir);
+  const browser = await launchChromium();
+  try {
+    const page = await signedInPage(browser, server.origin);
+    await page.goto(`${server.origin}/patients/DEM-001/records`);
+    const link = page.getByTestId('record-card').filter({ hasText: /B-mode:\s*3,600 frames/ }).getByRole('link');
+    await link.waitFor();
+    await page.waitForTimeout(1000);
+    await page.evaluate(watch);
+    await link.click();
+    await page.waitForFunction(() => {
+      const t = (window as unknown as { timeline?: { bmode?: number; play?: number } }).timeline;
+      return t?.bmode && t.play;
+    }, null, { timeout: 120_000, polling: 100 });
+    const timeline = await page.evaluate(collect);
+    if (!toMla) return timeline;
+    await page.waitForFunction(() => (window as unknown as { timeline?: { mla?: number } }).timeline?.mla, null, { timeout: 300_000, polling: 200 });
+    const mla = await page.evaluate(() => {
+      const t = (window as unknown as { timeline: { entry: number; mla: number } }).timeline;
+      return t.mla - t.entry;
+    });
+    return { ...timeline, mla };
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+const results = new Map<string, Timeline[]>(trees.map((tree) => [tree.label, []]));
+for (let run = 0; run < runs; run++) {
+  for (const tree of trees) {
+    // The server's code is the tree's own (startBenchServer resolves it from the working directory).
+    const previous = process.cwd();
+    process.chdir(tree.dir);
+    const timeline = await firstOpen(tree.dir, PORT).finally(() => process.chdir(previous));
+    results.get(tree.label)!.push(timeline);
+    console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
+    for (const line of timeline.lines) console.info(`  ${line}`);
+  }
+}
+console.info('\nmedians, ms after the click on the record nobody opened:');
+for (const [label, timelines] of results) {
+  const median = (pick: (t: Timeline) => number | undefined) => percentile(timelines.map((t) => pick(t) ?? Number.NaN), 0.5).toFixed(0).padStart(6);
+  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
+}
