@@ -2,8 +2,8 @@
  * The review's code (its session, pixi, the codecs; about 1 MB) fetched and evaluated before a
  * record is opened (issue 27, first open to Play < 2 s): downloaded only after the click, it and
  * its evaluation stood between the click and the first frame request. It is not part of the first
- * load (sign-in and the patients list); the records page asks for it once the browser is idle, or
- * at once when a record's link is pointed at or focused, one step before the click.
+ * load (sign-in and the patients list); the records page asks for it once the browser is idle (2 s
+ * after the page at the latest), while the clinician picks a record.
  */
 import { loadReviewRoute } from '../review/index.ts';
 import { loadRightToolbar } from './app-layout.tsx';
@@ -18,7 +18,7 @@ export function loadReview(): ReturnType<typeof loadReviewRoute> {
 }
 
 /** Starts the review's download, its failure left to the review screen (which reports it and retries). */
-export function preloadReview(): void {
+function preloadReview(): void {
   loadReview().catch(() => undefined);
 }
 
