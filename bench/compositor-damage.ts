@@ -45,3 +45,27 @@ export function displayFrames(events: TraceEvent[]): DisplayFrames {
     swapMsPerFrame: swaps.reduce((sum, e) => sum + (e.dur ?? 0) / 1000, 0) / Math.max(1, swaps.length),
   };
 }
+
+/**
+ * Per display frame: its damage rectangle and the quads SkiaRenderer drew for it, counted by kind,
+ * as "rect | TileDrawQuad=15 TextureQuad=3 … ×frames". The same quads for every damage means the
+ * whole frame is drawn again each time (no partial swap), whatever changed.
+ */
+export function quadsByDamage(events: TraceEvent[]): string[] {
+  const passes = events.filter((e) => e.name === 'SkiaRenderer::BeginDrawingRenderPass').map((e) => e.ts).sort((a, b) => a - b);
+  const damages = events.flatMap((e) => {
+    const rect = (e.args as { root_damage_rect?: string } | undefined)?.root_damage_rect;
+    return rect ? [{ ts: e.ts, rect }] : [];
+  }).sort((a, b) => a.ts - b.ts);
+  const draws = events.filter((e) => e.ph === 'X' && /^SkiaRenderer::Draw\w+Quad$/.test(e.name));
+  const rows = new Map<string, number>();
+  passes.forEach((start, i) => {
+    const end = passes[i + 1] ?? Infinity;
+    const rect = damages.filter((d) => d.ts <= start).at(-1)?.rect ?? '?';
+    const kinds = new Map<string, number>();
+    for (const draw of draws) if (draw.ts >= start && draw.ts < end) kinds.set(draw.name.slice('SkiaRenderer::Draw'.length), (kinds.get(draw.name.slice('SkiaRenderer::Draw'.length)) ?? 0) + 1);
+    const key = `${rect} | ${[...kinds].map(([kind, n]) => `${kind}=${n}`).join(' ')}`;
+    rows.set(key, (rows.get(key) ?? 0) + 1);
+  });
+  return [...rows].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key} ×${n}`);
+}

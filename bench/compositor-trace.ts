@@ -4,7 +4,8 @@
  * one playback with Chromium's cc / viz / gpu categories. Prints the GPU feature status (is
  * compositing on the GPU, i.e. SwiftShader, or in software?), the panels' geometry, per-thread
  * busiest trace events per painted frame, and the display's frames and render passes.
- * `--dump <file>`: the review's raw trace as JSON, to be read further.
+ * `--dump <file>`: the review's raw trace as JSON, to be read further. `--chromium-arg <flag>` (repeatable):
+ * e.g. `--disable-gpu-compositing`, Chromium's software compositor, which redraws only the damage.
  */
 import fs from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
@@ -14,6 +15,7 @@ import { bearerToken, paintedPlayback, PLAYBACK_MS, type PlaybackKind } from './
 import { descendantCpuSeconds } from './chromium-cpu.ts';
 import { busiestTraceEvents, type TraceEvent } from './cpu-profile.ts';
 import { rawWebglPage } from './raw-webgl-page.ts';
+import { displayFrames, quadsByDamage } from './compositor-damage.ts';
 
 const argument = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -22,6 +24,7 @@ const argument = (name: string) => {
 const FRAMES = Number(argument('--frames') ?? 300);
 const DUMP = argument('--dump');
 const PORT = Number(process.env.BENCH_PORT ?? 8197);
+const CHROMIUM_ARGS = process.argv.flatMap((a, i) => (process.argv[i - 1] === '--chromium-arg' ? [a] : []));
 const CATEGORIES = ['toplevel', 'cc', 'viz', 'gpu', 'benchmark', 'disabled-by-default-viz.quads', 'disabled-by-default-cc.debug', 'disabled-by-default-viz.gpu_composite_time'];
 
 async function gpuStatus(browser: Browser): Promise<void> {
@@ -39,12 +42,11 @@ function summarise(label: string, events: TraceEvent[], painted: number): void {
     const ms = Number(line.trim().split(' ')[0]);
     console.info(`  ${line}  (${(ms / painted).toFixed(2)} ms/frame)`);
   }
+  console.info(`  display frames: ${JSON.stringify(displayFrames(events))}`);
+  for (const row of quadsByDamage(events).slice(0, 8)) console.info(`  damage | quads drawn: ${row}`);
   const count = (name: string) => events.filter((e) => e.name === name && (e.ph === 'X' || e.ph === 'B')).length;
   for (const name of ['Display::DrawAndSwap', 'DirectRenderer::DrawFrame', 'SkiaRenderer::SwapBuffers', 'SkiaOutputSurfaceImplOnGpu::SwapBuffers', 'SoftwareRenderer::SwapBuffers', 'DirectRenderer::DrawRenderPass'])
     console.info(`  ${name}: ${count(name)} (${(count(name) / painted).toFixed(2)} per painted frame)`);
-  // What the display's frames draw: damage and quads, when the trace has them in an event's args.
-  const withDamage = events.filter((e) => JSON.stringify(e.args ?? {}).match(/damage/i)).slice(0, 3);
-  for (const event of withDamage) console.info(`  args of ${event.name}: ${JSON.stringify(event.args).slice(0, 400)}`);
 }
 
 async function tracePlayback(browser: Browser, page: Page, kind: PlaybackKind, label: string, dump?: string): Promise<void> {
@@ -62,7 +64,7 @@ async function tracePlayback(browser: Browser, page: Page, kind: PlaybackKind, l
 
 process.env.PREGENERATE_DEMO ??= 'false';
 const server = await startBenchServer(PORT);
-const browser = await launchChromium();
+const browser = await launchChromium(CHROMIUM_ARGS);
 await gpuStatus(browser);
 const page = await openDownloadedReview(browser, server, FRAMES);
 const geometry = await page.evaluate(() =>
@@ -74,7 +76,7 @@ const geometry = await page.evaluate(() =>
 console.info(`review canvases (dpr ${await page.evaluate(() => devicePixelRatio)}):\n  ${geometry.join('\n  ')}`);
 await tracePlayback(browser, page, 'review', 'review', DUMP);
 
-const rawBrowser = await launchChromium();
+const rawBrowser = await launchChromium(CHROMIUM_ARGS);
 const raw = await (await rawBrowser.newContext({ viewport: { width: 1600, height: 900 }, bypassCSP: true })).newPage();
 const recordId = page.url().split('/records/')[1]!.split('/')[0]!;
 const authorization = await bearerToken(page);
