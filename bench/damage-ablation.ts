@@ -7,7 +7,7 @@
  */
 import { launchChromium, startBenchServer } from './browser-bench.ts';
 import { openDownloadedReview } from './review-page-setup.ts';
-import { paintedPlayback, percentile, PLAYBACK_MS } from './review-measures.ts';
+import { paintedPlayback, percentile, reviewPlaybackCpu } from './review-measures.ts';
 import { descendantCpuSeconds } from './chromium-cpu.ts';
 import { COMPOSITOR_CATEGORIES, displayFrames } from './compositor-damage.ts';
 import type { TraceEvent } from './cpu-profile.ts';
@@ -48,10 +48,8 @@ for (let round = 0; round < ROUNDS; round++) {
       document.head.append(style);
     }, variants[name]!);
     await page.waitForTimeout(300);
-    const before = descendantCpuSeconds();
-    const playback = await paintedPlayback(page, 'review');
-    const used = descendantCpuSeconds() - before;
-    (cpu[name] ??= []).push((used * 1000) / (playback.fps * (PLAYBACK_MS / 1000)));
+    const playback = await reviewPlaybackCpu(page, descendantCpuSeconds);
+    (cpu[name] ??= []).push(playback.cpuMsPerPainted);
     (fps[name] ??= []).push(playback.fps);
     await browser.startTracing(page, { categories: COMPOSITOR_CATEGORIES });
     await paintedPlayback(page, 'review');
