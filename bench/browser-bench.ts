@@ -50,8 +50,10 @@ export async function startBenchServer(port: number, cwd = process.cwd()): Promi
   };
 }
 
+/** BENCH_CHROMIUM_ARGS: more flags for every bench browser, space-separated (e.g. `--disable-gpu-compositing`). */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...extraArgs, ...CHROMIUM_ARGS] });
+  const fromEnvironment = (process.env.BENCH_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...extraArgs, ...fromEnvironment, ...CHROMIUM_ARGS] });
 }
 
 /** A fresh browser profile with the demo clinician signed in, on the patients list. */

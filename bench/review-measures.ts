@@ -182,3 +182,10 @@ export async function lmodeRecomputeTimes(page: Page, turns: number): Promise<nu
     return times;
   }, turns);
 }
+
+/** The review's painted playback and the browser CPU (all Chromium processes) each painted frame cost, in ms. */
+export async function reviewPlaybackCpu(page: Page, cpuSeconds: () => number): Promise<PlaybackFigures & { cpuMsPerPainted: number }> {
+  const before = cpuSeconds();
+  const playback = await paintedPlayback(page, 'review');
+  return { ...playback, cpuMsPerPainted: ((cpuSeconds() - before) * 1000) / (playback.fps * (PLAYBACK_MS / 1000)) };
+}

@@ -5,7 +5,7 @@
  */
 import { launchChromium, startBenchServer } from './browser-bench.ts';
 import { openDownloadedReview } from './review-page-setup.ts';
-import { paintedPlayback, percentile, PLAYBACK_MS } from './review-measures.ts';
+import { percentile, reviewPlaybackCpu } from './review-measures.ts';
 import { descendantCpuSeconds } from './chromium-cpu.ts';
 
 const arg = (name: string) => { const at = process.argv.indexOf(name); return at >= 0 ? process.argv[at + 1] : undefined; };
@@ -57,10 +57,8 @@ for (let round = 0; round < ROUNDS; round++) {
       }
     }, variant);
     await page.waitForTimeout(400);
-    const before = descendantCpuSeconds();
-    const playback = await paintedPlayback(page, 'review');
-    const used = descendantCpuSeconds() - before;
-    (cpu[variant] ??= []).push((used * 1000) / (playback.fps * (PLAYBACK_MS / 1000)));
+    const playback = await reviewPlaybackCpu(page, descendantCpuSeconds);
+    (cpu[variant] ??= []).push(playback.cpuMsPerPainted);
     (fps[variant] ??= []).push(playback.fps);
     console.info(`round ${round + 1} ${variant}: ${playback.fps.toFixed(1)} fps, ${cpu[variant]!.at(-1)!.toFixed(1)} ms CPU per painted frame`);
   }
