@@ -7,8 +7,12 @@
  * With --compare, runs alternate between the build in <dir> (its own server code and dist, e.g.
  * an exported tree of an earlier commit) and this tree, A, B, A, B, and medians are printed for
  * each. With --to-mla, each run also waits for the first MLA shown (provisional or final; issue 23,
- * which must not get later). Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
+ * which must not get later). The server's side comes from its IMAGING_TIMELINE_FILE (trees that
+ * write one): each demo chunk asked for (and at which priority), its render started on a frame
+ * worker, rendered, encoded and stored; the page's long tasks (> 50 ms) are listed with it.
+ * Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchChromium, signedInPage, startBenchServer } from './browser-bench.ts';
@@ -32,8 +36,11 @@ interface Timeline {
 
 /** In the page, from the click: polls every animation frame for the B-mode drawn and Play enabled. */
 function watch(): void {
-  const marks: { entry: number; bmode?: number; play?: number; mla?: number } = { entry: performance.now() };
+  const marks: { entry: number; bmode?: number; play?: number; mla?: number; longTasks: [number, number][] } = { entry: performance.now(), longTasks: [] };
   (window as unknown as { timeline: typeof marks }).timeline = marks;
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) marks.longTasks.push([task.startTime, task.duration]);
+  }).observe({ type: 'longtask' });
   const poll = () => {
     // The results block's MLA tile, provisional or final, or the summary saying there is none.
     if (!marks.mla && document.querySelector('[data-testid="result-mla"][data-slice], [data-testid="mla-summary"]')) marks.mla = performance.now();
@@ -47,8 +54,8 @@ function watch(): void {
 }
 
 /** In the page: the requests and marks after the click, as lines "start–end what". */
-function collect(): { bmode: number; play: number; lines: string[] } {
-  const { entry, bmode, play } = (window as unknown as { timeline: { entry: number; bmode: number; play: number } }).timeline;
+function collect(): { bmode: number; play: number; lines: string[]; clickEpochMs: number } {
+  const { entry, bmode, play, longTasks } = (window as unknown as { timeline: { entry: number; bmode: number; play: number; longTasks: [number, number][] } }).timeline;
   const at = (t: number) => (t - entry).toFixed(0).padStart(6);
   const lines: string[] = [];
   for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
@@ -58,12 +65,26 @@ function collect(): { bmode: number; play: number; lines: string[] } {
     lines.push(`${at(e.startTime)} – ${at(e.responseEnd)}  ${what} (${(e.encodedBodySize / 1024).toFixed(0)} KB)`);
   }
   for (const m of performance.getEntriesByType('mark')) if (m.startTime >= entry && m.startTime <= play + 50) lines.push(`${at(m.startTime)}           mark ${m.name}`);
+  for (const [start, duration] of longTasks) if (start <= play + 50) lines.push(`${at(start)} – ${at(start + duration)}  page long task ${duration.toFixed(0)} ms`);
   lines.push(`${at(bmode)}           B-mode drawn`, `${at(play)}           Play enabled`);
-  lines.sort((a, b) => Number(a.slice(0, 6)) - Number(b.slice(0, 6)));
-  return { bmode: bmode - entry, play: play - entry, lines };
+  return { bmode: bmode - entry, play: play - entry, lines, clickEpochMs: performance.timeOrigin + entry };
 }
 
+/** The server's chunk events up to Play, as lines like the page's (ms after the click). */
+function serverLines(file: string, clickEpochMs: number, playMs: number): string[] {
+  if (!fs.existsSync(file)) return [];
+  const events = fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { at: number; event: string; series?: string; chunk?: number; priority?: string });
+  return events
+    .map((e) => ({ ...e, ms: e.at - clickEpochMs }))
+    .filter((e) => e.ms <= playMs + 50)
+    .map((e) => `${e.ms.toFixed(0).padStart(6)}           server ${e.event} ${e.series ?? ''}/${e.chunk ?? ''}${e.priority ? ` (${e.priority})` : ''}`);
+}
+
+const byTime = (a: string, b: string) => Number(a.slice(0, 6)) - Number(b.slice(0, 6));
+
 async function firstOpen(dir: string, port: number): Promise<Timeline> {
+  const timelineFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'first-open-')), 'imaging.jsonl');
+  process.env.IMAGING_TIMELINE_FILE = timelineFile;
   const server = await startBenchServer(port, dir);
   const browser = await launchChromium();
   try {
@@ -78,7 +99,8 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
       const t = (window as unknown as { timeline?: { bmode?: number; play?: number } }).timeline;
       return t?.bmode && t.play;
     }, null, { timeout: 120_000, polling: 100 });
-    const timeline = await page.evaluate(collect);
+    const { clickEpochMs, ...seen } = await page.evaluate(collect);
+    const timeline = { ...seen, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
     if (!toMla) return timeline;
     await page.waitForFunction(() => (window as unknown as { timeline?: { mla?: number } }).timeline?.mla, null, { timeout: 300_000, polling: 200 });
     const mla = await page.evaluate(() => {
@@ -89,6 +111,7 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
   } finally {
     await browser.close();
     await server.stop();
+    fs.rmSync(path.dirname(timelineFile), { recursive: true, force: true });
   }
 }
 

@@ -11,8 +11,13 @@ import type { PanelViewportSource } from '../view/view-transform.ts';
 import { collapseMissing, DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
 import { PanelSplitter } from './panel-splitter.tsx';
 
-/** The angio and L-mode panels start their WebGL contexts after the first B-mode frame, or after this long. */
-const SECONDARY_PANELS_DELAY_MS = 1500;
+/**
+ * The angio and L-mode panels start their WebGL contexts after the first B-mode frame, or after
+ * this long when no B-mode image comes (its chunk failed). Not sooner: on a busy machine a first
+ * open's B-mode image took more than 1.5 s, and the two contexts' start (0.5 s of main thread in
+ * software WebGL) then went in front of it (issue 27).
+ */
+const SECONDARY_PANELS_DELAY_MS = 5000;
 
 const PANELS: readonly { kind: PanelKind; label: string }[] = [
   { kind: 'angio', label: 'Angio' },
