@@ -221,6 +221,7 @@ export function ReviewPage({ patientId, recordId, askedImages }: ReviewPageProps
             lmode={lmodeViews}
             displays={session.displays}
             startGpu={images.status !== 'loading'}
+            playReady={!framesUnderWay}
             noPullback={noPullback}
             noAngio={noAngio}
           />

@@ -14,10 +14,20 @@ import { ImageStore } from './image-store.ts';
  * the page's own effects run; issue 27). A failure is the hook's to handle (it asks again).
  */
 export function askRecordImages(api: ApiClient, recordId: string): Promise<RecordImages> {
-  const asked = api.get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`);
-  asked.catch(() => undefined);
-  return asked;
+  const now = performance.now();
+  if (lastAsked?.api === api && lastAsked.recordId === recordId && now - lastAsked.at < ASKED_AGAIN_WITHIN_MS) return lastAsked.lists;
+  const lists = api.get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`);
+  lists.catch(() => undefined);
+  lastAsked = { api, recordId, at: now, lists };
+  return lists;
 }
+
+/**
+ * The last lists asked for, taken again by a route render within this time: React throws away a
+ * render in which a part of the review was still loading and renders it again, state and all.
+ */
+const ASKED_AGAIN_WITHIN_MS = 2000;
+let lastAsked: { api: ApiClient; recordId: string; at: number; lists: Promise<RecordImages> } | null = null;
 
 /** The service worker's queue hears of slice changes at most this often (playback moves 100 slices a second). */
 const FOCUS_INTERVAL_MS = 250;
