@@ -71,15 +71,14 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
   const widths = collapseMissing(panelWidths(sizes), shown);
   // Creating a WebGL context and compiling its shader is a long main-thread task: the B-mode panel,
   // which the clinician looks at first, gets the thread to itself until its first frame is shown.
-  const [allPanelsStarted, setAllPanelsStarted] = useState(false);
-  const startAllPanels = useCallback(() => setAllPanelsStarted(true), []);
+  const [timedOut, setTimedOut] = useState(false);
+  const startAllPanels = useCallback(() => setTimedOut(true), []);
   const [bmodeShown, setBmodeShown] = useState(false);
   // After the frame that carries the first image has been produced: started at once, the other
   // contexts held the main thread (and the frame with the image) for another 150–250 ms.
   const bmodeShownAfterNextFrame = useCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => setBmodeShown(true))), []);
-  useEffect(() => {
-    if (bmodeShown && playReady) startAllPanels();
-  }, [bmodeShown, playReady, startAllPanels]);
+  // Play's frames only ever grow in number while the review is open: once started, the panels stay.
+  const allPanelsStarted = timedOut || (bmodeShown && playReady);
   useEffect(() => {
     if (!startGpu) return;
     const timer = setTimeout(startAllPanels, SECONDARY_PANELS_DELAY_MS);
