@@ -7,7 +7,10 @@
  */
 import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
 import { chunkCount, FRAMES_PER_CHUNK, type ImageSeriesName } from '../../domain/images.ts';
+import type { RecordRow } from '../db/records.ts';
+import type { BlobStore } from '../storage/blob-store.ts';
 import type { GenerationPriority } from './generation-queue.ts';
+import { storedChunkOf } from './imaging-keys.ts';
 
 export interface FirstOpenChunk {
   readonly series: ImageSeriesName;
@@ -28,4 +31,19 @@ export function firstOpenChunks(bmodeCount: number, angioCount: number, framesPe
   const playChunks = Math.min(chunkCount(count, framesPerChunk), Math.ceil(Math.min(MIN_BMODE_IMAGES_FOR_PLAYBACK, count) / framesPerChunk));
   for (let index = 1; index < playChunks; index++) first.push({ series: playSeries, index, priority: 'demand' });
   return first;
+}
+
+/**
+ * A demo record's first-open chunks not stored yet (looked for side by side, without reading them
+ * where the store can), or none when the record's `completeMarker` is stored (all of it is made).
+ */
+export async function firstOpenChunksToMake(record: RecordRow, store: BlobStore, completeMarker: string): Promise<{ complete: boolean; chunks: FirstOpenChunk[] }> {
+  const chunks = firstOpenChunks(record.bmodeFrameCount, record.angioFrameCount);
+  const stored = async ({ series, index }: FirstOpenChunk) => {
+    const { key } = storedChunkOf(record, series, index);
+    return store.has ? store.has(key) : (await store.get(key)) !== null;
+  };
+  const [complete, ...made] = await Promise.all([store.get(completeMarker), ...chunks.map(stored)]);
+  if (complete) return { complete: true, chunks: [] };
+  return { complete: false, chunks: chunks.filter((_, i) => !made[i]) };
 }

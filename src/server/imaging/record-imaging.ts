@@ -16,7 +16,7 @@ import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
 import { modelOptionsOf, pullbackModelOf } from './record-model.ts';
-import { firstOpenChunks } from './first-open-chunks.ts';
+import { firstOpenChunksToMake } from './first-open-chunks.ts';
 import { NO_TIMELINE, type ImagingTimeline } from './imaging-timeline.ts';
 
 const gzip = promisify(zlib.gzip);
@@ -318,15 +318,10 @@ export class RecordImaging {
     if (record.imagingSource !== 'demo') return;
     const marker = imagingKey(record, COMPLETE_MARKER);
     if (this.completeImaging.has(marker)) return;
-    const chunks = firstOpenChunks(record.bmodeFrameCount, record.angioFrameCount);
-    const stored = async ({ series, index }: (typeof chunks)[number]) => {
-      const { key } = storedChunkOf(record, series, index);
-      return this.store.has ? this.store.has(key) : (await this.store.get(key)) !== null;
-    };
-    const [complete, ...made] = await Promise.all([this.store.get(marker), ...chunks.map(stored)]);
+    const { complete, chunks } = await firstOpenChunksToMake(record, this.store, marker);
     if (complete) return void this.completeImaging.add(marker);
-    chunks.forEach((chunk, i) => {
-      if (made[i] || this.closed) return;
+    chunks.forEach((chunk) => {
+      if (this.closed) return;
       this.generated(record, chunk.series, chunk.index, chunk.priority).catch((err: unknown) => {
         if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id, series: chunk.series, chunk: chunk.index }, 'making a frame chunk failed');
       });

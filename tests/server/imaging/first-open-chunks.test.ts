@@ -6,6 +6,7 @@ import { createFrameWorkerPool, type FrameWorkerPool } from '../../../src/server
 import { chunkKey, RecordImaging } from '../../../src/server/imaging/record-imaging.ts';
 import { memoryStore } from '../memory-store.ts';
 import { smallDemoRecord } from '../small-demo-record.ts';
+import { notingRenders } from './noting-renders.ts';
 
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
 const names = (chunks: ReturnType<typeof firstOpenChunks>) => chunks.map(({ series, index, priority }) => `${series} ${index} ${priority}`);
@@ -28,23 +29,6 @@ describe('the chunks a first open waits for', () => {
     expect(names(firstOpenChunks(0, 96))).toEqual(['angio 0 urgent', ...[1, 2, 3, 4, 5].map((index) => `angio ${index} demand`)]);
   });
 });
-
-/** The pool, noting each render in the order the generation queue starts it. */
-function notingRenders(pool: FrameWorkerPool): { renders: string[]; pool: FrameWorkerPool } {
-  const renders: string[] = [];
-  return {
-    renders,
-    pool: {
-      size: pool.size,
-      close: () => pool.close(),
-      encode: (frames, rows, columns) => pool.encode(frames, rows, columns),
-      generate: (options, start, end, angio) => {
-        renders.push(`${angio ? 'angio' : 'bmode'} ${start / 16}`);
-        return pool.generate(options, start, end, angio);
-      },
-    },
-  };
-}
 
 const record = (id: string): RecordRow => smallDemoRecord({ id, demoSeed: 7, bmodeFrameCount: 16 * 9, chunkFormat: 'frame-pack' }, 128);
 
