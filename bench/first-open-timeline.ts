@@ -30,6 +30,8 @@ interface Timeline {
   bmode: number;
   play: number;
   lines: string[];
+  /** CPU seconds (all threads) from the click to Play seen by the bench (polled every 100 ms): the server's, and the browser's processes'. */
+  cpu: { server: number; browser: number };
   /** The first MLA shown (provisional or final), ms after the click; with --to-mla only. */
   mla?: number;
 }
@@ -82,6 +84,35 @@ function serverLines(file: string, clickEpochMs: number, playMs: number): string
 
 const byTime = (a: string, b: string) => Number(a.slice(0, 6)) - Number(b.slice(0, 6));
 
+/**
+ * CPU seconds used so far by the server process and by every other process under this bench (the
+ * browser's): on 2 cores shared with other work, wall times follow the load; the CPU a first open
+ * costs does not.
+ */
+function cpuSeconds(serverPid: number): { server: number; browser: number } {
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const under = (pid: number, root: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  let browser = 0;
+  for (const [pid, t] of ticks) if (pid !== serverPid && !under(pid, serverPid) && under(pid, process.pid)) browser += t;
+  const hz = 100;
+  return { server: (ticks.get(serverPid) ?? 0) / hz, browser: browser / hz };
+}
+
 async function firstOpen(dir: string, port: number): Promise<Timeline> {
   const timelineFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'first-open-')), 'imaging.jsonl');
   process.env.IMAGING_TIMELINE_FILE = timelineFile;
@@ -94,13 +125,16 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
     await link.waitFor();
     await page.waitForTimeout(1000);
     await page.evaluate(watch);
+    const cpuAtClick = cpuSeconds(server.pid);
     await link.click();
     await page.waitForFunction(() => {
       const t = (window as unknown as { timeline?: { bmode?: number; play?: number } }).timeline;
       return t?.bmode && t.play;
     }, null, { timeout: 120_000, polling: 100 });
+    const cpuAtPlay = cpuSeconds(server.pid);
+    const cpu = { server: cpuAtPlay.server - cpuAtClick.server, browser: cpuAtPlay.browser - cpuAtClick.browser };
     const { clickEpochMs, ...seen } = await page.evaluate(collect);
-    const timeline = { ...seen, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
+    const timeline = { ...seen, cpu, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
     if (!toMla) return timeline;
     await page.waitForFunction(() => (window as unknown as { timeline?: { mla?: number } }).timeline?.mla, null, { timeout: 300_000, polling: 200 });
     const mla = await page.evaluate(() => {
@@ -123,12 +157,12 @@ for (let run = 0; run < runs; run++) {
     process.chdir(tree.dir);
     const timeline = await firstOpen(tree.dir, PORT).finally(() => process.chdir(previous));
     results.get(tree.label)!.push(timeline);
-    console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
+    console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click, CPU to Play: server ${timeline.cpu.server.toFixed(2)} s, browser ${timeline.cpu.browser.toFixed(2)} s${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
     for (const line of timeline.lines) console.info(`  ${line}`);
   }
 }
 console.info('\nmedians, ms after the click on the record nobody opened:');
 for (const [label, timelines] of results) {
   const median = (pick: (t: Timeline) => number | undefined) => percentile(timelines.map((t) => pick(t) ?? Number.NaN), 0.5).toFixed(0).padStart(6);
-  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
+  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}  CPU-s to Play: server ${percentile(timelines.map((t) => t.cpu.server), 0.5).toFixed(2)}, browser ${percentile(timelines.map((t) => t.cpu.browser), 0.5).toFixed(2)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
 }
