@@ -7,8 +7,12 @@
  * With --compare, runs alternate between the build in <dir> (its own server code and dist, e.g.
  * an exported tree of an earlier commit) and this tree, A, B, A, B, and medians are printed for
  * each. With --to-mla, each run also waits for the first MLA shown (provisional or final; issue 23,
- * which must not get later). Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
+ * which must not get later). The server's side comes from its IMAGING_TIMELINE_FILE (trees that
+ * write one): each demo chunk asked for (and at which priority), its render started on a frame
+ * worker, rendered, encoded and stored; the page's long tasks (> 50 ms) are listed with it.
+ * Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchChromium, signedInPage, startBenchServer } from './browser-bench.ts';
@@ -26,14 +30,19 @@ interface Timeline {
   bmode: number;
   play: number;
   lines: string[];
+  /** CPU seconds (all threads) from the click to Play seen by the bench (polled every 100 ms): the server's, and the browser's processes'. */
+  cpu: { server: number; browser: number };
   /** The first MLA shown (provisional or final), ms after the click; with --to-mla only. */
   mla?: number;
 }
 
 /** In the page, from the click: polls every animation frame for the B-mode drawn and Play enabled. */
 function watch(): void {
-  const marks: { entry: number; bmode?: number; play?: number; mla?: number } = { entry: performance.now() };
+  const marks: { entry: number; bmode?: number; play?: number; mla?: number; longTasks: [number, number][] } = { entry: performance.now(), longTasks: [] };
   (window as unknown as { timeline: typeof marks }).timeline = marks;
+  new PerformanceObserver((list) => {
+    for (const task of list.getEntries()) marks.longTasks.push([task.startTime, task.duration]);
+  }).observe({ type: 'longtask' });
   const poll = () => {
     // The results block's MLA tile, provisional or final, or the summary saying there is none.
     if (!marks.mla && document.querySelector('[data-testid="result-mla"][data-slice], [data-testid="mla-summary"]')) marks.mla = performance.now();
@@ -47,8 +56,8 @@ function watch(): void {
 }
 
 /** In the page: the requests and marks after the click, as lines "start–end what". */
-function collect(): { bmode: number; play: number; lines: string[] } {
-  const { entry, bmode, play } = (window as unknown as { timeline: { entry: number; bmode: number; play: number } }).timeline;
+function collect(): { bmode: number; play: number; lines: string[]; clickEpochMs: number } {
+  const { entry, bmode, play, longTasks } = (window as unknown as { timeline: { entry: number; bmode: number; play: number; longTasks: [number, number][] } }).timeline;
   const at = (t: number) => (t - entry).toFixed(0).padStart(6);
   const lines: string[] = [];
   for (const e of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
@@ -58,12 +67,55 @@ function collect(): { bmode: number; play: number; lines: string[] } {
     lines.push(`${at(e.startTime)} – ${at(e.responseEnd)}  ${what} (${(e.encodedBodySize / 1024).toFixed(0)} KB)`);
   }
   for (const m of performance.getEntriesByType('mark')) if (m.startTime >= entry && m.startTime <= play + 50) lines.push(`${at(m.startTime)}           mark ${m.name}`);
+  for (const [start, duration] of longTasks) if (start <= play + 50) lines.push(`${at(start)} – ${at(start + duration)}  page long task ${duration.toFixed(0)} ms`);
   lines.push(`${at(bmode)}           B-mode drawn`, `${at(play)}           Play enabled`);
-  lines.sort((a, b) => Number(a.slice(0, 6)) - Number(b.slice(0, 6)));
-  return { bmode: bmode - entry, play: play - entry, lines };
+  return { bmode: bmode - entry, play: play - entry, lines, clickEpochMs: performance.timeOrigin + entry };
+}
+
+/** The server's chunk events up to Play, as lines like the page's (ms after the click). */
+function serverLines(file: string, clickEpochMs: number, playMs: number): string[] {
+  if (!fs.existsSync(file)) return [];
+  const events = fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { at: number; event: string; series?: string; chunk?: number; priority?: string });
+  return events
+    .map((e) => ({ ...e, ms: e.at - clickEpochMs }))
+    .filter((e) => e.ms <= playMs + 50)
+    .map((e) => `${e.ms.toFixed(0).padStart(6)}           server ${e.event} ${e.series ?? ''}/${e.chunk ?? ''}${e.priority ? ` (${e.priority})` : ''}`);
+}
+
+const byTime = (a: string, b: string) => Number(a.slice(0, 6)) - Number(b.slice(0, 6));
+
+/**
+ * CPU seconds used so far by the server process and by every other process under this bench (the
+ * browser's): on 2 cores shared with other work, wall times follow the load; the CPU a first open
+ * costs does not.
+ */
+function cpuSeconds(serverPid: number): { server: number; browser: number } {
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parent.set(Number(entry), Number(fields[1]));
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  const under = (pid: number, root: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
+    return false;
+  };
+  let browser = 0;
+  for (const [pid, t] of ticks) if (pid !== serverPid && !under(pid, serverPid) && under(pid, process.pid)) browser += t;
+  const hz = 100;
+  return { server: (ticks.get(serverPid) ?? 0) / hz, browser: browser / hz };
 }
 
 async function firstOpen(dir: string, port: number): Promise<Timeline> {
+  const timelineFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'first-open-')), 'imaging.jsonl');
+  process.env.IMAGING_TIMELINE_FILE = timelineFile;
   const server = await startBenchServer(port, dir);
   const browser = await launchChromium();
   try {
@@ -73,12 +125,16 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
     await link.waitFor();
     await page.waitForTimeout(1000);
     await page.evaluate(watch);
+    const cpuAtClick = cpuSeconds(server.pid);
     await link.click();
     await page.waitForFunction(() => {
       const t = (window as unknown as { timeline?: { bmode?: number; play?: number } }).timeline;
       return t?.bmode && t.play;
     }, null, { timeout: 120_000, polling: 100 });
-    const timeline = await page.evaluate(collect);
+    const cpuAtPlay = cpuSeconds(server.pid);
+    const cpu = { server: cpuAtPlay.server - cpuAtClick.server, browser: cpuAtPlay.browser - cpuAtClick.browser };
+    const { clickEpochMs, ...seen } = await page.evaluate(collect);
+    const timeline = { ...seen, cpu, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
     if (!toMla) return timeline;
     await page.waitForFunction(() => (window as unknown as { timeline?: { mla?: number } }).timeline?.mla, null, { timeout: 300_000, polling: 200 });
     const mla = await page.evaluate(() => {
@@ -89,6 +145,7 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
   } finally {
     await browser.close();
     await server.stop();
+    fs.rmSync(path.dirname(timelineFile), { recursive: true, force: true });
   }
 }
 
@@ -100,12 +157,12 @@ for (let run = 0; run < runs; run++) {
     process.chdir(tree.dir);
     const timeline = await firstOpen(tree.dir, PORT).finally(() => process.chdir(previous));
     results.get(tree.label)!.push(timeline);
-    console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
+    console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click, CPU to Play: server ${timeline.cpu.server.toFixed(2)} s, browser ${timeline.cpu.browser.toFixed(2)} s${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
     for (const line of timeline.lines) console.info(`  ${line}`);
   }
 }
 console.info('\nmedians, ms after the click on the record nobody opened:');
 for (const [label, timelines] of results) {
   const median = (pick: (t: Timeline) => number | undefined) => percentile(timelines.map((t) => pick(t) ?? Number.NaN), 0.5).toFixed(0).padStart(6);
-  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
+  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}  CPU-s to Play: server ${percentile(timelines.map((t) => t.cpu.server), 0.5).toFixed(2)}, browser ${percentile(timelines.map((t) => t.cpu.browser), 0.5).toFixed(2)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
 }

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { tenantOrigin } from './config.ts';
+import { imagingTimeline } from './imaging/imaging-timeline.ts';
 import type { Database } from './db/client.ts';
 import { AccountChecks } from './auth/account-check.ts';
 import { authenticate } from './auth/authenticate.ts';
@@ -82,7 +83,7 @@ export async function buildApp({ config, database, store }: AppOptions): Promise
   // Generation, detection and import decoding are durable jobs in the database (jobs/job-queue.ts).
   const jobs = await startJobQueue(database, config.jobs, app.log);
   const pool = config.frameWorkers > 0 ? createFrameWorkerPool(config.frameWorkers) : null;
-  const imaging = new RecordImaging(store, pool, app.log, { jobs });
+  const imaging = new RecordImaging(store, pool, app.log, { jobs, timeline: imagingTimeline(config.imagingTimelineFile) });
   // `frameWorkers` detection threads (0: on the main thread, as in tests).
   const contours = new RecordContourService({ store, imaging, workers: config.frameWorkers, log: app.log, jobs });
   const importing = createImportService({ db, databaseKind: database.kind, store, config, jobs }, app.log);

@@ -85,6 +85,8 @@ const EnvSchema = z.object({
     .default(false),
   /** Generate the demo records' imaging in the background after start-up, when the workers are idle (off by default under NODE_ENV=test). */
   PREGENERATE_DEMO: booleanFromEnv.optional(),
+  /** Benches only: a file to which each demo chunk's steps (asked, made, stored, sent) are appended as JSON lines. */
+  IMAGING_TIMELINE_FILE: z.string().min(1).optional(),
   /** Worker threads generating demo imaging; 0 generates on the main thread (tests). */
   IMAGING_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
   /** Where frames and files are kept: `local` (DATA_DIR/files) or `s3` (the S3_* settings). */
@@ -199,6 +201,8 @@ export type Config = {
   /** Worker threads generating demo imaging, and as many detecting borders: a core each by default. */
   frameWorkers: number;
   pregenerateDemo: boolean;
+  /** IMAGING_TIMELINE_FILE (benches): where the demo chunks' timeline goes, or null. */
+  imagingTimelineFile: string | null;
   storage:
     | { kind: 'local' }
     | { kind: 's3'; endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string; publicEndpoint?: string; signedUrlSeconds: number };
@@ -276,6 +280,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     frameWorkers: e.IMAGING_WORKERS ?? availableParallelism(),
     // Test servers open records of their own; frames made beside them would only slow the suites.
     pregenerateDemo: e.PREGENERATE_DEMO ?? e.NODE_ENV !== 'test',
+    imagingTimelineFile: e.IMAGING_TIMELINE_FILE ?? null,
     storage:
       e.STORAGE === 's3'
         ? {

@@ -9,7 +9,8 @@ import type { RecordRow } from '../db/records.ts';
 import { IMMUTABLE_PUBLIC, type StoredObjectHeaders } from '../storage/blob-store.ts';
 
 /** The fields that name a record's stored imaging (an import writes it before the record row exists). */
-export type ImagingKeyParts = Pick<RecordRow, 'tenantId' | 'id' | 'imagingVersion'>;
+type ImagingKeyFields = 'tenantId' | 'id' | 'imagingVersion';
+export type ImagingKeyParts = Pick<RecordRow, ImagingKeyFields>;
 
 /** Storage key of one of a record's files: `{tenant}/{record}/{version}/{name}`. */
 export function imagingKey(record: ImagingKeyParts, name: string): string {
@@ -42,3 +43,14 @@ export const FRAME_PACK_HEADERS: StoredObjectHeaders = { contentType: FRAME_PACK
 
 /** A chunk as kept in the store: its key and the headers it was put with (and is answered with). */
 export type StoredChunk = { key: string; headers: StoredObjectHeaders };
+
+/** Where a chunk of a series is kept for the page: its frame pack when the record sends packs, else its gzip chunk. */
+export function storedChunkOf(record: Pick<RecordRow, ImagingKeyFields | 'chunkFormat'>, series: ImageSeriesName, index: number): StoredChunk {
+  if (record.chunkFormat === 'frame-pack') return { key: framePackKey(record, series, index), headers: FRAME_PACK_HEADERS };
+  return { key: chunkKey(record, series, index), headers: GRAY8_CHUNK_HEADERS };
+}
+
+/** A gzip member's trailer holds the uncompressed length: a cheap check that a stored chunk is whole. */
+export function gzipUncompressedLength(data: Buffer): number {
+  return data.length >= 18 ? data.readUInt32LE(data.length - 4) : -1;
+}

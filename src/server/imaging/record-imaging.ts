@@ -10,12 +10,14 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
 import { encodeFrames, renderFrames } from './chunk-rendering.ts';
-import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, MADE_CHUNK_GZIP, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
+import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, gzipUncompressedLength, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
 import { buildFramePack, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
 import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
 import { modelOptionsOf, pullbackModelOf } from './record-model.ts';
+import { firstOpenChunksToMake } from './first-open-chunks.ts';
+import { NO_TIMELINE, type ImagingTimeline } from './imaging-timeline.ts';
 
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
@@ -50,10 +52,6 @@ interface GeneratedChunk {
   readonly pack: Buffer | null;
 }
 
-/** A gzip member's trailer holds the uncompressed length: a cheap check that a stored chunk is whole. */
-function gzipUncompressedLength(data: Buffer): number {
-  return data.length >= 18 ? data.readUInt32LE(data.length - 4) : -1;
-}
 
 /** A record's whole-pullback generation, at the priority of whoever wants it most. */
 interface RecordJob {
@@ -75,10 +73,6 @@ const COMPLETE_MARKER = 'complete';
 /** HEADs one batch of frame locations sends the store at once while a demo record is being made. */
 const HEADS_AT_ONCE = 16;
 
-function storedChunkOf(record: RecordRow, series: ImageSeriesName, index: number): StoredChunk {
-  if (record.chunkFormat === 'frame-pack') return { key: framePackKey(record, series, index), headers: FRAME_PACK_HEADERS };
-  return { key: chunkKey(record, series, index), headers: GRAY8_CHUNK_HEADERS };
-}
 
 /** The imaging-generate job of a record's imaging version: one at a time. */
 export function imagingJobKey(record: ImagingKeyParts): string {
@@ -113,14 +107,21 @@ export class RecordImaging {
   private readonly recordJobs = new Map<string, RecordJob>();
   /** Complete markers seen in the store: a version's imaging never changes once complete. */
   private readonly completeImaging = new Set<string>();
+  private readonly timeline: ImagingTimeline;
   private closed = false;
 
   /**
    * With `jobs`, a record's whole-pullback generation is a durable job (imaging-generate, run by
    * generateAll on whichever server takes it); without, it runs here.
    */
-  constructor(store: BlobStore, pool: FrameWorkerPool | null, log: FastifyBaseLogger, options: { idleQuietMs?: number; jobs?: Pick<JobQueue, 'send'> } = {}) {
+  constructor(
+    store: BlobStore,
+    pool: FrameWorkerPool | null,
+    log: FastifyBaseLogger,
+    options: { idleQuietMs?: number; jobs?: Pick<JobQueue, 'send'>; timeline?: ImagingTimeline } = {},
+  ) {
     this.store = store;
+    this.timeline = options.timeline ?? NO_TIMELINE;
     this.pool = pool;
     this.log = log;
     this.jobs = options.jobs ?? null;
@@ -162,6 +163,7 @@ export class RecordImaging {
    */
   async bmodeChunkForDetection(record: RecordRow, index: number, priority: GenerationPriority): Promise<{ gz: Buffer } | { raw: Uint8Array }> {
     const key = chunkKey(record, 'bmode', index);
+    this.timeline('detection-asked', { series: 'bmode', chunk: index, priority });
     if (record.imagingSource === 'demo' && !this.inflight.has(key)) {
       const stored = await this.storedGzipChunk(record, 'bmode', index);
       if (stored) return { gz: stored };
@@ -210,6 +212,7 @@ export class RecordImaging {
     if (!(start >= 0 && end > start && end <= chunk.first + chunk.count)) throw new RangeError(`frames ${start}..${end} are not inside one chunk`);
     const frameBytes = record.frameWidth * record.frameHeight;
     const key = chunkKey(record, 'bmode', index);
+    this.timeline('detection-asked', { series: 'bmode', chunk: index, priority, frames: end - start });
     const rendered = this.renderedChunks.get(key);
     if (rendered) return (await rendered).subarray((start - chunk.first) * frameBytes, (end - chunk.first) * frameBytes);
     if (record.imagingSource !== 'demo' || this.inflight.has(key) || (await this.store.get(key))) {
@@ -227,14 +230,20 @@ export class RecordImaging {
     const angio = series === 'angio' ? { frameCount: record.angioFrameCount, sizePx: record.angioWidth } : undefined;
     const key = chunkKey(record, series, index);
     return this.once(key, priority, () => {
+      const where = { series, chunk: index };
+      this.timeline('asked', { ...where, priority });
       let rendered!: (raw: Uint8Array) => void;
       const raw = new Promise<Uint8Array>((resolve) => (rendered = resolve));
       // Rendering and encoding are one task, so the lane is not given to another chunk between them and the page's
       // pack waits no longer than when one worker job did both; the raw frames are handed on in between.
       const making = this.queue.run(priority, async () => {
+        this.timeline('render-start', where);
         const frames = await renderFrames(this.pool, modelOptionsOf(record), range.first, range.first + range.count, angio);
+        this.timeline('rendered', where);
         rendered(frames);
-        return { frames, encoded: encode ? await encodeFrames(this.pool, frames, rows, columns) : null };
+        const encoded = encode ? await encodeFrames(this.pool, frames, rows, columns) : null;
+        this.timeline('encoded', where);
+        return { frames, encoded };
       });
       // Failed or dropped before its frames were rendered: whoever waits for them is told the same (if anyone does).
       const rawFrames = Promise.race([raw, making.result.then(({ frames }) => frames)]);
@@ -246,6 +255,7 @@ export class RecordImaging {
           await this.store.put(key, gzipped, GRAY8_CHUNK_HEADERS);
           const pack = encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null;
           if (pack) await this.store.put(framePackKey(record, series, index), pack, FRAME_PACK_HEADERS);
+          this.timeline('stored', where);
           return { gzipped, pack };
         })
         .finally(() => this.renderedChunks.delete(key));
@@ -294,8 +304,28 @@ export class RecordImaging {
    * run. Chunks the page asks for meanwhile go first (on the server that answers them).
    */
   prepare(record: RecordRow): void {
+    this.makeFirstOpenChunks(record).catch((err: unknown) => this.log.error({ err, recordId: record.id }, 'making the first chunks failed'));
     // The job logs its own failures; only the look at the store (and the queueing) is this one's.
     this.schedule(record, 'background').catch((err: unknown) => this.log.error({ err, recordId: record.id }, 'background imaging failed'));
+  }
+
+  /**
+   * A demo record's chunks that Play waits for (first-open-chunks.ts), queued at once on every
+   * frame worker when they are not stored, rather than one by one as the page gets to ask for
+   * them: the page's requests join these generations.
+   */
+  private async makeFirstOpenChunks(record: RecordRow): Promise<void> {
+    if (record.imagingSource !== 'demo') return;
+    const marker = imagingKey(record, COMPLETE_MARKER);
+    if (this.completeImaging.has(marker)) return;
+    const { complete, chunks } = await firstOpenChunksToMake(record, this.store, marker);
+    if (complete) return void this.completeImaging.add(marker);
+    chunks.forEach((chunk) => {
+      if (this.closed) return;
+      this.generated(record, chunk.series, chunk.index, chunk.priority).catch((err: unknown) => {
+        if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id, series: chunk.series, chunk: chunk.index }, 'making a frame chunk failed');
+      });
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ import { Box, Flex, HStack, Heading, Stack, Text } from '@chakra-ui/react';
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useSearch } from 'wouter';
 import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../domain/constants.ts';
+import type { RecordImages } from '../../domain/images.ts';
 import { AnnotatedSliceMarks } from './annotations/annotated-slice-marks.tsx';
 import { AnnotationOverlay } from './annotations/annotation-overlay.tsx';
 import type { AnnotationStore } from './manifest/annotation-store.ts';
@@ -56,10 +57,12 @@ function AnnotationsStatus({ store, onRetry }: { store: AnnotationStore; onRetry
 export interface ReviewPageProps {
   patientId: string;
   recordId: string;
+  /** The record's image lists when the route has asked for them already (useRecordImages). */
+  askedImages?: Promise<RecordImages> | null;
 }
 
 /** The review: which record, the three panels, and the annotations over the B-mode image. */
-export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
+export function ReviewPage({ patientId, recordId, askedImages }: ReviewPageProps) {
   const { context, record, loading, error, retry } = useRecordContext(patientId, recordId);
   const search = new URLSearchParams(useSearch());
   const noImage = search.get('noImage') === 'true';
@@ -68,7 +71,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
   const session = useReviewSession();
   const { cursor, annotations } = session;
   useEffect(() => session.setRecord(record), [session, record]);
-  const { state: images, store } = useRecordImages(recordId, !noImage, session.images);
+  const { state: images, store } = useRecordImages(recordId, !noImage, session.images, askedImages);
   useSliceNavigation(cursor);
   const holdPlayback = session.playback.hold;
   const releaseRef = useRef<(() => void) | null>(null);
@@ -218,6 +221,7 @@ export function ReviewPage({ patientId, recordId }: ReviewPageProps) {
             lmode={lmodeViews}
             displays={session.displays}
             startGpu={images.status !== 'loading'}
+            playReady={!framesUnderWay}
             noPullback={noPullback}
             noAngio={noAngio}
           />

@@ -1,5 +1,8 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Box, Flex } from '@chakra-ui/react';
+import { useSearch } from 'wouter';
+import { useApi } from '../api/api-context.tsx';
+import { askRecordImages } from './frames/use-record-images.ts';
 import { ReviewPage } from './review-page.tsx';
 import { AnnotationDraftOffer, ReviewSessionProvider } from './session/review-session-provider.tsx';
 
@@ -17,13 +20,18 @@ export interface ReviewRouteProps {
  * with it come pixi, the codecs and the report, which sign-in and the patients list do not need.
  */
 export function ReviewRoute({ patientId, recordId, frame }: ReviewRouteProps) {
+  const api = useApi();
+  const noImage = new URLSearchParams(useSearch()).get('noImage') === 'true';
+  // Asked as the route first renders, not from the page's effect after the whole review has
+  // rendered: the server starts a first open's frames on this request (issue 27).
+  const [askedImages] = useState(() => (noImage ? null : askRecordImages(api, recordId)));
   return (
     <ReviewSessionProvider patientId={patientId} recordId={recordId}>
       {frame(
         <Flex direction="column" height="full">
           <AnnotationDraftOffer />
           <Box flex="1" minHeight="0">
-            <ReviewPage patientId={patientId} recordId={recordId} />
+            <ReviewPage patientId={patientId} recordId={recordId} askedImages={askedImages} />
           </Box>
         </Flex>,
       )}

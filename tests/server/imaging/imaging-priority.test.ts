@@ -9,6 +9,7 @@ import { chunkKey, imagingKey, RecordImaging } from '../../../src/server/imaging
 import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
 import { smallDemoRecord } from '../small-demo-record.ts';
 import { createTestServer, postgresUnavailable, type TestServer } from '../test-server.ts';
+import { notingRenders } from './noting-renders.ts';
 
 /** A task that runs until released, noting when it started. */
 function gate(started: string[], name: string) {
@@ -111,27 +112,6 @@ const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown
 
 /** A small demo record (128-pixel frames keep the generation quick). */
 const demoRecord = (id: string, bmodeFrameCount: number): RecordRow => smallDemoRecord({ id, demoSeed: 7, bmodeFrameCount }, 128);
-
-/**
- * The pool, noting each render in the order the generation queue starts it: what priority decides.
- * (The order of the stores is not: a chunk's gzip runs on the thread pool while the worker already
- * renders the next chunk, so on a loaded machine two stores can land either way round.)
- */
-function notingRenders(pool: FrameWorkerPool): { renders: string[]; pool: FrameWorkerPool } {
-  const renders: string[] = [];
-  return {
-    renders,
-    pool: {
-      size: pool.size,
-      close: () => pool.close(),
-      encode: (frames, rows, columns) => pool.encode(frames, rows, columns),
-      generate: (options, start, end, angio) => {
-        renders.push(`${angio ? 'angio' : 'bmode'} ${start / 16}`);
-        return pool.generate(options, start, end, angio);
-      },
-    },
-  };
-}
 
 describe('record imaging with one frame worker', () => {
   let pool: FrameWorkerPool;

@@ -1,11 +1,33 @@
 import { useEffect, useState } from 'react';
 import { RecordImagesSchema, type RecordImages } from '../../../domain/images.ts';
 import { useApi } from '../../api/api-context.tsx';
+import type { ApiClient } from '../../api/api-client.ts';
 import { onWorkerMessage, postToServiceWorker, resumeFetches, stopFetches, type WorkerMessage } from '../../sw/sw-client.ts';
 import { chunkSpans } from '../../sw/chunk-spans.ts';
 import { createFrameDecodePool, type FrameDecodePool } from '../../codecs/decode-pool.ts';
 import { describeChunk, hasFramePacks, loadRecordFrames, warmPackCodecs } from './frame-loader.ts';
 import { ImageStore } from './image-store.ts';
+
+/**
+ * A record's image lists, asked for at once: the review's route asks as it first renders, so that
+ * the server starts making a first open's frames while the review renders (about 0.4 s before
+ * the page's own effects run; issue 27). A failure is the hook's to handle (it asks again).
+ */
+export function askRecordImages(api: ApiClient, recordId: string): Promise<RecordImages> {
+  const now = performance.now();
+  if (lastAsked?.api === api && lastAsked.recordId === recordId && now - lastAsked.at < ASKED_AGAIN_WITHIN_MS) return lastAsked.lists;
+  const lists = api.get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`);
+  lists.catch(() => undefined);
+  lastAsked = { api, recordId, at: now, lists };
+  return lists;
+}
+
+/**
+ * The last lists asked for, taken again by a route render within this time: React throws away a
+ * render in which a part of the review was still loading and renders it again, state and all.
+ */
+const ASKED_AGAIN_WITHIN_MS = 2000;
+let lastAsked: { api: ApiClient; recordId: string; at: number; lists: Promise<RecordImages> } | null = null;
 
 /** The service worker's queue hears of slice changes at most this often (playback moves 100 slices a second). */
 const FOCUS_INTERVAL_MS = 250;
@@ -21,8 +43,15 @@ export type RecordImagesState =
  * closes). The service worker downloads the whole record in the background for the next
  * visit; it pauses while the page itself loads frames. Off with `noImage=true`.
  * The review passes its session's store (`given`); without one the hook keeps its own.
+ * `asked`: the lists already asked for (askRecordImages, as the review's route renders), taken
+ * instead of asking again; when that request failed, they are asked again here.
  */
-export function useRecordImages(recordId: string, enabled: boolean, given?: ImageStore): { state: RecordImagesState; store: ImageStore } {
+export function useRecordImages(
+  recordId: string,
+  enabled: boolean,
+  given?: ImageStore,
+  asked?: Promise<RecordImages> | null,
+): { state: RecordImagesState; store: ImageStore } {
   const api = useApi();
   const [store] = useState(() => given ?? new ImageStore());
   const [state, setState] = useState<RecordImagesState>(enabled ? { status: 'loading' } : { status: 'off' });
@@ -55,9 +84,11 @@ export function useRecordImages(recordId: string, enabled: boolean, given?: Imag
     const addMissing = (description: string) =>
       setState((current) => (current.status === 'ready' && !current.missing.includes(description) ? { ...current, missing: [...current.missing, description] } : current));
 
-    api
-      .get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`, { signal: controller.signal })
+    const ask = () => api.get(RecordImagesSchema, `records/${encodeURIComponent(recordId)}/images`, { signal: controller.signal });
+    (asked ? asked.catch(ask) : ask())
       .then(async (images) => {
+        // The lists asked before this review's first render are not aborted with it.
+        if (controller.signal.aborted) return;
         store.setImages(images);
         if (hasFramePacks(images)) {
           pool = createFrameDecodePool();
@@ -96,7 +127,7 @@ export function useRecordImages(recordId: string, enabled: boolean, given?: Imag
       // Leaving the review frees its frames; a worker download still under way may go on for the next visit.
       store.reset();
     };
-  }, [api, store, recordId, enabled]);
+  }, [api, store, recordId, enabled, asked]);
 
   return { state, store };
 }

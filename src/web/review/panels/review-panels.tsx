@@ -11,8 +11,14 @@ import type { PanelViewportSource } from '../view/view-transform.ts';
 import { collapseMissing, DEFAULT_PANEL_SIZES, MIN_PANEL_PERCENT, moveSplitter, panelWidths, type PanelSizes } from './panel-sizes.ts';
 import { PanelSplitter } from './panel-splitter.tsx';
 
-/** The angio and L-mode panels start their WebGL contexts after the first B-mode frame, or after this long. */
-const SECONDARY_PANELS_DELAY_MS = 1500;
+/**
+ * The angio and L-mode panels start their WebGL contexts once the first B-mode frame is shown and
+ * Play could start, or after this long when that does not come (a chunk failed). Not sooner:
+ * creating the two contexts and compiling their shaders holds the main thread (about 0.5 s in
+ * software WebGL, on a first open's busy CPU), which went in front of the first B-mode image on a
+ * busy machine and then of the chunks Play waits for (issue 27).
+ */
+const SECONDARY_PANELS_DELAY_MS = 5000;
 
 const PANELS: readonly { kind: PanelKind; label: string }[] = [
   { kind: 'angio', label: 'Angio' },
@@ -33,6 +39,8 @@ export interface ReviewPanelsProps {
    * their way, so that creating a context (a long main-thread task) never delays that request.
    */
   startGpu?: boolean;
+  /** Whether Play could start (its frames are in): until then the angio and L-mode panels wait with their WebGL. */
+  playReady?: boolean;
   /** The record holds an angiography run only: the B-mode and L-mode panels collapse, the angio takes the row. */
   noPullback?: boolean;
   /** The record has no angiography run (a loop of other ultrasound, a pullback alone): the angio panel collapses. */
@@ -50,7 +58,7 @@ export interface ReviewPanelsProps {
  * brightness and contrast (issue 26), shown with a Reset in its header; the root carries the
  * B-mode's as data-brightness / data-contrast, the image the clinician reads first.
  */
-export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, noPullback = false, noAngio = false, lmode, displays: sessionDisplays }: ReviewPanelsProps) {
+export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = true, playReady = true, noPullback = false, noAngio = false, lmode, displays: sessionDisplays }: ReviewPanelsProps) {
   const [sizes, setSizes] = useState<PanelSizes>(DEFAULT_PANEL_SIZES);
   const [ownDisplays] = useState(createPanelDisplays);
   const displays = sessionDisplays ?? ownDisplays;
@@ -63,11 +71,14 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
   const widths = collapseMissing(panelWidths(sizes), shown);
   // Creating a WebGL context and compiling its shader is a long main-thread task: the B-mode panel,
   // which the clinician looks at first, gets the thread to itself until its first frame is shown.
-  const [allPanelsStarted, setAllPanelsStarted] = useState(false);
-  const startAllPanels = useCallback(() => setAllPanelsStarted(true), []);
+  const [timedOut, setTimedOut] = useState(false);
+  const startAllPanels = useCallback(() => setTimedOut(true), []);
+  const [bmodeShown, setBmodeShown] = useState(false);
   // After the frame that carries the first image has been produced: started at once, the other
   // contexts held the main thread (and the frame with the image) for another 150–250 ms.
-  const startAllPanelsAfterNextFrame = useCallback(() => requestAnimationFrame(() => requestAnimationFrame(startAllPanels)), [startAllPanels]);
+  const bmodeShownAfterNextFrame = useCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => setBmodeShown(true))), []);
+  // Play's frames only ever grow in number while the review is open: once started, the panels stay.
+  const allPanelsStarted = timedOut || (bmodeShown && playReady);
   useEffect(() => {
     if (!startGpu) return;
     const timer = setTimeout(startAllPanels, SECONDARY_PANELS_DELAY_MS);
@@ -104,7 +115,7 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
               overlay={overlays?.[kind]}
               // Without a pullback no B-mode image will come to start the angio panel.
               startGpu={startGpu && (kind === 'bmode' || allPanelsStarted || noPullback)}
-              onFirstImage={kind === 'bmode' ? startAllPanelsAfterNextFrame : undefined}
+              onFirstImage={kind === 'bmode' ? bmodeShownAfterNextFrame : undefined}
               cutAngle={cutAngle}
               lmode={kind === 'lmode' ? lmode?.image : undefined}
             />

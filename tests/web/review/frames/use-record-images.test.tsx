@@ -77,4 +77,34 @@ describe('useRecordImages and the service worker', () => {
     await waitFor(() => expect(worker.posted).toContainEqual({ type: 'prefetch_focus', recordId: 'rec-a', slice: 20 }));
     unmount();
   });
+
+  it('takes the image lists the review route asked for already, and asks again only when that request failed', async () => {
+    const asks: string[] = [];
+    const counting = { ...api, get: async (_schema: unknown, path: string) => (asks.push(path), images) } as unknown as ApiClient;
+    const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={counting}>{children}</ApiProvider>;
+    const early = renderHook(() => useRecordImages('rec-a', true, undefined, Promise.resolve(images)), { wrapper });
+    await waitFor(() => expect(early.result.current.state.status).toBe('ready'));
+    expect(early.result.current.store.images).toEqual(images);
+    expect(asks).toEqual([]);
+    early.unmount();
+
+    const failed = Promise.reject(new Error('the connection dropped'));
+    const again = renderHook(() => useRecordImages('rec-a', true, undefined, failed), { wrapper });
+    await waitFor(() => expect(again.result.current.state.status).toBe('ready'));
+    expect(asks).toEqual(['records/rec-a/images']);
+    again.unmount();
+  });
+
+  it('leaves the store empty when the review is left before the asked lists arrive', async () => {
+    const wrapper = ({ children }: { children: ReactNode }) => <ApiProvider client={api}>{children}</ApiProvider>;
+    let answer!: (lists: RecordImages) => void;
+    const asked = new Promise<RecordImages>((resolve) => (answer = resolve));
+    const { result, unmount } = renderHook(() => useRecordImages('rec-a', true, undefined, asked), { wrapper });
+    const { store } = result.current;
+    unmount();
+    answer(images);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(store.images).toBeNull();
+    expect(worker.posted.filter((message) => message.type === 'prefetch')).toEqual([]);
+  });
 });
