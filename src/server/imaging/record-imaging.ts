@@ -10,13 +10,15 @@ import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
 import { encodeFrames, renderFrames } from './chunk-rendering.ts';
-import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, gzipUncompressedLength, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
-import { buildFramePack, FramePackError, readFramePack } from '../../domain/pixels/frame-pack.ts';
+import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, gzipUncompressedLength, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type StoredChunk } from './imaging-keys.ts';
+import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
 import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { encodeGrayPng } from './png.ts';
 import { modelOptionsOf, pullbackModelOf } from './record-model.ts';
 import { firstOpenChunksToMake } from './first-open-chunks.ts';
+import { completeMarkerKey, imagingJobData, imagingJobKey } from './imaging-job.ts';
+import { packFrameCount, seriesGeometry } from './stored-chunk-shape.ts';
 import { NO_TIMELINE, type ImagingTimeline } from './imaging-timeline.ts';
 
 const gzip = promisify(zlib.gzip);
@@ -28,30 +30,14 @@ export class MissingImagingError extends Error {
 }
 
 export { pullbackModelOf } from './record-model.ts';
+export { imagingJobData, imagingJobKey, type ImagingJobData } from './imaging-job.ts';
 export { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
-
-function seriesGeometry(record: RecordRow, series: ImageSeriesName) {
-  return series === 'bmode'
-    ? { count: record.bmodeFrameCount, frameBytes: record.frameWidth * record.frameHeight, rows: record.frameHeight, columns: record.frameWidth }
-    : { count: record.angioFrameCount, frameBytes: record.angioWidth * record.angioHeight, rows: record.angioHeight, columns: record.angioWidth };
-}
-
-/** The number of frames a stored pack holds, or -1 when it is not a whole pack. */
-function packFrameCount(data: Buffer): number {
-  try {
-    return readFramePack(data).frames.length;
-  } catch (error) {
-    if (error instanceof FramePackError) return -1;
-    throw error;
-  }
-}
 
 /** A demo chunk as generated and stored: its gzip chunk, and its frame pack for records that send packs. */
 interface GeneratedChunk {
   readonly gzipped: Buffer;
   readonly pack: Buffer | null;
 }
-
 
 /** A record's whole-pullback generation, at the priority of whoever wants it most. */
 interface RecordJob {
@@ -68,22 +54,8 @@ interface Generation<T> {
 
 const higher = (a: GenerationPriority, b: GenerationPriority) => (GENERATION_PRIORITIES.indexOf(a) <= GENERATION_PRIORITIES.indexOf(b) ? a : b);
 
-/** Stored once a record's imaging is all made, so idle generation after a restart skips it without reading its chunks. */
-const COMPLETE_MARKER = 'complete';
 /** HEADs one batch of frame locations sends the store at once while a demo record is being made. */
 const HEADS_AT_ONCE = 16;
-
-
-/** The imaging-generate job of a record's imaging version: one at a time. */
-export function imagingJobKey(record: ImagingKeyParts): string {
-  return imagingKey(record, COMPLETE_MARKER);
-}
-
-export type ImagingJobData = { tenantId: string; recordId: string; imagingVersion: string; priority: GenerationPriority };
-
-export function imagingJobData(record: RecordRow, priority: GenerationPriority): ImagingJobData {
-  return { tenantId: record.tenantId, recordId: record.id, imagingVersion: record.imagingVersion, priority };
-}
 
 /** Idle generation waits this long after the last other work (see GenerationQueueOptions). */
 const IDLE_QUIET_MS = 1000;
@@ -283,7 +255,7 @@ export class RecordImaging {
   async storedChunksIfMade(record: RecordRow, series: ImageSeriesName, from: number, count: number): Promise<(StoredChunk | null)[]> {
     const wanted = Array.from({ length: count }, (_, i) => storedChunkOf(record, series, from + i));
     if (record.imagingSource !== 'demo') return wanted;
-    const marker = imagingKey(record, COMPLETE_MARKER);
+    const marker = completeMarkerKey(record);
     if (this.completeImaging.has(marker)) return wanted;
     if (await this.store.get(marker)) {
       this.completeImaging.add(marker);
@@ -316,7 +288,7 @@ export class RecordImaging {
    */
   private async makeFirstOpenChunks(record: RecordRow): Promise<void> {
     if (record.imagingSource !== 'demo') return;
-    const marker = imagingKey(record, COMPLETE_MARKER);
+    const marker = completeMarkerKey(record);
     if (this.completeImaging.has(marker)) return;
     const { complete, chunks } = await firstOpenChunksToMake(record, this.store, marker);
     if (complete) return void this.completeImaging.add(marker);
@@ -334,10 +306,10 @@ export class RecordImaging {
    */
   async schedule(record: RecordRow, priority: GenerationPriority): Promise<void> {
     if (record.imagingSource !== 'demo') return;
-    if (await this.store.get(imagingKey(record, COMPLETE_MARKER))) return;
+    if (await this.store.get(completeMarkerKey(record))) return;
     if (!this.jobs) return void this.recordJob(record, priority);
     // Running here already (at idle, say): raised at once; elsewhere or waiting: the queue raises it.
-    if (this.recordJobs.has(imagingKey(record, COMPLETE_MARKER))) this.recordJob(record, priority);
+    if (this.recordJobs.has(completeMarkerKey(record))) this.recordJob(record, priority);
     await this.jobs.send('imaging-generate', imagingJobData(record, priority), { key: imagingJobKey(record), priority });
   }
 
@@ -347,7 +319,7 @@ export class RecordImaging {
    */
   async generateAll(record: RecordRow, priority: GenerationPriority): Promise<void> {
     if (record.imagingSource !== 'demo') return;
-    if (await this.store.get(imagingKey(record, COMPLETE_MARKER))) return;
+    if (await this.store.get(completeMarkerKey(record))) return;
     await this.recordJob(record, priority).done;
   }
 
@@ -385,7 +357,7 @@ export class RecordImaging {
 
   /** The record's running job, raised to `priority` if that is higher, or a new one. */
   private recordJob(record: RecordRow, priority: GenerationPriority): RecordJob {
-    const key = imagingKey(record, COMPLETE_MARKER);
+    const key = completeMarkerKey(record);
     const running = this.recordJobs.get(key);
     if (running) {
       running.priority = higher(running.priority, priority);
