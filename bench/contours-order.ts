@@ -18,12 +18,15 @@
  * one after) lies more than 3 frames away in the pullback, where the difference must stay ≤ 0.02;
  * "worse" and "better" count those more than 0.02 Dice worse or better than alone, "max drop" is
  * the largest loss (a frame 4–8 frames from its reference may still read as a neighbour, and then
- * gains by the temporal cue).
+ * gains by the temporal cue). "nb drop" is the largest loss against alone of the other frames, whose
+ * reference is a neighbour (continuity must never carry a failure). Below the table: how many
+ * sequence frames took detectInSequence's second opinion (detected alone as well).
  *
  *   --scores       print the neighbour score (frame-neighbours.ts) by frame gap instead
  *   --tuning       TUNING_SEEDS (what the neighbour threshold is fitted on) instead of EVALUATION_SEEDS
  *   --types a,b    only these case types
- *   --dump file    write every frame's confidence, its inputs (confidence.ts) and Dice as JSON lines
+ *   --dump file    write every frame's confidence, its inputs (confidence.ts), its neighbour score, and
+ *                  its Dice and confidence in the sequence and alone, as JSON lines
  *
  * Then the confidence's AUC (issue 23): how well it ranks frames with lumen Dice ≥ 0.85 above those
  * below, over all frames of all kinds.
@@ -101,6 +104,8 @@ interface KindScores {
   worse: number;
   better: number;
   worstDrop: number;
+  /** The largest loss against alone on frames whose reference is a temporal neighbour (continuity must never carry a failure). */
+  neighbourDrop: number;
 }
 
 function detectorFor(evaluation: EvaluationCase): InspectableBorderDetector {
@@ -108,15 +113,32 @@ function detectorFor(evaluation: EvaluationCase): InspectableBorderDetector {
   return createBorderDetector({ frameWidth: evaluation.frameWidth, frameHeight: evaluation.frameHeight, pixelSpacingMm: evaluation.pixelSpacingMm, centreX: centre.x, centreY: centre.y });
 }
 
-/** The detector, recording what each frame's confidence was computed from. */
-function recording(detector: InspectableBorderDetector): { detector: BorderDetector; inputs: (ConfidenceInputs | null)[] } {
-  const inputs: (ConfidenceInputs | null)[] = [];
+/**
+ * The detector, recording what each frame's confidence was computed from and its neighbour score. A
+ * second call on the same frame is the sequence's second opinion (detect-sequence.ts), counted; the
+ * frame's inputs are those of the call whose confidence the sequence kept.
+ */
+function recording(detector: InspectableBorderDetector): { detector: BorderDetector; inputs: (confidence: number, k: number) => ConfidenceInputs | null; scores: (number | null)[]; secondOpinions: () => number } {
+  const calls: { confidence: number; inputs: ConfidenceInputs | null }[][] = [];
+  const scores: (number | null)[] = [];
+  let lastFrame: Uint8Array | null = null;
+  let secondOpinions = 0;
   return {
-    inputs,
+    inputs: (confidence, k) => (calls[k]!.find((call) => call.confidence === confidence) ?? calls[k]![0]!).inputs,
+    scores,
+    secondOpinions: () => secondOpinions,
     detector: {
       detect(frame, previous, previousFrame) {
         const detection = detector.detect(frame, previous, previousFrame);
-        inputs.push(detector.confidenceInputs());
+        const call = { confidence: detection.confidence, inputs: detector.confidenceInputs() };
+        if (frame === lastFrame) {
+          secondOpinions++;
+          calls[calls.length - 1]!.push(call);
+        } else {
+          calls.push([call]);
+          scores.push(detector.neighbourScore());
+        }
+        lastFrame = frame;
         return detection;
       },
     },
@@ -171,9 +193,11 @@ function printScores(): void {
 }
 
 function printOrder(): void {
-  const rows = new Map<Kind, KindScores>(KINDS.map((kind) => [kind, { frames: 0, lumen: 0, vessel: 0, lumenAlone: 0, diffSum: 0, diffMax: 0, nonNeighbours: 0, nonNeighbourDiffMax: 0, worse: 0, better: 0, worstDrop: 0 }]));
+  const rows = new Map<Kind, KindScores>(KINDS.map((kind) => [kind, { frames: 0, lumen: 0, vessel: 0, lumenAlone: 0, diffSum: 0, diffMax: 0, nonNeighbours: 0, nonNeighbourDiffMax: 0, worse: 0, better: 0, worstDrop: 0, neighbourDrop: 0 }]));
   const started = performance.now();
   let detected = 0;
+  let sequenceFrames = 0;
+  let secondOpinions = 0;
   const dumpAt = args.indexOf('--dump');
   const dump = dumpAt >= 0 ? fs.openSync(args[dumpAt + 1]!, 'w') : null;
   const ranked: { score: number; good: boolean }[] = [];
@@ -184,7 +208,7 @@ function printOrder(): void {
       const detector = detectorFor(evaluation);
       const geometry = { frameWidth: evaluation.frameWidth, frameHeight: evaluation.frameHeight, pixelSpacingMm: evaluation.pixelSpacingMm };
       const pixels = new Map<number, Uint8Array>();
-      const alone = new Map<number, { lumen: number; vessel: number }>();
+      const alone = new Map<number, { lumen: number; vessel: number; confidence: number }>();
       const frameOf = (index: number): Uint8Array => {
         let frame = pixels.get(index);
         if (frame === undefined) pixels.set(index, (frame = renderer.renderFrame(index).slice()));
@@ -195,7 +219,7 @@ function printOrder(): void {
         if (dice === undefined) {
           const { detections } = detectBorderSequence(detector, frameOf(index), geometry);
           detected++;
-          alone.set(index, (dice = diceOf(detections[0]!, truthContours(evaluation.model, index), evaluation.frameWidth)));
+          alone.set(index, (dice = { ...diceOf(detections[0]!, truthContours(evaluation.model, index), evaluation.frameWidth), confidence: detections[0]!.confidence ?? 0 }));
         }
         return dice;
       };
@@ -204,7 +228,9 @@ function printOrder(): void {
         indices.forEach((index, k) => frames.set(frameOf(index), k * evaluation.frameWidth * evaluation.frameHeight));
         const recorder = recording(detector);
         const { detections } = detectBorderSequence(recorder.detector, frames, geometry);
-        detected += indices.length;
+        detected += indices.length + recorder.secondOpinions();
+        sequenceFrames += indices.length;
+        secondOpinions += recorder.secondOpinions();
         const row = rows.get(kind)!;
         indices.forEach((index, k) => {
           const dice = diceOf(detections[k]!, truthContours(evaluation.model, index), evaluation.frameWidth);
@@ -213,13 +239,14 @@ function printOrder(): void {
           const reference = k === 0 ? indices[1] : indices[k - 1];
           const nonNeighbour = reference === undefined || Math.abs(reference - index) > NEIGHBOUR_GAP;
           ranked.push({ score: detections[k]!.confidence ?? 0, good: dice.lumen >= 0.85 });
-          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, reference, lumen: dice.lumen, vessel: dice.vessel, lumenAlone: single.lumen, vesselAlone: single.vessel, confidence: detections[k]!.confidence, inputs: recorder.inputs[k] })}\n`);
+          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, reference, lumen: dice.lumen, vessel: dice.vessel, lumenAlone: single.lumen, vesselAlone: single.vessel, confidenceAlone: single.confidence, confidence: detections[k]!.confidence, neighbourScore: recorder.scores[k], inputs: recorder.inputs(detections[k]!.confidence, k) })}\n`);
           row.frames++;
           row.lumen += dice.lumen;
           row.vessel += dice.vessel;
           row.lumenAlone += single.lumen;
           row.diffSum += diff;
           row.diffMax = Math.max(row.diffMax, diff);
+          if (!nonNeighbour) row.neighbourDrop = Math.max(row.neighbourDrop, single.lumen - dice.lumen, single.vessel - dice.vessel);
           if (nonNeighbour) {
             row.nonNeighbours++;
             row.nonNeighbourDiffMax = Math.max(row.nonNeighbourDiffMax, diff);
@@ -236,7 +263,7 @@ function printOrder(): void {
   const f = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
   console.info(`border detection in any frame order: ${types.length} case types x ${seeds.length} seeds (${tuning ? 'TUNING' : 'EVALUATION'}_SEEDS: ${seeds.join(', ')})`);
   console.info('Dice: mean over the kind\'s frames; vs alone: max(|lumen|, |vessel|) Dice difference from the frame detected alone');
-  console.info(`${'kind'.padEnd(13)}${'frames'.padStart(7)}${'lumen'.padStart(8)}${'vessel'.padStart(8)}${'lumen alone'.padStart(12)}${'vs alone mean'.padStart(14)}${'max'.padStart(7)}${'non-nb'.padStart(8)}${'non-nb max'.padStart(11)}${'worse'.padStart(7)}${'better'.padStart(7)}${'max drop'.padStart(9)}`);
+  console.info(`${'kind'.padEnd(13)}${'frames'.padStart(7)}${'lumen'.padStart(8)}${'vessel'.padStart(8)}${'lumen alone'.padStart(12)}${'vs alone mean'.padStart(14)}${'max'.padStart(7)}${'non-nb'.padStart(8)}${'non-nb max'.padStart(11)}${'worse'.padStart(7)}${'better'.padStart(7)}${'max drop'.padStart(9)}${'nb drop'.padStart(9)}`);
   for (const kind of KINDS) {
     const row = rows.get(kind)!;
     const n = Math.max(1, row.frames);
@@ -252,12 +279,14 @@ function printOrder(): void {
         f(row.nonNeighbourDiffMax, 4, 11) +
         f(row.worse, 0, 7) +
         f(row.better, 0, 7) +
-        f(row.worstDrop, 4, 9),
+        f(row.worstDrop, 4, 9) +
+        f(row.neighbourDrop, 4, 9),
     );
   }
   if (dump !== null) fs.closeSync(dump);
   const bad = ranked.filter((frame) => !frame.good).length;
   console.info(`\nconfidence AUC (lumen Dice < 0.85 vs the rest, all ${ranked.length} frames of all kinds, ${bad} below): ${auc(ranked).toFixed(3)}`);
+  console.info(`\nsecond opinions (a low-confidence frame shaped by its reference detected alone as well, detect-sequence.ts): ${secondOpinions} of ${sequenceFrames} sequence frames (${((100 * secondOpinions) / Math.max(1, sequenceFrames)).toFixed(1)} %)`);
   console.info(`\n${detected} detections (and their rendering) in ${seconds.toFixed(1)} s, one thread`);
 }
 

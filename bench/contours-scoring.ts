@@ -5,6 +5,7 @@
  * A detected border is scored as the product shows and measures it: the smooth closed curve through
  * its control points (measuredOutline), not the detector's dense polygon.
  */
+import { detectInSequence } from '../src/domain/contours/detect-sequence.ts';
 import { diceCoefficient, hausdorffDistance } from '../src/domain/contours/agreement.ts';
 import type { BorderDetection, BorderDetector } from '../src/domain/contours/border-detection.ts';
 import type { LumenDetector } from './legacy/lumen-detector.ts';
@@ -109,8 +110,9 @@ export function scoreBorderDetector(detector: BorderDetector, evaluation: Evalua
   let previous: BorderDetection | null = null;
   let previousFrame: Uint8Array | null = null;
   frames.forEach((frame, k) => {
-    // The run's first frame has no frame before it: the one after serves for the temporal cue.
-    previous = detector.detect(frame, previous, k === 0 ? (frames[1] ?? null) : previousFrame);
+    // The run's first frame has no frame before it: the one after serves for the temporal cue. As
+    // detectBorderSequence does, a low-confidence frame its reference shaped is detected alone as well.
+    previous = detectInSequence(detector, frame, previous, k === 0 ? (frames[1] ?? null) : previousFrame);
     previousFrame = frame;
     detections.push(previous);
   });

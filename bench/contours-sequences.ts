@@ -12,6 +12,7 @@
  * one to three frames away and better than alone); those frames' largest loss is printed apart.
  */
 import type { BorderDetection, BorderDetector } from '../src/domain/contours/border-detection.ts';
+import { detectInSequence } from '../src/domain/contours/detect-sequence.ts';
 import type { EvaluationCase } from '../src/domain/synthetic/evaluation-cases.ts';
 import { frameSequence, type SequenceFrame, type SequenceKind } from '../src/domain/synthetic/sequence-kinds.ts';
 import { addAgreement, addBorderScores, borderAgreement, emptyBorderScores, type BorderAgreement, type BorderScores } from './contours-scoring.ts';
@@ -121,8 +122,9 @@ export function scoreSequence(
   let previous: BorderDetection | null = null;
   const results: FrameResult[] = [];
   frames.forEach((pixels, k) => {
-    // In the order given, as the CLI and the server give them: the first frame is offered the next one's pixels.
-    previous = detector.detect(pixels, previous, k === 0 ? (frames[1] ?? null) : frames[k - 1]!);
+    // In the order given, as the CLI and the server give them: the first frame is offered the next
+    // one's pixels; a low-confidence frame its reference shaped is detected alone as well (detect-sequence.ts).
+    previous = detectInSequence(detector, pixels, previous, k === 0 ? (frames[1] ?? null) : frames[k - 1]!);
     results.push(score(previous, sequence.frames[k]!, evaluation));
     work.detections++;
   });

@@ -2,10 +2,12 @@
  * `npm run -s bench:contours -- --speed-only`: the border detector's speed alone (issue 23: a
  * 3,600-frame pullback's borders in ≤ 15 s on 2 cores, 120 frames/s per core), per case type, without
  * the scoring. Each case's run of frames is rendered first (not timed), then detected as the CLI and
- * the server do (in order, each frame given the previous one), `repeat` times over with a fresh
+ * the server do (in order, each frame given the previous one, through detectInSequence: its second
+ * opinions are counted in), `repeat` times over with a fresh
  * detector each time. Speed is frames per CPU second of this thread (process.cpuUsage), so other
  * work on the machine slows it less than wall time would; the wall figure is printed beside it.
  */
+import { detectInSequence } from '../src/domain/contours/detect-sequence.ts';
 import { createBorderDetector } from '../src/domain/contours/border-detector.ts';
 import type { BorderDetection } from '../src/domain/contours/border-detection.ts';
 import { evaluationCase, type EvaluationCaseType } from '../src/domain/synthetic/evaluation-cases.ts';
@@ -33,7 +35,7 @@ export function speedTable(types: readonly EvaluationCaseType[], seeds: readonly
         const cpuStarted = process.cpuUsage();
         let previous: BorderDetection | null = null;
         pixels.forEach((frame, k) => {
-          previous = detector.detect(frame, previous, k === 0 ? (pixels[1] ?? null) : pixels[k - 1]!);
+          previous = detectInSequence(detector, frame, previous, k === 0 ? (pixels[1] ?? null) : pixels[k - 1]!);
         });
         const cpu = process.cpuUsage(cpuStarted);
         cpuSeconds += (cpu.user + cpu.system) / 1e6;

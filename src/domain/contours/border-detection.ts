@@ -49,6 +49,11 @@ export interface BorderDetection {
    * on detections made before it existed, which fall back to isUnreadable(confidence).
    */
   readonly readable?: boolean;
+  /**
+   * Whether a reference frame shaped the borders (it was a temporal neighbour: its speckle cue, and
+   * its borders as continuity when trusted). False or absent: the frame was detected exactly as if alone.
+   */
+  readonly usedReference?: boolean;
 }
 
 /** Slices with a confidence below this are flagged for the clinician to check. */

@@ -376,7 +376,7 @@ export function createBorderDetector(
       frameMean = swapMean;
       lastFrame = lastFrame && lastFrame.length === frame.length ? lastFrame : new Uint8Array(frame.length);
       lastFrame.set(frame);
-      return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence, readable: isReadableFrame(lastReadability) };
+      return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence, readable: isReadableFrame(lastReadability), usedReference: temporal };
     },
   };
 }
