@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Box, Flex } from '@chakra-ui/react';
 import { useSearch } from 'wouter';
 import { useApi } from '../api/api-context.tsx';
@@ -23,8 +23,9 @@ export function ReviewRoute({ patientId, recordId, frame }: ReviewRouteProps) {
   const api = useApi();
   const noImage = new URLSearchParams(useSearch()).get('noImage') === 'true';
   // Asked as the route first renders, not from the page's effect after the whole review has
-  // rendered: the server starts a first open's frames on this request (issue 27).
-  const [askedImages] = useState(() => (noImage ? null : askRecordImages(api, recordId)));
+  // rendered: the server starts a first open's frames on this request (issue 27). Keyed by the
+  // record, so that lists asked for one record are never handed to another's review.
+  const askedImages = useMemo(() => (noImage ? null : askRecordImages(api, recordId)), [api, recordId, noImage]);
   return (
     <ReviewSessionProvider patientId={patientId} recordId={recordId}>
       {frame(
