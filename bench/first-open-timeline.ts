@@ -1,5 +1,5 @@
 /**
- * `node bench/first-open-timeline.ts [--runs N] [--compare <dir>]`: where a first open's time goes
+ * `node bench/first-open-timeline.ts [--runs N] [--compare <dir>] [--profile]`: where a first open's time goes
  * up to Play enabled (issue 27, goal < 2 s), on the 3,600-frame record nobody opened: the click,
  * the review's code, the image lists, each frame chunk's request and answer, the page's marks
  * (first chunk stored, WebGL start and ready, first image), B-mode drawn and Play enabled, as ms
@@ -10,6 +10,8 @@
  * which must not get later). The server's side comes from its IMAGING_TIMELINE_FILE (trees that
  * write one): each demo chunk asked for (and at which priority), its render started on a frame
  * worker, rendered, encoded and stored; the page's long tasks (> 50 ms) are listed with it.
+ * With --profile, the page's busiest functions from the click to the first B-mode image (the
+ * profiler slows the page: for where the time goes, not for figures; use an unminified build).
  * Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
  */
 import fs from 'node:fs';
@@ -17,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launchChromium, signedInPage, startBenchServer } from './browser-bench.ts';
 import { percentile } from './review-measures.ts';
+import { hottestFunctions, type CpuProfile } from './cpu-profile.ts';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8195);
 process.env.PREGENERATE_DEMO ??= 'false';
@@ -24,6 +27,8 @@ const argAfter = (flag: string) => (process.argv.includes(flag) ? process.argv[p
 const runs = Number(argAfter('--runs') ?? 1);
 const compareDir = argAfter('--compare');
 const toMla = process.argv.includes('--to-mla');
+// The page's main-thread CPU profile from the click to the first B-mode image (slows the page: diagnosis, not figures).
+const profileFirstFrame = process.argv.includes('--profile');
 const trees = compareDir ? [{ label: 'base', dir: path.resolve(compareDir) }, { label: 'this', dir: process.cwd() }] : [{ label: 'this', dir: process.cwd() }];
 
 interface Timeline {
@@ -34,6 +39,8 @@ interface Timeline {
   cpu: { server: number; browser: number };
   /** The first MLA shown (provisional or final), ms after the click; with --to-mla only. */
   mla?: number;
+  /** The page's busiest functions from the click to the first B-mode image; with --profile only. */
+  profile?: string[];
 }
 
 /** In the page, from the click: polls every animation frame for the B-mode drawn and Play enabled. */
@@ -126,7 +133,18 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
     await page.waitForTimeout(1000);
     await page.evaluate(watch);
     const cpuAtClick = cpuSeconds(server.pid);
+    const session = profileFirstFrame ? await page.context().newCDPSession(page) : null;
+    if (session) {
+      await session.send('Profiler.enable');
+      await session.send('Profiler.setSamplingInterval', { interval: 200 });
+      await session.send('Profiler.start');
+    }
     await link.click();
+    let profile: string[] | undefined;
+    if (session) {
+      await page.waitForFunction(() => (window as unknown as { timeline?: { bmode?: number } }).timeline?.bmode, null, { timeout: 120_000, polling: 50 });
+      profile = hottestFunctions(((await session.send('Profiler.stop')) as { profile: CpuProfile }).profile, 25);
+    }
     await page.waitForFunction(() => {
       const t = (window as unknown as { timeline?: { bmode?: number; play?: number } }).timeline;
       return t?.bmode && t.play;
@@ -134,7 +152,7 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
     const cpuAtPlay = cpuSeconds(server.pid);
     const cpu = { server: cpuAtPlay.server - cpuAtClick.server, browser: cpuAtPlay.browser - cpuAtClick.browser };
     const { clickEpochMs, ...seen } = await page.evaluate(collect);
-    const timeline = { ...seen, cpu, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
+    const timeline = { ...seen, cpu, profile, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
     if (!toMla) return timeline;
     await page.waitForFunction(() => (window as unknown as { timeline?: { mla?: number } }).timeline?.mla, null, { timeout: 300_000, polling: 200 });
     const mla = await page.evaluate(() => {
@@ -159,6 +177,7 @@ for (let run = 0; run < runs; run++) {
     results.get(tree.label)!.push(timeline);
     console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click, CPU to Play: server ${timeline.cpu.server.toFixed(2)} s, browser ${timeline.cpu.browser.toFixed(2)} s${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
     for (const line of timeline.lines) console.info(`  ${line}`);
+    if (timeline.profile) console.info(`  the page's main thread, click to the first B-mode image, by self time:\n${timeline.profile.map((line) => `    ${line}`).join('\n')}`);
   }
 }
 console.info('\nmedians, ms after the click on the record nobody opened:');

@@ -104,10 +104,14 @@ describe.skipIf(postgresUnavailable)('frame delivery', () => {
   it('replaces a damaged stored pack of a demo record instead of sending it', async () => {
     const url = `/api/demo/${images.bmode.chunks[4]}`;
     const good = (await get(url)).rawPayload;
-    const stored = fs
-      .readdirSync(server.storeDir, { recursive: true, encoding: 'utf8' })
-      .map((f) => path.join(server.storeDir, f))
-      .find((f) => f.includes(images.recordId) && f.endsWith(path.join('bmode', '00004.ivfp')))!;
+    // The page is answered before its pack is stored (issue 27): the damage is done once it is.
+    const storedPack = () =>
+      fs
+        .readdirSync(server.storeDir, { recursive: true, encoding: 'utf8' })
+        .map((f) => path.join(server.storeDir, f))
+        .find((f) => f.includes(images.recordId) && f.endsWith(path.join('bmode', '00004.ivfp')));
+    await expect.poll(storedPack).toBeDefined();
+    const stored = storedPack()!;
     fs.writeFileSync(stored, fs.readFileSync(stored).subarray(0, 5000));
     const again = await get(url);
     expect(again.statusCode).toBe(200);

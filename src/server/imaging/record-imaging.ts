@@ -1,24 +1,21 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
-import { renderAngioFrame } from '../../domain/synthetic/angio-frame.ts';
-import { createBmodeRenderer } from '../../domain/synthetic/bmode-frame.ts';
-import { downsampleByHalf } from '../../domain/downsample.ts';
 import { chunkCount, chunkFrames, FRAMES_PER_CHUNK, type ImageSeriesName } from '../../domain/images.ts';
 import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
 import { encodeFrames, renderFrames } from './chunk-rendering.ts';
-import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, gzipUncompressedLength, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type StoredChunk } from './imaging-keys.ts';
+import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type StoredChunk } from './imaging-keys.ts';
 import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
 import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
-import { encodeGrayPng } from './png.ts';
-import { modelOptionsOf, pullbackModelOf } from './record-model.ts';
+import { modelOptionsOf } from './record-model.ts';
+import { demoPreviewPng } from './demo-preview.ts';
 import { firstOpenChunksToMake } from './first-open-chunks.ts';
 import { completeMarkerKey, imagingJobData, imagingJobKey } from './imaging-job.ts';
-import { packFrameCount, seriesGeometry } from './stored-chunk-shape.ts';
+import { seriesGeometry, wholeStoredChunk } from './stored-chunk-shape.ts';
 import { NO_TIMELINE, type ImagingTimeline } from './imaging-timeline.ts';
 
 const gzip = promisify(zlib.gzip);
@@ -33,12 +30,6 @@ export { pullbackModelOf } from './record-model.ts';
 export { imagingJobData, imagingJobKey, type ImagingJobData } from './imaging-job.ts';
 export { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
 
-/** A demo chunk as generated and stored: its gzip chunk, and its frame pack for records that send packs. */
-interface GeneratedChunk {
-  readonly gzipped: Buffer;
-  readonly pack: Buffer | null;
-}
-
 /** A record's whole-pullback generation, at the priority of whoever wants it most. */
 interface RecordJob {
   priority: GenerationPriority;
@@ -50,6 +41,18 @@ interface RecordJob {
 interface Generation<T> {
   readonly promise: Promise<T>;
   raise(priority: GenerationPriority): void;
+}
+
+/**
+ * A demo chunk being made. Its gzip chunk and its frame pack are each there as soon as they are
+ * made, before they are stored: the page that asked is answered at once rather than after the
+ * store's puts (issue 27), and whoever asks meanwhile joins the same generation. `promise` settles
+ * once both are stored: what a signed URL or the record's complete marker needs.
+ */
+interface ChunkGeneration extends Generation<void> {
+  readonly gzipped: Promise<Buffer>;
+  /** null for records that send gzip chunks. */
+  readonly pack: Promise<Buffer | null>;
 }
 
 const higher = (a: GenerationPriority, b: GenerationPriority) => (GENERATION_PRIORITIES.indexOf(a) <= GENERATION_PRIORITIES.indexOf(b) ? a : b);
@@ -107,7 +110,7 @@ export class RecordImaging {
    */
   async chunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority = 'background'): Promise<Buffer> {
     const frames = chunkFrames(index, seriesGeometry(record, series).count);
-    const stored = await this.storedGzipChunk(record, series, index);
+    const stored = await this.whole(record, series, index, 'gzip');
     if (stored) return stored;
     if (record.imagingSource !== 'demo') {
       this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'frame chunk missing from storage');
@@ -115,16 +118,7 @@ export class RecordImaging {
         `Frames ${frames.first + 1}-${frames.first + frames.count} of this record are missing or damaged in storage (record ${record.id}).`,
       );
     }
-    return (await this.generated(record, series, index, priority)).gzipped;
-  }
-
-  /** A series' stored gzip chunk when it is whole (a damaged one is logged), else null. */
-  private async storedGzipChunk(record: RecordRow, series: ImageSeriesName, index: number): Promise<Buffer | null> {
-    const { count, frameBytes } = seriesGeometry(record, series);
-    const stored = await this.store.get(chunkKey(record, series, index));
-    if (stored && gzipUncompressedLength(stored) === chunkFrames(index, count).count * frameBytes) return stored;
-    if (stored) this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'damaged frame chunk in storage');
-    return null;
+    return this.generated(record, series, index, priority).gzipped;
   }
 
   /**
@@ -137,12 +131,10 @@ export class RecordImaging {
     const key = chunkKey(record, 'bmode', index);
     this.timeline('detection-asked', { series: 'bmode', chunk: index, priority });
     if (record.imagingSource === 'demo' && !this.inflight.has(key)) {
-      const stored = await this.storedGzipChunk(record, 'bmode', index);
+      const stored = await this.whole(record, 'bmode', index, 'gzip');
       if (stored) return { gz: stored };
-      // Its storage is the page's concern (it asks for the chunk itself): a failure there is logged, not the detection's.
-      this.generated(record, 'bmode', index, priority).catch((err: unknown) => {
-        if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id, chunk: index }, 'storing a frame chunk failed');
-      });
+      // Its storage is the page's concern (it asks for the chunk itself): the generation logs a failure there.
+      this.generated(record, 'bmode', index, priority);
     }
     const rendered = this.renderedChunks.get(key);
     if (!rendered) return { gz: await this.chunk(record, 'bmode', index, priority) };
@@ -156,20 +148,35 @@ export class RecordImaging {
    * not made yet, or damaged, is made (with its gzip chunk) at `priority`.
    */
   async framePack(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority = 'background'): Promise<Buffer> {
-    const frames = chunkFrames(index, seriesGeometry(record, series).count);
-    const stored = await this.store.get(framePackKey(record, series, index));
-    if (stored && packFrameCount(stored) === frames.count) return stored;
-    const where = { recordId: record.id, tenant: record.tenantId, series, chunk: index };
-    if (stored) this.log.error(where, 'damaged frame pack in storage');
+    const stored = await this.whole(record, series, index, 'pack');
+    if (stored) return stored;
     if (record.imagingSource !== 'demo') {
-      this.log.error(where, 'frame pack missing from storage');
+      const frames = chunkFrames(index, seriesGeometry(record, series).count);
+      this.log.error({ recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'frame pack missing from storage');
       throw new MissingImagingError(
         `Frames ${frames.first + 1}-${frames.first + frames.count} of this record are missing or damaged in storage (record ${record.id}).`,
       );
     }
-    const { pack } = await this.generated(record, series, index, priority);
+    const pack = await this.generated(record, series, index, priority).pack;
     if (!pack) throw new MissingImagingError(`Record ${record.id} sends gzip chunks, not frame packs.`);
     return pack;
+  }
+
+  private whole(record: RecordRow, series: ImageSeriesName, index: number, kind: 'gzip' | 'pack'): Promise<Buffer | null> {
+    return wholeStoredChunk(this.store, this.log, record, series, index, kind);
+  }
+
+  /**
+   * A demo chunk (both copies) in the store, made now at `priority` if it is not: what a signed URL
+   * may point at and what the complete marker promises. A generation under way is waited for until
+   * it is stored, not just made.
+   */
+  private async madeAndStored(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<void> {
+    if (record.imagingSource !== 'demo') return void (await (record.chunkFormat === 'frame-pack' ? this.framePack(record, series, index) : this.chunk(record, series, index)));
+    if (!this.inflight.has(chunkKey(record, series, index))) {
+      if (await this.whole(record, series, index, record.chunkFormat === 'frame-pack' ? 'pack' : 'gzip')) return;
+    }
+    await this.generated(record, series, index, priority).promise;
   }
 
   /**
@@ -195,13 +202,13 @@ export class RecordImaging {
   }
 
   /** Makes and stores a demo chunk (and its pack when the record sends packs): one generation however many ask. */
-  private generated(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<GeneratedChunk> {
+  private generated(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): ChunkGeneration {
     const { count, rows, columns } = seriesGeometry(record, series);
     const range = chunkFrames(index, count);
     const encode = record.chunkFormat === 'frame-pack';
     const angio = series === 'angio' ? { frameCount: record.angioFrameCount, sizePx: record.angioWidth } : undefined;
     const key = chunkKey(record, series, index);
-    return this.once(key, priority, () => {
+    return this.once(key, priority, (): ChunkGeneration => {
       const where = { series, chunk: index };
       this.timeline('asked', { ...where, priority });
       let rendered!: (raw: Uint8Array) => void;
@@ -221,17 +228,26 @@ export class RecordImaging {
       const rawFrames = Promise.race([raw, making.result.then(({ frames }) => frames)]);
       rawFrames.catch(() => undefined);
       this.renderedChunks.set(key, rawFrames);
-      const promise = making.result
-        .then(async ({ frames, encoded }): Promise<GeneratedChunk> => {
-          const gzipped = await gzip(frames, MADE_CHUNK_GZIP);
-          await this.store.put(key, gzipped, GRAY8_CHUNK_HEADERS);
-          const pack = encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null;
-          if (pack) await this.store.put(framePackKey(record, series, index), pack, FRAME_PACK_HEADERS);
+      const pack = making.result.then(({ encoded }) => (encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null));
+      const gzipped = making.result.then(({ frames }) => gzip(frames, MADE_CHUNK_GZIP));
+      // Each is some caller's answer, or nobody's (a first open's chunk the page never asks for).
+      pack.catch(() => undefined);
+      gzipped.catch(() => undefined);
+      const stored = Promise.all([gzipped, pack])
+        .then(async ([gz, made]) => {
+          try {
+            // The gzip chunk first: a stored pack means its chunk is stored too.
+            await this.store.put(key, gz, GRAY8_CHUNK_HEADERS);
+            if (made) await this.store.put(framePackKey(record, series, index), made, FRAME_PACK_HEADERS);
+          } catch (err) {
+            // The page has its bytes already; nothing is kept of this generation, so the next request makes it again.
+            if (!this.closed) this.log.error({ err, recordId: record.id, tenant: record.tenantId, series, chunk: index }, 'storing a frame chunk failed');
+            throw err;
+          }
           this.timeline('stored', where);
-          return { gzipped, pack };
         })
         .finally(() => this.renderedChunks.delete(key));
-      return { promise, raise: making.raise };
+      return { promise: stored, gzipped, pack, raise: making.raise };
     });
   }
 
@@ -244,7 +260,7 @@ export class RecordImaging {
   async storedChunk(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): Promise<StoredChunk> {
     const [stored] = await this.storedChunksIfMade(record, series, index, 1);
     if (stored) return stored;
-    await (record.chunkFormat === 'frame-pack' ? this.framePack(record, series, index, priority) : this.chunk(record, series, index, priority));
+    await this.madeAndStored(record, series, index, priority);
     return storedChunkOf(record, series, index);
   }
 
@@ -294,7 +310,7 @@ export class RecordImaging {
     if (complete) return void this.completeImaging.add(marker);
     chunks.forEach((chunk) => {
       if (this.closed) return;
-      this.generated(record, chunk.series, chunk.index, chunk.priority).catch((err: unknown) => {
+      this.generated(record, chunk.series, chunk.index, chunk.priority).pack.catch((err: unknown) => {
         if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id, series: chunk.series, chunk: chunk.index }, 'making a frame chunk failed');
       });
     });
@@ -340,17 +356,11 @@ export class RecordImaging {
     const stored = await this.store.get(key);
     if (stored) return stored;
     if (record.imagingSource !== 'demo') throw new MissingImagingError(`The ${series} preview of record ${record.id} is missing from storage.`);
-    return this.once(key, 'demand', () => ({ promise: this.makePreview(record, series, key), raise: () => {} }));
+    return this.once(key, 'demand', () => ({ promise: this.makePreview(record, series, key), raise: () => {} })).promise;
   }
 
   private async makePreview(record: RecordRow, series: ImageSeriesName, key: string): Promise<Buffer> {
-    const model = pullbackModelOf(record);
-    const frame =
-      series === 'bmode'
-        ? { pixels: createBmodeRenderer(model).renderFrame(Math.floor(record.bmodeFrameCount / 2)), size: record.frameWidth }
-        : { pixels: renderAngioFrame(model, Math.floor(record.angioFrameCount / 2), record.angioFrameCount, record.angioWidth), size: record.angioWidth };
-    const small = downsampleByHalf(frame.pixels, frame.size, frame.size);
-    const png = encodeGrayPng(small.width, small.height, small.pixels);
+    const png = demoPreviewPng(record, series);
     await this.store.put(key, png);
     return png;
   }
@@ -370,7 +380,7 @@ export class RecordImaging {
       done: Promise.resolve().then(async () => {
         const chunkOf = (series: ImageSeriesName, index: number) => {
           job.currentKey = chunkKey(record, series, index);
-          return record.chunkFormat === 'frame-pack' ? this.framePack(record, series, index, job.priority) : this.chunk(record, series, index, job.priority);
+          return this.madeAndStored(record, series, index, job.priority);
         };
         for (let index = 0; index < chunkCount(record.bmodeFrameCount); index++) await chunkOf('bmode', index);
         for (let index = 0; index < chunkCount(record.angioFrameCount); index++) await chunkOf('angio', index);
@@ -387,16 +397,21 @@ export class RecordImaging {
     return job;
   }
 
-  /** Concurrent requests for the same missing file share one generation, at the highest priority asked. */
-  private once<T>(key: string, priority: GenerationPriority, make: () => Generation<T>): Promise<T> {
-    const pending = this.inflight.get(key) as Generation<T> | undefined;
+  /**
+   * Concurrent requests for the same missing file share one generation, at the highest priority
+   * asked, until its `promise` settles (a failed one is forgotten: the next request makes it again).
+   */
+  private once<G extends Generation<unknown>>(key: string, priority: GenerationPriority, make: () => G): G {
+    const pending = this.inflight.get(key) as G | undefined;
     if (pending) {
       pending.raise(priority);
-      return pending.promise;
+      return pending;
     }
     const made = make();
-    const generation = { promise: made.promise.finally(() => this.inflight.delete(key)), raise: made.raise };
+    const generation = { ...made, promise: made.promise.finally(() => this.inflight.delete(key)) };
+    // Its callers see a failure; unwatched (a page answered before the store was), it is logged where it happens.
+    generation.promise.catch(() => undefined);
     this.inflight.set(key, generation);
-    return generation.promise;
+    return generation;
   }
 }
