@@ -10,11 +10,11 @@ import { encodeFrames, renderFrames } from './chunk-rendering.ts';
 import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type StoredChunk } from './imaging-keys.ts';
 import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
 import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
-import { GENERATION_PRIORITIES, GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
+import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
 import { modelOptionsOf } from './record-model.ts';
 import { demoPreviewPng } from './demo-preview.ts';
 import { firstOpenChunksToMake } from './first-open-chunks.ts';
-import { completeMarkerKey, imagingJobData, imagingJobKey } from './imaging-job.ts';
+import { completeMarkerKey, higherPriority, imagingJobData, imagingJobKey, type ChunkGeneration, type Generation, type RecordJob } from './imaging-job.ts';
 import { seriesGeometry, wholeStoredChunk } from './stored-chunk-shape.ts';
 import { NO_TIMELINE, type ImagingTimeline } from './imaging-timeline.ts';
 
@@ -29,33 +29,6 @@ export class MissingImagingError extends Error {
 export { pullbackModelOf } from './record-model.ts';
 export { imagingJobData, imagingJobKey, type ImagingJobData } from './imaging-job.ts';
 export { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, type ImagingKeyParts, type StoredChunk } from './imaging-keys.ts';
-
-/** A record's whole-pullback generation, at the priority of whoever wants it most. */
-interface RecordJob {
-  priority: GenerationPriority;
-  /** The chunk it waits for now, raised with the job. */
-  currentKey: string | null;
-  readonly done: Promise<void>;
-}
-
-interface Generation<T> {
-  readonly promise: Promise<T>;
-  raise(priority: GenerationPriority): void;
-}
-
-/**
- * A demo chunk being made. Its gzip chunk and its frame pack are each there as soon as they are
- * made, before they are stored: the page that asked is answered at once rather than after the
- * store's puts (issue 27), and whoever asks meanwhile joins the same generation. `promise` settles
- * once both are stored: what a signed URL or the record's complete marker needs.
- */
-interface ChunkGeneration extends Generation<void> {
-  readonly gzipped: Promise<Buffer>;
-  /** null for records that send gzip chunks. */
-  readonly pack: Promise<Buffer | null>;
-}
-
-const higher = (a: GenerationPriority, b: GenerationPriority) => (GENERATION_PRIORITIES.indexOf(a) <= GENERATION_PRIORITIES.indexOf(b) ? a : b);
 
 /** HEADs one batch of frame locations sends the store at once while a demo record is being made. */
 const HEADS_AT_ONCE = 16;
@@ -370,7 +343,7 @@ export class RecordImaging {
     const key = completeMarkerKey(record);
     const running = this.recordJobs.get(key);
     if (running) {
-      running.priority = higher(running.priority, priority);
+      running.priority = higherPriority(running.priority, priority);
       if (running.currentKey) this.inflight.get(running.currentKey)?.raise(running.priority);
       return running;
     }
