@@ -54,6 +54,11 @@ export interface BorderDetection {
    * its borders as continuity when trusted). False or absent: the frame was detected exactly as if alone.
    */
   readonly usedReference?: boolean;
+  /**
+   * Set by detectInSequence when the frame's result with its reference was set aside for its result
+   * alone: the two disagreed, so these borders do not guide the next frame (its cue still may).
+   */
+  readonly secondOpinionKept?: boolean;
 }
 
 /** Slices with a confidence below this are flagged for the clinician to check. */
