@@ -37,6 +37,7 @@ import type { BorderDetector } from '../src/domain/contours/border-detection.ts'
 import { createBorderDetector, type InspectableBorderDetector } from '../src/domain/contours/border-detector.ts';
 import type { ConfidenceInputs } from '../src/domain/contours/confidence.ts';
 import { detectBorderSequence } from '../src/domain/contours/detect-sequence.ts';
+import { wallHugShare } from '../src/domain/contours/lumen-on-eem.ts';
 import { NEIGHBOUR_SCORE } from '../src/domain/contours/frame-neighbours.ts';
 import { measuredOutline } from '../src/domain/contours/measurements.ts';
 import type { SliceDetection } from '../src/domain/contours/api.ts';
@@ -118,19 +119,20 @@ function detectorFor(evaluation: EvaluationCase): InspectableBorderDetector {
  * second call on the same frame is the sequence's second opinion (detect-sequence.ts), counted; the
  * frame's inputs are those of the call whose confidence the sequence kept.
  */
-function recording(detector: InspectableBorderDetector): { detector: BorderDetector; inputs: (confidence: number, k: number) => ConfidenceInputs | null; scores: (number | null)[]; secondOpinions: () => number } {
-  const calls: { confidence: number; inputs: ConfidenceInputs | null }[][] = [];
+function recording(detector: InspectableBorderDetector, pixelSpacingMm: number): { detector: BorderDetector; inputs: (confidence: number, k: number) => ConfidenceInputs | null; hug: (confidence: number, k: number) => { hug: number; lumenMm: number }; scores: (number | null)[]; secondOpinions: () => number } {
+  const calls: { confidence: number; inputs: ConfidenceInputs | null; hug: { hug: number; lumenMm: number } }[][] = [];
   const scores: (number | null)[] = [];
   let lastFrame: Uint8Array | null = null;
   let secondOpinions = 0;
   return {
     inputs: (confidence, k) => (calls[k]!.find((call) => call.confidence === confidence) ?? calls[k]![0]!).inputs,
+    hug: (confidence, k) => (calls[k]!.find((call) => call.confidence === confidence) ?? calls[k]![0]!).hug,
     scores,
     secondOpinions: () => secondOpinions,
     detector: {
       detect(frame, previous, previousFrame) {
         const detection = detector.detect(frame, previous, previousFrame);
-        const call = { confidence: detection.confidence, inputs: detector.confidenceInputs() };
+        const call = { confidence: detection.confidence, inputs: detector.confidenceInputs(), hug: { hug: wallHugShare(detection, pixelSpacingMm), lumenMm: meanRadiusMm(detection.lumen.radiiPx, pixelSpacingMm) } };
         if (frame === lastFrame) {
           secondOpinions++;
           calls[calls.length - 1]!.push(call);
@@ -143,6 +145,13 @@ function recording(detector: InspectableBorderDetector): { detector: BorderDetec
       },
     },
   };
+}
+
+/** Mean of a border's radii in mm. */
+function meanRadiusMm(radiiPx: Float32Array, pixelSpacingMm: number): number {
+  let sum = 0;
+  for (const r of radiiPx) sum += r;
+  return (sum / Math.max(1, radiiPx.length)) * pixelSpacingMm;
 }
 
 /** Area under the ROC curve of `score` separating good (true) from bad (false) frames: P(score_good > score_bad), ties counting half. */
@@ -208,7 +217,7 @@ function printOrder(): void {
       const detector = detectorFor(evaluation);
       const geometry = { frameWidth: evaluation.frameWidth, frameHeight: evaluation.frameHeight, pixelSpacingMm: evaluation.pixelSpacingMm };
       const pixels = new Map<number, Uint8Array>();
-      const alone = new Map<number, { lumen: number; vessel: number; confidence: number }>();
+      const alone = new Map<number, { lumen: number; vessel: number; confidence: number; hug: number; lumenMm: number }>();
       const frameOf = (index: number): Uint8Array => {
         let frame = pixels.get(index);
         if (frame === undefined) pixels.set(index, (frame = renderer.renderFrame(index).slice()));
@@ -219,14 +228,17 @@ function printOrder(): void {
         if (dice === undefined) {
           const { detections } = detectBorderSequence(detector, frameOf(index), geometry);
           detected++;
-          alone.set(index, (dice = { ...diceOf(detections[0]!, truthContours(evaluation.model, index), evaluation.frameWidth), confidence: detections[0]!.confidence ?? 0 }));
+          const single = detector.detect(frameOf(index), null, null);
+          const hug = wallHugShare(single, evaluation.pixelSpacingMm);
+          const lumenMm = meanRadiusMm(single.lumen.radiiPx, evaluation.pixelSpacingMm);
+          alone.set(index, (dice = { ...diceOf(detections[0]!, truthContours(evaluation.model, index), evaluation.frameWidth), confidence: detections[0]!.confidence ?? 0, hug, lumenMm }));
         }
         return dice;
       };
       for (const [kind, indices] of Object.entries(sequences(evaluation)) as [Kind, number[]][]) {
         const frames = new Uint8Array(indices.length * evaluation.frameWidth * evaluation.frameHeight);
         indices.forEach((index, k) => frames.set(frameOf(index), k * evaluation.frameWidth * evaluation.frameHeight));
-        const recorder = recording(detector);
+        const recorder = recording(detector, evaluation.pixelSpacingMm);
         const { detections } = detectBorderSequence(recorder.detector, frames, geometry);
         detected += indices.length + recorder.secondOpinions();
         sequenceFrames += indices.length;
@@ -239,7 +251,7 @@ function printOrder(): void {
           const reference = k === 0 ? indices[1] : indices[k - 1];
           const nonNeighbour = reference === undefined || Math.abs(reference - index) > NEIGHBOUR_GAP;
           ranked.push({ score: detections[k]!.confidence ?? 0, good: dice.lumen >= 0.85 });
-          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, reference, lumen: dice.lumen, vessel: dice.vessel, lumenAlone: single.lumen, vesselAlone: single.vessel, confidenceAlone: single.confidence, confidence: detections[k]!.confidence, neighbourScore: recorder.scores[k], inputs: recorder.inputs(detections[k]!.confidence, k) })}\n`);
+          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, reference, lumen: dice.lumen, vessel: dice.vessel, lumenAlone: single.lumen, vesselAlone: single.vessel, confidenceAlone: single.confidence, hugAlone: single.hug, lumenMmAlone: single.lumenMm, ...recorder.hug(detections[k]!.confidence ?? 0, k), confidence: detections[k]!.confidence, neighbourScore: recorder.scores[k], inputs: recorder.inputs(detections[k]!.confidence, k) })}\n`);
           row.frames++;
           row.lumen += dice.lumen;
           row.vessel += dice.vessel;

@@ -112,7 +112,7 @@ export function scoreBorderDetector(detector: BorderDetector, evaluation: Evalua
   frames.forEach((frame, k) => {
     // The run's first frame has no frame before it: the one after serves for the temporal cue. As
     // detectBorderSequence does, a low-confidence frame its reference shaped is detected alone as well.
-    previous = detectInSequence(detector, frame, previous, k === 0 ? (frames[1] ?? null) : previousFrame);
+    previous = detectInSequence(detector, frame, previous, k === 0 ? (frames[1] ?? null) : previousFrame, evaluation.pixelSpacingMm);
     previousFrame = frame;
     detections.push(previous);
   });

@@ -124,7 +124,7 @@ export function scoreSequence(
   frames.forEach((pixels, k) => {
     // In the order given, as the CLI and the server give them: the first frame is offered the next
     // one's pixels; a low-confidence frame its reference shaped is detected alone as well (detect-sequence.ts).
-    previous = detectInSequence(detector, pixels, previous, k === 0 ? (frames[1] ?? null) : frames[k - 1]!);
+    previous = detectInSequence(detector, pixels, previous, k === 0 ? (frames[1] ?? null) : frames[k - 1]!, evaluation.pixelSpacingMm);
     results.push(score(previous, sequence.frames[k]!, evaluation));
     work.detections++;
   });

@@ -35,7 +35,7 @@ export function speedTable(types: readonly EvaluationCaseType[], seeds: readonly
         const cpuStarted = process.cpuUsage();
         let previous: BorderDetection | null = null;
         pixels.forEach((frame, k) => {
-          previous = detectInSequence(detector, frame, previous, k === 0 ? (pixels[1] ?? null) : pixels[k - 1]!);
+          previous = detectInSequence(detector, frame, previous, k === 0 ? (pixels[1] ?? null) : pixels[k - 1]!, evaluation.pixelSpacingMm);
         });
         const cpu = process.cpuUsage(cpuStarted);
         cpuSeconds += (cpu.user + cpu.system) / 1e6;

@@ -54,6 +54,17 @@ export interface BorderDetection {
    * its borders as continuity when trusted). False or absent: the frame was detected exactly as if alone.
    */
   readonly usedReference?: boolean;
+  /**
+   * Set by detectInSequence when the frame's result with its reference was set aside for its result
+   * alone: the two disagreed, so these borders do not guide the next frame (its cue still may).
+   */
+  readonly secondOpinionKept?: boolean;
+  /**
+   * Set by detectInSequence when the lumen lay on the EEM (lumen-on-eem.ts) and the frame's result
+   * alone did too: a thin wall that is real, over this share of the rays. The next frame hugging
+   * no more than that is not detected alone again.
+   */
+  readonly confirmedHugShare?: number;
 }
 
 /** Slices with a confidence below this are flagged for the clinician to check. */
