@@ -37,6 +37,8 @@ interface Timeline {
   lines: string[];
   /** CPU seconds (all threads) from the click to Play seen by the bench (polled every 100 ms): the server's, and the browser's processes'. */
   cpu: { server: number; browser: number };
+  /** The page's marks (ms after the click): the first B-mode frame stored alone (trees that store it so) and its whole chunk stored. */
+  stored: { frame?: number; chunk?: number };
   /** The first MLA shown (provisional or final), ms after the click; with --to-mla only. */
   mla?: number;
   /** The page's busiest functions from the click to the first B-mode image; with --profile only. */
@@ -63,7 +65,7 @@ function watch(): void {
 }
 
 /** In the page: the requests and marks after the click, as lines "start–end what". */
-function collect(): { bmode: number; play: number; lines: string[]; clickEpochMs: number } {
+function collect(): { bmode: number; play: number; lines: string[]; clickEpochMs: number; stored: { frame?: number; chunk?: number } } {
   const { entry, bmode, play, longTasks } = (window as unknown as { timeline: { entry: number; bmode: number; play: number; longTasks: [number, number][] } }).timeline;
   const at = (t: number) => (t - entry).toFixed(0).padStart(6);
   const lines: string[] = [];
@@ -76,7 +78,12 @@ function collect(): { bmode: number; play: number; lines: string[]; clickEpochMs
   for (const m of performance.getEntriesByType('mark')) if (m.startTime >= entry && m.startTime <= play + 50) lines.push(`${at(m.startTime)}           mark ${m.name}`);
   for (const [start, duration] of longTasks) if (start <= play + 50) lines.push(`${at(start)} – ${at(start + duration)}  page long task ${duration.toFixed(0)} ms`);
   lines.push(`${at(bmode)}           B-mode drawn`, `${at(play)}           Play enabled`);
-  return { bmode: bmode - entry, play: play - entry, lines, clickEpochMs: performance.timeOrigin + entry };
+  const markAt = (name: string) => {
+    const found = performance.getEntriesByName(name, 'mark').find((m) => m.startTime >= entry);
+    return found ? found.startTime - entry : undefined;
+  };
+  const stored = { frame: markAt('ivus:first-frame-stored'), chunk: markAt('ivus:first-chunk-stored') };
+  return { bmode: bmode - entry, play: play - entry, lines, clickEpochMs: performance.timeOrigin + entry, stored };
 }
 
 /** The server's chunk events up to Play, as lines like the page's (ms after the click). */
@@ -183,5 +190,6 @@ for (let run = 0; run < runs; run++) {
 console.info('\nmedians, ms after the click on the record nobody opened:');
 for (const [label, timelines] of results) {
   const median = (pick: (t: Timeline) => number | undefined) => percentile(timelines.map((t) => pick(t) ?? Number.NaN), 0.5).toFixed(0).padStart(6);
-  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}  CPU-s to Play: server ${percentile(timelines.map((t) => t.cpu.server), 0.5).toFixed(2)}, browser ${percentile(timelines.map((t) => t.cpu.browser), 0.5).toFixed(2)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
+  // The first B-mode image in the store: its frame alone where the tree stores it so, else its whole chunk.
+  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}  first image stored ${median((t) => t.stored.frame ?? t.stored.chunk)}, its chunk ${median((t) => t.stored.chunk)}  CPU-s to Play: server ${percentile(timelines.map((t) => t.cpu.server), 0.5).toFixed(2)}, browser ${percentile(timelines.map((t) => t.cpu.browser), 0.5).toFixed(2)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
 }

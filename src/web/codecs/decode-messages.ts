@@ -6,9 +6,10 @@ import type { ChunkShape } from './pack-to-gray.ts';
 export type DecodeRequest =
   /**
    * A pack's bytes follow, in 'part' messages as they arrive from the network, then 'end'; `keep`:
-   * where the worker stores the whole pack for the next visit, once decoded (pack-cache.ts).
+   * where the worker stores the whole pack for the next visit, once decoded (pack-cache.ts); `first`:
+   * the frame of the pack the review shows now, sent on its own as soon as it is decoded ('frame').
    */
-  | { readonly kind: 'open'; readonly id: number; readonly shape: ChunkShape; readonly keep?: PackCacheEntry }
+  | { readonly kind: 'open'; readonly id: number; readonly shape: ChunkShape; readonly keep?: PackCacheEntry; readonly first?: number }
   /** The pack's next bytes; their buffer is transferred to the worker, which decodes every frame they complete. */
   | { readonly kind: 'part'; readonly id: number; readonly bytes: Uint8Array }
   /** The pack's body is sent again from its start (a retried request). */
@@ -29,6 +30,11 @@ export type DecodeRequest =
 export type PackRequest = Extract<DecodeRequest, { readonly id: number }>;
 
 export type DecodeReply =
+  /**
+   * The pack's `first` frame, before the rest of its chunk: its own buffer, transferred. Its bytes
+   * are in the chunk's gray too (the end's answer), so the chunk stays one buffer.
+   */
+  | { readonly id: number; readonly frame: number; readonly gray: Uint8Array }
   /** The chunk's gray bytes (their buffer transferred back) and the time its frames took to decode. */
   | { readonly id: number; readonly gray: Uint8Array; readonly decodeMs: number }
   | { readonly id: number; readonly error: string };

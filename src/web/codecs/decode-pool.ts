@@ -10,7 +10,7 @@ import type { PackCodec } from '../../domain/images.ts';
 import { readFramePack } from '../../domain/pixels/frame-pack.ts';
 import type { DecodeReply, DecodeRequest } from './decode-messages.ts';
 import type { PackCacheEntry } from './pack-cache.ts';
-import type { ChunkShape } from './pack-to-gray.ts';
+import type { ChunkShape, FirstFrame } from './pack-to-gray.ts';
 
 /** The part of a Worker the pool uses (a fake one in the tests). */
 export interface DecodeWorker {
@@ -35,8 +35,12 @@ export interface PackStream {
 export interface FrameDecodePool {
   /** A whole pack's gray; rejects with the reason a pack cannot be decoded. `bytes` is handed over (its buffer moves to a worker). */
   decode(bytes: Uint8Array, shape: ChunkShape): Promise<Uint8Array>;
-  /** A pack that will come part by part, decoded as it comes; `keep`: where the worker stores it once whole. */
-  open(shape: ChunkShape, keep?: PackCacheEntry): PackStream;
+  /**
+   * A pack that will come part by part, decoded as it comes; `keep`: where the worker stores it once
+   * whole; `first`: the frame of the pack taken alone as soon as it is decoded, before the end's gray
+   * (never after the pack failed, was cancelled, or the pool disposed).
+   */
+  open(shape: ChunkShape, keep?: PackCacheEntry, first?: FirstFrame): PackStream;
   /**
    * Has every worker load the codec of packs of this encoding now (once per codec), so that the
    * first pack does not wait for its .wasm to be fetched and compiled: called with the image
@@ -60,6 +64,7 @@ export function spawnDecodeWorker(): DecodeWorker {
 
 interface Task {
   readonly frames: number;
+  readonly first: FirstFrame | undefined;
   resolve(gray: Uint8Array): void;
   reject(error: Error): void;
 }
@@ -105,6 +110,7 @@ export function createFrameDecodePool(
     worker.onmessage = ({ data }) => {
       const task = slot.tasks.get(data.id);
       if (!task || slot.worker !== worker) return;
+      if ('frame' in data) return void (task.first?.index === data.frame && task.first.take(data.gray as Uint8Array<ArrayBuffer>));
       slot.tasks.delete(data.id);
       if ('error' in data) task.reject(new PackDecodeError(data.error));
       else {
@@ -131,7 +137,7 @@ export function createFrameDecodePool(
     return slot;
   });
 
-  function open({ width, height, frames }: ChunkShape, keep?: PackCacheEntry): PackStream {
+  function open({ width, height, frames }: ChunkShape, keep?: PackCacheEntry, first?: FirstFrame): PackStream {
     const id = nextId++;
     let ended: Promise<Uint8Array>;
     if (disposed) {
@@ -142,14 +148,14 @@ export function createFrameDecodePool(
     // The packs are spread by how many each worker has open (a crashed one is restarted here).
     const slot = slots.reduce((least, candidate) => (candidate.tasks.size < least.tasks.size ? candidate : least));
     const worker = slot.worker ?? start(slot);
-    ended = new Promise<Uint8Array>((resolve, reject) => slot.tasks.set(id, { frames, resolve, reject }));
+    ended = new Promise<Uint8Array>((resolve, reject) => slot.tasks.set(id, { frames, first, resolve, reject }));
     // A pack may fail before its end is awaited (a bad header): that is not an unhandled rejection.
     ended.catch(() => {});
     // Messages only while the pack is open in the worker that has it (not after it failed, or a crash).
     const send = (message: DecodeRequest, transfer: Transferable[] = []) => {
       if (slot.worker === worker && slot.tasks.has(id)) worker.postMessage(message, transfer);
     };
-    send({ kind: 'open', id, shape: { width, height, frames }, ...(keep ? { keep } : {}) });
+    send({ kind: 'open', id, shape: { width, height, frames }, ...(keep ? { keep } : {}), ...(first ? { first: first.index } : {}) });
     // The network's reads are gathered to PART_BYTES before they go: one message a read (a few KB
     // at a fast link) cost the page and the worker more than the copy that gathers them.
     let pending: Uint8Array[] = [];

@@ -1,7 +1,8 @@
 /**
  * A decode worker's side of the packs it is sent (frame-decode.worker.ts, and the tests' fake
  * worker): the messages about each pack, handled one after another in the order they came, each
- * pack's frames decoded as its bytes complete them; the gray, or what was wrong, sent back at its
+ * pack's frames decoded as its bytes complete them (the frame the page asked for first sent alone
+ * as soon as it is decoded); the gray, or what was wrong, sent back at its
  * end, and the whole pack then kept for the next visit where the page asked for it.
  */
 import type { CodecRegistry } from './codec-registry.ts';
@@ -22,7 +23,10 @@ export function createPackRequestHandler(codecs: CodecRegistry, reply: Reply, ke
 
   async function handle(request: PackRequest): Promise<void> {
     if (request.kind === 'open') {
-      packs.set(request.id, { pack: new PackToGray(request.shape, codecs), keep: request.keep, decodeMs: 0 });
+      const { id, first: index } = request;
+      // The frame the review shows now goes to the page on its own, before the rest of its chunk is decoded.
+      const first = index === undefined ? undefined : { index, take: (gray: Uint8Array<ArrayBuffer>) => reply({ id, frame: index, gray }, [gray.buffer]) };
+      packs.set(id, { pack: new PackToGray(request.shape, codecs, first), keep: request.keep, decodeMs: 0 });
       return;
     }
     // A pack that failed already (its error sent) or was cancelled: the rest of its messages are dropped.

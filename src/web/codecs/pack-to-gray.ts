@@ -22,6 +22,13 @@ export interface ChunkShape {
 /** A pack whose frames are not the chunk the image lists announced. */
 export class PackShapeError extends Error {}
 
+/** The frame of a pack wanted before the others (the one the review shows now), and who takes it once decoded. */
+export interface FirstFrame {
+  readonly index: number;
+  /** The frame's bytes in a buffer of their own (the caller may transfer it). */
+  take(frame: Uint8Array<ArrayBuffer>): void;
+}
+
 /** Bytes kept for a pack's beginning until its header says how long it is. */
 const FIRST_BUFFER_BYTES = 64 * 1024;
 
@@ -36,10 +43,13 @@ export class PackToGray {
   private gray: Uint8Array | null = null;
   private readonly shape: ChunkShape;
   private readonly codecs: CodecRegistry;
+  /** Taken once: a retried request decodes the frame again, but it was delivered already. */
+  private first: FirstFrame | null;
 
-  constructor(shape: ChunkShape, codecs: CodecRegistry) {
+  constructor(shape: ChunkShape, codecs: CodecRegistry, first?: FirstFrame) {
     this.shape = shape;
     this.codecs = codecs;
+    this.first = first ?? null;
   }
 
   /** The next bytes of the pack; resolves once every frame they complete is decoded. */
@@ -114,8 +124,15 @@ export class PackToGray {
     const frameBytes = this.shape.width * this.shape.height;
     for (let k = this.decodedFrames; k < header.frameLengths.length && frameEnds[k + 1]! <= this.received; k++) {
       const frame = this.buffer.subarray(frameEnds[k]!, frameEnds[k + 1]!);
-      decodeFrameWith(header.format, frame, gray.subarray(k * frameBytes, (k + 1) * frameBytes), this.codecs.codecFor);
+      const into = gray.subarray(k * frameBytes, (k + 1) * frameBytes);
+      decodeFrameWith(header.format, frame, into, this.codecs.codecFor);
       this.decodedFrames = k + 1;
+      if (this.first?.index === k) {
+        // One frame copied here (tens of microseconds) keeps the chunk whole in one buffer for the store.
+        const { take } = this.first;
+        this.first = null;
+        take(into.slice());
+      }
     }
   }
 }

@@ -4,7 +4,7 @@
  * crashed worker only the packs it had, and leaving the review
  * ends the workers and drops the packs they had not decoded.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { buildFramePack } from '../../../src/domain/pixels/frame-pack.ts';
 import { wasmLibraryOf } from '../../../src/web/codecs/codec-registry.ts';
 import { createFrameDecodePool, poolSize, type CodecCompiler } from '../../../src/web/codecs/decode-pool.ts';
@@ -219,5 +219,68 @@ describe('the frame decode pool', () => {
     for (const decoded of pending) await expect(decoded).rejects.toThrow('the review was left');
     expect(workers.every((worker) => worker.terminated)).toBe(true);
     await expect(decoder.decode(buildFramePack(GRAY_FORMAT, [frame(1)]), shape(1))).rejects.toThrow('the review was left');
+  });
+});
+
+describe('the frame the review shows first (issue 27)', () => {
+  // Frames of 64 KB: larger than the parts the pool gathers, as a real frame is, so each goes to the worker as it arrives.
+  const WIDE = { ...GRAY_FORMAT, columns: 16 * 1024 };
+  const wide = (seed: number) => Uint8Array.from({ length: 16 * 1024 * 4 }, (_, i) => (seed * 37 + i * 11) & 0xff);
+  const wideShape = (frames: number) => ({ width: 16 * 1024, height: 4, frames });
+  const taker = (index: number) => {
+    const taken: Uint8Array[] = [];
+    return { taken, first: { index, take: (gray: Uint8Array) => void taken.push(gray) } };
+  };
+
+  it('is handed over alone as soon as it is decoded, before the rest of its pack has arrived; the chunk still comes whole', async () => {
+    const { pool: decoder } = pool(1);
+    const frames = [wide(1), wide(2), wide(3)];
+    const bytes = buildFramePack(WIDE, frames);
+    const { taken, first } = taker(1);
+    const stream = decoder.open(wideShape(3), undefined, first);
+    // Everything but the last frame, as one read (larger than a gathered part, so it goes at once).
+    stream.push(bytes.slice(0, bytes.length - frames[2]!.length));
+    await vi.waitFor(() => expect(taken).toHaveLength(1));
+    expect(Buffer.from(taken[0]!).equals(Buffer.from(frames[1]!))).toBe(true);
+    // Its own buffer, moved from the worker: one frame, not a view into the chunk.
+    expect(taken[0]!.buffer.byteLength).toBe(frames[1]!.length);
+    stream.push(bytes.slice(bytes.length - frames[2]!.length));
+    const gray = await stream.end();
+    expect(Buffer.from(gray).equals(Buffer.concat(frames))).toBe(true);
+    expect(taken).toHaveLength(1);
+    decoder.dispose();
+  });
+
+  it('is handed over even when a later frame of its pack fails; the pack itself fails as a whole, as before', async () => {
+    const { pool: decoder } = pool(1);
+    const frames = [wide(1), wide(2)];
+    const bytes = buildFramePack(WIDE, frames);
+    const { taken, first } = taker(0);
+    const stream = decoder.open(wideShape(2), undefined, first);
+    stream.push(bytes.slice(0, bytes.length - 10));
+    await expect(stream.end()).rejects.toThrow('ends inside a frame');
+    expect(taken).toHaveLength(1);
+    expect(Buffer.from(taken[0]!).equals(Buffer.from(frames[0]!))).toBe(true);
+    decoder.dispose();
+  });
+
+  it('is dropped when it comes after its pack was cancelled or the review was left', async () => {
+    const { pool: decoder, workers } = pool(2);
+    const bytes = buildFramePack(WIDE, [wide(1), wide(2)]);
+    const cancelled = taker(0);
+    const left = taker(0);
+    const first = decoder.open(wideShape(2), undefined, cancelled.first);
+    const second = decoder.open(wideShape(2), undefined, left.first);
+    // The frame's bytes reach the workers; the page no longer wants them before the workers answer.
+    first.push(bytes.slice());
+    second.push(bytes.slice());
+    first.cancel();
+    expect(workers.map((worker) => worker.received.filter((m) => m.kind === 'part').length)).toEqual([1, 1]);
+    const ended = second.end();
+    decoder.dispose();
+    await expect(ended).rejects.toThrow('the review was left');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cancelled.taken).toEqual([]);
+    expect(left.taken).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../d
 import type { ApiClient } from '../../api/api-client.ts';
 import { chunkSpans, orderAround, sliceDistance, type ChunkSpan } from '../../sw/chunk-spans.ts';
 import type { FrameDecodePool } from '../../codecs/decode-pool.ts';
-import type { ChunkShape } from '../../codecs/pack-to-gray.ts';
+import type { ChunkShape, FirstFrame } from '../../codecs/pack-to-gray.ts';
 import { framesCacheName } from '../../sw/messages.ts';
 import type { ImageStore } from './image-store.ts';
 
@@ -72,15 +72,32 @@ export async function loadRecordFrames(
       store.addChunk(series, index, gray);
       if (urgent && series === 'bmode') performance.mark('ivus:first-chunk-stored');
     };
+    /**
+     * The frame of an urgent chunk the review shows now goes to the store alone as soon as it is
+     * decoded, before the rest of its chunk (issue 27). Should a later frame of the chunk fail, that
+     * frame stays shown and the chunk is still reported missing as a whole, as before.
+     */
+    const shownFirst = (series: ImageSeriesName, chunkFirst: number, chunkCount: number): FirstFrame | undefined => {
+      const shown = store.frameIndexAt(series, slice());
+      if (shown < chunkFirst || shown >= chunkFirst + chunkCount) return undefined;
+      return {
+        index: shown - chunkFirst,
+        take: (gray) => {
+          if (signal.aborted) return;
+          store.addFrame(series, shown, gray);
+          if (series === 'bmode') performance.mark('ivus:first-frame-stored');
+        },
+      };
+    };
     const fail = (series: ImageSeriesName, index: number) => (error: unknown) => {
       if (!signal.aborted) callbacks.onFailed(series, index, error);
     };
     /** A pack goes to a worker as it downloads: its frames are decoded while the rest of it, and the next chunks, arrive. */
-    const loadPack = async (url: string, shape: ChunkShape, urgent: boolean): Promise<{ readonly gray: Promise<Uint8Array> } | null> => {
+    const loadPack = async (url: string, shape: ChunkShape, urgent: boolean, first?: FirstFrame): Promise<{ readonly gray: Promise<Uint8Array> } | null> => {
       if (!pool) throw new Error('no decode workers for frame packs');
       // The service worker hands a streamed pack straight through: the decode worker keeps it for the next visit.
       const cache = framesCacheName(api.authorization());
-      const pack = pool.open(shape, cache ? { cache, url: api.url(url) } : undefined);
+      const pack = pool.open(shape, cache ? { cache, url: api.url(url) } : undefined, first);
       let bytes: Uint8Array | null;
       try {
         bytes = await api.getBytes(url, { signal, urgent, body: { begin: () => pack.restart(), part: (part) => pack.push(part) } });
@@ -105,7 +122,8 @@ export async function loadRecordFrames(
           if (bytes) keep(series, index, urgent, bytes);
           return;
         }
-        const pack = await loadPack(chunks[index]!, { width, height, frames: chunkFrames(index, count, framesPerChunk).count }, urgent);
+        const frames = chunkFrames(index, count, framesPerChunk);
+        const pack = await loadPack(chunks[index]!, { width, height, frames: frames.count }, urgent, urgent ? shownFirst(series, frames.first, frames.count) : undefined);
         if (!pack) return;
         // The download slot is free again at once, the first chunks' too: the workers finish the pack
         // while the next chunks are made on the server and arrive (issue 27: the next requests no

@@ -22,7 +22,15 @@ export interface ImageStoreSnapshot {
   readonly dataVersion: number;
 }
 
-type SeriesData = { width: number; height: number; count: number; framesPerChunk: number; chunks: (Uint8Array | null)[] };
+type SeriesData = {
+  width: number;
+  height: number;
+  count: number;
+  framesPerChunk: number;
+  chunks: (Uint8Array | null)[];
+  /** Frames that arrived before the rest of their chunk (the one the review showed first), by frame index; dropped when the chunk comes. */
+  early: Map<number, Uint8Array>;
+};
 
 const EMPTY: ImageStoreSnapshot = {
   slice: 1,
@@ -63,6 +71,7 @@ export class ImageStore {
       count: s.count,
       framesPerChunk: s.framesPerChunk,
       chunks: s.chunks.map(() => null),
+      early: new Map(),
     });
     this.series = { bmode: empty(images.bmode), angio: empty(images.angio) };
     this.update({
@@ -80,7 +89,7 @@ export class ImageStore {
    */
   setGeometry(bmode: { width: number; height: number; count: number }): void {
     if (this.images) return;
-    const none = { framesPerChunk: 1, chunks: [] };
+    const none = { framesPerChunk: 1, chunks: [], early: new Map<number, Uint8Array>() };
     this.series = { bmode: { ...bmode, ...none }, angio: { width: 1, height: 1, count: 0, ...none } };
     this.update({ ...EMPTY, sliceCount: bmode.count, bmodeCount: bmode.count, dataVersion: this.snapshot.dataVersion + 1 });
   }
@@ -92,8 +101,22 @@ export class ImageStore {
     const { count } = chunkFrames(index, series.count, series.framesPerChunk);
     if (bytes.length !== count * series.width * series.height) throw new RangeError(`chunk ${index} of ${seriesName} has ${bytes.length} bytes`);
     series.chunks[index] = bytes;
+    let arrived = count;
+    for (let frame = index * series.framesPerChunk; frame < index * series.framesPerChunk + count; frame++) {
+      if (series.early.delete(frame)) arrived--;
+    }
     const key = seriesName === 'bmode' ? 'bmodeLoaded' : 'angioLoaded';
-    this.update({ [key]: this.snapshot[key] + count, dataVersion: this.snapshot.dataVersion + 1 });
+    this.update({ [key]: this.snapshot[key] + arrived, dataVersion: this.snapshot.dataVersion + 1 });
+  }
+
+  /** Stores one frame's raw bytes ahead of its chunk (0-based `frameIndex`), so that it shows before the rest of the chunk is decoded. */
+  addFrame(seriesName: ImageSeriesName, frameIndex: number, bytes: Uint8Array): void {
+    const series = this.series?.[seriesName];
+    if (!series || frameIndex < 0 || frameIndex >= series.count || this.frame(seriesName, frameIndex)) return;
+    if (bytes.length !== series.width * series.height) throw new RangeError(`frame ${frameIndex} of ${seriesName} has ${bytes.length} bytes`);
+    series.early.set(frameIndex, bytes);
+    const key = seriesName === 'bmode' ? 'bmodeLoaded' : 'angioLoaded';
+    this.update({ [key]: this.snapshot[key] + 1, dataVersion: this.snapshot.dataVersion + 1 });
   }
 
   /** A view of frame `frameIndex` (0-based) of a series, or null while it has not arrived. */
@@ -101,7 +124,7 @@ export class ImageStore {
     const series = this.series?.[seriesName];
     if (!series || frameIndex < 0 || frameIndex >= series.count) return null;
     const chunk = series.chunks[Math.floor(frameIndex / series.framesPerChunk)];
-    if (!chunk) return null;
+    if (!chunk) return series.early.get(frameIndex) ?? null;
     const frameBytes = series.width * series.height;
     const offset = (frameIndex % series.framesPerChunk) * frameBytes;
     return chunk.subarray(offset, offset + frameBytes);
@@ -117,18 +140,29 @@ export class ImageStore {
     return series ? { width: series.width, height: series.height, count: series.count } : null;
   }
 
+  /**
+   * The 0-based frame of a series shown at a 1-based slice (-1: the series has none): the B-mode's
+   * (the last one past the end of a shorter series); angio images are keyed by slice, the angio
+   * frame acquired with that B-mode slice.
+   */
+  frameIndexAt(seriesName: ImageSeriesName, slice: number): number {
+    const bmode = this.series?.bmode.count ?? 0;
+    const angio = this.series?.angio.count ?? 0;
+    if (seriesName === 'bmode') return bmode ? Math.min(bmode, slice) - 1 : -1;
+    if (!angio) return -1;
+    return bmode ? angioFrameForSlice(slice - 1, bmode, angio) : Math.min(angio, slice) - 1;
+  }
+
   /** The B-mode frame shown at a 1-based slice (the last one past the end of a shorter series). */
   bmodeFrameAt(slice: number): Uint8Array | null {
-    const count = this.series?.bmode.count ?? 0;
-    return count ? this.frame('bmode', Math.min(count, slice) - 1) : null;
+    const index = this.frameIndexAt('bmode', slice);
+    return index < 0 ? null : this.frame('bmode', index);
   }
 
   /** Angio images are keyed by slice: the angio frame acquired with that B-mode slice. */
   angioFrameAt(slice: number): Uint8Array | null {
-    const bmode = this.series?.bmode.count ?? 0;
-    const angio = this.series?.angio.count ?? 0;
-    if (!angio) return null;
-    return this.frame('angio', bmode ? angioFrameForSlice(slice - 1, bmode, angio) : Math.min(angio, slice) - 1);
+    const index = this.frameIndexAt('angio', slice);
+    return index < 0 ? null : this.frame('angio', index);
   }
 
   /** A 1-based slice of the record: rounded (a drag lands between slices) and clamped to it. */

@@ -101,12 +101,39 @@ describe('loading a record of frame packs', () => {
   });
 });
 
+/** Packs of frames 0..19 by chunks of 8, as the server makes them. */
+function packBodies(images: ReturnType<typeof recordWithPacks>): Map<string, Uint8Array> {
+  const bodies = new Map<string, Uint8Array>();
+  images.bmode.chunks.forEach((url, c) => bodies.set(url, buildFramePack(GRAY_FORMAT, Array.from({ length: Math.min(8, 20 - 8 * c) }, (_, f) => frame(8 * c + f)))));
+  bodies.set(images.angio.chunks[0]!, new Uint8Array(6 * FRAME_BYTES));
+  return bodies;
+}
+
+/** A pool of two workers whose packs' ends (their whole gray) are held until the test releases them. */
+function poolHoldingEnds() {
+  const held: { frames: number; release: () => void }[] = [];
+  const pool = createFrameDecodePool(2, () => new FakeDecodeWorker());
+  const open = pool.open.bind(pool);
+  pool.open = (shape, keep, first) => {
+    const stream = open(shape, keep, first);
+    return {
+      ...stream,
+      push: (part) => stream.push(part),
+      restart: () => stream.restart(),
+      cancel: () => stream.cancel(),
+      end: () => {
+        const decoded = stream.end();
+        return new Promise<Uint8Array>((resolve, reject) => held.push({ frames: shape.frames, release: () => decoded.then(resolve, reject) }));
+      },
+    };
+  };
+  return { pool, held };
+}
+
 describe('the first chunks of a record of frame packs', () => {
   it('asks for the next chunks once the first are downloaded, while their decode is still under way (issue 27)', async () => {
     const images = recordWithPacks();
-    const bodies = new Map<string, Uint8Array>();
-    images.bmode.chunks.forEach((url, c) => bodies.set(url, buildFramePack(GRAY_FORMAT, Array.from({ length: Math.min(8, 20 - 8 * c) }, (_, f) => frame(8 * c + f)))));
-    bodies.set(images.angio.chunks[0]!, new Uint8Array(6 * FRAME_BYTES));
+    const bodies = packBodies(images);
     const asked: string[] = [];
     const api = fakeApi(bodies);
     const getBytes = api.getBytes.bind(api);
@@ -115,22 +142,7 @@ describe('the first chunks of a record of frame packs', () => {
       return getBytes(resource, options as never);
     }) as ApiClient['getBytes'];
     // Each pack's decode is held until the test lets it finish.
-    const held: { frames: number; release: () => void }[] = [];
-    const pool = createFrameDecodePool(2, () => new FakeDecodeWorker());
-    const open = pool.open.bind(pool);
-    pool.open = (shape, keep) => {
-      const stream = open(shape, keep);
-      return {
-        ...stream,
-        push: (part) => stream.push(part),
-        restart: () => stream.restart(),
-        cancel: () => stream.cancel(),
-        end: () => {
-          const decoded = stream.end();
-          return new Promise<Uint8Array>((resolve, reject) => held.push({ frames: shape.frames, release: () => decoded.then(resolve, reject) }));
-        },
-      };
-    };
+    const { pool, held } = poolHoldingEnds();
     const store = new ImageStore();
     store.setImages(images);
 
@@ -138,13 +150,53 @@ describe('the first chunks of a record of frame packs', () => {
     await vi.waitFor(() => expect(asked).toEqual(expect.arrayContaining(images.bmode.chunks)));
     // Every B-mode chunk was asked for while the first one's frames were not decoded yet.
     expect(asked[0]).toBe(images.bmode.chunks[0]);
-    expect(store.getSnapshot().bmodeLoaded).toBe(0);
+    // Only the frame shown at the slice is in (it does not wait for its chunk).
+    expect(store.getSnapshot().bmodeLoaded).toBe(1);
     expect(held).toHaveLength(images.bmode.chunks.length);
 
     for (const pack of held) pack.release();
     await loading;
     expect(store.getSnapshot().bmodeLoaded).toBe(20);
     for (const k of [0, 8, 19]) expect(Array.from(store.frame('bmode', k)!)).toEqual(Array.from(frame(k)));
+    pool.dispose();
+  });
+
+  it('stores the frame shown at the slice as soon as it is decoded, while the rest of its chunk is not (issue 27)', async () => {
+    const images = recordWithPacks();
+    const { pool, held } = poolHoldingEnds();
+    const store = new ImageStore();
+    store.setImages(images);
+    store.setSlice(11);
+    const loading = loadRecordFrames(fakeApi(packBodies(images)), images, store, { onBusy: () => {}, onFailed: () => {} }, new AbortController().signal, pool);
+    await vi.waitFor(() => expect(held).toHaveLength(images.bmode.chunks.length));
+    await vi.waitFor(() => expect(store.hasFrame('bmode', 10)).toBe(true));
+    expect(Array.from(store.bmodeFrameAt(11)!)).toEqual(Array.from(frame(10)));
+    for (const k of [0, 8, 9, 11, 15]) expect(store.hasFrame('bmode', k)).toBe(false);
+    expect(store.getSnapshot().bmodeLoaded).toBe(1);
+
+    for (const pack of held) pack.release();
+    await loading;
+    expect(store.getSnapshot().bmodeLoaded).toBe(20);
+    for (const k of [8, 10, 11, 15]) expect(Array.from(store.frame('bmode', k)!)).toEqual(Array.from(frame(k)));
+    pool.dispose();
+  });
+
+  it('keeps no frame that is decoded after the record was left', async () => {
+    const images = recordWithPacks();
+    const store = new ImageStore();
+    store.setImages(images);
+    const controller = new AbortController();
+    const pool = createFrameDecodePool(1, () => new FakeDecodeWorker());
+    const open = pool.open.bind(pool);
+    // The record is left as soon as the first pack's bytes are all with the worker, before it has decoded any.
+    pool.open = (shape, keep, first) => {
+      const stream = open(shape, keep, first);
+      return { ...stream, end: () => (controller.abort(), stream.end()) };
+    };
+    await loadRecordFrames(fakeApi(packBodies(images)), images, store, { onBusy: () => {}, onFailed: () => {} }, controller.signal, pool);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.getSnapshot().bmodeLoaded).toBe(0);
+    expect(store.hasFrame('bmode', 0)).toBe(false);
     pool.dispose();
   });
 });

@@ -156,3 +156,45 @@ describe('frame loader', () => {
     expect(busy).toEqual([true, false]);
   });
 });
+
+describe('a frame ahead of its chunk (issue 27: the first image shows before its chunk is decoded)', () => {
+  it('is shown and counted once, then replaced by its chunk without counting it twice', () => {
+    const store = new ImageStore();
+    store.setImages(images(20, 0));
+    const versions: number[] = [];
+    store.subscribe(() => versions.push(store.getSnapshot().dataVersion));
+    store.addFrame('bmode', 2, new Uint8Array(W * W).fill(2));
+    expect(store.bmodeFrameAt(3)![0]).toBe(2);
+    expect(store.hasFrame('bmode', 1)).toBe(false);
+    expect(store.getSnapshot().bmodeLoaded).toBe(1);
+    // Panels redraw: the data changed.
+    expect(versions).toHaveLength(1);
+    store.addChunk('bmode', 0, chunkBytes(0, 16));
+    expect(store.getSnapshot().bmodeLoaded).toBe(16);
+    expect(store.bmodeFrameAt(3)![0]).toBe(2);
+    expect(store.bmodeFrameAt(2)![0]).toBe(1);
+    // A frame whose chunk is in already, or one past the series, changes nothing.
+    store.addFrame('bmode', 5, new Uint8Array(W * W).fill(99));
+    store.addFrame('bmode', 20, new Uint8Array(W * W));
+    expect(store.bmodeFrameAt(6)![0]).toBe(5);
+    expect(store.getSnapshot().bmodeLoaded).toBe(16);
+  });
+
+  it('refuses a frame of the wrong size and keeps nothing of it', () => {
+    const store = new ImageStore();
+    store.setImages(images(20, 0));
+    expect(() => store.addFrame('bmode', 0, new Uint8Array(W * W + 1))).toThrow(RangeError);
+    expect(store.hasFrame('bmode', 0)).toBe(false);
+    expect(store.getSnapshot().bmodeLoaded).toBe(0);
+  });
+
+  it('drops it when the record is left', () => {
+    const store = new ImageStore();
+    store.setImages(images(20, 0));
+    store.addFrame('bmode', 0, new Uint8Array(W * W).fill(7));
+    store.reset();
+    store.setImages(images(20, 0));
+    expect(store.hasFrame('bmode', 0)).toBe(false);
+    expect(store.getSnapshot().bmodeLoaded).toBe(0);
+  });
+});
