@@ -4,7 +4,9 @@
  * B-mode rendering, angiography rendering and JPEG-LS encoding. Chunks are taken from across a
  * 3,600-frame record (not the first ones only), each made on a fresh renderer's warm code, and the
  * CPU is this thread's own, so a busy neighbour inflates the wall time but not these figures.
- * Under `node --cpu-prof` it doubles as the profile of a chunk's making.
+ * Also the first chunk of records not rendered on this thread before (a first open's chunk 0: the
+ * per-record tables are built then), on a thread that has rendered another record of the same
+ * geometry. Under `node --cpu-prof` it doubles as the profile of a chunk's making.
  */
 import { parseArgs } from 'node:util';
 import { FRAMES_PER_CHUNK } from '../src/domain/images.ts';
@@ -51,6 +53,14 @@ for (let round = 0; round < rounds; round++) {
   angioRender.push(cpuMs(() => (angio = generateAngioFrames(model, ANGIO_FRAMES, SIZE, angioStart, angioStart + FRAMES_PER_CHUNK))));
   angioEncode.push(cpuMs(() => encodeGrayFrames(angio, SIZE, SIZE)));
 }
+// First chunks of records new to this thread: B-mode and angio chunk 0, render only.
+const firstRender: number[] = [];
+const firstAngio: number[] = [];
+for (let k = 1; k <= 8; k++) {
+  const fresh = createPullbackModel({ seed: Number(values.seed) + k, frameCount: RECORD_FRAMES });
+  firstRender.push(cpuMs(() => generateFrames(fresh, 0, FRAMES_PER_CHUNK)));
+  firstAngio.push(cpuMs(() => generateAngioFrames(fresh, ANGIO_FRAMES, SIZE, 0, FRAMES_PER_CHUNK)));
+}
 const line = (label: string, values: number[]) =>
   console.info(`${label.padEnd(28)} median ${median(values).toFixed(1).padStart(6)} ms CPU a chunk  (${(median(values) / FRAMES_PER_CHUNK).toFixed(2)} ms a frame; ${values.length} chunks)`);
 console.info(`demo chunk of ${FRAMES_PER_CHUNK} frames, ${model.frameSizePx}x${model.frameSizePx}, seed ${values.seed}`);
@@ -59,3 +69,5 @@ line('B-mode JPEG-LS encode', encode);
 line('B-mode chunk, both', render.map((r, i) => r + encode[i]!));
 line('angio render', angioRender);
 line('angio JPEG-LS encode', angioEncode);
+line('B-mode render, new record', firstRender);
+line('angio render, new record', firstAngio);
