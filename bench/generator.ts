@@ -41,6 +41,11 @@ console.info(`B-mode ${model.frameSizePx}x${model.frameSizePx}, ${RECORD_FRAMES}
 const setupStart = performance.now();
 const renderer = createBmodeRenderer(model);
 console.info(`${'renderer tables (once per model)'.padEnd(34)} ${(performance.now() - setupStart).toFixed(1)} ms`);
+// Another record of the same geometry: what a frame worker pays for a record nobody opened (the
+// scan conversion's tables are shared by geometry in trees that share them).
+const otherStart = performance.now();
+createBmodeRenderer(createPullbackModel({ ...options, seed: options.seed + 1 }));
+console.info(`${'  another record, same geometry'.padEnd(34)} ${(performance.now() - otherStart).toFixed(1)} ms`);
 
 const frame = new Uint8Array(model.frameSizePx * model.frameSizePx);
 for (let k = 0; k < 20; k++) renderer.renderFrame(k, frame);

@@ -28,20 +28,42 @@ const MARKER_HALF_WIDTH_PX = 1.3;
 const ANGIO_NOISE_STREAM = 0x4e015e;
 const ANGIO_BACKGROUND_STREAM = 0xb6c9;
 
-export function renderAngioFrame(model: PullbackModel, angioIndex: number, angioFrameCount: number, sizePx = 512): Uint8Array {
-  if (!Number.isInteger(angioIndex) || angioIndex < 0 || angioIndex >= angioFrameCount) {
-    throw new RangeError(`angio frame ${angioIndex} is outside 0..${angioFrameCount - 1}`);
-  }
-  const tree = angioTree(model);
-  const pose = cardiacPose(angioIndex);
-  const mmPerPx = tree.mmPerUnit / sizePx;
-  const pathMm = new Float32Array(sizePx * sizePx);
-  for (const vessel of tree.vessels) stampVessel(vessel, tree, pose, sizePx, mmPerPx, pathMm);
+/**
+ * What every frame of one model at one size shares, made once (issue 27: the angiogram's first
+ * chunk is on a first open's path to Play): the vessel tree, the still background upsampled to the
+ * frame, and the noise's scale over that background. The per-pixel values are the very doubles the
+ * per-frame loop used to compute, so frames are unchanged to the bit.
+ */
+interface AngioFrameTables {
+  readonly tree: AngioTree;
+  /** The background's level at each pixel, before the vessels absorb. */
+  readonly background: Float64Array;
+  /** NOISE_SIGMA · sqrt(background / BACKGROUND_LEVEL) at each pixel: the noise's scale where no vessel is. */
+  readonly backgroundNoise: Float64Array;
+  /** Scratch for a frame's contrast path lengths (one renderer per thread, as for the B-mode). */
+  readonly pathMm: Float32Array;
+}
 
-  const image = new Uint8Array(sizePx * sizePx);
-  const background = backgroundGrid(model, tree);
+const tablesByModel = new WeakMap<PullbackModel, Map<number, AngioFrameTables>>();
+
+function angioFrameTables(model: PullbackModel, sizePx: number): AngioFrameTables {
+  let bySize = tablesByModel.get(model);
+  if (bySize === undefined) tablesByModel.set(model, (bySize = new Map()));
+  let tables = bySize.get(sizePx);
+  if (tables === undefined) {
+    const tree = bySize.values().next().value?.tree ?? angioTree(model);
+    tables = { tree, ...upsampledBackground(backgroundGrid(model, tree), sizePx), pathMm: new Float32Array(sizePx * sizePx) };
+    bySize.set(sizePx, tables);
+  }
+  return tables;
+}
+
+/** Bilinear upsampling of the coarse background to sizePx², and the noise's scale over it. */
+function upsampledBackground(grid: Float32Array, sizePx: number): { background: Float64Array; backgroundNoise: Float64Array } {
   const stride = BACKGROUND_GRID + 1;
-  // Bilinear upsampling of the coarse background: the column weights are the same for every row.
+  const background = new Float64Array(sizePx * sizePx);
+  const backgroundNoise = new Float64Array(sizePx * sizePx);
+  // The column weights are the same for every row.
   const cellOfColumn = new Int32Array(sizePx);
   const weightOfColumn = new Float32Array(sizePx);
   for (let col = 0; col < sizePx; col++) {
@@ -49,7 +71,6 @@ export function renderAngioFrame(model: PullbackModel, angioIndex: number, angio
     cellOfColumn[col] = Math.min(BACKGROUND_GRID - 1, Math.floor(g));
     weightOfColumn[col] = g - cellOfColumn[col]!;
   }
-  const noiseSeed = deriveSeed(model.seed ^ ANGIO_NOISE_STREAM, angioIndex);
   for (let row = 0; row < sizePx; row++) {
     const g = ((row + 0.5) / sizePx) * BACKGROUND_GRID;
     const cellRow = Math.min(BACKGROUND_GRID - 1, Math.floor(g));
@@ -57,16 +78,45 @@ export function renderAngioFrame(model: PullbackModel, angioIndex: number, angio
     for (let col = 0; col < sizePx; col++) {
       const k = cellRow * stride + cellOfColumn[col]!;
       const w = weightOfColumn[col]!;
-      const top = background[k]! + (background[k + 1]! - background[k]!) * w;
-      const bottom = background[k + stride]! + (background[k + stride + 1]! - background[k + stride]!) * w;
-      const index = row * sizePx + col;
-      const level = (top + (bottom - top) * rowWeight) * Math.exp(-CONTRAST_PER_MM * pathMm[index]!);
-      // Quantum noise: roughly Gaussian (a sum of four uniform bytes), stronger where more photons arrive.
-      const h = hash32(noiseSeed ^ Math.imul(index, 0x9e3779b1));
-      const gaussian = ((h & 255) + ((h >>> 8) & 255) + ((h >>> 16) & 255) + (h >>> 24) - 510) / 147.8;
-      const value = level + NOISE_SIGMA * Math.sqrt(level / BACKGROUND_LEVEL) * gaussian;
-      image[index] = value <= 0 ? 0 : value >= 255 ? 255 : value;
+      const top = grid[k]! + (grid[k + 1]! - grid[k]!) * w;
+      const bottom = grid[k + stride]! + (grid[k + stride + 1]! - grid[k + stride]!) * w;
+      const level = top + (bottom - top) * rowWeight;
+      background[row * sizePx + col] = level;
+      backgroundNoise[row * sizePx + col] = NOISE_SIGMA * Math.sqrt(level / BACKGROUND_LEVEL);
     }
+  }
+  return { background, backgroundNoise };
+}
+
+/** Quantum noise: roughly Gaussian, a sum of four uniform bytes (0..1020) centred and scaled, by table. */
+const GAUSSIAN_OF_BYTE_SUM = Float64Array.from({ length: 1021 }, (_, sum) => (sum - 510) / 147.8);
+
+export function renderAngioFrame(model: PullbackModel, angioIndex: number, angioFrameCount: number, sizePx = 512, out?: Uint8Array): Uint8Array {
+  if (!Number.isInteger(angioIndex) || angioIndex < 0 || angioIndex >= angioFrameCount) {
+    throw new RangeError(`angio frame ${angioIndex} is outside 0..${angioFrameCount - 1}`);
+  }
+  if (out !== undefined && out.length !== sizePx * sizePx) throw new RangeError(`output must hold ${sizePx * sizePx} bytes, got ${out.length}`);
+  const { tree, background, backgroundNoise, pathMm } = angioFrameTables(model, sizePx);
+  const pose = cardiacPose(angioIndex);
+  const mmPerPx = tree.mmPerUnit / sizePx;
+  pathMm.fill(0);
+  for (const vessel of tree.vessels) stampVessel(vessel, tree, pose, sizePx, mmPerPx, pathMm);
+
+  const image = out ?? new Uint8Array(sizePx * sizePx);
+  const noiseSeed = deriveSeed(model.seed ^ ANGIO_NOISE_STREAM, angioIndex);
+  for (let index = 0; index < image.length; index++) {
+    const path = pathMm[index]!;
+    // Where no vessel lies the path is 0 and exp(-0) is exactly 1: the level is the background's.
+    let level = background[index]!;
+    let noiseScale = backgroundNoise[index]!;
+    if (path !== 0) {
+      level *= Math.exp(-CONTRAST_PER_MM * path);
+      // Stronger where more photons arrive.
+      noiseScale = NOISE_SIGMA * Math.sqrt(level / BACKGROUND_LEVEL);
+    }
+    const h = hash32(noiseSeed ^ Math.imul(index, 0x9e3779b1));
+    const value = level + noiseScale * GAUSSIAN_OF_BYTE_SUM[(h & 255) + ((h >>> 8) & 255) + ((h >>> 16) & 255) + (h >>> 24)]!;
+    image[index] = value <= 0 ? 0 : value >= 255 ? 255 : value;
   }
   drawTransducerMarker(model, tree, pose, angioIndex, angioFrameCount, sizePx, mmPerPx, image);
   return image;

@@ -5,7 +5,7 @@
 import { createPolarWorkspace, renderPolarFrame, type PolarWorkspace } from './polar-frame.ts';
 import { catheterCentrePx } from './contours.ts';
 import type { PullbackModel } from './pullback-model.ts';
-import { createScanConversion, scanConvert, type ScanConversion } from './scan-conversion.ts';
+import { scanConversionFor, scanConvert, type ScanConversion } from './scan-conversion.ts';
 
 export interface BmodeRenderer {
   readonly model: PullbackModel;
@@ -14,14 +14,15 @@ export interface BmodeRenderer {
 }
 
 /**
- * A renderer owns the per-model lookup tables and scratch buffers (a few MB), so rendering a frame
- * allocates nothing. Use one renderer per thread; it is not re-entrant, but rendering is synchronous.
+ * A renderer owns the per-model lookup tables and scratch buffers (a few MB; the scan conversion's
+ * are shared by every model of the same geometry), so rendering a frame allocates nothing. Use one
+ * renderer per thread; it is not re-entrant, but rendering is synchronous.
  */
 export function createBmodeRenderer(model: PullbackModel): BmodeRenderer {
   const workspace: PolarWorkspace = createPolarWorkspace(model);
   const { grid } = workspace;
   const centre = catheterCentrePx(model);
-  const conversion: ScanConversion = createScanConversion(model.frameSizePx, model.pixelSpacingMm, grid, centre.x, centre.y);
+  const conversion: ScanConversion = scanConversionFor(model.frameSizePx, model.pixelSpacingMm, grid, centre.x, centre.y);
   const polar = new Uint8Array((grid.lineCount + 1) * grid.sampleCount);
   const pixelCount = model.frameSizePx * model.frameSizePx;
   return {

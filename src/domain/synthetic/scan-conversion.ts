@@ -78,6 +78,29 @@ export function createScanConversion(
   return { frameSizePx, runs: Int32Array.from(runs), taps: taps.slice(0, 3 * count), polarStride: grid.sampleCount };
 }
 
+/** Geometries whose tables are kept: a server renders one or two (every demo record shares one), benches a few. */
+const KEPT_GEOMETRIES = 8;
+const conversions = new Map<string, ScanConversion>();
+
+/**
+ * createScanConversion's tables for a geometry, made once and shared by every renderer of it (they
+ * are only read). Building them is 20–40 ms of atan2 and hypot per pixel, which every new record
+ * paid on each frame worker before its first frame (issue 27: a first open's first chunks).
+ */
+export function scanConversionFor(frameSizePx: number, pixelSpacingMm: number, grid: PolarGrid, centreXPx: number, centreYPx: number): ScanConversion {
+  const key = [frameSizePx, pixelSpacingMm, grid.lineCount, grid.sampleCount, grid.sampleSpacingMm, grid.paddingSamples, centreXPx, centreYPx].join(' ');
+  let conversion = conversions.get(key);
+  if (conversion === undefined) {
+    conversion = createScanConversion(frameSizePx, pixelSpacingMm, grid, centreXPx, centreYPx);
+    if (conversions.size >= KEPT_GEOMETRIES) conversions.delete(conversions.keys().next().value!);
+  } else {
+    conversions.delete(key);
+  }
+  // Most recently used last, so the oldest goes first.
+  conversions.set(key, conversion);
+  return conversion;
+}
+
 /** Writes the Cartesian frame; `polar` holds lineCount + 1 lines (the last repeats line 0). */
 export function scanConvert(conversion: ScanConversion, polar: Uint8Array, out: Uint8Array): void {
   const { runs, taps, polarStride } = conversion;

@@ -33,7 +33,7 @@ export function generateAngioFrames(
   const frameBytes = sizePx * sizePx;
   const frames = new Uint8Array((end - start) * frameBytes);
   for (let angioIndex = start; angioIndex < end; angioIndex++) {
-    frames.set(renderAngioFrame(model, angioIndex, angioFrameCount, sizePx), (angioIndex - start) * frameBytes);
+    renderAngioFrame(model, angioIndex, angioFrameCount, sizePx, frames.subarray((angioIndex - start) * frameBytes, (angioIndex - start + 1) * frameBytes));
   }
   return frames;
 }

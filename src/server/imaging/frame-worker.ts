@@ -45,7 +45,7 @@ function post(id: number, frames: Uint8Array | null, encoded: Uint8Array[] | nul
 
 /**
  * Run once as the thread starts, before any job: the encoder's WASM and the renderers' code are
- * made ready on a few tiny frames, which otherwise a fresh server's first chunks paid for (about
+ * made ready on a few tiny frames (and the demo geometry's tables on one frame), which otherwise a fresh server's first chunks paid for (about
  * twice a warm chunk's time, three times for the angiography's: the first frames of a first open).
  */
 async function warmUp(): Promise<void> {
@@ -54,6 +54,9 @@ async function warmUp(): Promise<void> {
   const model = createPullbackModel({ seed: 1, frameCount: 8, frameSizePx: size, pixelSpacingMm: 0.04, frameRateHz: 30, pullbackSpeedMmPerS: 0.5 });
   encodeGrayFrames(generateFrames(model, 0, 4), size, size);
   encodeGrayFrames(generateAngioFrames(model, 8, size, 0, 4), size, size);
+  // The demo records' geometry (512 px at the default spacing): its scan-conversion tables are
+  // shared by every record of it, so the first record opened does not wait for them (issue 27).
+  generateFrames(createPullbackModel({ seed: 1, frameCount: 1 }), 0, 1);
 }
 const warm = warmUp().catch(() => undefined);
 
