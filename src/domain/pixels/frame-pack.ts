@@ -6,7 +6,11 @@
  * the same 8-bit gray the server makes (frame-decode.ts, pixel-conversion.ts).
  *
  * Layout: the magic `IVFP`, a u32 (little endian) header length, the header as UTF-8 JSON
- * `{ "format": PixelFormat, "frameLengths": number[] }`, then the frames' bytes one after another.
+ * `{ "format": PixelFormat, "frameLengths": number[], "predict"?: boolean[] }`, then the frames'
+ * bytes one after another. `predict[k]`: frame k decodes to its temporal residual after frame k - 1
+ * of the same pack (frame-prediction.ts), never the first; only in packs of plain 8-bit gray
+ * (whose decode is the samples themselves). Absent: every frame stands alone (every pack made
+ * before it existed).
  */
 import type { PixelFormat } from './pixel-format.ts';
 
@@ -21,19 +25,26 @@ const MAX_HEADER_BYTES = 2 * 1024 * 1024;
 export interface FramePackHeader {
   readonly format: PixelFormat;
   readonly frameLengths: readonly number[];
+  /** Which frames are residuals after the frame before; absent when none is. */
+  readonly predict?: readonly boolean[];
 }
 
 export interface FramePack {
   readonly format: PixelFormat;
   /** Each frame's encoded bytes: views into the pack. */
   readonly frames: readonly Uint8Array[];
+  /** Which frames are residuals after the frame before; absent when none is. */
+  readonly predict?: readonly boolean[];
 }
 
 /** A pack that is not one: truncated, of another kind, or with lengths that do not add up. */
 export class FramePackError extends Error {}
 
-export function buildFramePack(format: PixelFormat, frames: readonly Uint8Array[]): Uint8Array {
-  const header = new TextEncoder().encode(JSON.stringify({ format, frameLengths: frames.map((frame) => frame.length) } satisfies FramePackHeader));
+/** `predict`: which frames are residuals after the one before (written only when one is, so a pack without is as before). */
+export function buildFramePack(format: PixelFormat, frames: readonly Uint8Array[], predict?: readonly boolean[]): Uint8Array {
+  const fields: FramePackHeader = { format, frameLengths: frames.map((frame) => frame.length) };
+  const header = new TextEncoder().encode(JSON.stringify(predict?.includes(true) ? { ...fields, predict } : fields));
+  checkPredict(format, fields.frameLengths.length, predict);
   const total = PREFIX_BYTES + header.length + frames.reduce((sum, frame) => sum + frame.length, 0);
   const pack = new Uint8Array(total);
   pack.set(MAGIC, 0);
@@ -54,6 +65,20 @@ function isFormat(value: unknown): value is PixelFormat {
   return typeof format.encoding === 'string' && typeof format.photometric === 'string' && positiveInt('rows') && positiveInt('columns') && positiveInt('bitsStored');
 }
 
+/** Plain 8-bit gray in one sample, unsigned, MONOCHROME2: its decode is the samples, so a residual decodes exactly. */
+function decodesToSamples(format: PixelFormat): boolean {
+  return format.samplesPerPixel === 1 && format.bitsAllocated === 8 && format.bitsStored === 8 && format.pixelRepresentation === 0 && format.photometric === 'MONOCHROME2' && !format.palette;
+}
+
+function checkPredict(format: PixelFormat, frames: number, predict: unknown): void {
+  if (predict === undefined) return;
+  if (!Array.isArray(predict) || predict.length !== frames || !predict.every((flag) => typeof flag === 'boolean')) {
+    throw new FramePackError('a frame pack\'s predict field is not one boolean per frame');
+  }
+  if (predict[0] === true) throw new FramePackError('the first frame of a frame pack cannot be predicted');
+  if (predict.includes(true) && !decodesToSamples(format)) throw new FramePackError('only plain 8-bit gray frames can be predicted from the frame before');
+}
+
 /**
  * A pack's header, once `bytes` (the pack's first bytes, as they arrive) hold all of it: its
  * format and frame lengths and where its first frame starts; null while more bytes are needed.
@@ -71,12 +96,13 @@ export function readFramePackHeader(bytes: Uint8Array): { readonly header: Frame
   } catch {
     throw new FramePackError('a frame pack header is not JSON');
   }
-  const { format, frameLengths } = (header ?? {}) as Partial<FramePackHeader>;
+  const { format, frameLengths, predict } = (header ?? {}) as Partial<FramePackHeader>;
   if (!isFormat(format)) throw new FramePackError('a frame pack header has no pixel format');
   if (!Array.isArray(frameLengths) || !frameLengths.every((length) => Number.isInteger(length) && length >= 0)) {
     throw new FramePackError('a frame pack header has no frame lengths');
   }
-  return { header: { format, frameLengths }, dataOffset: PREFIX_BYTES + headerLength };
+  checkPredict(format, frameLengths.length, predict);
+  return { header: { format, frameLengths, ...(predict ? { predict } : {}) }, dataOffset: PREFIX_BYTES + headerLength };
 }
 
 /** Reads a pack (the frames stay views into `bytes`); throws FramePackError on anything else. */
@@ -84,7 +110,7 @@ export function readFramePack(bytes: Uint8Array): FramePack {
   if (bytes.length < PREFIX_BYTES) throw new FramePackError('not a frame pack');
   const read = readFramePackHeader(bytes);
   if (!read) throw new FramePackError('a frame pack header runs past its end');
-  const { format, frameLengths } = read.header;
+  const { format, frameLengths, predict } = read.header;
   const frames: Uint8Array[] = [];
   let at = read.dataOffset;
   for (const length of frameLengths) {
@@ -93,5 +119,5 @@ export function readFramePack(bytes: Uint8Array): FramePack {
     at += length;
   }
   if (at !== bytes.length) throw new FramePackError('a frame pack has bytes after its last frame');
-  return { format, frames };
+  return { format, frames, ...(predict ? { predict } : {}) };
 }
