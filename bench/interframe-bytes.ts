@@ -1,5 +1,5 @@
 /**
- * `node bench/interframe-bytes.ts [--tuning]` (issue 27): bytes per frame of the frame packs the
+ * `node bench/interframe-bytes.ts [--tuning] [--demo-only]` (BENCH_ROUNDS, default 3) (issue 27): bytes per frame of the frame packs the
  * server makes from gray (demo chunks, uncompressed imports) with each frame predicted from the one
  * before where the estimate says so (domain/pixels/frame-prediction.ts), against today's gzip chunk
  * and against every frame JPEG-LS alone (the previous encoder); also against the best of the two
@@ -7,7 +7,8 @@
  * Cases: demo records (seeds x positions, B-mode and the angiography run), evaluation-case
  * sequences that are consecutive, gated, shuffled, dropped and stitched, and the real echo loop
  * made uncompressed by dcmtk, imported through the import's own decode. `--tuning` runs the seeds
- * the estimate's margin was chosen on; without it, seeds it never saw. Asserts nothing.
+ * the estimate's margin was chosen on; without it, seeds it never saw. Also the page's decode time per
+ * frame of both packs (the workers' PackToGray, in Node). Asserts nothing.
  */
 import path from 'node:path';
 import os from 'node:os';
@@ -17,16 +18,23 @@ import { addPreviousFrame, temporalResidual } from '../src/domain/pixels/frame-p
 import { EVALUATION_SEEDS, TUNING_SEEDS, evaluationCase, type EvaluationCaseType } from '../src/domain/synthetic/evaluation-cases.ts';
 import { createPullbackModel } from '../src/domain/synthetic/pullback-model.ts';
 import { frameSequence, type SequenceKind } from '../src/domain/synthetic/sequence-kinds.ts';
-import { encodeGray, encodeGrayFrames, initGrayEncoder } from '../src/server/dicom/codecs/jpeg-ls-encoder.ts';
+import { encodeGray, encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../src/server/dicom/codecs/jpeg-ls-encoder.ts';
 import { initCodecFor } from '../src/server/dicom/codecs/registry.ts';
 import { readDicomUpload } from '../src/server/dicom/dicom-file.ts';
 import { generateAngioFrames, generateFrames } from '../src/server/imaging/demo-pullback.ts';
 import { MADE_CHUNK_GZIP } from '../src/server/imaging/imaging-keys.ts';
 import { decodeRange } from '../src/server/import/decode-range.ts';
+import { buildFramePack } from '../src/domain/pixels/frame-pack.ts';
+import { decodePackToGray } from '../src/web/codecs/pack-to-gray.ts';
+import { createNodeCodecs } from '../tests/web/codecs/node-codecs.ts';
 import { makeFrameSources } from './frames-sources.ts';
 
 const tuning = process.argv.includes('--tuning');
 const CHUNK = 16;
+/** Encodes of each kind per chunk, alternated (BENCH_ROUNDS; more for the encode time alone, with --demo-only). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const demoOnly = process.argv.includes('--demo-only');
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const DEMO_SEEDS = tuning ? [1, 2] : [7, 19, 4242, 90210];
 const POSITIONS = tuning ? [300, 2000] : [0, 1200, 2600, 3500];
 const SEQUENCE_SEEDS = tuning ? TUNING_SEEDS.slice(0, 3) : EVALUATION_SEEDS;
@@ -45,20 +53,45 @@ interface Sizes {
   worseBytes: number;
   intraMs: number;
   chosenMs: number;
+  /** The page's decode of the chunk's pack (PackToGray, the workers' code, in Node), intra and new. */
+  intraDecodeMs: number;
+  chosenDecodeMs: number;
 }
 
-const empty = (): Sizes => ({ frames: 0, gzip: 0, intra: 0, chosen: 0, best: 0, predicted: 0, worse: 0, worseBytes: 0, intraMs: 0, chosenMs: 0 });
+const empty = (): Sizes => ({ frames: 0, gzip: 0, intra: 0, chosen: 0, best: 0, predicted: 0, worse: 0, worseBytes: 0, intraMs: 0, chosenMs: 0, intraDecodeMs: 0, chosenDecodeMs: 0 });
 
 /** One chunk (frames concatenated): every figure, checked lossless by decoding the chosen residuals back. */
-function measureChunk(frames: Uint8Array, rows: number, columns: number, gzip: (raw: Uint8Array) => number, into: Sizes): void {
+async function measureChunk(frames: Uint8Array, rows: number, columns: number, gzip: (raw: Uint8Array) => number, into: Sizes): Promise<void> {
   const size = rows * columns;
   const count = frames.length / size;
-  let start = performance.now();
-  const intra = Array.from({ length: count }, (_, k) => encodeGray(frames.subarray(k * size, (k + 1) * size), rows, columns).length);
-  into.intraMs += performance.now() - start;
-  start = performance.now();
-  const chosen = encodeGrayFrames(frames, rows, columns);
-  into.chosenMs += performance.now() - start;
+  // Both encodes alternated, ROUNDS times each, so that both see the same machine load; the median of each.
+  const intraMs: number[] = [];
+  const chosenMs: number[] = [];
+  let intra: Uint8Array[] = [];
+  let chosen!: ReturnType<typeof encodeGrayFrames>;
+  for (let round = 0; round < ROUNDS; round++) {
+    let start = performance.now();
+    intra = Array.from({ length: count }, (_, k) => encodeGray(frames.subarray(k * size, (k + 1) * size), rows, columns));
+    intraMs.push(performance.now() - start);
+    start = performance.now();
+    chosen = encodeGrayFrames(frames, rows, columns);
+    chosenMs.push(performance.now() - start);
+  }
+  into.intraMs += median(intraMs);
+  into.chosenMs += median(chosenMs);
+  const format = grayLosslessFormat(rows, columns);
+  const packs = [buildFramePack(format, intra), buildFramePack(format, chosen.frames, chosen.predict)];
+  const decodeMs: number[][] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [k, pack] of packs.entries()) {
+      const start = performance.now();
+      const gray = await decodePackToGray(pack, { width: columns, height: rows, frames: count }, pageCodecs);
+      decodeMs[k]!.push(performance.now() - start);
+      if (!Buffer.from(gray).equals(Buffer.from(frames))) throw new Error('the page\'s decode is not the frames');
+    }
+  }
+  into.intraDecodeMs += median(decodeMs[0]!);
+  into.chosenDecodeMs += median(decodeMs[1]!);
   const residual = new Uint8Array(size);
   for (let k = 0; k < count; k++) {
     const frame = frames.subarray(k * size, (k + 1) * size);
@@ -72,12 +105,12 @@ function measureChunk(frames: Uint8Array, rows: number, columns: number, gzip: (
     }
     const bytes = chosen.frames[k]!.length;
     into.chosen += bytes;
-    into.intra += intra[k]!;
-    into.best += Math.min(intra[k]!, predictedBytes);
+    into.intra += intra[k]!.length;
+    into.best += Math.min(intra[k]!.length, predictedBytes);
     if (chosen.predict[k]) into.predicted++;
-    if (bytes > intra[k]!) {
+    if (bytes > intra[k]!.length) {
       into.worse++;
-      into.worseBytes += bytes - intra[k]!;
+      into.worseBytes += bytes - intra[k]!.length;
     }
   }
   into.frames += count;
@@ -93,16 +126,20 @@ function add(label: string, sizes: Sizes): void {
 }
 
 await initGrayEncoder();
+const pageCodecs = createNodeCodecs();
+const demoAll: Sizes[] = [];
 for (const seed of DEMO_SEEDS) {
   const model = createPullbackModel({ seed, frameCount: 3600 });
   const bmode = empty();
-  for (const position of POSITIONS) measureChunk(generateFrames(model, position, position + CHUNK), 512, 512, demoGzip, bmode);
+  for (const position of POSITIONS) await measureChunk(generateFrames(model, position, position + CHUNK), 512, 512, demoGzip, bmode);
   add(`demo seed ${seed}, B-mode at ${POSITIONS.join('/')}`, bmode);
+  demoAll.push(bmode);
   const angio = empty();
-  measureChunk(generateAngioFrames(model, 96, 512, 0, CHUNK), 512, 512, demoGzip, angio);
+  await measureChunk(generateAngioFrames(model, 96, 512, 0, CHUNK), 512, 512, demoGzip, angio);
   add(`demo seed ${seed}, angiography 0-15`, angio);
 }
-for (const kind of KINDS) {
+add('demo B-mode, every seed above', demoAll.reduce((sum, s) => Object.fromEntries(Object.entries(sum).map(([key, value]) => [key, value + s[key as keyof Sizes]])) as unknown as Sizes, empty()));
+for (const kind of demoOnly ? [] : KINDS) {
   const sizes = empty();
   for (const type of SEQUENCE_TYPES) {
     for (const seed of SEQUENCE_SEEDS) {
@@ -111,27 +148,30 @@ for (const kind of KINDS) {
       const side = evaluation.frameWidth * evaluation.frameHeight;
       const frames = new Uint8Array(sequence.frames.length * side);
       sequence.frames.forEach((_, k) => frames.set(sequence.render(k), k * side));
-      measureChunk(frames, evaluation.frameHeight, evaluation.frameWidth, importGzip, sizes);
+      await measureChunk(frames, evaluation.frameHeight, evaluation.frameWidth, importGzip, sizes);
     }
   }
   add(`sequences, ${kind} (${SEQUENCE_TYPES.length} types x seeds ${SEQUENCE_SEEDS.join('/')})`, sizes);
 }
 
-// The real echo loop made uncompressed by dcmtk, through the import's decode (its gzip as the import makes it).
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-interframe-'));
-try {
-  const file = makeFrameSources(dir).find((source) => source.label.includes('uncompressed'))!.file;
-  const info = await readDicomUpload(file, path.basename(file));
-  await initCodecFor(info.format);
-  const decoded = decodeRange({ filePath: info.filePath, format: info.format, firstFrame: 0, frames: info.frames, gzip: false, pack: false });
-  const echo = empty();
-  measureChunk(decoded.pixels, info.format.rows, info.format.columns, importGzip, echo);
-  add(`echo loop, uncompressed (dcmdrle), ${info.format.columns}x${info.format.rows}`, echo);
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
+/** The real echo loop made uncompressed by dcmtk, through the import's decode (its gzip as the import makes it). */
+async function echoLoop(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-interframe-'));
+  try {
+    const file = makeFrameSources(dir).find((source) => source.label.includes('uncompressed'))!.file;
+    const info = await readDicomUpload(file, path.basename(file));
+    await initCodecFor(info.format);
+    const decoded = decodeRange({ filePath: info.filePath, format: info.format, firstFrame: 0, frames: info.frames, gzip: false, pack: false });
+    const echo = empty();
+    await measureChunk(decoded.pixels, info.format.rows, info.format.columns, importGzip, echo);
+    add(`echo loop, uncompressed (dcmdrle), ${info.format.columns}x${info.format.rows}`, echo);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
+if (!demoOnly) await echoLoop();
 
-const head = ['case', 'frames', 'gzip B/fr', 'intra/gzip', 'new/gzip', 'new/intra', 'best/gzip', 'predicted', 'worse fr (B)', 'encode ms/16 fr intra → new'];
+const head = ['case', 'frames', 'gzip B/fr', 'intra/gzip', 'new/gzip', 'new/intra', 'best/gzip', 'predicted', 'worse fr (B)', 'encode ms/16 fr intra → new', 'page decode ms/fr intra → new'];
 const table = rows.map(([label, s]) => [
   label,
   String(s.frames),
@@ -143,6 +183,7 @@ const table = rows.map(([label, s]) => [
   `${s.predicted}/${s.frames}`,
   `${s.worse} (${s.worseBytes})`,
   `${((s.intraMs / s.frames) * CHUNK).toFixed(1)} → ${((s.chosenMs / s.frames) * CHUNK).toFixed(1)}`,
+  `${(s.intraDecodeMs / s.frames).toFixed(2)} → ${(s.chosenDecodeMs / s.frames).toFixed(2)}`,
 ]);
 const widths = head.map((title, k) => Math.max(title.length, ...table.map((row) => row[k]!.length)));
 const line = (cells: string[]) => cells.map((cell, k) => (k === 0 ? cell.padEnd(widths[k]!) : cell.padStart(widths[k]!))).join('  ');
@@ -150,4 +191,4 @@ console.info(`${tuning ? 'TUNING' : 'Evaluation'} cases; load ${os.loadavg().map
 console.info(line(head));
 for (const row of table) console.info(line(row));
 console.info('new: each frame alone or predicted from the one before, as the estimate chose; best: the smaller of both per frame (encoding both)');
-console.info('worse fr: frames the choice made bigger than alone; encode ms: one thread, this run (intra first, then new, per chunk)');
+console.info(`worse fr: frames the choice made bigger than alone; encode ms: one thread, per 16 frames, medians of ${ROUNDS} alternated runs each (intra, new, intra, new...); page decode: PackToGray with the page's codec registry in Node, alternated the same way`);
