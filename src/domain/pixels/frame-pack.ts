@@ -7,7 +7,7 @@
  *
  * Layout: the magic `IVFP`, a u32 (little endian) header length, the header as UTF-8 JSON
  * `{ "format": PixelFormat, "frameLengths": number[], "predict"?: boolean[] }`, then the frames'
- * bytes one after another. `predict[k]`: frame k decodes to its temporal residual after frame k - 1
+ * bytes one after another; a pack with predicted frames begins `IVF2`. `predict[k]`: frame k decodes to its temporal residual after frame k - 1
  * of the same pack (frame-prediction.ts), never the first; only in packs of plain 8-bit gray
  * (whose decode is the samples themselves). Absent: every frame stands alone (every pack made
  * before it existed).
@@ -18,6 +18,11 @@ import type { PixelFormat } from './pixel-format.ts';
 export const FRAME_PACK_MEDIA_TYPE = 'application/vnd.ivus.frame-pack';
 
 const MAGIC = [0x49, 0x56, 0x46, 0x50]; // 'IVFP'
+/**
+ * A pack with predicted frames begins 'IVF2' instead: a page from a build before prediction rejects
+ * it as no pack (the chunk fails to load) instead of showing residuals as frames.
+ */
+const PREDICTED_MAGIC = [0x49, 0x56, 0x46, 0x32]; // 'IVF2'
 const PREFIX_BYTES = 8;
 /** A palette or VOI LUT of 65,536 entries fits; anything larger is not a header we wrote. */
 const MAX_HEADER_BYTES = 2 * 1024 * 1024;
@@ -43,11 +48,12 @@ export class FramePackError extends Error {}
 /** `predict`: which frames are residuals after the one before (written only when one is, so a pack without is as before). */
 export function buildFramePack(format: PixelFormat, frames: readonly Uint8Array[], predict?: readonly boolean[]): Uint8Array {
   const fields: FramePackHeader = { format, frameLengths: frames.map((frame) => frame.length) };
-  const header = new TextEncoder().encode(JSON.stringify(predict?.includes(true) ? { ...fields, predict } : fields));
+  const predicted = predict?.includes(true) ?? false;
+  const header = new TextEncoder().encode(JSON.stringify(predicted ? { ...fields, predict } : fields));
   checkPredict(format, fields.frameLengths.length, predict);
   const total = PREFIX_BYTES + header.length + frames.reduce((sum, frame) => sum + frame.length, 0);
   const pack = new Uint8Array(total);
-  pack.set(MAGIC, 0);
+  pack.set(predicted ? PREDICTED_MAGIC : MAGIC, 0);
   new DataView(pack.buffer).setUint32(4, header.length, true);
   pack.set(header, PREFIX_BYTES);
   let at = PREFIX_BYTES + header.length;
@@ -85,7 +91,8 @@ function checkPredict(format: PixelFormat, frames: number, predict: unknown): vo
  * Throws FramePackError as soon as what has arrived cannot be a pack's beginning.
  */
 export function readFramePackHeader(bytes: Uint8Array): { readonly header: FramePackHeader; readonly dataOffset: number } | null {
-  if (MAGIC.some((byte, k) => k < bytes.length && bytes[k] !== byte)) throw new FramePackError('not a frame pack');
+  const magic = bytes[3] === PREDICTED_MAGIC[3] ? PREDICTED_MAGIC : MAGIC;
+  if (magic.some((byte, k) => k < bytes.length && bytes[k] !== byte)) throw new FramePackError('not a frame pack');
   if (bytes.length < PREFIX_BYTES) return null;
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
   if (headerLength > MAX_HEADER_BYTES) throw new FramePackError('a frame pack header runs past its end');
@@ -102,6 +109,7 @@ export function readFramePackHeader(bytes: Uint8Array): { readonly header: Frame
     throw new FramePackError('a frame pack header has no frame lengths');
   }
   checkPredict(format, frameLengths.length, predict);
+  if (predict?.includes(true) && magic !== PREDICTED_MAGIC) throw new FramePackError('a frame pack with predicted frames does not begin IVF2');
   return { header: { format, frameLengths, ...(predict ? { predict } : {}) }, dataOffset: PREFIX_BYTES + headerLength };
 }
 

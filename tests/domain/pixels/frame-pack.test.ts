@@ -35,6 +35,14 @@ describe('a frame pack with frames predicted from the one before', () => {
     expect(readFramePack(plain).predict).toBeUndefined();
   });
 
+  it('begins IVF2 when a frame is predicted, which a previous build refuses as no pack (never showing a residual)', () => {
+    const pack = buildFramePack(format, frames, [false, true, false]);
+    expect(new TextDecoder().decode(pack.subarray(0, 4))).toBe('IVF2');
+    expect(new TextDecoder().decode(buildFramePack(format, frames).subarray(0, 4))).toBe('IVFP');
+    // A predict field with predicted frames behind the old magic is refused too.
+    expect(() => readFramePack(packWith([false, true, false], format, [0x49, 0x56, 0x46, 0x50]))).toThrow(/IVF2/);
+  });
+
   it('reads a pack a previous build wrote (no predict field) as every frame alone', () => {
     const header = new TextEncoder().encode(JSON.stringify({ format, frameLengths: [2, 1, 3] }));
     const old = new Uint8Array(8 + header.length + 6);
@@ -47,11 +55,11 @@ describe('a frame pack with frames predicted from the one before', () => {
     expect(pack.frames.map((frame) => [...frame])).toEqual([[1, 2], [3], [4, 5, 6]]);
   });
 
-  /** A pack whose header JSON has `predict` as given, as another writer could send it. */
-  function packWith(predict: unknown, packFormat: PixelFormat = format): Uint8Array {
+  /** A pack whose header JSON has `predict` as given, as another writer could send it (magic 'IVF2'). */
+  function packWith(predict: unknown, packFormat: PixelFormat = format, magic = [0x49, 0x56, 0x46, 0x32]): Uint8Array {
     const header = new TextEncoder().encode(JSON.stringify({ format: packFormat, frameLengths: [2, 1, 3], predict }));
     const pack = new Uint8Array(8 + header.length + 6);
-    pack.set([0x49, 0x56, 0x46, 0x50]);
+    pack.set(magic);
     new DataView(pack.buffer).setUint32(4, header.length, true);
     pack.set(header, 8);
     return pack;
