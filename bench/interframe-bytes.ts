@@ -64,18 +64,22 @@ const empty = (): Sizes => ({ frames: 0, gzip: 0, intra: 0, chosen: 0, best: 0, 
 async function measureChunk(frames: Uint8Array, rows: number, columns: number, gzip: (raw: Uint8Array) => number, into: Sizes): Promise<void> {
   const size = rows * columns;
   const count = frames.length / size;
-  // Both encodes alternated, ROUNDS times each, so that both see the same machine load; the median of each.
+  // Both encodes alternated, ROUNDS times each, the order swapped every round (A B, B A, ...), so that
+  // both see the same machine load and neither always runs second; the median of each.
   const intraMs: number[] = [];
   const chosenMs: number[] = [];
   let intra: Uint8Array[] = [];
   let chosen!: ReturnType<typeof encodeGrayFrames>;
+  const encodes = [
+    () => (intra = Array.from({ length: count }, (_, k) => encodeGray(frames.subarray(k * size, (k + 1) * size), rows, columns))),
+    () => (chosen = encodeGrayFrames(frames, rows, columns)),
+  ];
   for (let round = 0; round < ROUNDS; round++) {
-    let start = performance.now();
-    intra = Array.from({ length: count }, (_, k) => encodeGray(frames.subarray(k * size, (k + 1) * size), rows, columns));
-    intraMs.push(performance.now() - start);
-    start = performance.now();
-    chosen = encodeGrayFrames(frames, rows, columns);
-    chosenMs.push(performance.now() - start);
+    for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      const start = performance.now();
+      encodes[k]!();
+      (k ? chosenMs : intraMs).push(performance.now() - start);
+    }
   }
   into.intraMs += median(intraMs);
   into.chosenMs += median(chosenMs);
@@ -83,7 +87,8 @@ async function measureChunk(frames: Uint8Array, rows: number, columns: number, g
   const packs = [buildFramePack(format, intra), buildFramePack(format, chosen.frames, chosen.predict)];
   const decodeMs: number[][] = [[], []];
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [k, pack] of packs.entries()) {
+    for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      const pack = packs[k]!;
       const start = performance.now();
       const gray = await decodePackToGray(pack, { width: columns, height: rows, frames: count }, pageCodecs);
       decodeMs[k]!.push(performance.now() - start);
@@ -191,4 +196,4 @@ console.info(`${tuning ? 'TUNING' : 'Evaluation'} cases; load ${os.loadavg().map
 console.info(line(head));
 for (const row of table) console.info(line(row));
 console.info('new: each frame alone or predicted from the one before, as the estimate chose; best: the smaller of both per frame (encoding both)');
-console.info(`worse fr: frames the choice made bigger than alone; encode ms: one thread, per 16 frames, medians of ${ROUNDS} alternated runs each (intra, new, intra, new...); page decode: PackToGray with the page's codec registry in Node, alternated the same way`);
+console.info(`worse fr: frames the choice made bigger than alone; encode ms: one thread, per 16 frames, medians of ${ROUNDS} alternated runs each (intra new, new intra, ...); page decode: PackToGray with the page's codec registry in Node, alternated the same way`);
