@@ -5,6 +5,8 @@
  * demo) and today's gzip of the raw gray (the baseline). Serves them from a small static server
  * (with the app's CSP) to a page that loads them as the review does, frame packs through the
  * review's own decode workers, under Chromium's network emulation at 100 Mbit/s and 1 Gbit/s.
+ * Also the server's own JPEG-LS packs of the same gray, every frame alone and with frames predicted
+ * from the one before (issue 27), whose decode includes the reconstruction.
  * Prints bytes per frame, time until every frame is in the page against bytes ÷ bandwidth, and
  * the workers' decode time per frame; frame packs twice, side by side in the same run: handed to
  * the workers part by part as each downloads, decoded frame by frame as they complete (the review
@@ -21,6 +23,7 @@ import type { PackCodec } from '../src/domain/images.ts';
 import { buildFramePack, FRAME_PACK_MEDIA_TYPE } from '../src/domain/pixels/frame-pack.ts';
 import { createBmodeRenderer } from '../src/domain/synthetic/bmode-frame.ts';
 import { createPullbackModel } from '../src/domain/synthetic/pullback-model.ts';
+import { encodeGray, encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../src/server/dicom/codecs/jpeg-ls-encoder.ts';
 import { readDicomUpload } from '../src/server/dicom/dicom-file.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/server/http/security-headers.ts';
 import { makeDicom } from '../tests/support/dicom-fixtures.ts';
@@ -71,9 +74,22 @@ async function packsOf(label: string, file: string): Promise<Served> {
 
 const rawChunks: Buffer[] = [];
 for (let first = 0; first < FRAMES; first += FRAMES_PER_CHUNK) rawChunks.push(zlib.gzipSync(Buffer.concat(gray.slice(first, first + FRAMES_PER_CHUNK))));
+/** The server's own packs of the gray (demo chunks, uncompressed imports): every frame alone (before), or predicted from the one before where it pays (now). */
+await initGrayEncoder();
+function serverPacks(label: string, predicting: boolean): Served {
+  const chunks: Buffer[] = [];
+  for (let first = 0; first < FRAMES; first += FRAMES_PER_CHUNK) {
+    const frames = gray.slice(first, first + FRAMES_PER_CHUNK);
+    const encoded = predicting ? encodeGrayFrames(Buffer.concat(frames), side, side) : { frames: frames.map((frame) => encodeGray(frame, side, side)), predict: undefined };
+    chunks.push(Buffer.from(buildFramePack(grayLosslessFormat(side, side), encoded.frames, encoded.predict)));
+  }
+  return { label, kind: 'frame-pack', chunks, sourceBytes: null, packCodec: { encoding: 'jpeg-ls', bitsStored: 8 } };
+}
 const series: Served[] = [
   await packsOf('JPEG baseline (dcmcjpeg)', transcode('dcmcjpeg', ['+eb'], source, path.join(work, 'jpeg.dcm'))),
   await packsOf('JPEG-LS lossless (dcmcjpls)', transcode('dcmcjpls', [], source, path.join(work, 'jpeg-ls.dcm'))),
+  serverPacks('JPEG-LS, every frame alone (the server\'s packs before)', false),
+  serverPacks('JPEG-LS, predicted from the frame before where it pays (the server\'s packs now)', true),
   { label: 'gray8, gzip (today)', kind: 'gray8', chunks: rawChunks, sourceBytes: null, packCodec: null },
 ];
 

@@ -18,6 +18,8 @@ import { FRAME_PACK_MEDIA_TYPE, readFramePack } from '../../src/domain/pixels/fr
 import type { PixelEncoding } from '../../src/domain/pixels/pixel-format.ts';
 import { initCodecFor } from '../../src/server/dicom/codecs/registry.ts';
 import { readDicomUpload, type DicomFile } from '../../src/server/dicom/dicom-file.ts';
+import { createBmodeRenderer } from '../../src/domain/synthetic/bmode-frame.ts';
+import { createPullbackModel } from '../../src/domain/synthetic/pullback-model.ts';
 import { decodeRange } from '../../src/server/import/decode-range.ts';
 import { makeDicom, type Fixture, type FixtureOptions } from '../support/dicom-fixtures.ts';
 import { decodePack } from '../support/frame-chunks.ts';
@@ -36,6 +38,11 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** Two chunks (16 + 4 frames), not square. */
 const GRAY: FixtureOptions = { frames: 20, rows: 40, columns: 56 };
 const RGB: FixtureOptions = { ...GRAY, color: 'rgb' };
+/** Consecutive frames of a pullback, uncompressed: the server's pack predicts most from the frame before. */
+const PULLBACK_SIDE = 128;
+const pullback = createBmodeRenderer(createPullbackModel({ seed: 5, frameCount: 40, frameSizePx: PULLBACK_SIDE, pixelSpacingMm: 0.04 }));
+const pullbackFrames = Array.from({ length: 20 }, (_, f) => pullback.renderFrame(f + 10));
+const PULLBACK: FixtureOptions = { frames: 20, rows: PULLBACK_SIDE, columns: PULLBACK_SIDE, pixel: (f, x, y) => pullbackFrames[f]![y * PULLBACK_SIDE + x]! };
 const XA12: FixtureOptions = { kind: 'xa', frames: 20, rows: 48, columns: 40, bits: 12, window: { center: 1900, width: 3000 } };
 
 let counter = 0;
@@ -72,6 +79,8 @@ interface Case {
   readonly reference: ((input: string, output: string) => string) | null;
   /** Gray levels the reference may differ by: 0 for lossless syntaxes. */
   readonly tolerance: number;
+  /** Frames of a pullback: some of the packs' frames are predicted from the one before. */
+  readonly predicts?: boolean;
 }
 
 const tool =
@@ -101,6 +110,16 @@ const GDCM_CASES: Case[] = [
 const NATIVE_CASES: Case[] = [
   { label: 'uncompressed, as JPEG-LS of the gray', source: GRAY, syntax: '1.2.840.10008.1.2.1', make: copy, pack: { asStored: false, encoding: 'jpeg-ls' }, reference: null, tolerance: 0 },
   { label: 'uncompressed RGB, as JPEG-LS of the gray', source: RGB, syntax: '1.2.840.10008.1.2.1', make: copy, pack: { asStored: false, encoding: 'jpeg-ls' }, reference: null, tolerance: 0 },
+  {
+    label: 'uncompressed pullback, as JPEG-LS of the gray, frames predicted from the one before',
+    source: PULLBACK,
+    syntax: '1.2.840.10008.1.2.1',
+    make: copy,
+    pack: { asStored: false, encoding: 'jpeg-ls' },
+    reference: null,
+    tolerance: 0,
+    predicts: true,
+  },
 ];
 
 function maxDifference(actual: readonly Uint8Array[], expected: readonly Uint8Array[]): number {
@@ -165,6 +184,9 @@ describe.skipIf(postgresUnavailable)('frame packs of imported files', () => {
       if (c.pack.asStored) expect(pack.format).toEqual(info.format);
       else expect(pack.format).toMatchObject({ photometric: 'MONOCHROME2', bitsStored: 8, samplesPerPixel: 1 });
     }
+    // Frames the console encoded are never predicted; a pullback's gray mostly is.
+    if (c.pack.asStored) expect(packs.every((pack) => pack.predict === undefined)).toBe(true);
+    if (c.predicts) expect(packs[0]!.predict!.filter(Boolean).length).toBeGreaterThan(10);
     if (c.pack.asStored) {
       const sent = packs.flatMap((pack) => pack.frames);
       sent.forEach((frame, f) => expect(Buffer.from(frame).equals(stored[f]!), `frame ${f + 1} is the file's own bytes`).toBe(true));

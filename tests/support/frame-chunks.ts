@@ -1,22 +1,27 @@
 /**
  * A frame route answer turned into its 8-bit gray frames, as the page does: a frame pack decoded
  * frame by frame with the pure decode and the same WASM codecs (domain/pixels/frame-decode.ts),
- * or a gzip chunk of the gray (records made before frame packs) gunzipped.
+ * frames predicted from the one before made whole (domain/pixels/frame-prediction.ts), or a gzip
+ * chunk of the gray (records made before frame packs) gunzipped.
  */
 import zlib from 'node:zlib';
 import { decodeFrameWith } from '../../src/domain/pixels/frame-decode.ts';
 import { FRAME_PACK_MEDIA_TYPE, readFramePack } from '../../src/domain/pixels/frame-pack.ts';
+import { addPreviousFrame } from '../../src/domain/pixels/frame-prediction.ts';
 import { codecFor, initCodecFor } from '../../src/server/dicom/codecs/registry.ts';
 
 /** Every frame of a frame pack, decoded to gray (rows x columns bytes each). */
 export async function decodePack(pack: Uint8Array): Promise<Uint8Array[]> {
-  const { format, frames } = readFramePack(pack);
+  const { format, frames, predict } = readFramePack(pack);
   await initCodecFor(format);
-  return frames.map((frame) => {
+  const gray: Uint8Array[] = [];
+  frames.forEach((frame, k) => {
     const out = new Uint8Array(format.rows * format.columns);
     decodeFrameWith(format, frame, out, codecFor);
-    return out;
+    if (predict?.[k]) addPreviousFrame(out, gray[k - 1]!);
+    gray.push(out);
   });
+  return gray;
 }
 
 /** The frames of one frame route answer (pack or gzip chunk), each `frameBytes` long. */

@@ -4,11 +4,10 @@
  * @cornerstonejs WASM builds whose decode halves the page and the server use; and the gray the
  * server's own registry decodes a pack to, which the page must show exactly.
  */
-import { decodeFrameWith } from '../../src/domain/pixels/frame-decode.ts';
-import { buildFramePack, readFramePack } from '../../src/domain/pixels/frame-pack.ts';
+import { buildFramePack } from '../../src/domain/pixels/frame-pack.ts';
 import { grayFormat as grayFormatOf, type PixelEncoding, type PixelFormat } from '../../src/domain/pixels/pixel-format.ts';
-import { codecFor, initCodecFor } from '../../src/server/dicom/codecs/registry.ts';
 import { loadWasmModule } from '../../src/server/dicom/codecs/wasm-module.ts';
+import { decodePack } from './frame-chunks.ts';
 
 interface Encoder {
   getDecodedBuffer(info: Record<string, unknown>): Uint8Array;
@@ -51,12 +50,7 @@ export async function packGrayChunk(encoding: 'jpeg' | 'jpeg-ls', chunk: Uint8Ar
   return buildFramePack(grayFormat(encoding, width, height), frames.map(encode));
 }
 
-/** The gray the server's registry decodes a pack to (what the page must show). */
+/** The gray the server's registry decodes a pack to (what the page must show), frames one after another. */
 export async function serverGrayOfPack(pack: Uint8Array): Promise<Uint8Array> {
-  const { format, frames } = readFramePack(pack);
-  await initCodecFor(format);
-  const size = format.rows * format.columns;
-  const gray = new Uint8Array(frames.length * size);
-  frames.forEach((frame, k) => decodeFrameWith(format, frame, gray.subarray(k * size, (k + 1) * size), codecFor));
-  return gray;
+  return new Uint8Array(Buffer.concat(await decodePack(pack)));
 }

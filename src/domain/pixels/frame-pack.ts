@@ -6,7 +6,11 @@
  * the same 8-bit gray the server makes (frame-decode.ts, pixel-conversion.ts).
  *
  * Layout: the magic `IVFP`, a u32 (little endian) header length, the header as UTF-8 JSON
- * `{ "format": PixelFormat, "frameLengths": number[] }`, then the frames' bytes one after another.
+ * `{ "format": PixelFormat, "frameLengths": number[], "predict"?: boolean[] }`, then the frames'
+ * bytes one after another; a pack with predicted frames begins `IVF2`. `predict[k]`: frame k decodes to its temporal residual after frame k - 1
+ * of the same pack (frame-prediction.ts), never the first; only in packs of plain 8-bit gray
+ * (whose decode is the samples themselves). Absent: every frame stands alone (every pack made
+ * before it existed).
  */
 import type { PixelFormat } from './pixel-format.ts';
 
@@ -14,6 +18,11 @@ import type { PixelFormat } from './pixel-format.ts';
 export const FRAME_PACK_MEDIA_TYPE = 'application/vnd.ivus.frame-pack';
 
 const MAGIC = [0x49, 0x56, 0x46, 0x50]; // 'IVFP'
+/**
+ * A pack with predicted frames begins 'IVF2' instead: a page from a build before prediction rejects
+ * it as no pack (the chunk fails to load) instead of showing residuals as frames.
+ */
+const PREDICTED_MAGIC = [0x49, 0x56, 0x46, 0x32]; // 'IVF2'
 const PREFIX_BYTES = 8;
 /** A palette or VOI LUT of 65,536 entries fits; anything larger is not a header we wrote. */
 const MAX_HEADER_BYTES = 2 * 1024 * 1024;
@@ -21,22 +30,30 @@ const MAX_HEADER_BYTES = 2 * 1024 * 1024;
 export interface FramePackHeader {
   readonly format: PixelFormat;
   readonly frameLengths: readonly number[];
+  /** Which frames are residuals after the frame before; absent when none is. */
+  readonly predict?: readonly boolean[];
 }
 
 export interface FramePack {
   readonly format: PixelFormat;
   /** Each frame's encoded bytes: views into the pack. */
   readonly frames: readonly Uint8Array[];
+  /** Which frames are residuals after the frame before; absent when none is. */
+  readonly predict?: readonly boolean[];
 }
 
 /** A pack that is not one: truncated, of another kind, or with lengths that do not add up. */
 export class FramePackError extends Error {}
 
-export function buildFramePack(format: PixelFormat, frames: readonly Uint8Array[]): Uint8Array {
-  const header = new TextEncoder().encode(JSON.stringify({ format, frameLengths: frames.map((frame) => frame.length) } satisfies FramePackHeader));
+/** `predict`: which frames are residuals after the one before (written only when one is, so a pack without is as before). */
+export function buildFramePack(format: PixelFormat, frames: readonly Uint8Array[], predict?: readonly boolean[]): Uint8Array {
+  const fields: FramePackHeader = { format, frameLengths: frames.map((frame) => frame.length) };
+  const predicted = predict?.includes(true) ?? false;
+  const header = new TextEncoder().encode(JSON.stringify(predicted ? { ...fields, predict } : fields));
+  checkPredict(format, fields.frameLengths.length, predict);
   const total = PREFIX_BYTES + header.length + frames.reduce((sum, frame) => sum + frame.length, 0);
   const pack = new Uint8Array(total);
-  pack.set(MAGIC, 0);
+  pack.set(predicted ? PREDICTED_MAGIC : MAGIC, 0);
   new DataView(pack.buffer).setUint32(4, header.length, true);
   pack.set(header, PREFIX_BYTES);
   let at = PREFIX_BYTES + header.length;
@@ -54,13 +71,28 @@ function isFormat(value: unknown): value is PixelFormat {
   return typeof format.encoding === 'string' && typeof format.photometric === 'string' && positiveInt('rows') && positiveInt('columns') && positiveInt('bitsStored');
 }
 
+/** Plain 8-bit gray in one sample, unsigned, MONOCHROME2: its decode is the samples, so a residual decodes exactly. */
+function decodesToSamples(format: PixelFormat): boolean {
+  return format.samplesPerPixel === 1 && format.bitsAllocated === 8 && format.bitsStored === 8 && format.pixelRepresentation === 0 && format.photometric === 'MONOCHROME2' && !format.palette;
+}
+
+function checkPredict(format: PixelFormat, frames: number, predict: unknown): void {
+  if (predict === undefined) return;
+  if (!Array.isArray(predict) || predict.length !== frames || !predict.every((flag) => typeof flag === 'boolean')) {
+    throw new FramePackError('a frame pack\'s predict field is not one boolean per frame');
+  }
+  if (predict[0] === true) throw new FramePackError('the first frame of a frame pack cannot be predicted');
+  if (predict.includes(true) && !decodesToSamples(format)) throw new FramePackError('only plain 8-bit gray frames can be predicted from the frame before');
+}
+
 /**
  * A pack's header, once `bytes` (the pack's first bytes, as they arrive) hold all of it: its
  * format and frame lengths and where its first frame starts; null while more bytes are needed.
  * Throws FramePackError as soon as what has arrived cannot be a pack's beginning.
  */
 export function readFramePackHeader(bytes: Uint8Array): { readonly header: FramePackHeader; readonly dataOffset: number } | null {
-  if (MAGIC.some((byte, k) => k < bytes.length && bytes[k] !== byte)) throw new FramePackError('not a frame pack');
+  const magic = bytes[3] === PREDICTED_MAGIC[3] ? PREDICTED_MAGIC : MAGIC;
+  if (magic.some((byte, k) => k < bytes.length && bytes[k] !== byte)) throw new FramePackError('not a frame pack');
   if (bytes.length < PREFIX_BYTES) return null;
   const headerLength = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(4, true);
   if (headerLength > MAX_HEADER_BYTES) throw new FramePackError('a frame pack header runs past its end');
@@ -71,12 +103,14 @@ export function readFramePackHeader(bytes: Uint8Array): { readonly header: Frame
   } catch {
     throw new FramePackError('a frame pack header is not JSON');
   }
-  const { format, frameLengths } = (header ?? {}) as Partial<FramePackHeader>;
+  const { format, frameLengths, predict } = (header ?? {}) as Partial<FramePackHeader>;
   if (!isFormat(format)) throw new FramePackError('a frame pack header has no pixel format');
   if (!Array.isArray(frameLengths) || !frameLengths.every((length) => Number.isInteger(length) && length >= 0)) {
     throw new FramePackError('a frame pack header has no frame lengths');
   }
-  return { header: { format, frameLengths }, dataOffset: PREFIX_BYTES + headerLength };
+  checkPredict(format, frameLengths.length, predict);
+  if (predict?.includes(true) && magic !== PREDICTED_MAGIC) throw new FramePackError('a frame pack with predicted frames does not begin IVF2');
+  return { header: { format, frameLengths, ...(predict ? { predict } : {}) }, dataOffset: PREFIX_BYTES + headerLength };
 }
 
 /** Reads a pack (the frames stay views into `bytes`); throws FramePackError on anything else. */
@@ -84,7 +118,7 @@ export function readFramePack(bytes: Uint8Array): FramePack {
   if (bytes.length < PREFIX_BYTES) throw new FramePackError('not a frame pack');
   const read = readFramePackHeader(bytes);
   if (!read) throw new FramePackError('a frame pack header runs past its end');
-  const { format, frameLengths } = read.header;
+  const { format, frameLengths, predict } = read.header;
   const frames: Uint8Array[] = [];
   let at = read.dataOffset;
   for (const length of frameLengths) {
@@ -93,5 +127,5 @@ export function readFramePack(bytes: Uint8Array): FramePack {
     at += length;
   }
   if (at !== bytes.length) throw new FramePackError('a frame pack has bytes after its last frame');
-  return { format, frames };
+  return { format, frames, ...(predict ? { predict } : {}) };
 }

@@ -5,7 +5,7 @@
  * and stored (issue 23: a first open's provisional MLA waited for all three).
  */
 import { createPullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
-import { encodeGrayFrames, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { encodeGrayFrames, initGrayEncoder, type EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
 
@@ -20,7 +20,7 @@ export async function renderFrames(pool: FrameWorkerPool | null, options: Pullba
 }
 
 /** Each frame (rows x columns, concatenated) encoded losslessly for the frame pack; `frames` is left as it was. */
-export async function encodeFrames(pool: FrameWorkerPool | null, frames: Uint8Array, rows: number, columns: number): Promise<Uint8Array[]> {
+export async function encodeFrames(pool: FrameWorkerPool | null, frames: Uint8Array, rows: number, columns: number): Promise<EncodedGrayFrames> {
   if (pool) return pool.encode(frames, rows, columns);
   await initGrayEncoder();
   return encodeGrayFrames(frames, rows, columns);

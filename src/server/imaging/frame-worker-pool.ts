@@ -5,13 +5,14 @@
  */
 import { availableParallelism } from 'node:os';
 import type { PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
+import type { EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import type { EncodeJob, FrameJobResult, RenderJob } from './frame-worker.ts';
 import { createWorkerPool } from '../workers/worker-pool.ts';
 
 /** Frames start..end-1 concatenated, and each one's lossless encoding when it was asked for. */
 export interface RenderedFrames {
   readonly frames: Uint8Array;
-  readonly encoded: Uint8Array[] | null;
+  readonly encoded: EncodedGrayFrames | null;
 }
 
 export interface FrameWorkerPool {
@@ -19,14 +20,14 @@ export interface FrameWorkerPool {
   /** Frames start..end-1 of the model built from `options` (encoded too with `encode`). */
   generate(options: PullbackModelOptions, start: number, end: number, angio?: RenderJob['angio'], encode?: boolean): Promise<RenderedFrames>;
   /** Each of `frames` (rows x columns each, concatenated) encoded losslessly; the caller's buffer is copied, not taken. */
-  encode(frames: Uint8Array, rows: number, columns: number): Promise<Uint8Array[]>;
+  encode(frames: Uint8Array, rows: number, columns: number): Promise<EncodedGrayFrames>;
   close(): Promise<void>;
 }
 
 type Job = Omit<RenderJob, 'id'> | Omit<EncodeJob, 'id'>;
 
 export function createFrameWorkerPool(size = availableParallelism()): FrameWorkerPool {
-  const pool = createWorkerPool<Job, FrameJobResult, RenderedFrames | Uint8Array[]>({
+  const pool = createWorkerPool<Job, FrameJobResult, RenderedFrames | EncodedGrayFrames>({
     url: new URL('./frame-worker.ts', import.meta.url),
     size,
     name: 'frame worker pool',
@@ -38,13 +39,13 @@ export function createFrameWorkerPool(size = availableParallelism()): FrameWorke
     },
     fromMessage(result) {
       if ('error' in result) return new Error(result.error);
-      return result.frames ? { frames: result.frames, encoded: result.encoded } : (result.encoded ?? []);
+      return result.frames ? { frames: result.frames, encoded: result.encoded } : (result.encoded ?? { frames: [], predict: [] });
     },
   });
   return {
     size,
     generate: (options, start, end, angio, encode = false) => pool.run({ options, start, end, encode, ...(angio ? { angio } : {}) }) as Promise<RenderedFrames>,
-    encode: (frames, rows, columns) => pool.run({ encodeFrames: frames, rows, columns }) as Promise<Uint8Array[]>,
+    encode: (frames, rows, columns) => pool.run({ encodeFrames: frames, rows, columns }) as Promise<EncodedGrayFrames>,
     close: () => pool.close(),
   };
 }

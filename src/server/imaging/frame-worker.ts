@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
-import { encodeGrayFrames, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { encodeGrayFrames, initGrayEncoder, type EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 
 export interface RenderJob {
@@ -31,15 +31,15 @@ export interface EncodeJob {
 export type FrameJob = RenderJob | EncodeJob;
 
 export type FrameJobResult =
-  | { readonly id: number; readonly frames: Uint8Array | null; readonly encoded: Uint8Array[] | null }
+  | { readonly id: number; readonly frames: Uint8Array | null; readonly encoded: EncodedGrayFrames | null }
   | { readonly id: number; readonly error: string };
 
 // The last model is kept because consecutive jobs almost always come from the same record, and its
 // renderer's tables take longer to build than a frame takes to render.
 let current: { key: string; model: PullbackModel } | null = null;
 
-function post(id: number, frames: Uint8Array | null, encoded: Uint8Array[] | null): void {
-  const transfer = [...(frames ? [frames.buffer as ArrayBuffer] : []), ...(encoded ?? []).map((frame) => frame.buffer as ArrayBuffer)];
+function post(id: number, frames: Uint8Array | null, encoded: EncodedGrayFrames | null): void {
+  const transfer = [...(frames ? [frames.buffer as ArrayBuffer] : []), ...(encoded?.frames ?? []).map((frame) => frame.buffer as ArrayBuffer)];
   parentPort?.postMessage({ id, frames, encoded } satisfies FrameJobResult, transfer);
 }
 

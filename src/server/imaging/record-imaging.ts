@@ -201,7 +201,7 @@ export class RecordImaging {
       const rawFrames = Promise.race([raw, making.result.then(({ frames }) => frames)]);
       rawFrames.catch(() => undefined);
       this.renderedChunks.set(key, rawFrames);
-      const pack = making.result.then(({ encoded }) => (encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded)) : null));
+      const pack = making.result.then(({ encoded }) => (encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded.frames, encoded.predict)) : null));
       const gzipped = making.result.then(({ frames }) => gzip(frames, MADE_CHUNK_GZIP));
       // Each is some caller's answer, or nobody's (a first open's chunk the page never asks for).
       pack.catch(() => undefined);

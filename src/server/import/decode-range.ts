@@ -93,5 +93,6 @@ export function decodeRange(job: DecodeJob): DecodedFrames {
 
 function packOf(format: PixelFormat, pixels: Uint8Array, asStored: Uint8Array[] | null): Uint8Array {
   if (asStored) return buildFramePack(format, asStored);
-  return buildFramePack(grayLosslessFormat(format.rows, format.columns), encodeGrayFrames(pixels, format.rows, format.columns));
+  const encoded = encodeGrayFrames(pixels, format.rows, format.columns);
+  return buildFramePack(grayLosslessFormat(format.rows, format.columns), encoded.frames, encoded.predict);
 }

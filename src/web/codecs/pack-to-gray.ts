@@ -6,10 +6,13 @@
  * The pack may come in parts, as its bytes arrive from the network (PackToGray): each frame is
  * decoded as soon as its last byte is in, so a chunk's decode runs while the rest of it, and the
  * other chunks, still download, and the last chunk in is gray one frame's decode later instead of
- * a whole chunk's (or, with chunks that finish together, several chunks') later.
+ * a whole chunk's (or, with chunks that finish together, several chunks') later. A frame the pack
+ * predicts from the one before is made whole as it is decoded, before anyone (the first frame's
+ * taker, the chunk's gray) sees it.
  */
 import { decodeFrameWith } from '../../domain/pixels/frame-decode.ts';
 import { FramePackError, readFramePackHeader, type FramePackHeader } from '../../domain/pixels/frame-pack.ts';
+import { addPreviousFrame } from '../../domain/pixels/frame-prediction.ts';
 import type { CodecRegistry } from './codec-registry.ts';
 
 /** What the page expects of a chunk, from the record's image lists. */
@@ -126,6 +129,8 @@ export class PackToGray {
       const frame = this.buffer.subarray(frameEnds[k]!, frameEnds[k + 1]!);
       const into = gray.subarray(k * frameBytes, (k + 1) * frameBytes);
       decodeFrameWith(header.format, frame, into, this.codecs.codecFor);
+      // A predicted frame decodes to its residual; the frame before is whole already (frames complete in order).
+      if (header.predict?.[k]) addPreviousFrame(into, gray.subarray((k - 1) * frameBytes, k * frameBytes));
       this.decodedFrames = k + 1;
       if (this.first?.index === k) {
         // One frame copied here (tens of microseconds) keeps the chunk whole in one buffer for the store.

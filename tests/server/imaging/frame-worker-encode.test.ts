@@ -19,14 +19,14 @@ describe('frame workers', () => {
     const model = createPullbackModel(options);
     const bmode = await pool.generate(options, 5, 9, undefined, true);
     expect(Buffer.from(bmode.frames).equals(Buffer.from(generateFrames(model, 5, 9)))).toBe(true);
-    expect(bmode.encoded).toHaveLength(4);
-    const decoded = await decodePack(buildFramePack(grayLosslessFormat(128, 128), bmode.encoded!));
+    expect(bmode.encoded!.frames).toHaveLength(4);
+    const decoded = await decodePack(buildFramePack(grayLosslessFormat(128, 128), bmode.encoded!.frames, bmode.encoded!.predict));
     expect(Buffer.concat(decoded).equals(Buffer.from(bmode.frames))).toBe(true);
-    expect(bmode.encoded!.reduce((sum, frame) => sum + frame.length, 0)).toBeLessThan(bmode.frames.length);
+    expect(bmode.encoded!.frames.reduce((sum, frame) => sum + frame.length, 0)).toBeLessThan(bmode.frames.length);
 
     const angio = await pool.generate(options, 0, 2, { frameCount: 10, sizePx: 64 }, true);
     expect(Buffer.from(angio.frames).equals(Buffer.from(generateAngioFrames(model, 10, 64, 0, 2)))).toBe(true);
-    expect(Buffer.concat(await decodePack(buildFramePack(grayLosslessFormat(64, 64), angio.encoded!))).equals(Buffer.from(angio.frames))).toBe(true);
+    expect(Buffer.concat(await decodePack(buildFramePack(grayLosslessFormat(64, 64), angio.encoded!.frames, angio.encoded!.predict))).equals(Buffer.from(angio.frames))).toBe(true);
 
     expect((await pool.generate(options, 0, 2)).encoded).toBeNull();
   });
@@ -35,7 +35,8 @@ describe('frame workers', () => {
     const rendered = await pool.generate(options, 5, 9, undefined, true);
     const frames = generateFrames(createPullbackModel(options), 5, 9);
     const encoded = await pool.encode(frames, 128, 128);
-    expect(encoded.map((frame) => Buffer.from(frame).toString('base64'))).toEqual(rendered.encoded!.map((frame) => Buffer.from(frame).toString('base64')));
+    expect(encoded.frames.map((frame) => Buffer.from(frame).toString('base64'))).toEqual(rendered.encoded!.frames.map((frame) => Buffer.from(frame).toString('base64')));
+    expect(encoded.predict).toEqual(rendered.encoded!.predict);
     // The caller still reads its frames (the detection, gzip for storage): they were copied to the worker, not moved.
     expect(frames.length).toBe(4 * 128 * 128);
     expect(Buffer.from(frames).equals(Buffer.from(rendered.frames))).toBe(true);

@@ -14,11 +14,12 @@ import { buildFramePack, FramePackError } from '../../../src/domain/pixels/frame
 import type { PixelFormat } from '../../../src/domain/pixels/pixel-format.ts';
 import { codecFor, initCodecFor } from '../../../src/server/dicom/codecs/registry.ts';
 import { readDicomUpload } from '../../../src/server/dicom/dicom-file.ts';
-import { decodePackToGray, PackShapeError, PackToGray, type ChunkShape } from '../../../src/web/codecs/pack-to-gray.ts';
+import { decodePackToGray, PackShapeError, PackToGray } from '../../../src/web/codecs/pack-to-gray.ts';
 import type { CodecRegistry } from '../../../src/web/codecs/codec-registry.ts';
 import { makeDicom, type FixtureOptions } from '../../support/dicom-fixtures.ts';
 import { hasTool, htj2kEncoder, transcode } from '../../support/real-encoders.ts';
 import { createNodeCodecs } from './node-codecs.ts';
+import { decodeInParts } from './pack-parts.ts';
 
 const hasTools = ['dcmcjpeg', 'dcmcjpls', 'dcmcrle', 'gdcmconv'].every(hasTool);
 if (!hasTools) console.warn('dcmtk or GDCM is not installed: the frame pack codec cases are skipped.');
@@ -60,23 +61,6 @@ async function serverGray(format: PixelFormat, frames: Uint8Array[]): Promise<Ui
 }
 
 const shapeOf = (format: PixelFormat, frames: number) => ({ width: format.columns, height: format.rows, frames });
-
-/**
- * A pack decoded as the workers get it from the network: in parts of uneven sizes (a single byte,
- * a cut inside the header, inside frames), after a first try of its body that broke off and was sent again.
- */
-async function decodeInParts(pack: Uint8Array, shape: ChunkShape, codecs: CodecRegistry): Promise<Uint8Array> {
-  const decoder = new PackToGray(shape, codecs);
-  await decoder.push(pack.subarray(0, Math.floor(pack.length / 2)));
-  decoder.restart();
-  let at = 0;
-  for (let k = 0; at < pack.length; k++) {
-    const size = [1, 7, 300, 4093, 65536][k % 5]!;
-    await decoder.push(pack.slice(at, at + size));
-    at += size;
-  }
-  return decoder.finish();
-}
 
 const tool =
   (name: string, ...args: string[]) =>

@@ -8,6 +8,7 @@
  * 4.0 ms, decode 3.3 ms against 2.0 ms. Bytes on the wire are what the issue is about, and both
  * decode far inside a frame period, so the smaller one.
  */
+import { predictionPays, temporalResidual } from '../../../domain/pixels/frame-prediction.ts';
 import { grayFormat, type PixelFormat } from '../../../domain/pixels/pixel-format.ts';
 import { loadWasmModule, once } from './wasm-module.ts';
 
@@ -42,10 +43,30 @@ export function encodeGray(gray: Uint8Array, rows: number, columns: number): Uin
   return encoder.getEncodedBuffer().slice();
 }
 
-/** Frames (concatenated gray, each rows x columns) each encoded with encodeGray. */
-export function encodeGrayFrames(frames: Uint8Array, rows: number, columns: number): Uint8Array[] {
+/** A chunk's frames encoded for its frame pack: each frame's bitstream, and which of them are residuals after the frame before. */
+export interface EncodedGrayFrames {
+  readonly frames: Uint8Array[];
+  /** predict[k]: frame k was encoded as its temporal residual after frame k - 1 (domain/pixels/frame-prediction.ts). */
+  readonly predict: boolean[];
+}
+
+/**
+ * Frames (concatenated gray, each rows x columns) each encoded with encodeGray, alone or, where a
+ * cheap estimate says it codes smaller, as its residual after the frame before (the first frame is
+ * always alone: a pack is decoded as a whole). Non-neighbours (gated, shuffled, stitched) stay alone.
+ */
+export function encodeGrayFrames(frames: Uint8Array, rows: number, columns: number): EncodedGrayFrames {
   const frameBytes = rows * columns;
   const encoded: Uint8Array[] = [];
-  for (let at = 0; at < frames.length; at += frameBytes) encoded.push(encodeGray(frames.subarray(at, at + frameBytes), rows, columns));
-  return encoded;
+  const predict: boolean[] = [];
+  const residual = new Uint8Array(frameBytes);
+  for (let at = 0; at < frames.length; at += frameBytes) {
+    const frame = frames.subarray(at, at + frameBytes);
+    const previous = at > 0 ? frames.subarray(at - frameBytes, at) : null;
+    const predicted = previous !== null && frame.length === frameBytes && predictionPays(frame, previous, rows, columns);
+    if (predicted) temporalResidual(frame, previous, residual);
+    encoded.push(encodeGray(predicted ? residual : frame, rows, columns));
+    predict.push(predicted);
+  }
+  return { frames: encoded, predict };
 }
