@@ -20,12 +20,14 @@
  * the largest loss (a frame 4–8 frames from its reference may still read as a neighbour, and then
  * gains by the temporal cue). "nb drop" is the largest loss against alone of the other frames, whose
  * reference is a neighbour (continuity must never carry a failure). Below the table: how many
- * sequence frames took detectInSequence's second opinion (detected alone as well).
+ * sequence frames took detectInSequence's second opinion (detected alone as well), and on how many
+ * the EEM the previous frame carried was searched again without continuity (carried-eem.ts).
  *
  *   --scores       print the neighbour score (frame-neighbours.ts) by frame gap instead
  *   --tuning       TUNING_SEEDS (what the neighbour threshold is fitted on) instead of EVALUATION_SEEDS
  *   --types a,b    only these case types
- *   --dump file    write every frame's confidence, its inputs (confidence.ts), its neighbour score, and
+ *   --dump file    write every frame's confidence, its inputs (confidence.ts), its neighbour score, its
+ *                  carried-EEM check (carriedEem: residuals in mm, replaced), and
  *                  its Dice and confidence in the sequence and alone, as JSON lines
  *
  * Then the confidence's AUC (issue 23): how well it ranks frames with lumen Dice ≥ 0.85 above those
@@ -36,6 +38,7 @@ import { diceCoefficient } from '../src/domain/contours/agreement.ts';
 import type { BorderDetector } from '../src/domain/contours/border-detection.ts';
 import { createBorderDetector, type InspectableBorderDetector } from '../src/domain/contours/border-detector.ts';
 import type { ConfidenceInputs } from '../src/domain/contours/confidence.ts';
+import type { CarriedEemCheck } from '../src/domain/contours/carried-eem.ts';
 import { detectBorderSequence } from '../src/domain/contours/detect-sequence.ts';
 import { wallHugShare } from '../src/domain/contours/lumen-on-eem.ts';
 import { NEIGHBOUR_SCORE } from '../src/domain/contours/frame-neighbours.ts';
@@ -119,8 +122,8 @@ function detectorFor(evaluation: EvaluationCase): InspectableBorderDetector {
  * second call on the same frame is the sequence's second opinion (detect-sequence.ts), counted; the
  * frame's inputs are those of the call whose confidence the sequence kept.
  */
-function recording(detector: InspectableBorderDetector, pixelSpacingMm: number): { detector: BorderDetector; inputs: (confidence: number, k: number) => ConfidenceInputs | null; hug: (confidence: number, k: number) => { hug: number; lumenMm: number }; scores: (number | null)[]; secondOpinions: () => number } {
-  const calls: { confidence: number; inputs: ConfidenceInputs | null; hug: { hug: number; lumenMm: number } }[][] = [];
+function recording(detector: InspectableBorderDetector, pixelSpacingMm: number): { detector: BorderDetector; inputs: (confidence: number, k: number) => ConfidenceInputs | null; hug: (confidence: number, k: number) => { hug: number; lumenMm: number }; scores: (number | null)[]; secondOpinions: () => number; carriedEem: (k: number) => CarriedEemCheck | null } {
+  const calls: { confidence: number; inputs: ConfidenceInputs | null; hug: { hug: number; lumenMm: number }; carriedEem: CarriedEemCheck | null }[][] = [];
   const scores: (number | null)[] = [];
   let lastFrame: Uint8Array | null = null;
   let secondOpinions = 0;
@@ -129,10 +132,12 @@ function recording(detector: InspectableBorderDetector, pixelSpacingMm: number):
     hug: (confidence, k) => (calls[k]!.find((call) => call.confidence === confidence) ?? calls[k]![0]!).hug,
     scores,
     secondOpinions: () => secondOpinions,
+    // The sequence's own detection of the frame (its first call), whichever result the sequence kept.
+    carriedEem: (k) => calls[k]![0]!.carriedEem,
     detector: {
       detect(frame, previous, previousFrame) {
         const detection = detector.detect(frame, previous, previousFrame);
-        const call = { confidence: detection.confidence, inputs: detector.confidenceInputs(), hug: { hug: wallHugShare(detection, pixelSpacingMm), lumenMm: meanRadiusMm(detection.lumen.radiiPx, pixelSpacingMm) } };
+        const call = { confidence: detection.confidence, inputs: detector.confidenceInputs(), hug: { hug: wallHugShare(detection, pixelSpacingMm), lumenMm: meanRadiusMm(detection.lumen.radiiPx, pixelSpacingMm) }, carriedEem: detector.carriedEemCheck() };
         if (frame === lastFrame) {
           secondOpinions++;
           calls[calls.length - 1]!.push(call);
@@ -207,6 +212,7 @@ function printOrder(): void {
   let detected = 0;
   let sequenceFrames = 0;
   let secondOpinions = 0;
+  const carried = { searched: 0, replaced: 0 };
   const dumpAt = args.indexOf('--dump');
   const dump = dumpAt >= 0 ? fs.openSync(args[dumpAt + 1]!, 'w') : null;
   const ranked: { score: number; good: boolean }[] = [];
@@ -243,6 +249,11 @@ function printOrder(): void {
         detected += indices.length + recorder.secondOpinions();
         sequenceFrames += indices.length;
         secondOpinions += recorder.secondOpinions();
+        indices.forEach((_, k) => {
+          const check = recorder.carriedEem(k);
+          if (check?.freeMm != null) carried.searched++;
+          if (check?.replaced === true) carried.replaced++;
+        });
         const row = rows.get(kind)!;
         indices.forEach((index, k) => {
           const dice = diceOf(detections[k]!, truthContours(evaluation.model, index), evaluation.frameWidth);
@@ -251,7 +262,7 @@ function printOrder(): void {
           const reference = k === 0 ? indices[1] : indices[k - 1];
           const nonNeighbour = reference === undefined || Math.abs(reference - index) > NEIGHBOUR_GAP;
           ranked.push({ score: detections[k]!.confidence ?? 0, good: dice.lumen >= 0.85 });
-          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, reference, lumen: dice.lumen, vessel: dice.vessel, lumenAlone: single.lumen, vesselAlone: single.vessel, confidenceAlone: single.confidence, hugAlone: single.hug, lumenMmAlone: single.lumenMm, ...recorder.hug(detections[k]!.confidence ?? 0, k), confidence: detections[k]!.confidence, neighbourScore: recorder.scores[k], inputs: recorder.inputs(detections[k]!.confidence, k) })}\n`);
+          if (dump !== null) fs.writeSync(dump, `${JSON.stringify({ type, seed, kind, index, reference, lumen: dice.lumen, vessel: dice.vessel, lumenAlone: single.lumen, vesselAlone: single.vessel, confidenceAlone: single.confidence, hugAlone: single.hug, lumenMmAlone: single.lumenMm, ...recorder.hug(detections[k]!.confidence ?? 0, k), carriedEem: recorder.carriedEem(k), confidence: detections[k]!.confidence, neighbourScore: recorder.scores[k], inputs: recorder.inputs(detections[k]!.confidence, k) })}\n`);
           row.frames++;
           row.lumen += dice.lumen;
           row.vessel += dice.vessel;
@@ -299,6 +310,7 @@ function printOrder(): void {
   const bad = ranked.filter((frame) => !frame.good).length;
   console.info(`\nconfidence AUC (lumen Dice < 0.85 vs the rest, all ${ranked.length} frames of all kinds, ${bad} below): ${auc(ranked).toFixed(3)}`);
   console.info(`\nsecond opinions (a low-confidence frame shaped by its reference detected alone as well, detect-sequence.ts): ${secondOpinions} of ${sequenceFrames} sequence frames (${((100 * secondOpinions) / Math.max(1, sequenceFrames)).toFixed(1)} %)`);
+  console.info(`carried EEMs searched again without continuity (carried-eem.ts): ${carried.searched} of ${sequenceFrames} sequence frames (${((100 * carried.searched) / Math.max(1, sequenceFrames)).toFixed(1)} %), replaced ${carried.replaced}`);
   console.info(`\n${detected} detections (and their rendering) in ${seconds.toFixed(1)} s, one thread`);
 }
 

@@ -16,7 +16,8 @@
  *    (frame-neighbours.ts: the speckle of the aligned blocks correlates); a frame a heartbeat away,
  *    out of order or from another run is left out, and so are its borders, and the frame is
  *    detected exactly as if alone. The previous borders guide (continuity) only when their
- *    confidence reached TRUSTED_CONFIDENCE: a failed frame never carries into the next.
+ *    confidence reached TRUSTED_CONFIDENCE: a failed frame never carries into the next. A carried
+ *    EEM that is not near-elliptical gives way to the evidence alone (carried-eem.ts).
  * 3. Blood log-odds L(a, k) per sample from brightness, temporal decorrelation and texture
  *    (speckle-features.ts has the formula). Blood is dark, decorrelated and plain speckle; tissue
  *    brighter, persistent and structured. Echolucent plaque is as dark as blood, and at 40–60 MHz
@@ -68,7 +69,8 @@ import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
 import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, vesselCost, vesselCostForLumen } from './vessel-search.ts';
-import { eemArcScales, wallEemFit } from './eem-shape-prior.ts';
+import { eemArcScales, silentBeyondShare, wallEemFit } from './eem-shape-prior.ts';
+import { checkCarriedEem, type CarriedEemCheck } from './carried-eem.ts';
 import { isReadableFrame, readabilityFeatures, type ReadabilityFeatures } from './frame-readability.ts';
 
 
@@ -118,6 +120,8 @@ export interface InspectableBorderDetector extends BorderDetector {
   neighbourScore(): number | null;
   /** What the last frame's readability was decided from (frame-readability.ts). */
   readability(): ReadabilityFeatures | null;
+  /** The last frame's check of the EEM its previous frame carried (carried-eem.ts); null when no previous EEM guided it. */
+  carriedEemCheck(): CarriedEemCheck | null;
 }
 
 /**
@@ -186,6 +190,8 @@ export function createBorderDetector(
   let lastInputs: ConfidenceInputs | null = null;
   let lastNeighbourScore: number | null = null;
   let lastReadability: ReadabilityFeatures | null = null;
+  let lastCarriedCheck: CarriedEemCheck | null = null;
+  const carriedScratch = { fit: new Float64Array(angleCount), free: new Int32Array(angleCount) };
   const maps = createFeatureMaps(angleCount, sampleCount);
   const logit = new Float32Array(n);
   const previousMean = new Float32Array(n);
@@ -234,6 +240,7 @@ export function createBorderDetector(
     confidenceInputs: () => lastInputs,
     neighbourScore: () => lastNeighbourScore,
     readability: () => lastReadability,
+    carriedEemCheck: () => lastCarriedCheck,
     detect(frame, previous, previousFrame) {
       sampler.resample(frame, polar);
       let hasReference = false;
@@ -256,6 +263,7 @@ export function createBorderDetector(
       // detected exactly as if alone.
       let temporal = false;
       lastNeighbourScore = null;
+      lastCarriedCheck = null;
       if (hasReference) {
         // The previous frame, moved onto this one (heart motion, NURD), then compared sample by sample.
         // Its 3 x 3 mean was computed when it was detected, when it is the frame detected last.
@@ -314,6 +322,8 @@ export function createBorderDetector(
       addContinuity(lumenCost, prevLumen, step, angleCount, candidateCount, firstSample + candidateFirst + t.bloomMm / sampleMm, t.continuityFreeMm / sampleMm, t.continuityCost * unitScale);
       searchClosedBorderCoarseToFine(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
 
+      const wallEvidence = { smooth, lit, sampleCount, insideCount, tissueLevel: model.bloodLevel + 0.5 * (model.tissueLevel - model.bloodLevel) };
+      const arcScales = eemArcScales(sampleMm);
       // Vessel: blind where the lumen is, and behind strong echoes just outside the lumen.
       const searchVessel = (): Uint8Array => {
         const vesselBlind = blind.slice();
@@ -327,14 +337,18 @@ export function createBorderDetector(
         }
         shadowedRays(smooth, lit, shadowFrom, insideCount, angleCount, sampleCount, px(SHADOW_BAND_MM), px(SHADOW_GAP_MM), px(SHADOW_DEPTH_MM), model.brightLevel, SHADOW_SHARE, vesselBlind);
         widen(vesselBlind, BLIND_MARGIN_RAYS);
-        vesselCostForLumen(vCostFree, lumenPath, gap, angleCount, candidateCount, vCost);
-        for (let a = 0; a < angleCount; a++) {
-          if (vesselBlind[a] === 0) continue;
-          const out = a * candidateCount;
-          for (let c = 0; c < candidateCount; c++) if (vCost[out + c]! < FORBIDDEN) vCost[out + c] = 0;
-        }
-        addContinuity(vCost, prevVessel, step, angleCount, candidateCount, firstSample + candidateFirst + t.vesselOffsetMm / sampleMm, t.continuityFreeMm / sampleMm, t.continuityCost * unitScale);
-        searchClosedBorderCoarseToFine(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, vesselPath);
+        const eemSearch = (continuity: Float32Array | null, into: Int32Array): void => {
+          vesselCostForLumen(vCostFree, lumenPath, gap, angleCount, candidateCount, vCost);
+          for (let a = 0; a < angleCount; a++) {
+            const out = a * candidateCount;
+            if (vesselBlind[a] === 1) for (let c = 0; c < candidateCount; c++) if (vCost[out + c]! < FORBIDDEN) vCost[out + c] = 0;
+          }
+          addContinuity(vCost, continuity, step, angleCount, candidateCount, firstSample + candidateFirst + t.vesselOffsetMm / sampleMm, t.continuityFreeMm / sampleMm, t.continuityCost * unitScale);
+          searchClosedBorderCoarseToFine(vCost, search, { maxJump: t.vesselMaxJump, jumpPenalty: t.vesselJumpCost }, into);
+        };
+        eemSearch(prevVessel, vesselPath);
+        // A carried EEM less elliptical than an EEM is: searched again without continuity (carried-eem.ts).
+        if (prevVessel) lastCarriedCheck = checkCarriedEem(vesselPath, vesselBlind, px(BRANCH_FLOOR_MM), sampleMm, (into) => eemSearch(null, into), (path) => silentBeyondShare(path, candidateFirst, { ...wallEvidence, ...arcScales }), carriedScratch);
         return vesselBlind;
       };
       let vesselBlind = searchVessel();
@@ -343,8 +357,6 @@ export function createBorderDetector(
       // borders are searched again with those rays blind, bridging the ostium.
       const branch = new Uint8Array(angleCount);
       // Shape prior (eem-shape-prior.ts): the ellipse of the rays that saw a wall, robust to a whole ostium.
-      const wallEvidence = { smooth, lit, sampleCount, insideCount, tissueLevel: model.bloodLevel + 0.5 * (model.tissueLevel - model.bloodLevel) };
-      const arcScales = eemArcScales(sampleMm);
       if (wallEemFit(vesselPath, lumenPath, { scale: 1, offset: candidateFirst }, vesselBlind, { ...wallEvidence, ...arcScales }, arcScales.tolerance, arcScales.floor, eemFit, branch) && branchRays(vesselPath, eemFit, vesselBlind, px(BRANCH_EXCESS_MM), BRANCH_MIN_RAYS, branch) > 0) {
         widen(branch, BRANCH_MARGIN_RAYS);
         for (let a = 0; a < angleCount; a++) {

@@ -165,6 +165,26 @@ export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evi
   }
 }
 
+/**
+ * The share of the rays on which no signal lies beyond the EEM `eem` (candidate indices from polar
+ * sample `first`): fewer than WALL_SHARE of the band's samples past it carry speckle (`lit`), or the
+ * ray leaves the frame first. Such an EEM is where the signal ends (a deep field at 60 MHz), not the
+ * vessel's outer wall, which always has the adventitia's speckle behind it.
+ */
+export function silentBeyondShare(eem: Int32Array, first: number, evidence: Pick<WallEvidence, 'lit' | 'sampleCount' | 'insideCount' | 'edge' | 'band'>): number {
+  const { lit, sampleCount, insideCount, edge, band } = evidence;
+  let silent = 0;
+  for (let a = 0; a < eem.length; a++) {
+    const row = a * sampleCount;
+    const from = eem[a]! + first + edge;
+    const to = Math.min(sampleCount, insideCount[a]!, from + band);
+    let seen = 0;
+    for (let k = from; k < to; k++) seen += lit[row + k]!;
+    if (to - from < band || seen < WALL_SHARE * band) silent++;
+  }
+  return silent / eem.length;
+}
+
 /** Rays that saw a wall: at least this share of the circle for the wall test to count. */
 const MIN_WALL_SHARE = 0.5;
 /** Rays over which a shoulder's slope is measured. */
