@@ -6,14 +6,8 @@ import { GenerationQueue } from '../../../src/server/imaging/generation-queue.ts
 import { RecordImaging } from '../../../src/server/imaging/record-imaging.ts';
 import { memoryStore } from '../memory-store.ts';
 import { smallDemoRecord } from '../small-demo-record.ts';
+import { gate, settle } from './gated-task.ts';
 
-/** A task that runs until released, noting when it started. */
-function gate(started: string[], name: string) {
-  let release!: () => void;
-  const done = new Promise<void>((resolve) => (release = resolve));
-  return { work: () => (started.push(name), done.then(() => name)), release };
-}
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the generation queue while chunks Play waits for are being made', () => {
   it('starts no other page or background chunk, even on a free lane, until the last of them is made', async () => {
