@@ -20,13 +20,26 @@ export class GenerationQueueClosedError extends Error {}
 
 export interface QueuedTask<T> {
   readonly result: Promise<T>;
-  /** Raises the task's priority while it still waits (a lower one changes nothing). */
-  raise(priority: GenerationPriority): void;
+  /** Raises the task's priority while it still waits (a lower one changes nothing); forPlay marks it as one Play waits for. */
+  raise(priority: GenerationPriority, options?: RunOptions): void;
+}
+
+/**
+ * forPlay: a chunk Play waits for on a first open (first-open-chunks.ts). While any such task
+ * waits or runs, tasks at 'demand' or below that Play does not wait for (the page's requests for
+ * the chunks after Play's, a record's background generation) do not start, even with a lane free:
+ * beside the last of Play's chunks they took the CPU it needs (2 cores shared with the page's
+ * decodes and WebGL start), so Play came later by part of a chunk (issue 27). The urgent chunk
+ * of a slice the clinician jumps to and a detection's first pass still go first.
+ */
+export interface RunOptions {
+  readonly forPlay?: boolean;
 }
 
 interface Waiting {
   rank: number;
   readonly seq: number;
+  forPlay: boolean;
   readonly start: () => void;
   readonly reject: (error: Error) => void;
 }
@@ -47,6 +60,7 @@ export class GenerationQueue {
   private readonly waiting: Waiting[] = [];
   private running = 0;
   private runningBusy = 0;
+  private runningForPlay = 0;
   private lastBusyAt = -Infinity;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private seq = 0;
@@ -56,22 +70,25 @@ export class GenerationQueue {
     this.options = options;
   }
 
-  run<T>(priority: GenerationPriority, work: () => Promise<T>): QueuedTask<T> {
+  run<T>(priority: GenerationPriority, work: () => Promise<T>, options: RunOptions = {}): QueuedTask<T> {
     if (this.closed) return { result: Promise.reject(new GenerationQueueClosedError('imaging generation has stopped')), raise: () => {} };
     let entry!: Waiting;
     const result = new Promise<T>((resolve, reject) => {
       entry = {
         rank: rankOf(priority),
         seq: this.seq++,
+        forPlay: options.forPlay === true,
         reject,
         start: () => {
           const busy = entry.rank < rankOf('idle');
           this.running++;
           if (busy) this.runningBusy++;
+          if (entry.forPlay) this.runningForPlay++;
           work()
             .then(resolve, reject)
             .finally(() => {
               this.running--;
+              if (entry.forPlay) this.runningForPlay--;
               if (busy) {
                 this.runningBusy--;
                 this.lastBusyAt = performance.now();
@@ -86,9 +103,12 @@ export class GenerationQueue {
     this.dispatch();
     return {
       result,
-      raise: (raised) => {
-        if (!this.waiting.includes(entry) || rankOf(raised) >= entry.rank) return;
-        entry.rank = rankOf(raised);
+      raise: (raised, options = {}) => {
+        if (!this.waiting.includes(entry)) return;
+        const forPlay = options.forPlay === true && !entry.forPlay;
+        if (!forPlay && rankOf(raised) >= entry.rank) return;
+        entry.forPlay ||= forPlay;
+        entry.rank = Math.min(entry.rank, rankOf(raised));
         this.lastBusyAt = performance.now();
         this.dispatch();
       },
@@ -122,8 +142,12 @@ export class GenerationQueue {
   }
 
   private next(): Waiting | undefined {
+    const holding = this.runningForPlay > 0 || this.waiting.some((entry) => entry.forPlay);
     let best: Waiting | undefined;
-    for (const entry of this.waiting) if (!best || entry.rank < best.rank || (entry.rank === best.rank && entry.seq < best.seq)) best = entry;
+    for (const entry of this.waiting) {
+      if (holding && !entry.forPlay && entry.rank >= rankOf('demand')) continue;
+      if (!best || entry.rank < best.rank || (entry.rank === best.rank && entry.seq < best.seq)) best = entry;
+    }
     return best;
   }
 

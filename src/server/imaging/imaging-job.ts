@@ -1,5 +1,5 @@
 import type { RecordRow } from '../db/records.ts';
-import { GENERATION_PRIORITIES, type GenerationPriority } from './generation-queue.ts';
+import { GENERATION_PRIORITIES, type GenerationPriority, type RunOptions } from './generation-queue.ts';
 import { imagingKey, type ImagingKeyParts } from './imaging-keys.ts';
 
 /** Stored once a record's imaging is all made, so idle generation after a restart skips it without reading its chunks. */
@@ -31,7 +31,7 @@ export interface RecordJob {
 
 export interface Generation<T> {
   readonly promise: Promise<T>;
-  raise(priority: GenerationPriority): void;
+  raise(priority: GenerationPriority, options?: RunOptions): void;
 }
 
 /**

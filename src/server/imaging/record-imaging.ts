@@ -10,7 +10,7 @@ import { encodeFrames, renderFrames } from './chunk-rendering.ts';
 import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type StoredChunk } from './imaging-keys.ts';
 import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
 import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
-import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority } from './generation-queue.ts';
+import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority, type RunOptions } from './generation-queue.ts';
 import { modelOptionsOf } from './record-model.ts';
 import { demoPreviewPng } from './demo-preview.ts';
 import { firstOpenChunksToMake } from './first-open-chunks.ts';
@@ -175,13 +175,13 @@ export class RecordImaging {
   }
 
   /** Makes and stores a demo chunk (and its pack when the record sends packs): one generation however many ask. */
-  private generated(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority): ChunkGeneration {
+  private generated(record: RecordRow, series: ImageSeriesName, index: number, priority: GenerationPriority, options: RunOptions = {}): ChunkGeneration {
     const { count, rows, columns } = seriesGeometry(record, series);
     const range = chunkFrames(index, count);
     const encode = record.chunkFormat === 'frame-pack';
     const angio = series === 'angio' ? { frameCount: record.angioFrameCount, sizePx: record.angioWidth } : undefined;
     const key = chunkKey(record, series, index);
-    return this.once(key, priority, (): ChunkGeneration => {
+    return this.once(key, priority, options, (): ChunkGeneration => {
       const where = { series, chunk: index };
       this.timeline('asked', { ...where, priority });
       let rendered!: (raw: Uint8Array) => void;
@@ -196,7 +196,7 @@ export class RecordImaging {
         const encoded = encode ? await encodeFrames(this.pool, frames, rows, columns) : null;
         this.timeline('encoded', where);
         return { frames, encoded };
-      });
+      }, options);
       // Failed or dropped before its frames were rendered: whoever waits for them is told the same (if anyone does).
       const rawFrames = Promise.race([raw, making.result.then(({ frames }) => frames)]);
       rawFrames.catch(() => undefined);
@@ -273,7 +273,8 @@ export class RecordImaging {
   /**
    * A demo record's chunks that Play waits for (first-open-chunks.ts), queued at once on every
    * frame worker when they are not stored, rather than one by one as the page gets to ask for
-   * them: the page's requests join these generations.
+   * them: the page's requests join these generations. Until the last of them is made, no other
+   * page or background chunk starts (GenerationQueue, forPlay).
    */
   private async makeFirstOpenChunks(record: RecordRow): Promise<void> {
     if (record.imagingSource !== 'demo') return;
@@ -283,7 +284,7 @@ export class RecordImaging {
     if (complete) return void this.completeImaging.add(marker);
     chunks.forEach((chunk) => {
       if (this.closed) return;
-      this.generated(record, chunk.series, chunk.index, chunk.priority).pack.catch((err: unknown) => {
+      this.generated(record, chunk.series, chunk.index, chunk.priority, { forPlay: true }).pack.catch((err: unknown) => {
         if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id, series: chunk.series, chunk: chunk.index }, 'making a frame chunk failed');
       });
     });
@@ -329,7 +330,7 @@ export class RecordImaging {
     const stored = await this.store.get(key);
     if (stored) return stored;
     if (record.imagingSource !== 'demo') throw new MissingImagingError(`The ${series} preview of record ${record.id} is missing from storage.`);
-    return this.once(key, 'demand', () => ({ promise: this.makePreview(record, series, key), raise: () => {} })).promise;
+    return this.once(key, 'demand', {}, () => ({ promise: this.makePreview(record, series, key), raise: () => {} })).promise;
   }
 
   private async makePreview(record: RecordRow, series: ImageSeriesName, key: string): Promise<Buffer> {
@@ -374,10 +375,10 @@ export class RecordImaging {
    * Concurrent requests for the same missing file share one generation, at the highest priority
    * asked, until its `promise` settles (a failed one is forgotten: the next request makes it again).
    */
-  private once<G extends Generation<unknown>>(key: string, priority: GenerationPriority, make: () => G): G {
+  private once<G extends Generation<unknown>>(key: string, priority: GenerationPriority, options: RunOptions, make: () => G): G {
     const pending = this.inflight.get(key) as G | undefined;
     if (pending) {
-      pending.raise(priority);
+      pending.raise(priority, options);
       return pending;
     }
     const made = make();

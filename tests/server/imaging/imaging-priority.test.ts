@@ -10,14 +10,8 @@ import type { BlobStore } from '../../../src/server/storage/blob-store.ts';
 import { smallDemoRecord } from '../small-demo-record.ts';
 import { createTestServer, postgresUnavailable, type TestServer } from '../test-server.ts';
 import { notingRenders } from './noting-renders.ts';
+import { gate, settle } from './gated-task.ts';
 
-/** A task that runs until released, noting when it started. */
-function gate(started: string[], name: string) {
-  let release!: () => void;
-  const done = new Promise<void>((resolve) => (release = resolve));
-  return { work: () => (started.push(name), done.then(() => name)), release };
-}
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('generation queue', () => {
   it('runs what the page asks for ahead of background work queued before it', async () => {

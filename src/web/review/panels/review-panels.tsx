@@ -77,8 +77,20 @@ export function ReviewPanels({ store, cursor, onPanelDrag, overlays, startGpu = 
   // After the frame that carries the first image has been produced: started at once, the other
   // contexts held the main thread (and the frame with the image) for another 150–250 ms.
   const bmodeShownAfterNextFrame = useCallback(() => requestAnimationFrame(() => requestAnimationFrame(() => setBmodeShown(true))), []);
+  // Likewise after the frame that shows Play enabled (issue 27): started in the same commit, their
+  // contexts (180-250 ms of main thread) held back the paint of the enabled button.
+  const [playShown, setPlayShown] = useState(false);
+  useEffect(() => {
+    if (!playReady || playShown) return;
+    let second = 0;
+    const first = requestAnimationFrame(() => (second = requestAnimationFrame(() => setPlayShown(true))));
+    return () => {
+      cancelAnimationFrame(first);
+      cancelAnimationFrame(second);
+    };
+  }, [playReady, playShown]);
   // Play's frames only ever grow in number while the review is open: once started, the panels stay.
-  const allPanelsStarted = timedOut || (bmodeShown && playReady);
+  const allPanelsStarted = timedOut || (bmodeShown && playShown);
   useEffect(() => {
     if (!startGpu) return;
     const timer = setTimeout(startAllPanels, SECONDARY_PANELS_DELAY_MS);
