@@ -65,6 +65,8 @@ export interface BorderDetection {
    * no more than that is not detected alone again.
    */
   readonly confirmedHugShare?: number;
+  /** Mean distance (mm) of the EEM's path from its robust ellipse (carried-eem.ts eemShapeResidual); Infinity when too few rays see. */
+  readonly eemResidualMm?: number;
 }
 
 /** Slices with a confidence below this are flagged for the clinician to check. */

@@ -70,7 +70,7 @@ import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neigh
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
 import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, vesselCost, vesselCostForLumen } from './vessel-search.ts';
 import { eemArcScales, silentBeyondShare, wallEemFit } from './eem-shape-prior.ts';
-import { checkCarriedEem, type CarriedEemCheck } from './carried-eem.ts';
+import { checkCarriedEem, eemShapeResidual, type CarriedEemCheck } from './carried-eem.ts';
 import { isReadableFrame, readabilityFeatures, type ReadabilityFeatures } from './frame-readability.ts';
 
 
@@ -374,6 +374,9 @@ export function createBorderDetector(
         { angleCount, sampleCount, firstSample, candidateFirst, candidateCount, step, sampleMm, pixelSpacingMm: mm, gap, lumenInner, lumenOuter, media, adventitia, tuning: t },
       );
       const { lumenRadii, vesselRadii } = radii;
+      // The final EEM's shape, for detectInSequence's bent-EEM second opinion (the check's own figure when it ran on this path).
+      const check = lastCarriedCheck as CarriedEemCheck | null; // set inside searchVessel, which TypeScript's narrowing does not follow
+      const eemResidualMm = check ? (check.replaced ? check.freeMm! : check.carriedMm) : eemShapeResidual(vesselPath, vesselBlind, px(BRANCH_FLOOR_MM), sampleMm, carriedScratch.fit);
       lastInputs = frameConfidenceInputs({ ...radii, logit, blind, insideCount, prevLumen, prevVessel }, { angleCount, sampleCount, firstSample, step, pixelSpacingMm: mm, contrastBand: px(0.1) });
       const confidence = frameConfidence(lastInputs);
       const maxBorderRadiusPx = radiusOf(candidateFirst + candidateCount - 1);
@@ -388,7 +391,7 @@ export function createBorderDetector(
       frameMean = swapMean;
       lastFrame = lastFrame && lastFrame.length === frame.length ? lastFrame : new Uint8Array(frame.length);
       lastFrame.set(frame);
-      return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence, readable: isReadableFrame(lastReadability), usedReference: temporal };
+      return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence, readable: isReadableFrame(lastReadability), usedReference: temporal, eemResidualMm };
     },
   };
 }

@@ -15,6 +15,7 @@
 import type { Point } from '../annotations/manifest.ts';
 import type { SliceDetection } from './api.ts';
 import { type BorderDetection, type BorderDetector } from './border-detection.ts';
+import { isBentEem, straightensEem } from './bent-eem.ts';
 import { HUG_SHARE, lumenGrewOntoEem, wallHugShare } from './lumen-on-eem.ts';
 import { lumenAreaMm2, measureContour } from './measurements.ts';
 import { polygonOf } from './radial-profile.ts';
@@ -109,6 +110,9 @@ export const SECOND_OPINION_ODDS = 4.5;
  * - sure and wrong: the lumen grows through dark plaque onto the EEM (lumen-on-eem.ts; low-signal
  *   arc, echolucent plaque: lumen Dice 0.61 at confidence 0.65, 0.96 alone); a result that hugs the
  *   EEM is detected alone as well, and the result alone kept when its lumen did not grow.
+ * - bent: the final EEM is not near-elliptical, held there by the lumen the continuity carried
+ *   (bent-eem.ts; low-signal arc: vessel Dice 0.84 against 0.985 alone); it is detected alone as
+ *   well, and the result alone kept when its EEM is near-elliptical.
  * A result alone that replaced the sequence's does not guide the next frame (its borders are not
  * continuity, secondOpinionKept): the two readings disagreed, and one taken alone with a worse EEM
  * had carried it into the next frames (low-signal-arc tuning seed 1104). The next frame still uses
@@ -122,12 +126,15 @@ export function detectInSequence(detector: BorderDetector, frame: Uint8Array, pr
   const confirmed = previous?.confirmedHugShare;
   const hugging = hug > HUG_SHARE && !(confirmed !== undefined && hug <= confirmed + HUG_CONFIRMED_MARGIN);
   const low = detection.confidence < SECOND_OPINION_CONFIDENCE;
-  if (!hugging && !low) return confirmed !== undefined && hug > HUG_SHARE ? { ...detection, confirmedHugShare: confirmed } : detection;
+  const bent = isBentEem(detection);
+  const unchecked = confirmed !== undefined && hug > HUG_SHARE ? { ...detection, confirmedHugShare: confirmed } : detection;
+  if (!hugging && !low && !bent) return unchecked;
   const alone = detector.detect(frame, null, null);
   const odds = (confidence: number): number => confidence / Math.max(1e-6, 1 - confidence);
   const grew = hugging && lumenGrewOntoEem(detection, hug, alone, pixelSpacingMm);
-  if (grew || odds(alone.confidence) > SECOND_OPINION_ODDS * odds(detection.confidence)) return { ...alone, secondOpinionKept: true };
-  return hugging ? { ...detection, confirmedHugShare: hug } : detection;
+  const surer = (hugging || low) && odds(alone.confidence) > SECOND_OPINION_ODDS * odds(detection.confidence);
+  if (grew || surer || (bent && straightensEem(alone))) return { ...alone, secondOpinionKept: true };
+  return hugging ? { ...detection, confirmedHugShare: hug } : unchecked;
 }
 
 /**
