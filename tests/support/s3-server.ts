@@ -19,6 +19,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
+import { makePutsAtomic, type S3rverFilesystemStore } from './s3rver-atomic-put.ts';
 
 export type S3ServerHandle = {
   /** `http://127.0.0.1:PORT`, for path-style requests (`/{bucket}/{key}`). */
@@ -62,7 +64,7 @@ type S3rverOptions = {
   resetOnClose: boolean;
   configureBuckets: { name: string; configs?: string[] }[];
 };
-type S3rverInstance = { run(): Promise<AddressInfo>; close(): Promise<void>; store: { putBucket(name: string): Promise<unknown> } };
+type S3rverInstance = { run(): Promise<AddressInfo>; close(): Promise<void>; store: S3rverFilesystemStore & { putBucket(name: string): Promise<unknown> } };
 type S3rverAccount = { createKeyPair(accessKeyId: string, secretAccessKey: string): void; revokeAccessKey(accessKeyId: string): void };
 
 const load = createRequire(import.meta.url);
@@ -95,6 +97,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
     resetOnClose: false,
     configureBuckets: [{ name: bucket, configs: options.corsConfiguration ? [options.corsConfiguration] : [] }],
   });
+  makePutsAtomic(s3rver.store);
   const inner = await s3rver.run();
 
   const stats: PresignedGetStats = { served: 0, bytes: 0, refused: [] };
@@ -114,7 +117,9 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
           stats.served++;
           answer.on('data', (part: Buffer) => (stats.bytes += part.length));
         }
-        answer.pipe(response);
+        // An upstream answer cut short must cut the browser's too: piped without this, the browser
+        // was left waiting for the rest of a Content-Length that would never come.
+        pipeline(answer, response, () => undefined);
       });
       upstream.on('error', (error) => response.destroy(error));
       upstream.end(body);

@@ -68,12 +68,46 @@ export interface ByteSink {
   part(bytes: Uint8Array): void;
 }
 
+/**
+ * A frame chunk's answer that sends nothing more for this long, once it has begun, has stalled: a
+ * proxy or store that stopped mid-answer without closing the connection. fetch has no read
+ * timeout, and the page would show "Loading … 95%" for ever; the answer is dropped and asked again
+ * (BYTES_RETRY_DELAYS_MS), and then reported missing. Before the answer begins the server may
+ * still be making the chunk, which is not a stall.
+ */
+export const BODY_STALL_MS = 30_000;
+
+/** The next part of a body, or a rejection once none came for BODY_STALL_MS (the rest is then cancelled). */
+async function readOrStall(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stalled = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no bytes for ${BODY_STALL_MS / 1000} s`)), BODY_STALL_MS);
+  });
+  try {
+    return await Promise.race([reader.read(), stalled]);
+  } catch (error) {
+    reader.cancel().catch(() => undefined);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A body handed to `sink` part by part as it arrives. */
 async function streamBody(response: Response, sink: ByteSink): Promise<void> {
   sink.begin();
   if (!response.body) return sink.part(new Uint8Array(await response.arrayBuffer()));
   const reader = response.body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) sink.part(read.value);
+  for (let read = await readOrStall(reader); !read.done; read = await readOrStall(reader)) sink.part(read.value);
+}
+
+/** The whole body, read as streamBody reads it (so a stalled one is given up too). */
+async function wholeBody(response: Response): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  await streamBody(response, { begin: () => void (parts.length = 0), part: (bytes) => void parts.push(bytes) });
+  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  parts.reduce((at, part) => (whole.set(part, at), at + part.length), 0);
+  return whole;
 }
 
 export interface ApiClient {
@@ -286,7 +320,7 @@ export function createApiClient({ tenant, getCredentials, onUnauthorized, fetch:
           }
           if (!response.ok) throw await errorFromResponse(response);
           try {
-            if (!options.body) return new Uint8Array(await response.arrayBuffer());
+            if (!options.body) return await wholeBody(response);
             await streamBody(response, options.body);
             return new Uint8Array(0);
           } catch (error) {

@@ -47,6 +47,24 @@ describe.each(stores)('blob store: %s', (_name, open) => {
     expect([...(await store.get('demo/r1/v1/bmode/00000.u8.gz'))!]).toEqual([4]);
   });
 
+  it('answers a key being stored again (two replicas storing the same chunk) with the whole object, never part of it', async () => {
+    const store = await open();
+    const key = 'demo/r1/v1/bmode/00003.pack';
+    const chunk = randomBytes(3 * 1024 * 1024);
+    await store.put(key, chunk);
+    const reads: Promise<Buffer | null>[] = [];
+    const writes: Promise<void>[] = [];
+    for (let round = 0; round < 6; round++) {
+      writes.push(store.put(key, chunk));
+      reads.push(store.get(key), store.get(key));
+    }
+    await Promise.all(writes);
+    for (const read of await Promise.all(reads)) {
+      expect(read?.length).toBe(chunk.length);
+      expect(read!.equals(chunk)).toBe(true);
+    }
+  });
+
   it('keeps an empty object and a large one byte for byte', async () => {
     const store = await open();
     await store.put('demo/r1/v1/empty', new Uint8Array(0));

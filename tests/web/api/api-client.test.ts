@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, BYTES_RETRY_DELAYS_MS, buildApiUrl, createApiClient } from '../../../src/web/api/api-client.ts';
+import { ApiError, BODY_STALL_MS, BYTES_RETRY_DELAYS_MS, buildApiUrl, createApiClient } from '../../../src/web/api/api-client.ts';
 
 describe('API addresses', () => {
   it('are /api/{tenant}/{resource}[/pathParams][?queryParams]', () => {
@@ -139,6 +139,44 @@ describe('API client, frame chunks while a replica dies behind the balancer', ()
       const init = fetchMock.mock.calls[0]![1]!;
       expect(init.body).toBeUndefined();
       expect(init.headers).toMatchObject({ 'X-Ivus-Streamed': '1' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('drops an answer that stops sending half-way (a store or proxy that stalled) and asks again; a slow one is not dropped', async () => {
+    vi.useFakeTimers();
+    try {
+      let call = 0;
+      let cancelled = 0;
+      const { client, fetchMock } = clientWith(async () => {
+        const attempt = call++;
+        let sent = 0;
+        const body = new ReadableStream<Uint8Array>({
+          async pull(controller) {
+            if (sent === 2) return controller.close();
+            // The first answer sends one part and then nothing, its connection left open; the second
+            // sends its parts a little under the stall time apart.
+            if (attempt === 0 && sent === 1) return new Promise<void>(() => undefined);
+            if (attempt === 1 && sent === 1) await new Promise((resolve) => setTimeout(resolve, BODY_STALL_MS - 1000));
+            controller.enqueue(new Uint8Array([attempt, sent]));
+            sent++;
+          },
+          cancel: () => void cancelled++,
+        });
+        return new Response(body, { headers: { 'Content-Type': 'application/octet-stream' } });
+      });
+      for (const streamed of [false, true]) {
+        call = 0;
+        fetchMock.mockClear();
+        const parts: string[] = [];
+        const sink = { begin: () => parts.push('begin'), part: (bytes: Uint8Array) => parts.push(Array.from(bytes).join(',')) };
+        const result = await settled(client.getBytes('records/r1/frames/bmode/3', streamed ? { body: sink } : {}));
+        expect(result).toEqual({ status: 'fulfilled', value: streamed ? new Uint8Array(0) : new Uint8Array([1, 0, 1, 1]) });
+        if (streamed) expect(parts).toEqual(['begin', '0,0', 'begin', '1,0', '1,1']);
+        expect(fetchMock).toHaveBeenCalledTimes(2);
+      }
+      expect(cancelled).toBe(2);
     } finally {
       vi.useRealTimers();
     }
