@@ -2,7 +2,8 @@
  * `node bench/first-open-timeline.ts [--runs N] [--compare <dir>] [--profile]`: where a first open's time goes
  * up to Play enabled (issue 27, goal < 2 s), on the 3,600-frame record nobody opened: the click,
  * the review's code, the image lists, each frame chunk's request and answer, the page's marks
- * (first chunk stored, WebGL start and ready, first image), B-mode drawn and Play enabled, as ms
+ * (first chunk stored, WebGL start and ready, first image), B-mode drawn, Play enabled and the
+ * angio panel's first image drawn (its chunk comes after Play's on a first open), as ms
  * after the click. Each run is a fresh server (nothing made) and a fresh profile (nothing cached).
  * With --compare, runs alternate between the build in <dir> (its own server code and dist, e.g.
  * an exported tree of an earlier commit) and this tree, A, B, A, B, and medians are printed for
@@ -39,6 +40,8 @@ interface Timeline {
   cpu: { server: number; browser: number };
   /** The page's marks (ms after the click): the first B-mode frame stored alone (trees that store it so) and its whole chunk stored. */
   stored: { frame?: number; chunk?: number };
+  /** The angio panel's first image drawn, ms after the click (undefined when it drew none within 30 s). */
+  angio?: number;
   /** The first MLA shown (provisional or final), ms after the click; with --to-mla only. */
   mla?: number;
   /** The page's busiest functions from the click to the first B-mode image; with --profile only. */
@@ -47,7 +50,7 @@ interface Timeline {
 
 /** In the page, from the click: polls every animation frame for the B-mode drawn and Play enabled. */
 function watch(): void {
-  const marks: { entry: number; bmode?: number; play?: number; mla?: number; longTasks: [number, number][] } = { entry: performance.now(), longTasks: [] };
+  const marks: { entry: number; bmode?: number; play?: number; angio?: number; mla?: number; longTasks: [number, number][] } = { entry: performance.now(), longTasks: [] };
   (window as unknown as { timeline: typeof marks }).timeline = marks;
   new PerformanceObserver((list) => {
     for (const task of list.getEntries()) marks.longTasks.push([task.startTime, task.duration]);
@@ -57,9 +60,11 @@ function watch(): void {
     if (!marks.mla && document.querySelector('[data-testid="result-mla"][data-slice], [data-testid="mla-summary"]')) marks.mla = performance.now();
     const canvas = document.querySelector('[data-testid="panel-canvas-bmode"]') as HTMLCanvasElement | null;
     if (canvas?.dataset.drawnSlice && !marks.bmode) marks.bmode = performance.now();
+    const angio = document.querySelector('[data-testid="panel-canvas-angio"]') as HTMLCanvasElement | null;
+    if (angio?.dataset.drawnSlice && !marks.angio) marks.angio = performance.now();
     const play = document.querySelector('button[aria-label="Play"]');
     if (play && play.getAttribute('aria-disabled') !== 'true' && !marks.play) marks.play = performance.now();
-    if (!marks.bmode || !marks.play || !marks.mla) requestAnimationFrame(poll);
+    if (!marks.bmode || !marks.play || !marks.angio || !marks.mla) requestAnimationFrame(poll);
   };
   requestAnimationFrame(poll);
 }
@@ -159,7 +164,13 @@ async function firstOpen(dir: string, port: number): Promise<Timeline> {
     const cpuAtPlay = cpuSeconds(server.pid);
     const cpu = { server: cpuAtPlay.server - cpuAtClick.server, browser: cpuAtPlay.browser - cpuAtClick.browser };
     const { clickEpochMs, ...seen } = await page.evaluate(collect);
-    const timeline = { ...seen, cpu, profile, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
+    // The angio panel starts only after Play: its first image comes after the timeline above.
+    await page.waitForFunction(() => (window as unknown as { timeline?: { angio?: number } }).timeline?.angio, null, { timeout: 30_000, polling: 20 }).catch(() => undefined);
+    const angio = await page.evaluate(() => {
+      const t = (window as unknown as { timeline: { entry: number; angio?: number } }).timeline;
+      return t.angio === undefined ? undefined : t.angio - t.entry;
+    });
+    const timeline = { ...seen, angio, cpu, profile, lines: [...seen.lines, ...serverLines(timelineFile, clickEpochMs, seen.play)].sort(byTime) };
     if (!toMla) return timeline;
     await page.waitForFunction(() => (window as unknown as { timeline?: { mla?: number } }).timeline?.mla, null, { timeout: 300_000, polling: 200 });
     const mla = await page.evaluate(() => {
@@ -182,7 +193,7 @@ for (let run = 0; run < runs; run++) {
     process.chdir(tree.dir);
     const timeline = await firstOpen(tree.dir, PORT).finally(() => process.chdir(previous));
     results.get(tree.label)!.push(timeline);
-    console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click, CPU to Play: server ${timeline.cpu.server.toFixed(2)} s, browser ${timeline.cpu.browser.toFixed(2)} s${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
+    console.info(`\n${tree.label} run ${run + 1} (load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}): B-mode drawn ${timeline.bmode.toFixed(0)} ms, Play enabled ${timeline.play.toFixed(0)} ms after the click, angio drawn ${timeline.angio?.toFixed(0) ?? 'never'} ms, CPU to Play: server ${timeline.cpu.server.toFixed(2)} s, browser ${timeline.cpu.browser.toFixed(2)} s${timeline.mla === undefined ? '' : `, first MLA ${timeline.mla.toFixed(0)} ms`}`);
     for (const line of timeline.lines) console.info(`  ${line}`);
     if (timeline.profile) console.info(`  the page's main thread, click to the first B-mode image, by self time:\n${timeline.profile.map((line) => `    ${line}`).join('\n')}`);
   }
@@ -191,5 +202,5 @@ console.info('\nmedians, ms after the click on the record nobody opened:');
 for (const [label, timelines] of results) {
   const median = (pick: (t: Timeline) => number | undefined) => percentile(timelines.map((t) => pick(t) ?? Number.NaN), 0.5).toFixed(0).padStart(6);
   // The first B-mode image in the store: its frame alone where the tree stores it so, else its whole chunk.
-  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}  first image stored ${median((t) => t.stored.frame ?? t.stored.chunk)}, its chunk ${median((t) => t.stored.chunk)}  CPU-s to Play: server ${percentile(timelines.map((t) => t.cpu.server), 0.5).toFixed(2)}, browser ${percentile(timelines.map((t) => t.cpu.browser), 0.5).toFixed(2)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
+  console.info(`  ${label.padEnd(5)} B-mode drawn ${median((t) => t.bmode)}  Play enabled ${median((t) => t.play)}  angio drawn ${median((t) => t.angio)}  first image stored ${median((t) => t.stored.frame ?? t.stored.chunk)}, its chunk ${median((t) => t.stored.chunk)}  CPU-s to Play: server ${percentile(timelines.map((t) => t.cpu.server), 0.5).toFixed(2)}, browser ${percentile(timelines.map((t) => t.cpu.browser), 0.5).toFixed(2)}${toMla ? `  first MLA ${median((t) => t.mla)}` : ''}  (${timelines.length} runs)`);
 }

@@ -58,7 +58,7 @@ import { createCoarseToFineWorkspace, searchClosedBorderCoarseToFine } from './c
 import { frameConfidence, type ConfidenceInputs } from './confidence.ts';
 import { addContinuity, buildLumenCost } from './lumen-search.ts';
 import { bordersFromPaths } from './border-radii.ts';
-import { BLIND_BAND_START_MM, BLIND_MARGIN_RAYS, rayEvidence } from './blind-rays.ts';
+import { BLIND_BAND_START_MM, rayEvidence } from './blind-rays.ts';
 import { frameConfidenceInputs } from './frame-confidence-inputs.ts';
 import { createPolarSampler } from './polar-sampler.ts';
 import { removeRingDown, ringDownEnd } from './ring-down.ts';
@@ -68,9 +68,11 @@ import { bloodLogit, computeFeatures, createFeatureMaps, estimateBloodModel, NO_
 import { alignPrevious } from './temporal-alignment.ts';
 import { NEIGHBOUR_SCORE, neighbourScore, neighbourScratch } from './frame-neighbours.ts';
 import { DEFAULT_TUNING, type BorderDetectorTuning } from './border-tuning.ts';
-import { branchRays, FORBIDDEN, robustEemFit, shadowedRays, vesselCost, vesselCostForLumen } from './vessel-search.ts';
+import { branchRays, FORBIDDEN, robustEemFit, vesselCost, vesselCostForLumen } from './vessel-search.ts';
 import { eemArcScales, silentBeyondShare, wallEemFit } from './eem-shape-prior.ts';
 import { checkCarriedEem, eemShapeResidual, type CarriedEemCheck } from './carried-eem.ts';
+import { sameBytes } from './same-bytes.ts';
+import { shadowWindowsOf, vesselBlindRays } from './vessel-blind.ts';
 import { isReadableFrame, readabilityFeatures, type ReadabilityFeatures } from './frame-readability.ts';
 
 
@@ -93,15 +95,6 @@ const RING_FLOOR_WINDOW_MM = 0.45;
  * border (lumen Dice 0.987 -> 0.992 on the demo look's tuning seeds at this spacing, issue 23).
  */
 const SAMPLE_MM = 0.015;
-/** Shadow test for the EEM: a strong echo within this band past the lumen, then no signal beyond this gap. */
-const SHADOW_BAND_MM = 0.4;
-const SHADOW_GAP_MM = 0.1;
-/** The search for the echo starts this far inside the lumen border. */
-const SHADOW_BACK_MM = 0.15;
-const SHADOW_SHARE = 0.1;
-/** ... within this depth behind the echo. */
-const SHADOW_DEPTH_MM = 0.5;
-
 /** The blood log-odds of the last detected frame, by ray and sample, for tests and tuning. */
 export interface BloodLogOdds {
   readonly values: Float32Array;
@@ -221,6 +214,7 @@ export function createBorderDetector(
   const neighbourGrid = { angleCount, sampleCount, blockRays: ALIGN_BLOCK_RAYS, blockSamples: alignment.blockSamples, first: 0, insideCount };
   const neighbourBlocks = neighbourScratch(angleCount, sampleCount, ALIGN_BLOCK_RAYS, alignment.blockSamples);
   const neighbourThreshold = options.neighbourScore ?? NEIGHBOUR_SCORE;
+  const shadowWindows = shadowWindowsOf((lengthMm) => px(lengthMm));
 
   function border(radiiPx: Float32Array): Border {
     // The dense polygon (360 points) is made only when read: per-record detection keeps the
@@ -326,17 +320,10 @@ export function createBorderDetector(
       const arcScales = eemArcScales(sampleMm);
       // Vessel: blind where the lumen is, and behind strong echoes just outside the lumen.
       const searchVessel = (): Uint8Array => {
-        const vesselBlind = blind.slice();
-        const lumenSample = new Float32Array(angleCount);
-        const shadowFrom = new Float32Array(angleCount);
-        for (let a = 0; a < angleCount; a++) {
-          lumenSample[a] = candidateFirst + lumenPath[a]!;
-          // The strong echo may sit on the lumen border itself (a strut, calcium at the intima).
-          shadowFrom[a] = Math.max(ringEnd, lumenSample[a]! - px(SHADOW_BACK_MM));
-          if (insideCount[a]! < lumenSample[a]! + gap + adventitia + 2) vesselBlind[a] = 1;
-        }
-        shadowedRays(smooth, lit, shadowFrom, insideCount, angleCount, sampleCount, px(SHADOW_BAND_MM), px(SHADOW_GAP_MM), px(SHADOW_DEPTH_MM), model.brightLevel, SHADOW_SHARE, vesselBlind);
-        widen(vesselBlind, BLIND_MARGIN_RAYS);
+        const vesselBlind = vesselBlindRays(
+          { blind, lumenPath, candidateFirst, ringEnd, insideCount, wallSamples: gap + adventitia + 2, smooth, lit, angleCount, sampleCount, brightLevel: model.brightLevel },
+          shadowWindows,
+        );
         const eemSearch = (continuity: Float32Array | null, into: Int32Array): void => {
           vesselCostForLumen(vCostFree, lumenPath, gap, angleCount, candidateCount, vCost);
           for (let a = 0; a < angleCount; a++) {
@@ -394,21 +381,4 @@ export function createBorderDetector(
       return { lumen: border(lumenRadii), vessel: border(vesselRadii), confidence, readable: isReadableFrame(lastReadability), usedReference: temporal, eemResidualMm };
     },
   };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  // Four bytes at a time where both views are aligned (frames usually are): a frame is compared
-  // with the last one on every call.
-  let i = 0;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const words = a.length >> 2;
-    const wa = new Uint32Array(a.buffer, a.byteOffset, words);
-    const wb = new Uint32Array(b.buffer, b.byteOffset, words);
-    for (let w = 0; w < words; w++) if (wa[w] !== wb[w]) return false;
-    i = words << 2;
-  }
-  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

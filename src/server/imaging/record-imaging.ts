@@ -273,8 +273,9 @@ export class RecordImaging {
   /**
    * A demo record's chunks that Play waits for (first-open-chunks.ts), queued at once on every
    * frame worker when they are not stored, rather than one by one as the page gets to ask for
-   * them: the page's requests join these generations. Until the last of them is made, no other
-   * page or background chunk starts (GenerationQueue, forPlay).
+   * them: the page's requests join these generations. Until the last chunk Play waits for is made,
+   * no other page or background chunk starts (GenerationQueue, forPlay); the angio run's first
+   * chunk, queued after them, is then the first to start.
    */
   private async makeFirstOpenChunks(record: RecordRow): Promise<void> {
     if (record.imagingSource !== 'demo') return;
@@ -284,7 +285,7 @@ export class RecordImaging {
     if (complete) return void this.completeImaging.add(marker);
     chunks.forEach((chunk) => {
       if (this.closed) return;
-      this.generated(record, chunk.series, chunk.index, chunk.priority, { forPlay: true }).pack.catch((err: unknown) => {
+      this.generated(record, chunk.series, chunk.index, chunk.priority, { forPlay: chunk.forPlay }).pack.catch((err: unknown) => {
         if (!this.closed && !(err instanceof GenerationQueueClosedError)) this.log.error({ err, recordId: record.id, series: chunk.series, chunk: chunk.index }, 'making a frame chunk failed');
       });
     });

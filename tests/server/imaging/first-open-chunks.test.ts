@@ -9,20 +9,18 @@ import { smallDemoRecord } from '../small-demo-record.ts';
 import { notingRenders } from './noting-renders.ts';
 
 const silentLog = { error: () => {}, warn: () => {}, info: () => {} } as unknown as FastifyBaseLogger;
-const names = (chunks: ReturnType<typeof firstOpenChunks>) => chunks.map(({ series, index, priority }) => `${series} ${index} ${priority}`);
+const names = (chunks: ReturnType<typeof firstOpenChunks>) => chunks.map(({ series, index, priority, forPlay }) => `${series} ${index} ${priority}${forPlay ? '' : ' after Play'}`);
 
 describe('the chunks a first open waits for', () => {
-  it('are the first B-mode and angio chunks (urgent), then the B-mode chunks up to its 100th frame', () => {
-    expect(names(firstOpenChunks(3600, 150))).toEqual([
-      'bmode 0 urgent',
-      'angio 0 urgent',
-      ...[1, 2, 3, 4, 5, 6].map((index) => `bmode ${index} demand`),
-    ]);
+  it("are the first B-mode chunk (urgent), then the B-mode chunks up to its 100th frame, then the angio's first, which Play does not wait for", () => {
+    // The angio panel starts only once Play is ready (issue 27): its first chunk is made after Play's.
+    expect(names(firstOpenChunks(3600, 150))).toEqual(['bmode 0 urgent', ...[1, 2, 3, 4, 5, 6].map((index) => `bmode ${index} demand`), 'angio 0 demand after Play']);
   });
 
   it('stop at the last chunk of a loop shorter than 100 frames, and need no angio chunk when there is no run', () => {
     expect(names(firstOpenChunks(87, 0))).toEqual(['bmode 0 urgent', ...[1, 2, 3, 4, 5].map((index) => `bmode ${index} demand`)]);
-    expect(names(firstOpenChunks(16, 16))).toEqual(['bmode 0 urgent', 'angio 0 urgent']);
+    expect(names(firstOpenChunks(16, 16))).toEqual(['bmode 0 urgent', 'angio 0 demand after Play']);
+    expect(names(firstOpenChunks(0, 0))).toEqual([]);
   });
 
   it('are the angiography run\'s when there is no pullback (Play then plays the run)', () => {
@@ -39,7 +37,7 @@ describe('a record nobody opened, when the page asks for its image lists', () =>
   });
   afterAll(() => pool.close());
 
-  it('has the chunks Play needs made first, the angio run\'s first among them, before the page asks for them, each once', async () => {
+  it('has the chunks Play needs made first, then the angio run\'s first, before the page asks for them, each once', async () => {
     const store = memoryStore();
     const { renders, pool: noted } = notingRenders(pool);
     const imaging = new RecordImaging(store, noted, silentLog);
@@ -50,7 +48,7 @@ describe('a record nobody opened, when the page asks for its image lists', () =>
     await imaging.generateAll(opened, 'background');
     // Without it the record's background generation went along the pullback one chunk at a time,
     // its angio run last, and the page's requests came one round at a time.
-    expect(renders).toEqual(['bmode 0', 'angio 0', 'bmode 1', 'bmode 2', 'bmode 3', 'bmode 4', 'bmode 5', 'bmode 6', 'bmode 7', 'bmode 8']);
+    expect(renders).toEqual(['bmode 0', 'bmode 1', 'bmode 2', 'bmode 3', 'bmode 4', 'bmode 5', 'bmode 6', 'angio 0', 'bmode 7', 'bmode 8']);
     expect(first.length).toBeGreaterThan(0);
     expect(store.keys().filter((key) => key.endsWith('.u8.gz'))).toHaveLength(10);
   });

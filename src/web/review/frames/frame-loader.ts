@@ -1,3 +1,4 @@
+import { MIN_BMODE_IMAGES_FOR_PLAYBACK } from '../../../domain/constants.ts';
 import { chunkFrames, type ImageSeriesName, type RecordImages } from '../../../domain/images.ts';
 import type { ApiClient } from '../../api/api-client.ts';
 import { chunkSpans, orderAround, sliceDistance, type ChunkSpan } from '../../sw/chunk-spans.ts';
@@ -38,10 +39,11 @@ function takeNearest(remaining: ChunkSpan[], slice: number): ChunkSpan | undefin
 }
 
 /**
- * Loads every frame of a record into the image store: first the B-mode and angio chunks holding
- * the current slice, side by side and marked urgent (the server makes them before anything else),
- * then the rest, always the chunk nearest the slice the clinician is on now, so that a jump
- * elsewhere is followed. The L-mode is built in the page from these frames (review/lmode).
+ * Loads every frame of a record into the image store: first the chunk of the series Play plays
+ * (the B-mode, else the angio run) holding the current slice, marked urgent (the server makes it
+ * before anything else), then that series' chunks Play needs, then the angio's chunk holding the
+ * slice, then the rest, always the chunk nearest the slice the clinician is on now, so that a
+ * jump elsewhere is followed. The L-mode is built in the page from these frames (review/lmode).
  * Requests go through the service worker, which answers from its cache what it already has.
  * A series of frame packs is decoded by `pool`'s workers as each pack downloads, frame by frame;
  * a pack that cannot be decoded is a failed chunk like one that could not be fetched.
@@ -56,14 +58,24 @@ export async function loadRecordFrames(
 ): Promise<void> {
   const remaining = chunkSpans(images);
   const slice = () => store.getSnapshot().slice;
-  const first = (['bmode', 'angio'] as const).flatMap((series) => {
-    const [nearest] = orderAround(
-      remaining.filter((span) => span.series === series),
-      slice(),
-    );
-    return nearest ? [nearest] : [];
-  });
-  for (const span of first) remaining.splice(remaining.indexOf(span), 1);
+  const nearestOf = (series: ImageSeriesName) => orderAround(remaining.filter((span) => span.series === series), slice())[0];
+  // Play plays the B-mode, or the angiography run when there is no pullback.
+  const playSeries: ImageSeriesName = images.bmode.count > 0 ? 'bmode' : 'angio';
+  const first = nearestOf(playSeries);
+  // With a pullback, the angio's chunk holding the slice is asked for once the chunks Play needs
+  // have been: its panel starts only once Play is ready (review-panels.tsx), so before Play it took
+  // a server frame worker and a decode here from what Play waits for (issue 27).
+  let angioDue = playSeries === 'bmode';
+  if (first) remaining.splice(remaining.indexOf(first), 1);
+  let playChunksToAsk = Math.ceil(Math.min(MIN_BMODE_IMAGES_FOR_PLAYBACK, images.bmode.count) / images.bmode.framesPerChunk) - (first ? 1 : 0);
+  /** Until the chunks Play needs are asked for, the B-mode's nearest the slice; then the angio's; then the nearest. */
+  const nextSpan = (): ChunkSpan | undefined => {
+    const series = playChunksToAsk-- > 0 ? 'bmode' : angioDue ? 'angio' : undefined;
+    if (series === 'angio') angioDue = false;
+    const next = series ? nearestOf(series) : undefined;
+    if (next) return remaining.splice(remaining.indexOf(next), 1)[0];
+    return takeNearest(remaining, slice());
+  };
   store.setDownloading(true);
   callbacks.onBusy(true);
   try {
@@ -136,17 +148,14 @@ export async function loadRecordFrames(
         fail(series, index)(error);
       }
     };
-    // The current slice's images download alone, with the whole pipe, so they show as early as
-    // possible; the rest then arrive CONCURRENCY at a time, while the first ones are decoded. The
-    // rest start once one of the first is in: on a first open the angio's first chunk takes the
-    // server twice as long to make as the B-mode's, and the B-mode's next chunks (Play waits for
-    // 100 frames) would wait for it with the server's other frame worker idle (issue 27).
-    const firstLoads = first.map((span) => load(span, true));
-    if (firstLoads.length) await Promise.race(firstLoads);
+    // The current slice's image downloads alone, with the whole pipe, so it shows as early as
+    // possible; the rest then arrive CONCURRENCY at a time, while the first is decoded.
+    const firstLoad = first ? load(first, true) : undefined;
+    if (firstLoad) await firstLoad;
     const worker = async () => {
-      for (let next = takeNearest(remaining, slice()); next && !signal.aborted; next = takeNearest(remaining, slice())) await load(next, false);
+      for (let next = nextSpan(); next && !signal.aborted; next = nextSpan()) await load(next, false);
     };
-    await Promise.all([...firstLoads, ...Array.from({ length: CONCURRENCY }, worker)]);
+    await Promise.all([firstLoad, ...Array.from({ length: CONCURRENCY }, worker)]);
     await Promise.all(decoding);
   } finally {
     store.setDownloading(false);

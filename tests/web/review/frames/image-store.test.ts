@@ -84,7 +84,7 @@ describe('image store', () => {
 });
 
 describe('frame loader', () => {
-  it("asks for the current slice's B-mode and angio chunks first, urgently, then follows the slice", async () => {
+  it("asks for the current slice's B-mode chunk first, urgently, then the B-mode chunks Play needs, then the angio's, following the slice (issue 27)", async () => {
     const list = images(160, 64);
     const store = new ImageStore();
     store.setImages(list);
@@ -101,11 +101,29 @@ describe('frame loader', () => {
       }),
     } as unknown as ApiClient;
     await loadRecordFrames(api, list, store, { onBusy: () => {}, onFailed: () => {} }, new AbortController().signal);
-    expect(asked.slice(0, 6)).toEqual(['bmode/5 urgent', 'angio/2 urgent', 'bmode/4', 'bmode/0', 'angio/0', 'bmode/1']);
+    // The angio panel starts only once Play is ready: its chunk no longer goes before the 100 B-mode frames Play waits for.
+    expect(asked.slice(0, 8)).toEqual(['bmode/5 urgent', 'bmode/4', 'bmode/0', 'bmode/1', 'bmode/2', 'bmode/3', 'bmode/6', 'angio/0']);
     expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 160, angioLoaded: 64 });
   });
 
-  it("asks for the B-mode's next chunks once its first is in, without waiting for the angio's slower first chunk (issue 27)", async () => {
+  it('asks for the angiography run\'s first chunk urgently when there is no pullback (Play then plays the run)', async () => {
+    const list = images(0, 64);
+    const store = new ImageStore();
+    store.setImages(list);
+    const asked: string[] = [];
+    const api = {
+      getBytes: vi.fn(async (path: string, options: { urgent?: boolean }) => {
+        const [, , index] = /frames\/(\w+)\/(\d+)/.exec(path)!;
+        asked.push(`${/angio/.test(path) ? 'angio' : 'bmode'}/${index}${options.urgent ? ' urgent' : ''}`);
+        return chunkBytes(Number(index) * 16, 16);
+      }),
+    } as unknown as ApiClient;
+    await loadRecordFrames(api, list, store, { onBusy: () => {}, onFailed: () => {} }, new AbortController().signal);
+    expect(asked).toEqual(['angio/0 urgent', 'angio/1', 'angio/2', 'angio/3']);
+    expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 0, angioLoaded: 64 });
+  });
+
+  it("loads the B-mode Play needs, and the rest, while the angio's first chunk is still being made (issue 27)", async () => {
     const list = images(160, 64);
     const store = new ImageStore();
     store.setImages(list);
@@ -127,7 +145,7 @@ describe('frame loader', () => {
     await vi.waitFor(() => expect(store.getSnapshot().bmodeLoaded).toBe(160));
     // ...and the angio's other chunks: only its first is missing.
     await vi.waitFor(() => expect(store.getSnapshot().angioLoaded).toBe(48));
-    expect(asked.slice(0, 3)).toEqual(['bmode/0', 'angio/0', 'bmode/1']);
+    expect(asked.slice(0, 8)).toEqual([...[0, 1, 2, 3, 4, 5, 6].map((index) => `bmode/${index}`), 'angio/0']);
     angioReady();
     await loading;
     expect(store.getSnapshot()).toMatchObject({ bmodeLoaded: 160, angioLoaded: 64, downloading: false });
