@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { diceCoefficient } from '../../../src/domain/contours/agreement.ts';
 import type { BorderDetection } from '../../../src/domain/contours/border-detection.ts';
 import { createBorderDetector } from '../../../src/domain/contours/border-detector.ts';
-import { arcRobustEemFit, bridgeBlindEem, bridgeEemAcrossArcs } from '../../../src/domain/contours/eem-shape-prior.ts';
+import { arcRobustEemFit } from '../../../src/domain/contours/arc-robust-ellipse.ts';
+import { bridgeBlindEem, bridgeEemAcrossArcs } from '../../../src/domain/contours/eem-shape-prior.ts';
 import { evaluationCase, TUNING_SEEDS } from '../../../src/domain/synthetic/evaluation-cases.ts';
 
 /** Frame 0 of a tuning case, detected with frame 1 as its temporal neighbour (as bench:contours does). */
