@@ -58,6 +58,7 @@ import { createCoarseToFineWorkspace, searchClosedBorderCoarseToFine } from './c
 import { frameConfidence, type ConfidenceInputs } from './confidence.ts';
 import { addContinuity, buildLumenCost } from './lumen-search.ts';
 import { bordersFromPaths } from './border-radii.ts';
+import { restoreShoulders } from './ostium-shoulders.ts';
 import { BLIND_BAND_START_MM, rayEvidence } from './blind-rays.ts';
 import { frameConfidenceInputs } from './frame-confidence-inputs.ts';
 import { createPolarSampler } from './polar-sampler.ts';
@@ -81,6 +82,8 @@ const BRANCH_EXCESS_MM = 0.3;
 const BRANCH_FLOOR_MM = 0.08;
 const BRANCH_MIN_RAYS = 6;
 const BRANCH_MARGIN_RAYS = 4;
+/** A shoulder beside an ostium keeps the first search's radii while within this of where both searches meet. */
+const SHOULDER_EXCESS_MM = 0.1;
 /** Blocks of the temporal alignment: rays, and mm along the ray. */
 const ALIGN_BLOCK_RAYS = 12;
 const ALIGN_BLOCK_MM = 0.45;
@@ -199,6 +202,7 @@ export function createBorderDetector(
   const noLumen = new Int32Array(angleCount).fill(-gap);
   const search = createCoarseToFineWorkspace(angleCount, candidateCount);
   const lumenPath = new Int32Array(angleCount);
+  const firstLumen = new Int32Array(angleCount);
   const vesselPath = new Int32Array(angleCount);
   const eemFit = new Float64Array(angleCount);
   const temporalRamp = new Float32Array(sampleCount);
@@ -341,17 +345,20 @@ export function createBorderDetector(
       let vesselBlind = searchVessel();
 
       // Side branches: rays whose EEM lies far outside the ellipse of the rest saw no wall. Both
-      // borders are searched again with those rays blind, bridging the ostium.
+      // borders are searched again with those rays blind, bridging the ostium; the lumen's shoulders
+      // beside it keep the first search's radii (ostium-shoulders.ts).
       const branch = new Uint8Array(angleCount);
       // Shape prior (eem-shape-prior.ts): the ellipse of the rays that saw a wall, robust to a whole ostium.
       if (wallEemFit(vesselPath, lumenPath, { scale: 1, offset: candidateFirst }, vesselBlind, { ...wallEvidence, ...arcScales }, arcScales.tolerance, arcScales.floor, eemFit, branch) && branchRays(vesselPath, eemFit, vesselBlind, px(BRANCH_EXCESS_MM), BRANCH_MIN_RAYS, branch) > 0) {
         widen(branch, BRANCH_MARGIN_RAYS);
+        firstLumen.set(lumenPath);
         for (let a = 0; a < angleCount; a++) {
           if (branch[a] === 0 || blind[a] === 1) continue;
           blind[a] = 1;
           lumenCost.fill(0, a * candidateCount, (a + 1) * candidateCount);
         }
         searchClosedBorderCoarseToFine(lumenCost, search, { maxJump: t.lumenMaxJump, jumpPenalty: t.lumenJumpCost }, lumenPath);
+        restoreShoulders(lumenPath, firstLumen, branch, blind, px(SHOULDER_EXCESS_MM));
         vesselBlind = searchVessel();
       }
 

@@ -10,108 +10,16 @@
  *    the last edge before it, down to the lumen's). They carry no evidence of where the wall is and
  *    are left out of the ellipse, with the shoulders beside a run of them (leaveOutShoulders: the
  *    border leaves and rejoins the wall gradually).
- * 2. The EEM's ellipse from the other seeing rays, robust to a whole missing arc (arcRobustEemFit).
- *    The outliers of a wide arc are contiguous and may be a third of the rays, too many for a fit
- *    that starts from all rays (a second harmonic bends towards a bulge of that width). So each
- *    hypothesis leaves out one contiguous arc (none, or up to ARC_WIDTHS_DEG wide, at every
- *    ARC_STEP_DEG), fits
- *      r(θ) ≈ c₀ + c₁ cos θ + s₁ sin θ + c₂ cos 2θ + s₂ sin 2θ
- *    to the other rays, and scores it over all of them by the truncated squared residual (MSAC:
- *    min(residual², tolerance²)). The best hypothesis's inliers (the narrower arc on a tie) seed
- *    robustEemFit's trimmed iterations; the rays it left out stay out. The detector's side-branch
- *    test (border-detector.ts step 7) measures the EEM against this ellipse.
+ * 2. The EEM's ellipse from the other seeing rays, robust to a whole missing arc (arcRobustEemFit,
+ *    arc-robust-ellipse.ts). The detector's side-branch test (border-detector.ts step 7) measures
+ *    the EEM against this ellipse.
  * 3. At the end (bridgeEemAcrossArcs) runs of wall-less rays whose EEM strays from the ellipse join
  *    the blind rays, and across every blind arc the EEM follows the ellipse (bridgeBlindEem),
  *    shifted at each end to meet the seeing neighbour so that no step is left, never inside the
  *    lumen plus the minimal plaque+media thickness.
  */
-import { robustEemFit } from './vessel-search.ts';
-import { ELLIPSE_TERMS, ellipseTerms } from './ellipse-terms.ts';
+import { arcRobustEemFit } from './arc-robust-ellipse.ts';
 import { forEachBlindRun } from './radial-profile.ts';
-
-/** Widths of the arcs left out by the hypotheses, degrees. */
-const ARC_WIDTHS_DEG = [0, 40, 80, 120, 160] as const;
-/** Start of the left-out arc every this many degrees. */
-const ARC_STEP_DEG = 10;
-
-/**
- * The EEM's robust ellipse into `fit` (radii in `radii` units), ignoring blind rays, robust to one
- * wide arc of outliers; `tolerance` is an inlier's largest distance from a hypothesis, `floor` the
- * trimming floor of robustEemFit. False when too few rays see.
- */
-export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tolerance: number, floor: number, fit: Float64Array): boolean {
-  const n = radii.length;
-  const basis = ellipseTerms(n);
-  // Running sums round the circle of the seeing rays' normal equations (b bᵀ and b r), so that each
-  // hypothesis's equations are the total less its arc's: 150 hypotheses cost about one fit each.
-  // Only the matrix's upper triangle and the right-hand side are summed (UPPER): b_i b_j = b_j b_i
-  // exactly, so the lower triangle, mirrored from it, holds the very sums it would have. The
-  // buffer is kept between calls (it is large for a per-frame allocation); every entry read is written first.
-  const stride = TERMS * TERMS + TERMS;
-  if (runningBuffer.length < (n + 1) * stride) runningBuffer = new Float64Array((n + 1) * stride);
-  const running = runningBuffer;
-  for (const q of UPPER) running[q] = 0;
-  for (let a = 0; a < n; a++) {
-    const from = a * stride;
-    const to = from + stride;
-    for (const q of UPPER) running[to + q] = running[from + q]!;
-    if (blind[a] === 1) continue;
-    for (let i = 0; i < TERMS; i++) {
-      const bi = basis[a * TERMS + i]!;
-      for (let j = i; j < TERMS; j++) running[to + i * TERMS + j]! += bi * basis[a * TERMS + j]!;
-      running[to + TERMS * TERMS + i]! += bi * radii[a]!;
-    }
-  }
-  let seeing = 0;
-  for (let a = 0; a < n; a++) seeing += blind[a] === 1 ? 0 : 1;
-  const equations = new Float64Array(stride);
-  const coefficients = new Float64Array(TERMS);
-  const trial = new Float64Array(n);
-  let bestLoss = Infinity;
-  let bestWeight: Uint8Array | null = null;
-  const cap = tolerance * tolerance;
-  for (const widthDeg of ARC_WIDTHS_DEG) {
-    const width = Math.round((widthDeg * n) / 360);
-    const starts = width === 0 ? 1 : Math.round(360 / ARC_STEP_DEG);
-    for (let s = 0; s < starts; s++) {
-      const start = Math.round((s * n) / starts);
-      // The total less the arc [start, start + width) (which may wrap round).
-      const end = start + width;
-      let left = seeing;
-      for (const q of UPPER) {
-        const arcSum = end <= n ? running[end * stride + q]! - running[start * stride + q]! : running[n * stride + q]! - running[start * stride + q]! + running[(end - n) * stride + q]!;
-        equations[q] = running[n * stride + q]! - arcSum;
-      }
-      for (let i = 1; i < TERMS; i++) for (let j = 0; j < i; j++) equations[i * TERMS + j] = equations[j * TERMS + i]!;
-      for (let j = 0; j < width; j++) left -= blind[(start + j) % n] === 1 ? 0 : 1;
-      if (left < n / 4 || !solveNormal(equations, coefficients)) continue;
-      // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
-      // bulge can be. The terms are never negative, so a hypothesis is dropped as soon as its sum
-      // reaches the best one's (most do early: the same choice, for a fraction of the work).
-      let loss = 0;
-      for (let a = 0; a < n && loss < bestLoss; a++) {
-        if (blind[a] !== 0) continue;
-        let value = 0;
-        for (let i = 0; i < TERMS; i++) value += basis[a * TERMS + i]! * coefficients[i]!;
-        trial[a] = value;
-        loss += Math.min(cap, (radii[a]! - value) ** 2);
-      }
-      // Strictly less: on a tie the narrower arc (tried first) stays.
-      if (loss < bestLoss) {
-        bestLoss = loss;
-        bestWeight = new Uint8Array(n);
-        for (let a = 0; a < n; a++) bestWeight[a] = blind[a] === 0 && Math.abs(radii[a]! - trial[a]!) <= tolerance ? 1 : 0;
-      }
-    }
-  }
-  if (bestWeight === null) return false;
-  // The inliers of the best hypothesis start the trimmed iterations; the other rays count as blind there.
-  const outliers = new Uint8Array(n);
-  for (let a = 0; a < n; a++) outliers[a] = bestWeight[a] === 1 ? 0 : 1;
-  // Rays outside the best hypothesis stay out: a bulge's shoulders, near enough to a fit bent
-  // towards them, would pull it out again.
-  return robustEemFit(radii, outliers, floor, fit);
-}
 
 /** What noWallRays reads of the polar image (lengths in polar samples). */
 export interface WallEvidence {
@@ -135,6 +43,13 @@ export interface WallEvidence {
 
 /** A ray that saw a wall shows tissue on at least this share of the samples judged. */
 const WALL_SHARE = 0.3;
+/**
+ * wallEemFit's shares, tried in turn until most rays saw a wall. Plaque darker than the tissue level
+ * (20 MHz coronary: median 52, adventitia 125) fails the first on most rays, and the ellipse was then
+ * fitted through a branch's ostium; a branch's blood, with next to no tissue, still fails the second
+ * (tuning seeds: 0.02 and 0.05 alike; at 0.1 dark plaque fails again).
+ */
+const WALL_SHARES = [WALL_SHARE, 0.05] as const;
 
 /**
  * Marks in `noWall` (1) the rays that saw no wall: the plaque and media between the lumen and the
@@ -142,7 +57,7 @@ const WALL_SHARE = 0.3;
  * between the lumen and its far wall), or nothing beyond the EEM is tissue (a shadow: the search
  * took the last edge before it). Tissue is a lit sample above the tissue level.
  */
-export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evidence: WallEvidence, noWall: Uint8Array): void {
+export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evidence: WallEvidence, noWall: Uint8Array, wallShare = WALL_SHARE): void {
   const { smooth, lit, sampleCount, insideCount, tissueLevel, edge, minWall, band } = evidence;
   const tissueShare = (row: number, from: number, to: number): number => {
     let count = 0;
@@ -158,9 +73,9 @@ export function noWallRays(lumen: ArrayLike<number>, eem: ArrayLike<number>, evi
     const end = Math.min(sampleCount, insideCount[a]!);
     const wallFrom = Math.round(lumen[a]!) + edge;
     const wallTo = Math.min(end, Math.round(eem[a]!) - edge);
-    const darkWall = wallTo - wallFrom >= minWall && tissueShare(row, wallFrom, wallTo) < WALL_SHARE;
+    const darkWall = wallTo - wallFrom >= minWall && tissueShare(row, wallFrom, wallTo) < wallShare;
     const beyondFrom = Math.round(eem[a]!) + edge;
-    const darkBeyond = beyondFrom + band <= end && tissueShare(row, beyondFrom, beyondFrom + band) < WALL_SHARE;
+    const darkBeyond = beyondFrom + band <= end && tissueShare(row, beyondFrom, beyondFrom + band) < wallShare;
     noWall[a] = darkWall || darkBeyond ? 1 : 0;
   }
 }
@@ -231,7 +146,7 @@ export interface SampleMap {
 /**
  * The EEM's ellipse (into `fit`, in the units of `eem`) from the rays that saw a wall: blind rays
  * and those noWallRays marks (written into `noWall`) are left out, unless they are most of the
- * circle (then `noWall` is cleared). False when too few rays see.
+ * circle at every share of WALL_SHARES (then `noWall` is cleared). False when too few rays see.
  */
 export function wallEemFit(eem: ArrayLike<number>, lumen: ArrayLike<number>, map: SampleMap, blind: Uint8Array, evidence: WallEvidence, tolerance: number, floor: number, fit: Float64Array, noWall: Uint8Array): boolean {
   const n = eem.length;
@@ -241,12 +156,16 @@ export function wallEemFit(eem: ArrayLike<number>, lumen: ArrayLike<number>, map
     eemSamples[a] = eem[a]! * map.scale + map.offset;
     lumenSamples[a] = lumen[a]! * map.scale + map.offset;
   }
-  noWallRays(lumenSamples, eemSamples, evidence, noWall);
   const unseen = new Uint8Array(n);
-  for (let a = 0; a < n; a++) unseen[a] = blind[a] === 1 || noWall[a] === 1 ? 1 : 0;
-  leaveOutShoulders(eemSamples, noWall, evidence.shoulderSlope, unseen);
   let walls = 0;
-  for (let a = 0; a < n; a++) walls += unseen[a] === 1 ? 0 : 1;
+  for (const share of WALL_SHARES) {
+    noWallRays(lumenSamples, eemSamples, evidence, noWall, share);
+    for (let a = 0; a < n; a++) unseen[a] = blind[a] === 1 || noWall[a] === 1 ? 1 : 0;
+    leaveOutShoulders(eemSamples, noWall, evidence.shoulderSlope, unseen);
+    walls = 0;
+    for (let a = 0; a < n; a++) walls += unseen[a] === 1 ? 0 : 1;
+    if (walls >= MIN_WALL_SHARE * n) break;
+  }
   if (walls < MIN_WALL_SHARE * n) {
     // Most of the circle without a wall is no ostium nor a shadow but a frame the test cannot read
     // (dark throughout, or many struts' shadows): no ray is told apart, the fit is over all seeing rays.
@@ -355,42 +274,5 @@ export function bridgeEemAcrossArcs(
     }
   }
   bridgeBlindEem(radii, blind, fit, lumen, minGapPx);
-  return true;
-}
-
-const TERMS = ELLIPSE_TERMS;
-/** Indices of the normal equations' upper triangle (row-major) and right-hand side, as arcRobustEemFit sums them. */
-const UPPER: readonly number[] = [
-  ...Array.from({ length: TERMS }, (_, i) => Array.from({ length: TERMS - i }, (_, d) => i * TERMS + i + d)).flat(),
-  ...Array.from({ length: TERMS }, (_, i) => TERMS * TERMS + i),
-];
-let runningBuffer = new Float64Array(0);
-
-/** Solves the normal equations (TERMS × TERMS matrix then right-hand side, in `equations`, which it overwrites) into `out`; false if singular. */
-function solveNormal(equations: Float64Array, out: Float64Array): boolean {
-  const m = TERMS;
-  const rhs = m * m;
-  for (let col = 0; col < m; col++) {
-    let pivot = col;
-    for (let row = col + 1; row < m; row++) if (Math.abs(equations[row * m + col]!) > Math.abs(equations[pivot * m + col]!)) pivot = row;
-    if (Math.abs(equations[pivot * m + col]!) < 1e-9) return false;
-    if (pivot !== col) {
-      for (let j = 0; j <= m; j++) {
-        // j = m: the right-hand side's entries.
-        const p = j < m ? pivot * m + j : rhs + pivot;
-        const c = j < m ? col * m + j : rhs + col;
-        const held = equations[c]!;
-        equations[c] = equations[p]!;
-        equations[p] = held;
-      }
-    }
-    for (let row = 0; row < m; row++) {
-      if (row === col) continue;
-      const factor = equations[row * m + col]! / equations[col * m + col]!;
-      for (let j = col; j < m; j++) equations[row * m + j]! -= factor * equations[col * m + j]!;
-      equations[rhs + row]! -= factor * equations[rhs + col]!;
-    }
-  }
-  for (let i = 0; i < m; i++) out[i] = equations[rhs + i]! / equations[i * m + i]!;
   return true;
 }
