@@ -36,7 +36,8 @@
  * 5. Blind rays (blind-rays.ts): behind the guidewire and off the frame (no speckle past 0.8 mm) both borders are
  *    unseen; behind calcium or a strut (a strong echo near the lumen border, then no speckle) only
  *    the EEM is (vessel-search.ts). Blind rays have a flat cost, are crossed on smoothness alone,
- *    and their radii are interpolated from the seeing rays on each side.
+ *    and their radii are interpolated from the seeing rays on each side. Calcium is thick: an EEM
+ *    found on it or in its silent shadow is searched again with those rays blind (vessel-blind.ts).
  * 6. Closed-border dynamic programming (border-search.ts), coarse to fine (coarse-to-fine-search.ts:
  *    pairs of samples first, then every sample in a band round that path). Without a previous frame the blood
  *    evidence is weakest, so a first EEM search runs alone and its robust ellipse (vessel-search.ts)
@@ -73,7 +74,7 @@ import { branchRays, FORBIDDEN, robustEemFit, vesselCost, vesselCostForLumen } f
 import { eemArcScales, silentBeyondShare, wallEemFit } from './eem-shape-prior.ts';
 import { checkCarriedEem, eemShapeResidual, type CarriedEemCheck } from './carried-eem.ts';
 import { sameBytes } from './same-bytes.ts';
-import { shadowWindowsOf, vesselBlindRays } from './vessel-blind.ts';
+import { eemOnCalcium, shadowWindowsOf, vesselBlindRays } from './vessel-blind.ts';
 import { isReadableFrame, readabilityFeatures, type ReadabilityFeatures } from './frame-readability.ts';
 
 
@@ -323,11 +324,10 @@ export function createBorderDetector(
       const wallEvidence = { smooth, lit, sampleCount, insideCount, tissueLevel: model.bloodLevel + 0.5 * (model.tissueLevel - model.bloodLevel) };
       const arcScales = eemArcScales(sampleMm);
       // Vessel: blind where the lumen is, and behind strong echoes just outside the lumen.
-      const searchVessel = (): Uint8Array => {
-        const vesselBlind = vesselBlindRays(
-          { blind, lumenPath, candidateFirst, ringEnd, insideCount, wallSamples: gap + adventitia + 2, smooth, lit, angleCount, sampleCount, brightLevel: model.brightLevel },
-          shadowWindows,
-        );
+      const blindInputs = { blind, lumenPath, candidateFirst, ringEnd, insideCount, wallSamples: gap + adventitia + 2, smooth, lit, angleCount, sampleCount, brightLevel: model.brightLevel };
+      const searchVessel = (calcium: Uint8Array | null = null): Uint8Array => {
+        const vesselBlind = vesselBlindRays(blindInputs, shadowWindows);
+        if (calcium) for (let a = 0; a < angleCount; a++) vesselBlind[a]! |= calcium[a]!;
         const eemSearch = (continuity: Float32Array | null, into: Int32Array): void => {
           vesselCostForLumen(vCostFree, lumenPath, gap, angleCount, candidateCount, vCost);
           for (let a = 0; a < angleCount; a++) {
@@ -361,6 +361,9 @@ export function createBorderDetector(
         restoreShoulders(lumenPath, firstLumen, branch, blind, px(SHOULDER_EXCESS_MM));
         vesselBlind = searchVessel();
       }
+      // Calcium: an EEM on a thick echo or in its shadow took the calcium's edge (vessel-blind.ts); searched again bridging it.
+      const calcium = new Uint8Array(angleCount);
+      if (eemOnCalcium(blindInputs, shadowWindows, vesselPath, calcium) > 0) vesselBlind = searchVessel(calcium);
 
       // Radii: sub-sample refinement, blind rays interpolated, low-pass, the vessel outside the lumen (border-radii.ts).
       const radii = bordersFromPaths(

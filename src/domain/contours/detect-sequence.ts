@@ -112,7 +112,7 @@ export const SECOND_OPINION_ODDS = 4.5;
  *   EEM is detected alone as well, and the result alone kept when its lumen did not grow.
  * - bent: the final EEM is not near-elliptical, held there by the lumen the continuity carried
  *   (bent-eem.ts; low-signal arc: vessel Dice 0.84 against 0.985 alone); it is detected alone as
- *   well, and the result alone kept when its EEM is near-elliptical.
+ *   well, and the EEM alone kept when it is near-elliptical, with the run's lumen (keptLumen).
  * A result alone that replaced the sequence's does not guide the next frame (its borders are not
  * continuity, secondOpinionKept): the two readings disagreed, and one taken alone with a worse EEM
  * had carried it into the next frames (low-signal-arc tuning seed 1104). The next frame still uses
@@ -133,7 +133,11 @@ export function detectInSequence(detector: BorderDetector, frame: Uint8Array, pr
   const odds = (confidence: number): number => confidence / Math.max(1e-6, 1 - confidence);
   const grew = hugging && lumenGrewOntoEem(detection, hug, alone, pixelSpacingMm);
   const surer = (hugging || low) && odds(alone.confidence) > SECOND_OPINION_ODDS * odds(detection.confidence);
-  if (grew || surer || (bent && straightensEem(alone))) return { ...alone, secondOpinionKept: true };
+  if (grew || surer) return { ...alone, secondOpinionKept: true };
+  if (bent && straightensEem(alone)) {
+    const lumen = keptLumen(detection, alone);
+    return { ...alone, lumen, secondOpinionKept: lumen !== detection.lumen };
+  }
   return hugging ? { ...detection, confirmedHugShare: hug } : unchecked;
 }
 
@@ -171,3 +175,18 @@ export function detectBorderSequence(detector: BorderDetector, frames: Uint8Arra
   return { detections, carry: previous && previousFrame ? carryOf(previous, previousFrame) : carry };
 }
 
+/**
+ * The lumen of a frame whose bent EEM gives way to the frame alone's: the EEM was what was wrong, and
+ * the run's lumen had the temporal cue the frame alone lacks. Since the EEM on calcium is bridged
+ * (vessel-blind.ts) more frames alone have a near-elliptical EEM, and taking their lumen too lost
+ * what the cue gave (eccentric-catheter tuning 1103 frames 706–717: lumen Dice 0.96 in the run,
+ * 0.925 alone). Kept when the EEM alone lies outside it on every ray, and then the result guides
+ * the next frame as any other (its EEM is the near-elliptical one); otherwise the frame alone's.
+ */
+function keptLumen(run: BorderDetection, alone: BorderDetection): BorderDetection['lumen'] {
+  const lumen = run.lumen.radiiPx;
+  const vessel = alone.vessel.radiiPx;
+  if (lumen.length !== vessel.length) return alone.lumen;
+  for (let a = 0; a < lumen.length; a++) if (vessel[a]! <= lumen[a]!) return alone.lumen;
+  return run.lumen;
+}

@@ -113,6 +113,10 @@ export const FORBIDDEN = 1e7;
  * Marks in `blind` (1 = blind) the rays whose band past the lumen holds a strong echo (above
  * `bright`) followed by almost no signal: less than `maxShare` of the `shadowBand` samples from
  * `shadowGap` behind the echo carry speckle (`lit`: local variance above the no-signal level).
+ * "Behind the echo" is behind its peak, or, given `echoEndShare`, behind where the image falls
+ * below that share of the peak: calcium is a band up to 0.2 mm thick whose brightest sample may
+ * lie at its front, and its back half is no signal behind it. `shadowStart` gets the sample where
+ * a marked ray's shadow window begins.
  */
 export function shadowedRays(
   smooth: Float32Array,
@@ -127,6 +131,8 @@ export function shadowedRays(
   bright: number,
   maxShare: number,
   blind: Uint8Array,
+  echoEndShare = 0,
+  shadowStart?: Int32Array,
 ): void {
   for (let a = 0; a < angleCount; a++) {
     const row = a * sampleCount;
@@ -141,13 +147,19 @@ export function shadowedRays(
       }
     }
     if (peak < 0) continue;
+    // With echoEndShare, the shadow is read from where the echo ends rather than from its peak.
+    let echoEnd = peak;
+    if (echoEndShare > 0) while (echoEnd + 1 < Math.min(end, peak + searchBand) && smooth[row + echoEnd + 1]! > echoEndShare * peakValue) echoEnd++;
     let count = 0;
     let seen = 0;
-    for (let k = peak + shadowGap; k < Math.min(end, peak + shadowGap + shadowBand); k++) {
+    for (let k = echoEnd + shadowGap; k < Math.min(end, echoEnd + shadowGap + shadowBand); k++) {
       count++;
       seen += lit[row + k]!;
     }
-    if (count > 0 && seen < maxShare * count) blind[a] = 1;
+    if (count > 0 && seen < maxShare * count) {
+      blind[a] = 1;
+      if (shadowStart) shadowStart[a] = echoEnd + shadowGap;
+    }
   }
 }
 
