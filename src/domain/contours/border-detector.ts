@@ -367,7 +367,7 @@ export function createBorderDetector(
 
       // Radii: sub-sample refinement, blind rays interpolated, low-pass, the vessel outside the lumen (border-radii.ts).
       const radii = bordersFromPaths(
-        { lumenPath, vesselPath, blind, vesselBlind, prefixRows, prevLumen, prevVessel, wallEvidence, sigma },
+        { lumenPath, vesselPath, blind, branch, vesselBlind, prefixRows, prevLumen, prevVessel, wallEvidence, sigma },
         { angleCount, sampleCount, firstSample, candidateFirst, candidateCount, step, sampleMm, pixelSpacingMm: mm, gap, lumenInner, lumenOuter, media, adventitia, tuning: t },
       );
       const { lumenRadii, vesselRadii } = radii;

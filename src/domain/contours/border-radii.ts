@@ -2,12 +2,13 @@
  * The two borders' radii from the searches' paths (border-detector.ts step 8): each path's sample
  * refined to a fraction of a sample on its own step response (parabola through the chosen sample
  * and its neighbours), the lumen shifted by the log-compression bloom; blind rays interpolated from
- * the seeing rays on each side, the EEM carried across blind and wall-less arcs by its shape prior
+ * the seeing rays on each side (across a side branch's ostium along the lumen's curve, ostium-bridge.ts), the EEM carried across blind and wall-less arcs by its shape prior
  * (eem-shape-prior.ts); an angular low-pass (Fourier series of r(θ)); the vessel at least half the
  * minimal wall outside the lumen. A frame on which no ray saw anything keeps its previous borders.
  */
 import type { BorderDetectorTuning } from './border-tuning.ts';
 import { bridgeEemAcrossArcs, type WallEvidence } from './eem-shape-prior.ts';
+import { bridgeOstia } from './ostium-bridge.ts';
 import { refine } from './lumen-search.ts';
 import { interpolateBlind, lowPass } from './radial-profile.ts';
 import { stepAt } from './vessel-search.ts';
@@ -18,6 +19,8 @@ export interface BorderPaths {
   readonly vesselPath: Int32Array;
   /** Rays on which the lumen was not seen (its radius interpolated); the vessel's blind rays. */
   readonly blind: Uint8Array;
+  /** The side branches' rays (bridged along the lumen's curve, ostium-bridge.ts), or null. */
+  readonly branch?: Uint8Array | null;
   readonly vesselBlind: Uint8Array;
   /** Per ray (sampleCount + 1 each), prefix sums of the smoothed polar image. */
   readonly prefixRows: Float64Array;
@@ -84,7 +87,10 @@ export function bordersFromPaths(paths: BorderPaths, geometry: RadiiGeometry): B
     lumenRadii.set(prevLumen);
     vesselRadii.set(prevVessel);
   } else {
-    if (blindCount > 0 && blindCount < angleCount) interpolateBlind(lumenRadii, blind);
+    if (blindCount > 0 && blindCount < angleCount) {
+      interpolateBlind(lumenRadii, blind);
+      if (paths.branch) bridgeOstia(lumenRadii, blind, paths.branch);
+    }
     // Shape prior (eem-shape-prior.ts): blind arcs, and stray arcs that saw no wall, follow the EEM's robust ellipse.
     if (vesselBlindCount < angleCount) bridgeEemAcrossArcs(vesselRadii, vesselBlind, lumenRadii, geometry.pixelSpacingMm, sampleMm, { scale: 1 / step, offset: -firstSample }, wallEvidence, gap * step);
     lowPass(lumenRadii, t.lumenHarmonics);
