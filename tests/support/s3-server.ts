@@ -112,6 +112,8 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
       if (refusal && presigned) stats.refused.push({ code: refusal.code, url: request.url ?? '' });
       if (refusal) return void sendError(response, refusal);
       const upstream = http.request({ host: inner.address, port: inner.port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
+        // A client already gone (a replica killed mid-request) takes nothing: pipeline throws on a destroyed stream.
+        if (response.destroyed) return void answer.resume();
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         if (presigned && answer.statusCode === 200) {
           stats.served++;
