@@ -97,8 +97,9 @@ test('the draft offer is a bar beside the image, never over it', async ({ page }
   await drawRuler(page, [100, 400], [400, 400], { toolOff: true });
   await expect(cards(page)).toHaveCount(saved + 1);
   await expect(page.getByRole('button', { name: 'Save' })).toHaveAttribute('data-attention', '');
-  // Kept as a draft while working; the reload's "leave site?" question is the browser's: leave.
-  await waitForStoredDraft(page);
+  // Kept as a draft while working (the draft with the new ruler, not an earlier one); the reload's
+  // "leave site?" question is the browser's: leave.
+  await waitForStoredDraft(page, saved + 1);
   const asked: string[] = [];
   page.on('dialog', (dialog) => {
     asked.push(dialog.type());
