@@ -26,6 +26,7 @@
  *   --scores       print the neighbour score (frame-neighbours.ts) by frame gap instead
  *   --tuning       TUNING_SEEDS (what the neighbour threshold is fitted on) instead of EVALUATION_SEEDS
  *   --types a,b    only these case types
+ *   --seeds a,b    these seeds (a holdout set neither TUNING_SEEDS nor EVALUATION_SEEDS uses)
  *   --dump file    write every frame's confidence, its inputs (confidence.ts), its neighbour score, its
  *                  carried-EEM check (carriedEem: residuals in mm, replaced), and
  *                  its Dice and confidence in the sequence and alone, as JSON lines
@@ -51,7 +52,7 @@ import { caseSelection } from './case-selection.ts';
 import { seededRandom } from '../src/domain/random.ts';
 
 const args = process.argv.slice(2);
-const { tuning, types, seeds } = caseSelection(args);
+const { types, seeds, label } = caseSelection(args);
 
 const KINDS = ['consecutive', 'drops', 'gated', 'shuffled', 'stitched', 'interleaved'] as const;
 type Kind = (typeof KINDS)[number];
@@ -197,7 +198,7 @@ function printScores(): void {
       }
     }
   }
-  console.info(`neighbour score by frame gap (${tuning ? 'TUNING' : 'EVALUATION'} seeds; threshold ${NEIGHBOUR_SCORE}): min / 10th pct / median / 90th pct / max`);
+  console.info(`neighbour score by frame gap (${label}; threshold ${NEIGHBOUR_SCORE}): min / 10th pct / median / 90th pct / max`);
   for (const gap of gaps) {
     const values = byGap.get(gap)!.sort((a, b) => a - b);
     const q = (p: number): string => values[Math.min(values.length - 1, Math.floor(p * values.length))]!.toFixed(3).padStart(7);
@@ -284,7 +285,7 @@ function printOrder(): void {
   }
   const seconds = (performance.now() - started) / 1000;
   const f = (value: number, digits: number, width: number): string => value.toFixed(digits).padStart(width);
-  console.info(`border detection in any frame order: ${types.length} case types x ${seeds.length} seeds (${tuning ? 'TUNING' : 'EVALUATION'}_SEEDS: ${seeds.join(', ')})`);
+  console.info(`border detection in any frame order: ${types.length} case types x ${seeds.length} seeds (${label}: ${seeds.join(', ')})`);
   console.info('Dice: mean over the kind\'s frames; vs alone: max(|lumen|, |vessel|) Dice difference from the frame detected alone');
   console.info(`${'kind'.padEnd(13)}${'frames'.padStart(7)}${'lumen'.padStart(8)}${'vessel'.padStart(8)}${'lumen alone'.padStart(12)}${'vs alone mean'.padStart(14)}${'max'.padStart(7)}${'non-nb'.padStart(8)}${'non-nb max'.padStart(11)}${'worse'.padStart(7)}${'better'.padStart(7)}${'max drop'.padStart(9)}${'nb drop'.padStart(9)}`);
   for (const kind of KINDS) {
