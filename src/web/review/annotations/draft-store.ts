@@ -1,54 +1,43 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { AnnotationManifestSchema, type AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import { decodeJwtClaims } from '../../auth/session-user.ts';
+import { createDraftPageCopy, type DraftPageCopy } from './draft-page-copy.ts';
+import { DRAFT_MAX_AGE_MS, readableDraft, storedDraft, draftKey, type AnnotationDraft, type DraftOwner, type StoredDraft } from './draft-record.ts';
+
+export { DRAFT_MAX_AGE_MS, type AnnotationDraft, type DraftOwner } from './draft-record.ts';
 
 /**
  * Unsaved annotation edits kept in this browser's IndexedDB, one draft per user and record, so a
  * forced sign-out (expired session, an API 401), a crash or a reload loses no work. The draft is
- * offered back when the record is opened again (see draft-sync.ts); saving deletes it.
+ * offered back when the record is opened again (see draft-sync.ts); saving deletes it. As the page
+ * goes, a copy is also written synchronously to Web Storage (draft-page-copy.ts), which IndexedDB
+ * cannot promise; reading a draft takes the newer of the two.
  *
  * Drafts outlive sign-out on purpose: a session that ended by itself is exactly the case they are
  * for. They are keyed by the ID token's issuer and subject, so another person signing in on the
  * same browser never sees them, and they are dropped after DRAFT_MAX_AGE_MS.
  */
 
-/** Whose drafts: the ID token's `iss` and `sub`, stable across sign-ins (unlike the token itself). */
-export interface DraftOwner {
-  issuer: string;
-  subject: string;
-}
-
-export interface AnnotationDraft {
-  recordId: string;
-  patientId: string;
-  /** The saved version the edits were made on (0 = nothing saved yet); a save from it meets the conflict question if the server moved on. */
-  baseVersion: number;
-  manifest: AnnotationManifest;
-  /** When the draft was last written, in ms since the epoch. */
-  updatedAt: number;
-}
-
-interface StoredDraft extends AnnotationDraft {
-  key: string;
-  issuer: string;
-  subject: string;
-}
-
 interface DraftsDb extends DBSchema {
   drafts: { key: string; value: StoredDraft; indexes: { updatedAt: number } };
 }
 
-/** A draft not touched for 30 days is most likely forgotten, and patient data should not linger. */
-export const DRAFT_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 export const DRAFTS_DB_NAME = 'ivus-review-drafts';
 const DB_VERSION = 1;
 
 export interface DraftStore {
   saveDraft(owner: DraftOwner, draft: AnnotationDraft): Promise<void>;
-  /** The owner's draft of the record, or null (none, too old, or unreadable: the last two are deleted). */
+  /**
+   * The page is going: keeps the draft in Web Storage at once (a reload or a closed tab may end the
+   * page before an IndexedDB write finishes), then saves it as saveDraft does.
+   */
+  saveDraftAtPageEnd(owner: DraftOwner, draft: AnnotationDraft): Promise<void>;
+  /**
+   * The owner's draft of the record, or null (none, too old, or unreadable: the last two are deleted).
+   * A newer copy left in Web Storage as the page went is moved into IndexedDB and answered.
+   */
   loadDraft(owner: DraftOwner, recordId: string): Promise<AnnotationDraft | null>;
   deleteDraft(owner: DraftOwner, recordId: string): Promise<void>;
-  /** Deletes every user's drafts older than the maximum age; answers how many. */
+  /** Deletes every user's drafts older than the maximum age, in both places; answers how many. */
   pruneDrafts(): Promise<number>;
   /** Resolves once every write asked for so far is done (sign-out waits for it before leaving the page). */
   settled(): Promise<void>;
@@ -58,6 +47,8 @@ export interface DraftStoreOptions {
   name?: string;
   now?: () => number;
   maxAgeMs?: number;
+  /** Where the copy made as the page goes is kept (localStorage by default). */
+  pageCopy?: DraftPageCopy;
 }
 
 /** The owner of drafts made with this ID token; null when it lacks an issuer or subject (then nothing is kept). */
@@ -69,12 +60,7 @@ export function draftOwnerFromIdToken(idToken: string | null | undefined): Draft
   return { issuer, subject };
 }
 
-/** One string key per user and record; JSON keeps the parts from running into each other. */
-function draftKey(owner: DraftOwner, recordId: string): string {
-  return JSON.stringify([owner.issuer, owner.subject, recordId]);
-}
-
-export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAgeMs = DRAFT_MAX_AGE_MS }: DraftStoreOptions = {}): DraftStore {
+export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAgeMs = DRAFT_MAX_AGE_MS, pageCopy }: DraftStoreOptions = {}): DraftStore {
   let opening: Promise<IDBPDatabase<DraftsDb> | null> | null = null;
   // Every operation runs in the order it was asked for: a delete after a save must not be overtaken
   // by it, and sign-out can wait for the tail of this chain.
@@ -87,6 +73,8 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     warned = true;
     console.warn(message, error);
   }
+
+  const copies = pageCopy ?? createDraftPageCopy({ onRefused: (error) => warn('Unsaved annotation drafts cannot be kept in Web Storage', error) });
 
   function database(): Promise<IDBPDatabase<DraftsDb> | null> {
     opening ??= (async () => {
@@ -113,15 +101,16 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     return opening;
   }
 
-  function enqueue<T>(fallback: T, operation: (db: IDBPDatabase<DraftsDb>) => Promise<T>): Promise<T> {
+  /** Runs the operation in turn; without IndexedDB, or when it fails, answers the fallback's value. */
+  function enqueue<T>(fallback: () => T, operation: (db: IDBPDatabase<DraftsDb>) => Promise<T>): Promise<T> {
     const run = queue.then(async () => {
       const db = await database();
-      if (!db) return fallback;
+      if (!db) return fallback();
       try {
         return await operation(db);
       } catch (error) {
         warn('An unsaved annotation draft could not be read or written', error);
-        return fallback;
+        return fallback();
       }
     });
     queue = run;
@@ -141,55 +130,64 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     return removed;
   }
 
-  return {
-    saveDraft(owner, draft) {
-      const stored: StoredDraft = {
-        key: draftKey(owner, draft.recordId),
-        issuer: owner.issuer,
-        subject: owner.subject,
-        recordId: draft.recordId,
-        patientId: draft.patientId,
-        baseVersion: draft.baseVersion,
-        manifest: draft.manifest,
-        updatedAt: draft.updatedAt,
-      };
-      return enqueue(undefined, async (db) => {
+  function save(owner: DraftOwner, draft: AnnotationDraft): Promise<void> {
+    const stored = storedDraft(owner, draft);
+    return enqueue(
+      () => undefined,
+      async (db) => {
         await db.put('drafts', stored);
-      });
+        // IndexedDB holds it now: a copy made as the page went, of this moment or before, is not needed.
+        copies.remove(owner, draft.recordId, draft.updatedAt);
+      },
+    );
+  }
+
+  async function load(db: IDBPDatabase<DraftsDb>, owner: DraftOwner, recordId: string): Promise<AnnotationDraft | null> {
+    const key = draftKey(owner, recordId);
+    const stored = await db.get('drafts', key);
+    const draft = stored ? readableDraft(stored, owner, recordId, now() - maxAgeMs) : null;
+    if (stored && !draft) await db.delete('drafts', key);
+    const copy = copies.read(owner, recordId, now() - maxAgeMs);
+    if (!copy || (draft && draft.updatedAt >= copy.updatedAt)) {
+      if (copy) copies.remove(owner, recordId);
+      return draft;
+    }
+    // The copy made as the page went is newer: the IndexedDB write it stood in for never finished.
+    await db.put('drafts', storedDraft(owner, copy));
+    copies.remove(owner, recordId, copy.updatedAt);
+    return copy;
+  }
+
+  return {
+    saveDraft: save,
+
+    saveDraftAtPageEnd(owner, draft) {
+      copies.write(owner, draft);
+      return save(owner, draft);
     },
 
     loadDraft(owner, recordId) {
-      return enqueue<AnnotationDraft | null>(null, async (db) => {
-        const key = draftKey(owner, recordId);
-        const stored = await db.get('drafts', key);
-        if (!stored) return null;
-        // Checked again although the key says it: a draft is never handed to anyone but its owner.
-        if (stored.issuer !== owner.issuer || stored.subject !== owner.subject || stored.recordId !== recordId) return null;
-        // Stored by an older build, or by hand: a draft that is not a valid manifest is not offered.
-        const manifest = AnnotationManifestSchema.safeParse(stored.manifest);
-        const fresh = typeof stored.updatedAt === 'number' && stored.updatedAt >= now() - maxAgeMs;
-        if (!manifest.success || !fresh || !Number.isInteger(stored.baseVersion) || stored.baseVersion < 0) {
-          await db.delete('drafts', key);
-          return null;
-        }
-        return {
-          recordId: stored.recordId,
-          patientId: stored.patientId,
-          baseVersion: stored.baseVersion,
-          manifest: manifest.data,
-          updatedAt: stored.updatedAt,
-        };
-      });
+      // Without IndexedDB the copy is all there is: offered, and kept until saved or discarded.
+      return enqueue(
+        () => copies.read(owner, recordId, now() - maxAgeMs),
+        (db) => load(db, owner, recordId),
+      );
     },
 
     deleteDraft(owner, recordId) {
-      return enqueue(undefined, async (db) => {
-        await db.delete('drafts', draftKey(owner, recordId));
-      });
+      // At once, not in turn: a reload right after Save or Discard must find no copy to offer.
+      copies.remove(owner, recordId);
+      return enqueue(
+        () => undefined,
+        async (db) => {
+          await db.delete('drafts', draftKey(owner, recordId));
+        },
+      );
     },
 
     pruneDrafts() {
-      return enqueue(0, prune);
+      const copiesRemoved = copies.prune(now() - maxAgeMs);
+      return enqueue(() => 0, prune).then((removed) => removed + copiesRemoved);
     },
 
     settled() {

@@ -50,7 +50,7 @@ export class DraftSync {
   private readonly listeners = new Set<() => void>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   /** What the draft store holds (or is about to): the manifest and base version last written, or null after a delete. */
-  private written: { manifest: AnnotationManifest; version: number } | null = null;
+  private written: { manifest: AnnotationManifest; version: number; updatedAt: number } | null = null;
   /** The manifest and base version the pending timer (if any) was set for. */
   private scheduled: { manifest: AnnotationManifest; version: number } | null = null;
   private readonly delayMs: number;
@@ -78,11 +78,12 @@ export class DraftSync {
     this.run += 1;
     this.scheduled = null;
     const unsubscribe = this.options.store.subscribe(this.onChange);
-    // The tab may be closed or frozen without warning once hidden: write now rather than in 300 ms.
+    // The tab may be closed or frozen without warning once hidden: write now rather than in 300 ms,
+    // and synchronously, since the page may be gone before an IndexedDB write finishes.
     const onHidden = () => {
-      if (document.visibilityState === 'hidden') this.flush();
+      if (document.visibilityState === 'hidden') this.keepAtPageEnd();
     };
-    const onPageHide = () => this.flush();
+    const onPageHide = () => this.keepAtPageEnd();
     window.addEventListener('pagehide', onPageHide);
     document.addEventListener('visibilitychange', onHidden);
     this.onChange();
@@ -105,7 +106,7 @@ export class DraftSync {
     // The draft's base version makes a save over a newer version meet the existing conflict question.
     // A base above the server's latest (its data was reset) would be refused: start from the latest then.
     this.options.store.restoreDraft(draft.manifest, draft.baseVersion <= serverVersion ? draft.baseVersion : serverVersion);
-    this.written = { manifest: draft.manifest, version: draft.baseVersion };
+    this.written = { manifest: draft.manifest, version: draft.baseVersion, updatedAt: draft.updatedAt };
     this.track();
   }
 
@@ -139,6 +140,25 @@ export class DraftSync {
     this.write();
   }
 
+  /**
+   * The page is hidden or going: unsaved edits are copied to Web Storage at once (the draft store's
+   * saveDraftAtPageEnd), whether or not their IndexedDB write was begun, since it may not finish.
+   */
+  private keepAtPageEnd(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.phase !== 'tracking') return;
+    const { drafts, owner, recordId, patientId, store } = this.options;
+    const snapshot = store.getSnapshot();
+    if (snapshot.status !== 'ready' || !hasUnsavedChanges(snapshot)) return this.write();
+    const manifest = snapshot.history.present;
+    // Already written: the copy keeps that write's time, so the offer says when the work was done.
+    const same = this.written?.manifest === manifest && this.written.version === snapshot.version;
+    const updatedAt = same && this.written ? this.written.updatedAt : this.now();
+    this.written = { manifest, version: snapshot.version, updatedAt };
+    void drafts.saveDraftAtPageEnd(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt });
+  }
+
   private onChange = (): void => {
     const snapshot = this.options.store.getSnapshot();
     if (this.phase === 'waiting' && snapshot.status === 'ready') this.check();
@@ -156,7 +176,7 @@ export class DraftSync {
       if (this.phase !== 'checking' || run !== this.run) return;
       const snapshot = store.getSnapshot();
       if (draft && !sameJson(draft.manifest, snapshot.saved)) {
-        this.written = { manifest: draft.manifest, version: draft.baseVersion };
+        this.written = { manifest: draft.manifest, version: draft.baseVersion, updatedAt: draft.updatedAt };
         this.phase = 'offering';
         this.setOffer({ draft, serverVersion: snapshot.version });
         return;
@@ -217,8 +237,9 @@ export class DraftSync {
     } else if (pending === 'save') {
       const snapshot = store.getSnapshot();
       const manifest = snapshot.history.present;
-      this.written = { manifest, version: snapshot.version };
-      void drafts.saveDraft(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt: this.now() });
+      const updatedAt = this.now();
+      this.written = { manifest, version: snapshot.version, updatedAt };
+      void drafts.saveDraft(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt });
     }
   }
 

@@ -1,35 +1,17 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { newRuler } from '../../../../src/domain/annotations/drag.ts';
-import { addAnnotation } from '../../../../src/domain/annotations/edits.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { emptyManifest, type AnnotationManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { draftPromptText } from '../../../../src/web/review/annotations/draft-prompt.tsx';
 import { createDraftStore, type AnnotationDraft } from '../../../../src/web/review/annotations/draft-store.ts';
 import { DraftSync, sameJson } from '../../../../src/web/review/annotations/draft-sync.ts';
+import { NOW, RECORD, freshDatabaseName, owner, ruler, stoppedAfterEach, withRuler } from './draft-fixture.ts';
 
-const owner = { issuer: 'http://demo.localhost/idp', subject: 'dana' };
-const RECORD = 'r1';
-const NOW = new Date(2026, 10, 15, 9, 30).getTime();
-let databases = 0;
-const stops: (() => void)[] = [];
-
-afterEach(() => {
-  stops.splice(0).forEach((stop) => stop());
-});
-
-function ruler(manifest: AnnotationManifest, x: number, slice = 4) {
-  return newRuler(manifest, slice, { x: 0, y: 0 }, { x, y: 0 });
-}
-
-function withRuler(x: number): AnnotationManifest {
-  const empty = emptyManifest();
-  return addAnnotation(empty, ruler(empty, x));
-}
+const stops = stoppedAfterEach();
 
 /** A review of record r1 whose server has `version` with `manifest`, with drafts synced `delayMs` after each edit. */
 function setUp({ delayMs = 5, existing }: { delayMs?: number; existing?: Partial<AnnotationDraft> } = {}) {
-  const drafts = createDraftStore({ name: `sync-test-${++databases}`, now: () => NOW });
+  const drafts = createDraftStore({ name: freshDatabaseName('sync-test'), now: () => NOW });
   const store = new AnnotationStore();
   const sync = new DraftSync({ store, drafts, owner, patientId: 'P-7', recordId: RECORD, delayMs, now: () => NOW });
   const seed = existing

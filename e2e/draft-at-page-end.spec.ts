@@ -1,0 +1,59 @@
+import { expect, test, type Page } from '@playwright/test';
+import { clinician, signIn, submitProviderSignIn } from './sign-in.ts';
+import { shortRecordHref } from './open-review.ts';
+import { drawRuler, openAnnotationReview as openReview, waitForSavedAnnotations } from './annotation-drawing.ts';
+
+/**
+ * No silent loss of unsaved work: an edit made a moment before the page goes (a reload, the tab
+ * closed) is offered back, although its draft is written 300 ms after the last change and an
+ * IndexedDB write begun as the page goes may never finish. These tests wait for nothing stored.
+ */
+
+const cards = (page: Page) => page.getByTestId('label-card');
+const prompt = (page: Page) => page.getByRole('region', { name: 'Unsaved annotations' });
+
+/** Signs in, opens the 300-frame record without images, and answers how many cards it has saved. */
+async function openRecord(page: Page): Promise<{ href: string; saved: number }> {
+  await signIn(page);
+  const href = await shortRecordHref(page);
+  await openReview(page, href);
+  return { href, saved: await cards(page).count() };
+}
+
+/** The draft offer holds the edit: Restore brings back the saved cards plus the new ruler. */
+async function expectOfferedBack(page: Page, saved: number): Promise<void> {
+  await waitForSavedAnnotations(page);
+  await expect(cards(page)).toHaveCount(saved);
+  await expect(prompt(page)).toBeVisible();
+  await prompt(page).getByRole('button', { name: 'Restore' }).click();
+  await expect(cards(page)).toHaveCount(saved + 1);
+  await expect(page.getByRole('button', { name: 'Save' })).toHaveAttribute('data-attention', '');
+}
+
+for (const pauseMs of [0, 50]) {
+  test(`an edit reloaded ${pauseMs} ms after it is made is offered back`, async ({ page }) => {
+    const { saved } = await openRecord(page);
+    page.on('dialog', (dialog) => void dialog.accept()); // the browser's "leave site?" at the reload
+    await drawRuler(page, [110, 200], [390, 320]);
+    await expect(cards(page)).toHaveCount(saved + 1);
+    if (pauseMs > 0) await page.waitForTimeout(pauseMs);
+    await page.reload();
+    await expectOfferedBack(page, saved);
+  });
+}
+
+test('an edit whose tab is closed at once is offered back in a new tab', async ({ page, context }) => {
+  const { href, saved } = await openRecord(page);
+  await drawRuler(page, [110, 200], [390, 320]);
+  await expect(cards(page)).toHaveCount(saved + 1);
+  await page.close();
+
+  // The same browser profile: a new tab signs in again (the session is per tab) and opens the record.
+  const next = await context.newPage();
+  await next.goto(`${href}?noImage=true`);
+  const email = next.getByLabel('Email');
+  await expect(email.or(next.getByTestId('annotations-status'))).toBeVisible();
+  if (await email.isVisible()) await submitProviderSignIn(next, clinician().email, clinician().password);
+  await expect(next).toHaveURL(/\/review/);
+  await expectOfferedBack(next, saved);
+});
