@@ -224,18 +224,47 @@ export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: 
   const terms = ellipseTerms(n);
   const normal = new Float64Array(m * m);
   const right = new Float64Array(m);
+  // The sums in locals (five terms, ELLIPSE_TERMS): each entry adds the same products in the same
+  // order as a loop over the matrix would, so the fit is the same to the bit, without a load and a
+  // store of the matrix per product. The upper triangle only: the matrix is symmetric (t_i t_j =
+  // t_j t_i exactly), mirrored below.
+  let r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0;
+  let n00 = 0, n01 = 0, n02 = 0, n03 = 0, n04 = 0, n11 = 0, n12 = 0, n13 = 0, n14 = 0, n22 = 0, n23 = 0, n24 = 0, n33 = 0, n34 = 0, n44 = 0;
   let count = 0;
   for (let a = 0; a < n; a++) {
     if (weight[a] === 0) continue;
     count++;
     const basis = a * m;
-    for (let i = 0; i < m; i++) {
-      right[i]! += terms[basis + i]! * radii[a]!;
-      // The upper triangle only: the matrix is symmetric (t_i t_j = t_j t_i exactly), mirrored below.
-      for (let j = i; j < m; j++) normal[i * m + j]! += terms[basis + i]! * terms[basis + j]!;
-    }
+    const r = radii[a]!;
+    const t0 = terms[basis]!;
+    const t1 = terms[basis + 1]!;
+    const t2 = terms[basis + 2]!;
+    const t3 = terms[basis + 3]!;
+    const t4 = terms[basis + 4]!;
+    r0 += t0 * r;
+    r1 += t1 * r;
+    r2 += t2 * r;
+    r3 += t3 * r;
+    r4 += t4 * r;
+    n00 += t0 * t0;
+    n01 += t0 * t1;
+    n02 += t0 * t2;
+    n03 += t0 * t3;
+    n04 += t0 * t4;
+    n11 += t1 * t1;
+    n12 += t1 * t2;
+    n13 += t1 * t3;
+    n14 += t1 * t4;
+    n22 += t2 * t2;
+    n23 += t2 * t3;
+    n24 += t2 * t4;
+    n33 += t3 * t3;
+    n34 += t3 * t4;
+    n44 += t4 * t4;
   }
   if (count < n / 4) return false;
+  right.set([r0, r1, r2, r3, r4]);
+  normal.set([n00, n01, n02, n03, n04, 0, n11, n12, n13, n14, 0, 0, n22, n23, n24, 0, 0, 0, n33, n34, 0, 0, 0, 0, n44]);
   for (let i = 1; i < m; i++) for (let j = 0; j < i; j++) normal[i * m + j] = normal[j * m + i]!;
   // Gaussian elimination with partial pivoting.
   for (let col = 0; col < m; col++) {
