@@ -55,34 +55,74 @@ export function vesselCost(
   parameters: VesselCostParameters,
   cost: Float32Array,
 ): void {
+  // Two rays at a time: each ray's running blood sum is added in its own order as before (the same
+  // costs to the bit), the two chains of additions side by side (one chain's additions wait on each
+  // other; two keep the processor busy).
+  let a = 0;
+  for (; a + 1 < angleCount; a += 2) vesselCostRays(prefixRows, logit, lumen, minGap, a, 2, sampleCount, candidateFirst, candidateCount, parameters, cost);
+  if (a < angleCount) vesselCostRays(prefixRows, logit, lumen, minGap, a, 1, sampleCount, candidateFirst, candidateCount, parameters, cost);
+}
+
+/** vesselCost of ray a, and of ray a + 1 too when `rays` is 2. */
+function vesselCostRays(
+  prefixRows: Float64Array,
+  logit: Float32Array,
+  lumen: Int32Array,
+  minGap: number,
+  a: number,
+  rays: 1 | 2,
+  sampleCount: number,
+  candidateFirst: number,
+  candidateCount: number,
+  parameters: VesselCostParameters,
+  cost: Float32Array,
+): void {
   const { mediaWindow, adventitiaWindow, plaqueWindow, edgeWeight, brightWeight, bloodWeight, bloodLevel, sigma } = parameters;
   const inverseSigma = 1 / sigma;
   const back = mediaWindow + plaqueWindow;
-  for (let a = 0; a < angleCount; a++) {
-    const prefixRow = a * (sampleCount + 1);
-    const row = a * sampleCount;
-    const out = a * candidateCount;
-    const firstAllowed = lumen[a]! + minGap;
-    // Running blood evidence over the window just inside the candidate.
-    let blood = 0;
-    for (let c = 0; c < candidateCount; c++) {
-      const k = candidateFirst + c;
-      if (c === 0) {
-        blood = 0;
-        for (let j = Math.max(0, k - back); j < k; j++) blood += Math.max(0, logit[row + j]!);
-      } else {
-        blood += Math.max(0, logit[row + k - 1]!);
-        if (k - back - 1 >= 0) blood -= Math.max(0, logit[row + k - back - 1]!);
+  const second = rays === 2 ? 1 : 0;
+  const prefixRow = a * (sampleCount + 1);
+  const prefixRow2 = (a + second) * (sampleCount + 1);
+  const row = a * sampleCount;
+  const row2 = (a + second) * sampleCount;
+  const out = a * candidateCount;
+  const out2 = (a + second) * candidateCount;
+  const firstAllowed = lumen[a]! + minGap;
+  const firstAllowed2 = lumen[a + second]! + minGap;
+  // Running blood evidence over the window just inside the candidate, one sum per ray.
+  let blood = 0;
+  let blood2 = 0;
+  const k0 = candidateFirst;
+  for (let j = Math.max(0, k0 - back); j < k0; j++) {
+    blood += Math.max(0, logit[row + j]!);
+    blood2 += Math.max(0, logit[row2 + j]!);
+  }
+  for (let c = 0; c < candidateCount; c++) {
+    const k = candidateFirst + c;
+    if (c > 0) {
+      blood += Math.max(0, logit[row + k - 1]!);
+      blood2 += Math.max(0, logit[row2 + k - 1]!);
+      if (k - back - 1 >= 0) {
+        blood -= Math.max(0, logit[row + k - back - 1]!);
+        blood2 -= Math.max(0, logit[row2 + k - back - 1]!);
       }
-      if (c < firstAllowed) {
-        cost[out + c] = FORBIDDEN;
-        continue;
-      }
+    }
+    if (c < firstAllowed) cost[out + c] = FORBIDDEN;
+    else {
       const outerMean = (prefixRows[prefixRow + k + adventitiaWindow]! - prefixRows[prefixRow + k]!) / adventitiaWindow;
       const innerMean = (prefixRows[prefixRow + k]! - prefixRows[prefixRow + k - mediaWindow]!) / mediaWindow;
       const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
       const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
       cost[out + c] = -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood) / back;
+    }
+    // With one ray, the second is the same ray: its cost written twice, the same value.
+    if (c < firstAllowed2) cost[out2 + c] = FORBIDDEN;
+    else {
+      const outerMean = (prefixRows[prefixRow2 + k + adventitiaWindow]! - prefixRows[prefixRow2 + k]!) / adventitiaWindow;
+      const innerMean = (prefixRows[prefixRow2 + k]! - prefixRows[prefixRow2 + k - mediaWindow]!) / mediaWindow;
+      const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
+      const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
+      cost[out2 + c] = -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood2) / back;
     }
   }
 }
