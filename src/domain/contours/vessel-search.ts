@@ -58,26 +58,29 @@ export function vesselCost(
   // Two rays at a time: each ray's running blood sum is added in its own order as before (the same
   // costs to the bit), the two chains of additions side by side (one chain's additions wait on each
   // other; two keep the processor busy).
+  const grid = { prefixRows, logit, lumen, minGap, sampleCount, candidateFirst, candidateCount, parameters, cost };
   let a = 0;
-  for (; a + 1 < angleCount; a += 2) vesselCostRays(prefixRows, logit, lumen, minGap, a, 2, sampleCount, candidateFirst, candidateCount, parameters, cost);
-  if (a < angleCount) vesselCostRays(prefixRows, logit, lumen, minGap, a, 1, sampleCount, candidateFirst, candidateCount, parameters, cost);
+  for (; a + 1 < angleCount; a += 2) vesselCostRays(grid, a, 2);
+  if (a < angleCount) vesselCostRays(grid, a, 1);
+}
+
+/** vesselCost's inputs and output, as it passes them on to vesselCostRays. */
+interface EemCostGrid {
+  readonly prefixRows: Float64Array;
+  readonly logit: Float32Array;
+  readonly lumen: Int32Array;
+  readonly minGap: number;
+  readonly sampleCount: number;
+  readonly candidateFirst: number;
+  readonly candidateCount: number;
+  readonly parameters: VesselCostParameters;
+  readonly cost: Float32Array;
 }
 
 /** vesselCost of ray a, and of ray a + 1 too when `rays` is 2. */
-function vesselCostRays(
-  prefixRows: Float64Array,
-  logit: Float32Array,
-  lumen: Int32Array,
-  minGap: number,
-  a: number,
-  rays: 1 | 2,
-  sampleCount: number,
-  candidateFirst: number,
-  candidateCount: number,
-  parameters: VesselCostParameters,
-  cost: Float32Array,
-): void {
-  const { mediaWindow, adventitiaWindow, plaqueWindow, edgeWeight, brightWeight, bloodWeight, bloodLevel, sigma } = parameters;
+function vesselCostRays(grid: EemCostGrid, a: number, rays: 1 | 2): void {
+  const { prefixRows, logit, lumen, minGap, sampleCount, candidateFirst, candidateCount, parameters, cost } = grid;
+  const { mediaWindow, plaqueWindow, sigma } = parameters;
   const inverseSigma = 1 / sigma;
   const back = mediaWindow + plaqueWindow;
   const second = rays === 2 ? 1 : 0;
@@ -107,24 +110,20 @@ function vesselCostRays(
         blood2 -= Math.max(0, logit[row2 + k - back - 1]!);
       }
     }
-    if (c < firstAllowed) cost[out + c] = FORBIDDEN;
-    else {
-      const outerMean = (prefixRows[prefixRow + k + adventitiaWindow]! - prefixRows[prefixRow + k]!) / adventitiaWindow;
-      const innerMean = (prefixRows[prefixRow + k]! - prefixRows[prefixRow + k - mediaWindow]!) / mediaWindow;
-      const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
-      const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
-      cost[out + c] = -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood) / back;
-    }
+    cost[out + c] = c < firstAllowed ? FORBIDDEN : eemCostAt(prefixRows, prefixRow + k, blood, parameters, inverseSigma, back);
     // With one ray, the second is the same ray: its cost written twice, the same value.
-    if (c < firstAllowed2) cost[out2 + c] = FORBIDDEN;
-    else {
-      const outerMean = (prefixRows[prefixRow2 + k + adventitiaWindow]! - prefixRows[prefixRow2 + k]!) / adventitiaWindow;
-      const innerMean = (prefixRows[prefixRow2 + k]! - prefixRows[prefixRow2 + k - mediaWindow]!) / mediaWindow;
-      const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
-      const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
-      cost[out2 + c] = -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood2) / back;
-    }
+    cost[out2 + c] = c < firstAllowed2 ? FORBIDDEN : eemCostAt(prefixRows, prefixRow2 + k, blood2, parameters, inverseSigma, back);
   }
+}
+
+/** The EEM cost of the candidate at prefix index `at` given the blood evidence summed inside it. */
+function eemCostAt(prefixRows: Float64Array, at: number, blood: number, parameters: VesselCostParameters, inverseSigma: number, back: number): number {
+  const { mediaWindow, adventitiaWindow, edgeWeight, brightWeight, bloodWeight, bloodLevel } = parameters;
+  const outerMean = (prefixRows[at + adventitiaWindow]! - prefixRows[at]!) / adventitiaWindow;
+  const innerMean = (prefixRows[at]! - prefixRows[at - mediaWindow]!) / mediaWindow;
+  const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
+  const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
+  return -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood) / back;
 }
 
 /**
