@@ -109,6 +109,8 @@ export function createCalciumArcDetector(geometry: CalciumFrameGeometry): Calciu
   const readings = { edgeOverShadow: new Float32Array(CALCIUM_RAYS), shadowOverFloor: new Float32Array(CALCIUM_RAYS) };
   const readFrom = new Int32Array(CALCIUM_RAYS);
   const readTo = new Int32Array(CALCIUM_RAYS);
+  const polarFrom = new Int32Array(CALCIUM_RAYS);
+  const polarTo = new Int32Array(CALCIUM_RAYS);
   const floorScratch = new Float32Array(CALCIUM_RAYS * sampleCount);
   // Lengths in pixels, found once (px per ray and per call was a tenth of the calcium's time).
   const lengths: RayLengths = {
@@ -128,7 +130,6 @@ export function createCalciumArcDetector(geometry: CalciumFrameGeometry): Calciu
     detect(frame, lumenRadiiPx) {
       if (lumenRadiiPx === null) return null;
       if (lumenRadiiPx.length !== CALCIUM_RAYS) throw new RangeError(`lumen radii must hold ${CALCIUM_RAYS} rays, got ${lumenRadiiPx.length}`);
-      sampler.resample(frame, polar);
       // Only what readRay and darkFloor read is smoothed: from readRay's first sample (or the lumen
       // border, where darkFloor starts, if that is nearer) to the end of the farthest shadow readRay
       // can read or of the floor's depth, whichever is farther (smoothing is per sample: fewer
@@ -138,6 +139,21 @@ export function createCalciumArcDetector(geometry: CalciumFrameGeometry): Calciu
         readFrom[a] = Math.max(0, Math.min(sampleCount, Math.max(lengths.nearest, Math.floor(lumenPx) - lengths.before), Math.ceil(lumenPx)));
         readTo[a] = Math.min(sampleCount, Math.ceil(lumenPx) + readBeyond + 1);
       }
+      // Only the polar samples that smoothing reads: ray b's band is the union of its neighbours'
+      // (b ± SMOOTH_RAYS) read bands. The whole field was resampled before: most of the calcium's time.
+      for (let b = 0; b < CALCIUM_RAYS; b++) {
+        let from = sampleCount;
+        let to = 0;
+        for (let d = -SMOOTH_RAYS; d <= SMOOTH_RAYS; d++) {
+          const a = (b + d + CALCIUM_RAYS) % CALCIUM_RAYS;
+          if (readTo[a]! <= readFrom[a]!) continue;
+          from = Math.min(from, readFrom[a]!);
+          to = Math.max(to, readTo[a]!);
+        }
+        polarFrom[b] = from;
+        polarTo[b] = to;
+      }
+      sampler.resampleBands(frame, polar, polarFrom, polarTo);
       smoothAcrossRays(polar, smooth, sampleCount, readFrom, readTo);
       const floor = darkFloor(smooth, sampleCount, sampler.insideCount, lumenRadiiPx, floorDepth, floorScratch);
       for (let a = 0; a < CALCIUM_RAYS; a++) {

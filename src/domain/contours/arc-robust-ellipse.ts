@@ -49,8 +49,12 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
       running[to + TERMS * TERMS + i]! += bi * radii[a]!;
     }
   }
-  let seeing = 0;
-  for (let a = 0; a < n; a++) seeing += blind[a] === 1 ? 0 : 1;
+  // Seeing rays before each ray (seeingBefore[n]: all of them), so that an arc's count is a difference, not a loop per hypothesis.
+  if (seeingBuffer.length < n + 1) seeingBuffer = new Int32Array(n + 1);
+  const seeingBefore = seeingBuffer;
+  seeingBefore[0] = 0;
+  for (let a = 0; a < n; a++) seeingBefore[a + 1] = seeingBefore[a]! + (blind[a] === 1 ? 0 : 1);
+  const seeing = seeingBefore[n]!;
   const equations = new Float64Array(stride);
   const coefficients = new Float64Array(TERMS);
   const trial = new Float64Array(n);
@@ -70,18 +74,31 @@ export function arcRobustEemFit(radii: ArrayLike<number>, blind: Uint8Array, tol
         equations[q] = running[n * stride + q]! - arcSum;
       }
       for (let i = 1; i < TERMS; i++) for (let j = 0; j < i; j++) equations[i * TERMS + j] = equations[j * TERMS + i]!;
-      for (let j = 0; j < width; j++) left -= blind[(start + j) % n] === 1 ? 0 : 1;
+      left -= end <= n ? seeingBefore[end]! - seeingBefore[start]! : seeing - seeingBefore[start]! + seeingBefore[end - n]!;
       if (left < n / 4 || !solveNormal(equations, coefficients)) continue;
       // Truncated squares (MSAC): exact on most rays beats near on all, which a fit bent towards a
       // bulge can be. The terms are never negative, so a hypothesis is dropped as soon as its sum
       // reaches the best one's (most do early: the same choice, for a fraction of the work).
+      // The five terms are summed in the order of the loop they replace (from 0, term 0 first), so
+      // every value is the same to the bit; this loop is the fit's cost (150 hypotheses a call).
+      const c0 = coefficients[0]!;
+      const c1 = coefficients[1]!;
+      const c2 = coefficients[2]!;
+      const c3 = coefficients[3]!;
+      const c4 = coefficients[4]!;
       let loss = 0;
       for (let a = 0; a < n && loss < bestLoss; a++) {
         if (blind[a] !== 0) continue;
+        const b = a * TERMS;
         let value = 0;
-        for (let i = 0; i < TERMS; i++) value += basis[a * TERMS + i]! * coefficients[i]!;
+        value += basis[b]! * c0;
+        value += basis[b + 1]! * c1;
+        value += basis[b + 2]! * c2;
+        value += basis[b + 3]! * c3;
+        value += basis[b + 4]! * c4;
         trial[a] = value;
-        loss += Math.min(cap, (radii[a]! - value) ** 2);
+        const residual = radii[a]! - value;
+        loss += Math.min(cap, residual * residual);
       }
       // Strictly less: on a tie the narrower arc (tried first) stays.
       if (loss < bestLoss) {
@@ -107,6 +124,7 @@ const UPPER: readonly number[] = [
   ...Array.from({ length: TERMS }, (_, i) => TERMS * TERMS + i),
 ];
 let runningBuffer = new Float64Array(0);
+let seeingBuffer = new Int32Array(0);
 
 /** Solves the normal equations (TERMS × TERMS matrix then right-hand side, in `equations`, which it overwrites) into `out`; false if singular. */
 function solveNormal(equations: Float64Array, out: Float64Array): boolean {

@@ -26,6 +26,12 @@ export interface PolarSampler {
   readonly insideCount: Int32Array;
   /** Writes the polar image (angle-major, angleCount rows of sampleCount) of `frame` into `out`. */
   resample(frame: Uint8Array, out: Float32Array): void;
+  /**
+   * resample of samples from[a] .. to[a] − 1 of each ray a only (clamped to the ray), the same
+   * values to the bit; the other samples of `out` are left as they were. For a reader that reads a
+   * band round a border, not the whole field.
+   */
+  resampleBands(frame: Uint8Array, out: Float32Array, from: Int32Array, to: Int32Array): void;
 }
 
 export function createPolarSampler(geometry: PolarSamplerGeometry): PolarSampler {
@@ -97,22 +103,36 @@ export function createPolarSampler(geometry: PolarSamplerGeometry): PolarSampler
     const w1 = weights[w + 1]!;
     return w1 === 0 && weights[w + 2] === 0 ? frame[p]! * w0 : frame[p]! * w0 + frame[p + 1]! * w1 + frame[p + width]! * weights[w + 2]! + frame[p + width + 1]! * weights[w + 3]!;
   };
+  /** Samples lo .. hi − 1 of ray a into out: edge samples one weighted pixel, the run inside the frame all four. */
+  const resampleRay = (frame: Uint8Array, out: Float32Array, a: number, lo: number, hi: number): void => {
+    const row = a * sampleCount;
+    const end = row + hi;
+    const from = row + Math.max(lo, Math.min(hi, fullFrom[a]!));
+    const to = Math.max(from, row + Math.min(hi, fullTo[a]!));
+    for (let s = row + lo; s < from; s++) out[s] = edgeSample(frame, s);
+    for (let s = from; s < to; s++) {
+      const p = pixelIndex[s]!;
+      const w = s << 2;
+      out[s] = frame[p]! * weights[w]! + frame[p + 1]! * weights[w + 1]! + frame[p + width]! * weights[w + 2]! + frame[p + width + 1]! * weights[w + 3]!;
+    }
+    for (let s = to; s < end; s++) out[s] = edgeSample(frame, s);
+  };
+  const checkFrame = (frame: Uint8Array): void => {
+    if (frame.length !== pixels) throw new RangeError(`frame must hold ${width}x${height} = ${pixels} bytes, got ${frame.length}`);
+  };
   return {
     geometry,
     insideCount,
     resample(frame, out) {
-      if (frame.length !== pixels) throw new RangeError(`frame must hold ${width}x${height} = ${pixels} bytes, got ${frame.length}`);
+      checkFrame(frame);
+      for (let a = 0; a < angleCount; a++) resampleRay(frame, out, a, 0, sampleCount);
+    },
+    resampleBands(frame, out, from, to) {
+      checkFrame(frame);
       for (let a = 0; a < angleCount; a++) {
-        const row = a * sampleCount;
-        const from = row + fullFrom[a]!;
-        const to = row + fullTo[a]!;
-        for (let s = row; s < from; s++) out[s] = edgeSample(frame, s);
-        for (let s = from; s < to; s++) {
-          const p = pixelIndex[s]!;
-          const w = s << 2;
-          out[s] = frame[p]! * weights[w]! + frame[p + 1]! * weights[w + 1]! + frame[p + width]! * weights[w + 2]! + frame[p + width + 1]! * weights[w + 3]!;
-        }
-        for (let s = to; s < row + sampleCount; s++) out[s] = edgeSample(frame, s);
+        const lo = Math.max(0, Math.min(sampleCount, from[a]!));
+        const hi = Math.max(lo, Math.min(sampleCount, to[a]!));
+        if (hi > lo) resampleRay(frame, out, a, lo, hi);
       }
     },
   };

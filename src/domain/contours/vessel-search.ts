@@ -55,36 +55,75 @@ export function vesselCost(
   parameters: VesselCostParameters,
   cost: Float32Array,
 ): void {
-  const { mediaWindow, adventitiaWindow, plaqueWindow, edgeWeight, brightWeight, bloodWeight, bloodLevel, sigma } = parameters;
+  // Two rays at a time: each ray's running blood sum is added in its own order as before (the same
+  // costs to the bit), the two chains of additions side by side (one chain's additions wait on each
+  // other; two keep the processor busy).
+  const grid = { prefixRows, logit, lumen, minGap, sampleCount, candidateFirst, candidateCount, parameters, cost };
+  let a = 0;
+  for (; a + 1 < angleCount; a += 2) vesselCostRays(grid, a, 2);
+  if (a < angleCount) vesselCostRays(grid, a, 1);
+}
+
+/** vesselCost's inputs and output, as it passes them on to vesselCostRays. */
+interface EemCostGrid {
+  readonly prefixRows: Float64Array;
+  readonly logit: Float32Array;
+  readonly lumen: Int32Array;
+  readonly minGap: number;
+  readonly sampleCount: number;
+  readonly candidateFirst: number;
+  readonly candidateCount: number;
+  readonly parameters: VesselCostParameters;
+  readonly cost: Float32Array;
+}
+
+/** vesselCost of ray a, and of ray a + 1 too when `rays` is 2. */
+function vesselCostRays(grid: EemCostGrid, a: number, rays: 1 | 2): void {
+  const { prefixRows, logit, lumen, minGap, sampleCount, candidateFirst, candidateCount, parameters, cost } = grid;
+  const { mediaWindow, plaqueWindow, sigma } = parameters;
   const inverseSigma = 1 / sigma;
   const back = mediaWindow + plaqueWindow;
-  for (let a = 0; a < angleCount; a++) {
-    const prefixRow = a * (sampleCount + 1);
-    const row = a * sampleCount;
-    const out = a * candidateCount;
-    const firstAllowed = lumen[a]! + minGap;
-    // Running blood evidence over the window just inside the candidate.
-    let blood = 0;
-    for (let c = 0; c < candidateCount; c++) {
-      const k = candidateFirst + c;
-      if (c === 0) {
-        blood = 0;
-        for (let j = Math.max(0, k - back); j < k; j++) blood += Math.max(0, logit[row + j]!);
-      } else {
-        blood += Math.max(0, logit[row + k - 1]!);
-        if (k - back - 1 >= 0) blood -= Math.max(0, logit[row + k - back - 1]!);
-      }
-      if (c < firstAllowed) {
-        cost[out + c] = FORBIDDEN;
-        continue;
-      }
-      const outerMean = (prefixRows[prefixRow + k + adventitiaWindow]! - prefixRows[prefixRow + k]!) / adventitiaWindow;
-      const innerMean = (prefixRows[prefixRow + k]! - prefixRows[prefixRow + k - mediaWindow]!) / mediaWindow;
-      const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
-      const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
-      cost[out + c] = -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood) / back;
-    }
+  const second = rays === 2 ? 1 : 0;
+  const prefixRow = a * (sampleCount + 1);
+  const prefixRow2 = (a + second) * (sampleCount + 1);
+  const row = a * sampleCount;
+  const row2 = (a + second) * sampleCount;
+  const out = a * candidateCount;
+  const out2 = (a + second) * candidateCount;
+  const firstAllowed = lumen[a]! + minGap;
+  const firstAllowed2 = lumen[a + second]! + minGap;
+  // Running blood evidence over the window just inside the candidate, one sum per ray.
+  let blood = 0;
+  let blood2 = 0;
+  const k0 = candidateFirst;
+  for (let j = Math.max(0, k0 - back); j < k0; j++) {
+    blood += Math.max(0, logit[row + j]!);
+    blood2 += Math.max(0, logit[row2 + j]!);
   }
+  for (let c = 0; c < candidateCount; c++) {
+    const k = candidateFirst + c;
+    if (c > 0) {
+      blood += Math.max(0, logit[row + k - 1]!);
+      blood2 += Math.max(0, logit[row2 + k - 1]!);
+      if (k - back - 1 >= 0) {
+        blood -= Math.max(0, logit[row + k - back - 1]!);
+        blood2 -= Math.max(0, logit[row2 + k - back - 1]!);
+      }
+    }
+    cost[out + c] = c < firstAllowed ? FORBIDDEN : eemCostAt(prefixRows, prefixRow + k, blood, parameters, inverseSigma, back);
+    // With one ray, the second is the same ray: its cost written twice, the same value.
+    cost[out2 + c] = c < firstAllowed2 ? FORBIDDEN : eemCostAt(prefixRows, prefixRow2 + k, blood2, parameters, inverseSigma, back);
+  }
+}
+
+/** The EEM cost of the candidate at prefix index `at` given the blood evidence summed inside it. */
+function eemCostAt(prefixRows: Float64Array, at: number, blood: number, parameters: VesselCostParameters, inverseSigma: number, back: number): number {
+  const { mediaWindow, adventitiaWindow, edgeWeight, brightWeight, bloodWeight, bloodLevel } = parameters;
+  const outerMean = (prefixRows[at + adventitiaWindow]! - prefixRows[at]!) / adventitiaWindow;
+  const innerMean = (prefixRows[at]! - prefixRows[at - mediaWindow]!) / mediaWindow;
+  const edge = Math.min(VESSEL_CAP, (outerMean - innerMean) * inverseSigma);
+  const bright = Math.min(VESSEL_CAP, (outerMean - bloodLevel) * inverseSigma);
+  return -edgeWeight * edge - brightWeight * bright + (bloodWeight * blood) / back;
 }
 
 /**
@@ -224,18 +263,47 @@ export function fitHarmonics(radii: ArrayLike<number>, weight: Uint8Array, fit: 
   const terms = ellipseTerms(n);
   const normal = new Float64Array(m * m);
   const right = new Float64Array(m);
+  // The sums in locals (five terms, ELLIPSE_TERMS): each entry adds the same products in the same
+  // order as a loop over the matrix would, so the fit is the same to the bit, without a load and a
+  // store of the matrix per product. The upper triangle only: the matrix is symmetric (t_i t_j =
+  // t_j t_i exactly), mirrored below.
+  let r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0;
+  let n00 = 0, n01 = 0, n02 = 0, n03 = 0, n04 = 0, n11 = 0, n12 = 0, n13 = 0, n14 = 0, n22 = 0, n23 = 0, n24 = 0, n33 = 0, n34 = 0, n44 = 0;
   let count = 0;
   for (let a = 0; a < n; a++) {
     if (weight[a] === 0) continue;
     count++;
     const basis = a * m;
-    for (let i = 0; i < m; i++) {
-      right[i]! += terms[basis + i]! * radii[a]!;
-      // The upper triangle only: the matrix is symmetric (t_i t_j = t_j t_i exactly), mirrored below.
-      for (let j = i; j < m; j++) normal[i * m + j]! += terms[basis + i]! * terms[basis + j]!;
-    }
+    const r = radii[a]!;
+    const t0 = terms[basis]!;
+    const t1 = terms[basis + 1]!;
+    const t2 = terms[basis + 2]!;
+    const t3 = terms[basis + 3]!;
+    const t4 = terms[basis + 4]!;
+    r0 += t0 * r;
+    r1 += t1 * r;
+    r2 += t2 * r;
+    r3 += t3 * r;
+    r4 += t4 * r;
+    n00 += t0 * t0;
+    n01 += t0 * t1;
+    n02 += t0 * t2;
+    n03 += t0 * t3;
+    n04 += t0 * t4;
+    n11 += t1 * t1;
+    n12 += t1 * t2;
+    n13 += t1 * t3;
+    n14 += t1 * t4;
+    n22 += t2 * t2;
+    n23 += t2 * t3;
+    n24 += t2 * t4;
+    n33 += t3 * t3;
+    n34 += t3 * t4;
+    n44 += t4 * t4;
   }
   if (count < n / 4) return false;
+  right.set([r0, r1, r2, r3, r4]);
+  normal.set([n00, n01, n02, n03, n04, 0, n11, n12, n13, n14, 0, 0, n22, n23, n24, 0, 0, 0, n33, n34, 0, 0, 0, 0, n44]);
   for (let i = 1; i < m; i++) for (let j = 0; j < i; j++) normal[i * m + j] = normal[j * m + i]!;
   // Gaussian elimination with partial pivoting.
   for (let col = 0; col < m; col++) {
