@@ -12,17 +12,32 @@ import { drawRuler, openAnnotationReview as openReview, waitForSavedAnnotations 
 const cards = (page: Page) => page.getByTestId('label-card');
 const prompt = (page: Page) => page.getByRole('region', { name: 'Unsaved annotations' });
 
-/** Signs in, opens the 300-frame record without images, and answers how many cards it has saved. */
+/**
+ * A slice no other spec annotates: the record is shared with the specs that run before this one, and
+ * a ruler drawn over one of their saved rulers or cards would select it instead of being drawn.
+ */
+const OWN_SLICE = 43;
+
+async function toOwnSlice(page: Page): Promise<void> {
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${OWN_SLICE} /`));
+}
+
+/** Signs in, opens the 300-frame record without images at its own slice, and answers how many cards that slice has saved. */
 async function openRecord(page: Page): Promise<{ href: string; saved: number }> {
   await signIn(page);
   const href = await shortRecordHref(page);
   await openReview(page, href);
+  await toOwnSlice(page);
   return { href, saved: await cards(page).count() };
 }
 
-/** The draft offer holds the edit: Restore brings back the saved cards plus the new ruler. */
+/** The draft offer holds the edit: Restore brings back the slice's saved cards plus the new ruler. */
 async function expectOfferedBack(page: Page, saved: number): Promise<void> {
   await waitForSavedAnnotations(page);
+  await toOwnSlice(page);
   await expect(cards(page)).toHaveCount(saved);
   await expect(prompt(page)).toBeVisible();
   await prompt(page).getByRole('button', { name: 'Restore' }).click();

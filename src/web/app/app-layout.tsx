@@ -2,12 +2,13 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { Box, Flex, SkipNavContent, SkipNavLink } from '@chakra-ui/react';
 import { useAuthUser } from '../auth/auth-context.tsx';
 import { LeftToolbar } from './left-toolbar.tsx';
-import { toolbarLayout, type Screen } from './screens.ts';
+import { RIGHT_TOOLBAR_WIDTH, toolbarLayout, type Screen } from './screens.ts';
 
 /**
  * The playback toolbar shows on the review only: its code (the speed menu, zag's menu and popper)
  * is not part of the first load (issue 27). The review screen starts this download beside the
- * review's own, so it is in by the time the review renders.
+ * review's own, so it is mostly in by the time the review renders; when it is not (a busy machine), a
+ * placeholder of its width keeps the review's layout from shifting as it arrives.
  */
 export const loadRightToolbar = () => import('./right-toolbar.tsx').then((module) => ({ default: module.RightToolbar }));
 const RightToolbar = lazy(loadRightToolbar);
@@ -31,7 +32,7 @@ export function AppLayout({ screen, children, fullBleed = false }: AppLayoutProp
         {children}
       </Box>
       {layout.right ? (
-        <Suspense fallback={null}>
+        <Suspense fallback={<Box width={RIGHT_TOOLBAR_WIDTH} flexShrink={0} borderStartWidth="1px" bg="bg.subtle" data-testid="right-toolbar-placeholder" />}>
           <RightToolbar />
         </Suspense>
       ) : null}

@@ -1,6 +1,7 @@
 import { Button, Flex, Menu, Portal } from '@chakra-ui/react';
 import { PLAYBACK_SHORTCUT, PLAYBACK_SPEEDS, speedBadge, speedLabel, usePlaybackControls, useSpaceToggle, type PlaybackSpeed } from '../review/index.ts';
 import { ToolbarButton } from '../ui/toolbar-button.tsx';
+import { RIGHT_TOOLBAR_WIDTH } from './screens.ts';
 import { PauseIcon, PlayIcon } from '../ui/icons.tsx';
 
 /**
@@ -29,6 +30,7 @@ export function RightToolbar() {
       px="2"
       borderStartWidth="1px"
       bg="bg.subtle"
+      width={RIGHT_TOOLBAR_WIDTH}
       flexShrink={0}
     >
       {running ? (

@@ -12,6 +12,13 @@ export interface ToolbarLayout {
   right: boolean;
 }
 
+/**
+ * The right toolbar's width, border and padding included. Fixed, and held by a placeholder of the same
+ * width while its code loads: the review's panels and plot must not narrow under the clinician's
+ * pointer when it arrives (a click on the plot a moment earlier would land on another slice).
+ */
+export const RIGHT_TOOLBAR_WIDTH = '58px';
+
 /** Spec section 2, left and right toolbar per screen. */
 export function toolbarLayout(screen: Screen): ToolbarLayout {
   const review = screen === 'review';
