@@ -5,6 +5,7 @@ import { useAuthUser } from '../../auth/auth-context.tsx';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { draftOwnerFromIdToken, draftStore, type DraftStore } from './draft-store.ts';
 import { DraftSync, type DraftOffer } from './draft-sync.ts';
+import type { OtherTabs } from './draft-tabs.ts';
 
 const WHEN = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -64,6 +65,42 @@ export function DraftPrompt({ sync }: { sync: DraftSync }) {
                 Discard
               </Button>
             </HStack>
+          </Wrap>
+        </Alert.Content>
+      </Alert.Root>
+    </Box>
+  );
+}
+
+/** The notice's sentence, or null when no other tab needs a word. */
+export function otherTabText({ unsaved, draftIsTheirs }: OtherTabs): string | null {
+  if (unsaved) {
+    return 'This record is open in another tab with unsaved annotations. Both tabs’ unsaved annotations are kept, and offered one after the other when the record is opened again; to work on one version, save in one tab, then reload the other.';
+  }
+  if (draftIsTheirs) {
+    return 'Unsaved annotations left by another tab are kept for this record. This tab’s are kept beside them, and both are offered, one after the other, when the record is opened again.';
+  }
+  return null;
+}
+
+/**
+ * Says so, without blocking anything, when the same record is open with unsaved annotations in
+ * another tab of this browser (draft-tabs.ts), or another tab's are in the record's draft: a
+ * clinician would otherwise meet two offers at the next open without knowing why.
+ */
+export function OtherTabNotice({ sync }: { sync: DraftSync }) {
+  const others = useSyncExternalStore(sync.tabs.subscribe, sync.tabs.getState);
+  const titleId = useId();
+  const text = otherTabText(others);
+  if (!text) return null;
+  return (
+    <Box role="region" aria-labelledby={titleId} data-testid="other-tab-notice" flexShrink={0}>
+      <Alert.Root status="info" variant="surface" borderRadius="0" borderWidth="0" borderBottomWidth="1px" py="2">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Wrap align="center" gap="3" rowGap="1">
+            <Alert.Title id={titleId}>Open in another tab</Alert.Title>
+            <Alert.Description role="status">{text}</Alert.Description>
           </Wrap>
         </Alert.Content>
       </Alert.Root>
