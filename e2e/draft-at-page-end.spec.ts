@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clinician, signIn, submitProviderSignIn } from './sign-in.ts';
-import { shortRecordHref } from './open-review.ts';
+import { signIn } from './sign-in.ts';
+import { openReviewInNewTab, shortRecordHref } from './open-review.ts';
 import { drawRuler, openAnnotationReview as openReview, waitForSavedAnnotations } from './annotation-drawing.ts';
 
 /**
@@ -65,10 +65,6 @@ test('an edit whose tab is closed at once is offered back in a new tab', async (
 
   // The same browser profile: a new tab signs in again (the session is per tab) and opens the record.
   const next = await context.newPage();
-  await next.goto(`${href}?noImage=true`);
-  const email = next.getByLabel('Email');
-  await expect(email.or(next.getByTestId('annotations-status'))).toBeVisible();
-  if (await email.isVisible()) await submitProviderSignIn(next, clinician().email, clinician().password);
-  await expect(next).toHaveURL(/\/review/);
+  await openReviewInNewTab(next, href);
   await expectOfferedBack(next, saved);
 });
