@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './sign-in.ts';
 import { openReviewInNewTab, shortRecordHref } from './open-review.ts';
-import { drawRuler, openAnnotationReview as openReview, waitForSavedAnnotations } from './annotation-drawing.ts';
+import { drawRuler, goToSlice, openAnnotationReview as openReview, waitForSavedAnnotations } from './annotation-drawing.ts';
 
 /**
  * No silent loss of unsaved work: an edit made a moment before the page goes (a reload, the tab
@@ -18,12 +18,7 @@ const prompt = (page: Page) => page.getByRole('region', { name: 'Unsaved annotat
  */
 const OWN_SLICE = 43;
 
-async function toOwnSlice(page: Page): Promise<void> {
-  await page.keyboard.press('Home');
-  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
-  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${OWN_SLICE} /`));
-}
+const toOwnSlice = (page: Page) => goToSlice(page, OWN_SLICE);
 
 /** Signs in, opens the 300-frame record without images at its own slice, and answers how many cards that slice has saved. */
 async function openRecord(page: Page): Promise<{ href: string; saved: number }> {

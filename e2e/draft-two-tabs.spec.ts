@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './sign-in.ts';
 import { openReviewInNewTab, shortRecordHref } from './open-review.ts';
-import { drawRuler, openAnnotationReview, waitForSavedAnnotations } from './annotation-drawing.ts';
+import { drawRuler, goToSlice, openAnnotationReview, waitForSavedAnnotations } from './annotation-drawing.ts';
 
 /**
  * Two tabs of one browser with the same record open (two pages of one context): each is told of the
@@ -16,12 +16,7 @@ const notice = (page: Page) => page.getByRole('region', { name: 'Open in another
 /** A slice no other spec annotates (the record is shared with the specs that run before this one). */
 const OWN_SLICE = 63;
 
-async function toOwnSlice(page: Page): Promise<void> {
-  await page.keyboard.press('Home');
-  for (let i = 0; i < 6; i++) await page.keyboard.press('Shift+ArrowRight');
-  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${OWN_SLICE} /`));
-}
+const toOwnSlice = (page: Page) => goToSlice(page, OWN_SLICE);
 
 test('two tabs of one record are told of each other’s unsaved annotations, and both are offered back', async ({ page: first, context }) => {
   await signIn(first);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useId, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { Alert, Box, Button, HStack, Wrap } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
 import { useAuthUser } from '../../auth/auth-context.tsx';
@@ -47,24 +47,33 @@ export function useAnnotationDraft(
  */
 export function DraftPrompt({ sync }: { sync: DraftSync }) {
   const offer = useSyncExternalStore(sync.subscribe, sync.getOffer);
-  const titleId = useId();
   if (!offer) return null;
   return (
-    <Box role="region" aria-labelledby={titleId} data-testid="draft-prompt" flexShrink={0}>
-      <Alert.Root status="warning" variant="surface" borderRadius="0" borderWidth="0" borderBottomWidth="1px" py="2">
+    <ReviewBar title="Unsaved annotations" status="warning" testId="draft-prompt">
+      <Alert.Description>{draftPromptText(offer)}</Alert.Description>
+      <HStack gap="2">
+        <Button size="xs" colorPalette="teal" onClick={() => sync.restore()}>
+          Restore
+        </Button>
+        <Button size="xs" variant="outline" onClick={() => sync.discard()}>
+          Discard
+        </Button>
+      </HStack>
+    </ReviewBar>
+  );
+}
+
+/** A bar above the review, in the layout's flow (so never over the image), named by its title. */
+function ReviewBar({ title, status, testId, children }: { title: string; status: 'warning' | 'info'; testId: string; children: ReactNode }) {
+  const titleId = useId();
+  return (
+    <Box role="region" aria-labelledby={titleId} data-testid={testId} flexShrink={0}>
+      <Alert.Root status={status} variant="surface" borderRadius="0" borderWidth="0" borderBottomWidth="1px" py="2">
         <Alert.Indicator />
         <Alert.Content>
           <Wrap align="center" gap="3" rowGap="1">
-            <Alert.Title id={titleId}>Unsaved annotations</Alert.Title>
-            <Alert.Description>{draftPromptText(offer)}</Alert.Description>
-            <HStack gap="2">
-              <Button size="xs" colorPalette="teal" onClick={() => sync.restore()}>
-                Restore
-              </Button>
-              <Button size="xs" variant="outline" onClick={() => sync.discard()}>
-                Discard
-              </Button>
-            </HStack>
+            <Alert.Title id={titleId}>{title}</Alert.Title>
+            {children}
           </Wrap>
         </Alert.Content>
       </Alert.Root>
@@ -90,20 +99,11 @@ export function otherTabText({ unsaved, draftIsTheirs }: OtherTabs): string | nu
  */
 export function OtherTabNotice({ sync }: { sync: DraftSync }) {
   const others = useSyncExternalStore(sync.tabs.subscribe, sync.tabs.getState);
-  const titleId = useId();
   const text = otherTabText(others);
   if (!text) return null;
   return (
-    <Box role="region" aria-labelledby={titleId} data-testid="other-tab-notice" flexShrink={0}>
-      <Alert.Root status="info" variant="surface" borderRadius="0" borderWidth="0" borderBottomWidth="1px" py="2">
-        <Alert.Indicator />
-        <Alert.Content>
-          <Wrap align="center" gap="3" rowGap="1">
-            <Alert.Title id={titleId}>Open in another tab</Alert.Title>
-            <Alert.Description role="status">{text}</Alert.Description>
-          </Wrap>
-        </Alert.Content>
-      </Alert.Root>
-    </Box>
+    <ReviewBar title="Open in another tab" status="info" testId="other-tab-notice">
+      <Alert.Description role="status">{text}</Alert.Description>
+    </ReviewBar>
   );
 }

@@ -40,6 +40,19 @@ function browser() {
 /** Past the lookup of an earlier draft, and past the draft pause. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
 
+/** Tabs A and B with the record open: A's ruler is the draft, then B draws one of its own. */
+async function bothEdited() {
+  const { tab, kept } = browser();
+  const a = tab();
+  const b = tab();
+  await settle();
+  a.addRuler(30);
+  await vi.waitFor(async () => expect(await kept()).toEqual([30]));
+  b.addRuler(60);
+  await vi.waitFor(() => expect(b.others().draftIsTheirs).toBe(true));
+  return { tab, kept, a, b };
+}
+
 describe('two tabs with one record open', () => {
   it('each is told when the other has unsaved edits, until it saves or closes', async () => {
     const { tab } = browser();
@@ -78,14 +91,7 @@ describe('two tabs with one record open', () => {
   });
 
   it('the tab that wrote the draft first holds it; the other keeps its edits beside it, and both are offered in turn', async () => {
-    const { tab, kept } = browser();
-    const a = tab();
-    const b = tab();
-    await settle();
-    a.addRuler(30);
-    await vi.waitFor(async () => expect(await kept()).toEqual([30]));
-    b.addRuler(60);
-    await vi.waitFor(() => expect(b.others().draftIsTheirs).toBe(true));
+    const { tab, kept, a, b } = await bothEdited();
     await settle();
     expect(await kept()).toEqual([30]); // not replaced by tab B's edits
     expect(a.others()).toEqual({ unsaved: true, draftIsTheirs: false });
@@ -103,14 +109,7 @@ describe('two tabs with one record open', () => {
   });
 
   it('when the tab holding the draft saves, the other tab’s unsaved edits become the draft', async () => {
-    const { tab, kept } = browser();
-    const a = tab();
-    const b = tab();
-    await settle();
-    a.addRuler(30);
-    await vi.waitFor(async () => expect(await kept()).toEqual([30]));
-    b.addRuler(60);
-    await vi.waitFor(() => expect(b.others().draftIsTheirs).toBe(true));
+    const { kept, a, b } = await bothEdited();
     a.save(); // deletes the draft it held: tab B's edits must not be left beside nothing
     await vi.waitFor(async () => expect(await kept()).toEqual([60]));
     expect(b.others()).toEqual({ unsaved: false, draftIsTheirs: false });
