@@ -38,3 +38,11 @@ export async function drawRuler(page: Page, from: [number, number], to: [number,
   await page.mouse.click(b.x, b.y);
   if (toolOff) await page.getByRole('button', { name: 'Ruler', exact: true }).click();
 }
+
+/** Goes to a slice of the review by keys, as a user would: Home, then ten slices a Shift+Right and one a Right. */
+export async function goToSlice(page: Page, slice: number): Promise<void> {
+  await page.keyboard.press('Home');
+  for (let i = 0; i < Math.floor((slice - 1) / 10); i++) await page.keyboard.press('Shift+ArrowRight');
+  for (let i = 0; i < (slice - 1) % 10; i++) await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${slice} /`));
+}

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { clinician, signIn, submitProviderSignIn } from './sign-in.ts';
-import { shortRecordHref } from './open-review.ts';
-import { drawRuler, openAnnotationReview as openReview, waitForSavedAnnotations } from './annotation-drawing.ts';
+import { signIn } from './sign-in.ts';
+import { openReviewInNewTab, shortRecordHref } from './open-review.ts';
+import { drawRuler, goToSlice, openAnnotationReview as openReview, waitForSavedAnnotations } from './annotation-drawing.ts';
 
 /**
  * No silent loss of unsaved work: an edit made a moment before the page goes (a reload, the tab
@@ -18,12 +18,7 @@ const prompt = (page: Page) => page.getByRole('region', { name: 'Unsaved annotat
  */
 const OWN_SLICE = 43;
 
-async function toOwnSlice(page: Page): Promise<void> {
-  await page.keyboard.press('Home');
-  for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowRight');
-  for (let i = 0; i < 2; i++) await page.keyboard.press('ArrowRight');
-  await expect(page.getByTestId('slice-indicator')).toHaveText(new RegExp(`^Slice ${OWN_SLICE} /`));
-}
+const toOwnSlice = (page: Page) => goToSlice(page, OWN_SLICE);
 
 /** Signs in, opens the 300-frame record without images at its own slice, and answers how many cards that slice has saved. */
 async function openRecord(page: Page): Promise<{ href: string; saved: number }> {
@@ -65,10 +60,6 @@ test('an edit whose tab is closed at once is offered back in a new tab', async (
 
   // The same browser profile: a new tab signs in again (the session is per tab) and opens the record.
   const next = await context.newPage();
-  await next.goto(`${href}?noImage=true`);
-  const email = next.getByLabel('Email');
-  await expect(email.or(next.getByTestId('annotations-status'))).toBeVisible();
-  if (await email.isVisible()) await submitProviderSignIn(next, clinician().email, clinician().password);
-  await expect(next).toHaveURL(/\/review/);
+  await openReviewInNewTab(next, href);
   await expectOfferedBack(next, saved);
 });

@@ -12,6 +12,8 @@ import { draftKey, readableDraft, storedDraft, type AnnotationDraft, type DraftO
  */
 
 export const PAGE_COPY_PREFIX = 'ivus-review-draft:';
+/** Where edits made while a kept draft is still unanswered wait (draft-store.ts keepAside). */
+export const ASIDE_COPY_PREFIX = 'ivus-review-draft-aside:';
 
 export interface DraftPageCopy {
   /** Writes the owner's draft now; false when Web Storage refused it. */
@@ -29,6 +31,8 @@ export interface DraftPageCopyOptions {
   storage?: () => Storage | null;
   /** Told once, the first time storage refuses something. */
   onRefused?: (error: unknown) => void;
+  /** The keys' prefix: one per kind of copy. */
+  prefix?: string;
 }
 
 function browserLocalStorage(): Storage | null {
@@ -36,7 +40,7 @@ function browserLocalStorage(): Storage | null {
   return typeof localStorage === 'undefined' ? null : localStorage;
 }
 
-export function createDraftPageCopy({ storage = browserLocalStorage, onRefused = () => undefined }: DraftPageCopyOptions = {}): DraftPageCopy {
+export function createDraftPageCopy({ storage = browserLocalStorage, onRefused = () => undefined, prefix = PAGE_COPY_PREFIX }: DraftPageCopyOptions = {}): DraftPageCopy {
   function using<T>(fallback: T, operation: (store: Storage) => T): T {
     try {
       const store = storage();
@@ -58,14 +62,14 @@ export function createDraftPageCopy({ storage = browserLocalStorage, onRefused =
   return {
     write(owner, draft) {
       return using(false, (store) => {
-        store.setItem(PAGE_COPY_PREFIX + draftKey(owner, draft.recordId), JSON.stringify(storedDraft(owner, draft)));
+        store.setItem(prefix + draftKey(owner, draft.recordId), JSON.stringify(storedDraft(owner, draft)));
         return true;
       });
     },
 
     read(owner, recordId, oldest) {
       return using(null, (store) => {
-        const key = PAGE_COPY_PREFIX + draftKey(owner, recordId);
+        const key = prefix + draftKey(owner, recordId);
         if (store.getItem(key) === null) return null;
         const draft = readableDraft(parsed(store, key), owner, recordId, oldest);
         if (!draft) store.removeItem(key);
@@ -75,7 +79,7 @@ export function createDraftPageCopy({ storage = browserLocalStorage, onRefused =
 
     remove(owner, recordId, upTo = Infinity) {
       using(undefined, (store) => {
-        const key = PAGE_COPY_PREFIX + draftKey(owner, recordId);
+        const key = prefix + draftKey(owner, recordId);
         const value = parsed(store, key) as { updatedAt?: unknown } | null;
         const updatedAt = typeof value?.updatedAt === 'number' ? value.updatedAt : -Infinity;
         if (store.getItem(key) !== null && updatedAt <= upTo) store.removeItem(key);
@@ -87,7 +91,7 @@ export function createDraftPageCopy({ storage = browserLocalStorage, onRefused =
         const keys: string[] = [];
         for (let i = 0; i < store.length; i++) {
           const key = store.key(i);
-          if (key?.startsWith(PAGE_COPY_PREFIX)) keys.push(key);
+          if (key?.startsWith(prefix)) keys.push(key);
         }
         let removed = 0;
         for (const key of keys) {

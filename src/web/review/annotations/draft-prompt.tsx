@@ -1,10 +1,11 @@
-import { useEffect, useId, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useId, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { Alert, Box, Button, HStack, Wrap } from '@chakra-ui/react';
 import { LOCALE } from '../../../domain/constants.ts';
 import { useAuthUser } from '../../auth/auth-context.tsx';
 import type { AnnotationStore } from '../manifest/annotation-store.ts';
 import { draftOwnerFromIdToken, draftStore, type DraftStore } from './draft-store.ts';
 import { DraftSync, type DraftOffer } from './draft-sync.ts';
+import type { OtherTabs } from './draft-tabs.ts';
 
 const WHEN = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -46,27 +47,63 @@ export function useAnnotationDraft(
  */
 export function DraftPrompt({ sync }: { sync: DraftSync }) {
   const offer = useSyncExternalStore(sync.subscribe, sync.getOffer);
-  const titleId = useId();
   if (!offer) return null;
   return (
-    <Box role="region" aria-labelledby={titleId} data-testid="draft-prompt" flexShrink={0}>
-      <Alert.Root status="warning" variant="surface" borderRadius="0" borderWidth="0" borderBottomWidth="1px" py="2">
+    <ReviewBar title="Unsaved annotations" status="warning" testId="draft-prompt">
+      <Alert.Description>{draftPromptText(offer)}</Alert.Description>
+      <HStack gap="2">
+        <Button size="xs" colorPalette="teal" onClick={() => sync.restore()}>
+          Restore
+        </Button>
+        <Button size="xs" variant="outline" onClick={() => sync.discard()}>
+          Discard
+        </Button>
+      </HStack>
+    </ReviewBar>
+  );
+}
+
+/** A bar above the review, in the layout's flow (so never over the image), named by its title. */
+function ReviewBar({ title, status, testId, children }: { title: string; status: 'warning' | 'info'; testId: string; children: ReactNode }) {
+  const titleId = useId();
+  return (
+    <Box role="region" aria-labelledby={titleId} data-testid={testId} flexShrink={0}>
+      <Alert.Root status={status} variant="surface" borderRadius="0" borderWidth="0" borderBottomWidth="1px" py="2">
         <Alert.Indicator />
         <Alert.Content>
           <Wrap align="center" gap="3" rowGap="1">
-            <Alert.Title id={titleId}>Unsaved annotations</Alert.Title>
-            <Alert.Description>{draftPromptText(offer)}</Alert.Description>
-            <HStack gap="2">
-              <Button size="xs" colorPalette="teal" onClick={() => sync.restore()}>
-                Restore
-              </Button>
-              <Button size="xs" variant="outline" onClick={() => sync.discard()}>
-                Discard
-              </Button>
-            </HStack>
+            <Alert.Title id={titleId}>{title}</Alert.Title>
+            {children}
           </Wrap>
         </Alert.Content>
       </Alert.Root>
     </Box>
+  );
+}
+
+/** The notice's sentence, or null when no other tab needs a word. */
+export function otherTabText({ unsaved, draftIsTheirs }: OtherTabs): string | null {
+  if (unsaved) {
+    return 'This record is open in another tab with unsaved annotations. Both tabs’ unsaved annotations are kept, and offered one after the other when the record is opened again; to work on one version, save in one tab, then reload the other.';
+  }
+  if (draftIsTheirs) {
+    return 'Unsaved annotations left by another tab are kept for this record. This tab’s are kept beside them, and both are offered, one after the other, when the record is opened again.';
+  }
+  return null;
+}
+
+/**
+ * Says so, without blocking anything, when the same record is open with unsaved annotations in
+ * another tab of this browser (draft-tabs.ts), or another tab's are in the record's draft: a
+ * clinician would otherwise meet two offers at the next open without knowing why.
+ */
+export function OtherTabNotice({ sync }: { sync: DraftSync }) {
+  const others = useSyncExternalStore(sync.tabs.subscribe, sync.tabs.getState);
+  const text = otherTabText(others);
+  if (!text) return null;
+  return (
+    <ReviewBar title="Open in another tab" status="info" testId="other-tab-notice">
+      <Alert.Description role="status">{text}</Alert.Description>
+    </ReviewBar>
   );
 }

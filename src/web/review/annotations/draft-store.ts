@@ -1,6 +1,6 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { decodeJwtClaims } from '../../auth/session-user.ts';
-import { createDraftPageCopy, type DraftPageCopy } from './draft-page-copy.ts';
+import { ASIDE_COPY_PREFIX, createDraftPageCopy, type DraftPageCopy } from './draft-page-copy.ts';
 import { DRAFT_MAX_AGE_MS, readableDraft, storedDraft, draftKey, type AnnotationDraft, type DraftOwner, type StoredDraft } from './draft-record.ts';
 
 export { DRAFT_MAX_AGE_MS, type AnnotationDraft, type DraftOwner } from './draft-record.ts';
@@ -32,8 +32,17 @@ export interface DraftStore {
    */
   saveDraftAtPageEnd(owner: DraftOwner, draft: AnnotationDraft): Promise<void>;
   /**
+   * The page is going while a kept draft is still unanswered (being looked up, or offered): its
+   * edits are kept synchronously beside it, never over it. They become the record's draft, and are
+   * offered, once no other draft is left (loadDraft); false when Web Storage refused them.
+   */
+  keepAside(owner: DraftOwner, draft: AnnotationDraft): boolean;
+  /** Removes edits kept aside (the tab that kept them saved them, or now holds the draft itself). */
+  dropAside(owner: DraftOwner, recordId: string): void;
+  /**
    * The owner's draft of the record, or null (none, too old, or unreadable: the last two are deleted).
-   * A newer copy left in Web Storage as the page went is moved into IndexedDB and answered.
+   * A newer copy left in Web Storage as the page went is moved into IndexedDB and answered; with no
+   * draft at all, edits kept aside are (keepAside).
    */
   loadDraft(owner: DraftOwner, recordId: string): Promise<AnnotationDraft | null>;
   deleteDraft(owner: DraftOwner, recordId: string): Promise<void>;
@@ -49,6 +58,8 @@ export interface DraftStoreOptions {
   maxAgeMs?: number;
   /** Where the copy made as the page goes is kept (localStorage by default). */
   pageCopy?: DraftPageCopy;
+  /** Where edits made beside an unanswered draft are kept (localStorage by default). */
+  asideCopy?: DraftPageCopy;
 }
 
 /** The owner of drafts made with this ID token; null when it lacks an issuer or subject (then nothing is kept). */
@@ -60,7 +71,7 @@ export function draftOwnerFromIdToken(idToken: string | null | undefined): Draft
   return { issuer, subject };
 }
 
-export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAgeMs = DRAFT_MAX_AGE_MS, pageCopy }: DraftStoreOptions = {}): DraftStore {
+export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAgeMs = DRAFT_MAX_AGE_MS, pageCopy, asideCopy }: DraftStoreOptions = {}): DraftStore {
   let opening: Promise<IDBPDatabase<DraftsDb> | null> | null = null;
   // Every operation runs in the order it was asked for: a delete after a save must not be overtaken
   // by it, and sign-out can wait for the tail of this chain.
@@ -74,7 +85,9 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     console.warn(message, error);
   }
 
-  const copies = pageCopy ?? createDraftPageCopy({ onRefused: (error) => warn('Unsaved annotation drafts cannot be kept in Web Storage', error) });
+  const onRefused = (error: unknown) => warn('Unsaved annotation drafts cannot be kept in Web Storage', error);
+  const copies = pageCopy ?? createDraftPageCopy({ onRefused });
+  const asides = asideCopy ?? createDraftPageCopy({ onRefused, prefix: ASIDE_COPY_PREFIX });
 
   function database(): Promise<IDBPDatabase<DraftsDb> | null> {
     opening ??= (async () => {
@@ -150,12 +163,27 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     const copy = copies.read(owner, recordId, now() - maxAgeMs);
     if (!copy || (draft && draft.updatedAt >= copy.updatedAt)) {
       if (copy) copies.remove(owner, recordId);
-      return draft;
+      return draft ?? (await promote(db, asides, owner, recordId));
     }
     // The copy made as the page went is newer: the IndexedDB write it stood in for never finished.
+    return promote(db, copies, owner, recordId);
+  }
+
+  /** Moves a Web Storage copy into IndexedDB, where it is the record's draft from now on; answers it. */
+  async function promote(db: IDBPDatabase<DraftsDb>, from: DraftPageCopy, owner: DraftOwner, recordId: string): Promise<AnnotationDraft | null> {
+    const copy = from.read(owner, recordId, now() - maxAgeMs);
+    if (!copy) return null;
     await db.put('drafts', storedDraft(owner, copy));
-    copies.remove(owner, recordId, copy.updatedAt);
+    from.remove(owner, recordId, copy.updatedAt);
     return copy;
+  }
+
+  /** Without IndexedDB, edits kept aside become the page copy, which Save and Discard delete. */
+  function asideAsCopy(owner: DraftOwner, recordId: string): AnnotationDraft | null {
+    const aside = asides.read(owner, recordId, now() - maxAgeMs);
+    if (!aside || !copies.write(owner, aside)) return aside;
+    asides.remove(owner, recordId, aside.updatedAt);
+    return aside;
   }
 
   return {
@@ -166,10 +194,18 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
       return save(owner, draft);
     },
 
+    keepAside(owner, draft) {
+      return asides.write(owner, draft);
+    },
+
+    dropAside(owner, recordId) {
+      asides.remove(owner, recordId);
+    },
+
     loadDraft(owner, recordId) {
       // Without IndexedDB the copy is all there is: offered, and kept until saved or discarded.
       return enqueue(
-        () => copies.read(owner, recordId, now() - maxAgeMs),
+        () => copies.read(owner, recordId, now() - maxAgeMs) ?? asideAsCopy(owner, recordId),
         (db) => load(db, owner, recordId),
       );
     },
@@ -186,7 +222,7 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     },
 
     pruneDrafts() {
-      const copiesRemoved = copies.prune(now() - maxAgeMs);
+      const copiesRemoved = copies.prune(now() - maxAgeMs) + asides.prune(now() - maxAgeMs);
       return enqueue(() => 0, prune).then((removed) => removed + copiesRemoved);
     },
 

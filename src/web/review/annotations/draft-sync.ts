@@ -1,6 +1,8 @@
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import { hasUnsavedChanges, type AnnotationStore } from '../manifest/annotation-store.ts';
+import { draftKey } from './draft-record.ts';
 import type { AnnotationDraft, DraftOwner, DraftStore } from './draft-store.ts';
+import { DraftTabs, type TabChannel } from './draft-tabs.ts';
 
 /**
  * Keeps one open record's unsaved annotations in the draft store as they are made, and offers a
@@ -26,6 +28,8 @@ export interface DraftSyncOptions {
   recordId: string;
   delayMs?: number;
   now?: () => number;
+  /** How this tab speaks to the others with the record open (a BroadcastChannel by default). */
+  tabChannel?: () => TabChannel | null;
 }
 
 type Phase = 'waiting' | 'checking' | 'offering' | 'tracking' | 'stopped';
@@ -53,15 +57,23 @@ export class DraftSync {
   private written: { manifest: AnnotationManifest; version: number; updatedAt: number } | null = null;
   /** The manifest and base version the pending timer (if any) was set for. */
   private scheduled: { manifest: AnnotationManifest; version: number } | null = null;
+  /** This tab's edits are kept beside a draft another tab holds (draft-tabs.ts), not in it. */
+  private keptAside = false;
   private readonly delayMs: number;
   private readonly now: () => number;
 
   private readonly options: DraftSyncOptions;
+  /** The other tabs of this browser with the same user's same record open, which share its draft. */
+  readonly tabs: DraftTabs;
 
   constructor(options: DraftSyncOptions) {
     this.options = options;
     this.delayMs = options.delayMs ?? DRAFT_WRITE_DELAY_MS;
     this.now = options.now ?? Date.now;
+    this.tabs = new DraftTabs(draftKey(options.owner, options.recordId), {
+      channel: options.tabChannel,
+      onDraftDeletedElsewhere: () => this.keepOwnAgain(),
+    });
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -83,18 +95,26 @@ export class DraftSync {
     const onHidden = () => {
       if (document.visibilityState === 'hidden') this.keepAtPageEnd();
     };
-    const onPageHide = () => this.keepAtPageEnd();
+    const onPageHide = () => {
+      this.keepAtPageEnd();
+      this.tabs.hide();
+    };
+    const onPageShow = () => this.tabs.show();
     window.addEventListener('pagehide', onPageHide);
+    window.addEventListener('pageshow', onPageShow);
     document.addEventListener('visibilitychange', onHidden);
+    this.tabs.open(false);
     this.onChange();
     return () => {
       unsubscribe();
       window.removeEventListener('pagehide', onPageHide);
+      window.removeEventListener('pageshow', onPageShow);
       document.removeEventListener('visibilitychange', onHidden);
       // Leaving the review (including a forced sign-out) must not drop the last 300 ms of work.
       this.flush();
       this.phase = 'stopped';
       this.setOffer(null);
+      this.tabs.close();
     };
   }
 
@@ -110,12 +130,16 @@ export class DraftSync {
     this.track();
   }
 
-  /** Deletes the offered draft; edits made while it was offered are kept from now on. */
+  /**
+   * Deletes the offered draft; edits made while it was offered are kept from now on, once edits
+   * kept aside from an earlier page (keepAside), if any, are offered in turn.
+   */
   discard(): void {
     if (!this.offer || this.phase !== 'offering') return;
-    void this.options.drafts.deleteDraft(this.options.owner, this.options.recordId);
+    void this.deleteRecordDraft();
     this.written = null;
-    this.track();
+    this.setOffer(null);
+    this.check();
   }
 
   /**
@@ -129,7 +153,7 @@ export class DraftSync {
     if (this.phase === 'offering' || this.phase === 'checking') this.phase = 'tracking';
     this.scheduled = null;
     this.setOffer(null);
-    await this.options.drafts.deleteDraft(this.options.owner, this.options.recordId);
+    await this.deleteKept();
   }
 
   /** Writes a pending change now. */
@@ -142,25 +166,43 @@ export class DraftSync {
 
   /**
    * The page is hidden or going: unsaved edits are copied to Web Storage at once (the draft store's
-   * saveDraftAtPageEnd), whether or not their IndexedDB write was begun, since it may not finish.
+   * saveDraftAtPageEnd, or keepAside beside a draft not this page's to replace), whether or not
+   * their IndexedDB write was begun, since it may not finish.
    */
   private keepAtPageEnd(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    if (this.phase !== 'tracking') return;
     const { drafts, owner, recordId, patientId, store } = this.options;
     const snapshot = store.getSnapshot();
+    if (this.phase === 'checking' || this.phase === 'offering') {
+      // A kept draft is still unanswered (being looked up, or offered): edits made meanwhile wait
+      // beside it, so that neither overwrites the other; they are offered once it is answered.
+      if (!hasUnsavedChanges(snapshot)) return;
+      const manifest = snapshot.history.present;
+      drafts.keepAside(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt: this.now() });
+      return;
+    }
+    if (this.phase !== 'tracking') return;
     if (snapshot.status !== 'ready' || !hasUnsavedChanges(snapshot)) return this.write();
     const manifest = snapshot.history.present;
     // Already written: the copy keeps that write's time, so the offer says when the work was done.
     const same = this.written?.manifest === manifest && this.written.version === snapshot.version;
     const updatedAt = same && this.written ? this.written.updatedAt : this.now();
     this.written = { manifest, version: snapshot.version, updatedAt };
-    void drafts.saveDraftAtPageEnd(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt });
+    this.keep({ recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt }, true);
+  }
+
+  /** Another tab deleted the draft the tabs share (it saved, or discarded): this tab's unsaved edits are written again. */
+  private keepOwnAgain(): void {
+    if (this.phase !== 'tracking') return;
+    this.written = null;
+    this.scheduled = null;
+    this.schedule();
   }
 
   private onChange = (): void => {
     const snapshot = this.options.store.getSnapshot();
+    this.tabs.setUnsaved(hasUnsavedChanges(snapshot));
     if (this.phase === 'waiting' && snapshot.status === 'ready') this.check();
     else if (this.phase === 'tracking') this.schedule();
   };
@@ -175,14 +217,15 @@ export class DraftSync {
     void drafts.loadDraft(owner, recordId).then((draft) => {
       if (this.phase !== 'checking' || run !== this.run) return;
       const snapshot = store.getSnapshot();
-      if (draft && !sameJson(draft.manifest, snapshot.saved)) {
+      // A draft that says what this page shows already is its own edits, kept aside while this lookup ran.
+      if (draft && !sameJson(draft.manifest, snapshot.saved) && !sameJson(draft.manifest, snapshot.history.present)) {
         this.written = { manifest: draft.manifest, version: draft.baseVersion, updatedAt: draft.updatedAt };
         this.phase = 'offering';
         this.setOffer({ draft, serverVersion: snapshot.version });
         return;
       }
       // Nothing to offer: a draft that matches the saved version was saved after all.
-      if (draft) void drafts.deleteDraft(owner, recordId);
+      if (draft && sameJson(draft.manifest, snapshot.saved)) void this.deleteRecordDraft();
       this.written = null;
       this.track();
     });
@@ -229,18 +272,53 @@ export class DraftSync {
 
   private write(): void {
     if (this.phase !== 'tracking') return;
-    const { drafts, owner, recordId, patientId, store } = this.options;
+    const { recordId, patientId, store } = this.options;
     const pending = this.pendingWrite();
     if (pending === 'delete') {
       this.written = null;
-      void drafts.deleteDraft(owner, recordId);
+      void this.deleteKept();
     } else if (pending === 'save') {
       const snapshot = store.getSnapshot();
       const manifest = snapshot.history.present;
       const updatedAt = this.now();
       this.written = { manifest, version: snapshot.version, updatedAt };
-      void drafts.saveDraft(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt });
+      this.keep({ recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt }, false);
     }
+  }
+
+  /**
+   * Keeps this tab's edits: as the record's draft, or beside it while another tab's edits are in
+   * it (so that neither replaces the other); `atPageEnd` also copies them synchronously.
+   */
+  private keep(draft: AnnotationDraft, atPageEnd: boolean): void {
+    const { drafts, owner, recordId } = this.options;
+    if (this.tabs.draftHeldElsewhere()) {
+      this.keptAside = drafts.keepAside(owner, draft) || this.keptAside;
+      return;
+    }
+    void (atPageEnd ? drafts.saveDraftAtPageEnd(owner, draft) : drafts.saveDraft(owner, draft));
+    // The draft holds these edits now: an older copy of them beside it would be offered twice.
+    if (this.keptAside) drafts.dropAside(owner, recordId);
+    this.keptAside = false;
+    this.tabs.wrote();
+  }
+
+  /**
+   * Deletes this tab's kept edits: the record's draft, which other tabs are told of, or only those
+   * kept beside it when the draft holds another tab's edits.
+   */
+  private deleteKept(): Promise<void> {
+    const { drafts, owner, recordId } = this.options;
+    if (!this.tabs.draftHeldElsewhere()) return this.deleteRecordDraft();
+    if (this.keptAside) drafts.dropAside(owner, recordId);
+    this.keptAside = false;
+    return Promise.resolve();
+  }
+
+  /** Deletes the record's draft, whoever's edits it holds (the offer of it was answered); other tabs are told. */
+  private deleteRecordDraft(): Promise<void> {
+    this.tabs.deleted();
+    return this.options.drafts.deleteDraft(this.options.owner, this.options.recordId);
   }
 
   private setOffer(offer: DraftOffer | null): void {

@@ -3,7 +3,7 @@ import { useApi } from '../../api/api-context.tsx';
 import { useConfirm } from '../../ui/confirm.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { AnnotationSessionContext } from '../annotations/annotation-session.tsx';
-import { DraftPrompt, useAnnotationDraft } from '../annotations/draft-prompt.tsx';
+import { DraftPrompt, OtherTabNotice, useAnnotationDraft } from '../annotations/draft-prompt.tsx';
 import { LeaveDialog } from '../annotations/leave-dialog.tsx';
 import type { ImageStore } from '../frames/image-store.ts';
 import { PlaybackContext } from '../playback/playback-context.tsx';
@@ -59,5 +59,11 @@ export function AnnotationDraftOffer() {
   const draft = useAnnotationDraft(session.annotationStore, { patientId: session.patientId, recordId: session.recordId });
   // Discard when leaving deletes the draft too.
   useEffect(() => (draft ? session.attachDrafts(draft) : undefined), [session, draft]);
-  return draft ? <DraftPrompt sync={draft} /> : null;
+  if (!draft) return null;
+  return (
+    <>
+      <DraftPrompt sync={draft} />
+      <OtherTabNotice sync={draft} />
+    </>
+  );
 }
