@@ -23,11 +23,13 @@ export interface BenchServer {
 /**
  * Builds the web app if there is no build, then starts the server and waits until it listens.
  * `cwd`: where the server looks for its dist/web (another build of the page, for an A/B run).
+ * For diagnosis: BENCH_SERVER_NODE_ARGS, Node flags for the server (e.g. `--trace-gc`, which
+ * NODE_OPTIONS refuses), and BENCH_SERVER_STDOUT, a file the server's output is appended to.
  */
 export async function startBenchServer(port: number, cwd = process.cwd()): Promise<BenchServer> {
   if (!fs.existsSync(path.join(cwd, 'dist/web/index.html'))) execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build'], { stdio: 'inherit' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-bench-'));
-  const server: ChildProcess = spawn(process.execPath, [path.resolve('src/server/server.ts')], {
+  const server: ChildProcess = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), path.resolve('src/server/server.ts')], {
     cwd,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -35,7 +37,10 @@ export async function startBenchServer(port: number, cwd = process.cwd()): Promi
   // Whatever happens in the benchmark, the server does not outlive it.
   process.on('exit', () => server.kill('SIGINT'));
   await new Promise<void>((resolve, reject) => {
-    server.stdout!.on('data', (d: Buffer) => d.toString().includes('Press Ctrl-C') && resolve());
+    server.stdout!.on('data', (d: Buffer) => {
+      if (process.env.BENCH_SERVER_STDOUT) fs.appendFileSync(process.env.BENCH_SERVER_STDOUT, d);
+      if (d.toString().includes('Press Ctrl-C')) resolve();
+    });
     server.once('exit', (code) => reject(new Error(`the server stopped before it was ready (exit ${code})`)));
   });
   return {

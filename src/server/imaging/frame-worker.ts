@@ -5,8 +5,9 @@
  * when asked or as a job of its own (the raw frames go to detection before they are encoded: issue 23).
  */
 import { parentPort } from 'node:worker_threads';
+import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
-import { encodeGrayFrames, initGrayEncoder, type EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder, type EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 
 export interface RenderJob {
@@ -28,10 +29,28 @@ export interface EncodeJob {
   readonly columns: number;
 }
 
-export type FrameJob = RenderJob | EncodeJob;
+/**
+ * A demo chunk's frames rendered and encoded on this thread in one go (issue 27: a first open's
+ * server CPU): its raw frames are posted (a copy) as soon as they are rendered, for border
+ * detection and gzip (issue 23), then its frame pack (rows x columns frames) is the answer. The
+ * caller's thread, which also answers the page, no longer copies the frames back here to encode
+ * them nor assembles the pack, and the encode no longer waits for that thread to send it.
+ */
+export interface MakeJob {
+  readonly id: number;
+  readonly make: { readonly options: PullbackModelOptions; readonly start: number; readonly end: number; readonly rows: number; readonly columns: number };
+  readonly angio?: RenderJob['angio'];
+}
+
+export type FrameJob = RenderJob | EncodeJob | MakeJob;
+
+/** A MakeJob's interim message: its rendered frames. */
+export type FrameJobProgress = { readonly id: number; readonly rendered: Uint8Array };
 
 export type FrameJobResult =
   | { readonly id: number; readonly frames: Uint8Array | null; readonly encoded: EncodedGrayFrames | null }
+  | { readonly id: number; readonly pack: Uint8Array }
+  | FrameJobProgress
   | { readonly id: number; readonly error: string };
 
 // The last model is kept because consecutive jobs almost always come from the same record, and its
@@ -60,6 +79,25 @@ async function warmUp(): Promise<void> {
 }
 const warm = warmUp().catch(() => undefined);
 
+function modelOf(options: PullbackModelOptions): PullbackModel {
+  const key = JSON.stringify(options);
+  if (current?.key !== key) current = { key, model: createPullbackModel(options) };
+  return current.model;
+}
+
+function make(job: MakeJob): void {
+  const { options, start, end, rows, columns } = job.make;
+  const model = modelOf(options);
+  const frames = job.angio ? generateAngioFrames(model, job.angio.frameCount, job.angio.sizePx, start, end) : generateFrames(model, start, end);
+  // A copy goes: these frames are encoded next.
+  const rendered = frames.slice();
+  parentPort?.postMessage({ id: job.id, rendered } satisfies FrameJobProgress, [rendered.buffer as ArrayBuffer]);
+  const encoded = encodeGrayFrames(frames, rows, columns);
+  // A new buffer of exactly the pack's bytes: moved whole.
+  const pack = buildFramePack(grayLosslessFormat(rows, columns), encoded.frames, encoded.predict);
+  parentPort?.postMessage({ id: job.id, pack } satisfies FrameJobResult, [pack.buffer as ArrayBuffer]);
+}
+
 parentPort?.on('message', async (job: FrameJob) => {
   await warm;
   try {
@@ -67,13 +105,14 @@ parentPort?.on('message', async (job: FrameJob) => {
       await initGrayEncoder();
       return post(job.id, null, encodeGrayFrames(job.encodeFrames, job.rows, job.columns));
     }
+    if ('make' in job) {
+      await initGrayEncoder();
+      return make(job);
+    }
     if (job.encode) await initGrayEncoder();
-    const key = JSON.stringify(job.options);
-    if (current?.key !== key) current = { key, model: createPullbackModel(job.options) };
-    const frames = job.angio
-      ? generateAngioFrames(current.model, job.angio.frameCount, job.angio.sizePx, job.start, job.end)
-      : generateFrames(current.model, job.start, job.end);
-    const size = job.angio?.sizePx ?? current.model.frameSizePx;
+    const model = modelOf(job.options);
+    const frames = job.angio ? generateAngioFrames(model, job.angio.frameCount, job.angio.sizePx, job.start, job.end) : generateFrames(model, job.start, job.end);
+    const size = job.angio?.sizePx ?? model.frameSizePx;
     post(job.id, frames, job.encode ? encodeGrayFrames(frames, size, size) : null);
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies FrameJobResult);

@@ -21,6 +21,9 @@ import { NO_TIMELINE, type ImagingTimeline } from './imaging-timeline.ts';
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
 
+/** A Buffer over the same bytes (no copy: a chunk's pack is megabytes, made for each chunk). */
+const bufferOver = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 /** Missing or damaged stored imaging that cannot be regenerated: a server fault, logged with the record. */
 export class MissingImagingError extends Error {
   readonly statusCode = 500;
@@ -186,22 +189,31 @@ export class RecordImaging {
       this.timeline('asked', { ...where, priority });
       let rendered!: (raw: Uint8Array) => void;
       const raw = new Promise<Uint8Array>((resolve) => (rendered = resolve));
-      // Rendering and encoding are one task, so the lane is not given to another chunk between them and the page's
-      // pack waits no longer than when one worker job did both; the raw frames are handed on in between.
-      const making = this.queue.run(priority, async () => {
-        this.timeline('render-start', where);
-        const frames = await renderFrames(this.pool, modelOptionsOf(record), range.first, range.first + range.count, angio);
+      const noteRendered = (frames: Uint8Array) => {
         this.timeline('rendered', where);
         rendered(frames);
+      };
+      // Rendering and encoding are one task, so the lane is not given to another chunk between them and the page's
+      // pack waits no longer than when one worker job did both; the raw frames are handed on in between.
+      const making = this.queue.run(priority, async (): Promise<{ frames: Uint8Array; pack: Buffer | null }> => {
+        this.timeline('render-start', where);
+        if (encode && this.pool) {
+          // Both on one worker, in one job (frame-worker.ts, MakeJob).
+          const pack = await this.pool.make(modelOptionsOf(record), { start: range.first, end: range.first + range.count, rows, columns, angio }, noteRendered);
+          this.timeline('encoded', where);
+          return { frames: await raw, pack: bufferOver(pack) };
+        }
+        const frames = await renderFrames(this.pool, modelOptionsOf(record), range.first, range.first + range.count, angio);
+        noteRendered(frames);
         const encoded = encode ? await encodeFrames(this.pool, frames, rows, columns) : null;
         this.timeline('encoded', where);
-        return { frames, encoded };
+        return { frames, pack: encoded ? bufferOver(buildFramePack(grayLosslessFormat(rows, columns), encoded.frames, encoded.predict)) : null };
       }, options);
       // Failed or dropped before its frames were rendered: whoever waits for them is told the same (if anyone does).
       const rawFrames = Promise.race([raw, making.result.then(({ frames }) => frames)]);
       rawFrames.catch(() => undefined);
       this.renderedChunks.set(key, rawFrames);
-      const pack = making.result.then(({ encoded }) => (encoded ? Buffer.from(buildFramePack(grayLosslessFormat(rows, columns), encoded.frames, encoded.predict)) : null));
+      const pack = making.result.then((made) => made.pack);
       const gzipped = making.result.then(({ frames }) => gzip(frames, MADE_CHUNK_GZIP));
       // Each is some caller's answer, or nobody's (a first open's chunk the page never asks for).
       pack.catch(() => undefined);

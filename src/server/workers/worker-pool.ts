@@ -24,27 +24,31 @@ export interface WorkerPoolOptions<Job, Message, Result> {
   toMessage(job: Job, id: number): { message: unknown; transfer?: readonly Transferable[] };
   /** A worker's answer: the result, or the Error to reject the job with. */
   fromMessage(message: Message): Result | Error;
+  /** Whether a message is a job's interim one (handed to run()'s onProgress; the job goes on), not its answer. */
+  isProgress?(message: Message): boolean;
   /** Heap of each worker in MiB (DEFAULT_WORKER_HEAP_MB). */
   heapMb?: number;
   /** A job running longer stops its worker and fails (DEFAULT_JOB_TIMEOUT_MS). */
   jobTimeoutMs?: number;
 }
 
-export interface WorkerPool<Job, Result> {
+export interface WorkerPool<Job, Result, Message = unknown> {
   readonly size: number;
-  run(job: Job): Promise<Result>;
+  /** Runs `job` on a free worker; its interim messages (isProgress) go to `onProgress` in the order posted. */
+  run(job: Job, onProgress?: (message: Message) => void): Promise<Result>;
   close(): Promise<void>;
 }
 
-interface Pending<Job, Result> {
+interface Pending<Job, Result, Message> {
   readonly job: Job;
   readonly id: number;
+  readonly onProgress?: (message: Message) => void;
   resolve(result: Result): void;
   reject(error: Error): void;
   timer?: ReturnType<typeof setTimeout>;
 }
 
-export function createWorkerPool<Job, Message, Result>(options: WorkerPoolOptions<Job, Message, Result>): WorkerPool<Job, Result> {
+export function createWorkerPool<Job, Message, Result>(options: WorkerPoolOptions<Job, Message, Result>): WorkerPool<Job, Result, Message> {
   const { size, name } = options;
   const heapMb = options.heapMb ?? DEFAULT_WORKER_HEAP_MB;
   const jobTimeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
@@ -52,8 +56,8 @@ export function createWorkerPool<Job, Message, Result>(options: WorkerPoolOption
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`a ${name} needs at least one worker`);
   const idle: Worker[] = [];
   const workers = new Set<Worker>();
-  const queue: Pending<Job, Result>[] = [];
-  const running = new Map<Worker, Pending<Job, Result>>();
+  const queue: Pending<Job, Result, Message>[] = [];
+  const running = new Map<Worker, Pending<Job, Result, Message>>();
   let nextId = 1;
   let closed = false;
 
@@ -89,6 +93,10 @@ export function createWorkerPool<Job, Message, Result>(options: WorkerPoolOption
     workers.add(worker);
     worker.on('message', (message: Message) => {
       const pending = running.get(worker);
+      if (options.isProgress?.(message)) {
+        pending?.onProgress?.(message);
+        return;
+      }
       running.delete(worker);
       idle.push(worker);
       if (pending !== undefined) {
@@ -109,10 +117,10 @@ export function createWorkerPool<Job, Message, Result>(options: WorkerPoolOption
 
   return {
     size,
-    run(job) {
+    run(job, onProgress) {
       if (closed) return Promise.reject(new Error(`the ${name} is closed`));
       return new Promise<Result>((resolve, reject) => {
-        queue.push({ job, id: nextId++, resolve, reject });
+        queue.push({ job, id: nextId++, resolve, reject, ...(onProgress ? { onProgress } : {}) });
         dispatch();
       });
     },

@@ -41,4 +41,24 @@ describe('frame workers', () => {
     expect(frames.length).toBe(4 * 128 * 128);
     expect(Buffer.from(frames).equals(Buffer.from(rendered.frames))).toBe(true);
   });
+
+  it('make a chunk in one job: its raw frames first, then the pack the two-job path makes, frame for frame (issue 27)', async () => {
+    const model = createPullbackModel(options);
+    for (const [start, end, angio] of [[5, 9, undefined], [0, 3, { frameCount: 10, sizePx: 64 }], [16, 20, undefined]] as const) {
+      const size = angio?.sizePx ?? 128;
+      const seen: string[] = [];
+      let raw: Uint8Array | null = null;
+      const pack = await pool.make(options, { start, end, rows: size, columns: size, angio }, (frames) => {
+        raw = frames;
+        seen.push('rendered');
+      });
+      seen.push('packed');
+      const expected = angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
+      expect(seen).toEqual(['rendered', 'packed']);
+      expect(Buffer.from(raw!).equals(Buffer.from(expected))).toBe(true);
+      const twoJobs = await pool.encode(expected, size, size);
+      expect(Buffer.from(pack).equals(Buffer.from(buildFramePack(grayLosslessFormat(size, size), twoJobs.frames, twoJobs.predict)))).toBe(true);
+      expect(Buffer.concat(await decodePack(pack)).equals(Buffer.from(expected))).toBe(true);
+    }
+  });
 });

@@ -17,6 +17,10 @@ export function notingRenders(pool: FrameWorkerPool): { renders: string[]; pool:
         renders.push(`${angio ? 'angio' : 'bmode'} ${start / 16}`);
         return pool.generate(options, start, end, angio);
       },
+      make: (options, frames, rendered) => {
+        renders.push(`${frames.angio ? 'angio' : 'bmode'} ${frames.start / 16}`);
+        return pool.make(options, frames, rendered);
+      },
     },
   };
 }

@@ -104,6 +104,12 @@ describe('a first open on two frame workers', () => {
         events.push(`render ${angio ? 'angio' : 'bmode'} ${start / 16}`);
         return pool.generate(options, start, end, angio);
       },
+      make: async (options, frames, rendered) => {
+        events.push(`render ${frames.angio ? 'angio' : 'bmode'} ${frames.start / 16}`);
+        const pack = await pool.make(options, frames, rendered);
+        events.push('encoded');
+        return pack;
+      },
     };
     const imaging = new RecordImaging(memoryStore(), noted, silentLog);
     const opened = record('00000000-0000-4000-8000-0000000000a7');
