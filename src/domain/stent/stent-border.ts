@@ -211,11 +211,11 @@ function leastSquares(terms: ModelTerms, kept: Int32Array, count: number): numbe
     Float64Array.of(a03, a13, a23, a33, a34, b3),
     Float64Array.of(a04, a14, a24, a34, a44, b4),
   ];
-  return solve(a, 5);
+  return solveAugmented(a, 5);
 }
 
-/** Gaussian elimination with partial pivoting of an n × (n + 1) augmented matrix. */
-function solve(a: Float64Array[], n: number): number[] | null {
+/** Gaussian elimination with partial pivoting of an n × (n + 1) augmented matrix (rows swapped and reduced in place). */
+export function solveAugmented(a: Float64Array[], n: number): number[] | null {
   for (let col = 0; col < n; col++) {
     let pivot = col;
     for (let r = col + 1; r < n; r++) if (Math.abs(a[r]![col]!) > Math.abs(a[pivot]![col]!)) pivot = r;

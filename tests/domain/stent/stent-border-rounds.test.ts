@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../src/domain/random.ts';
-import { fitStentBorder, kthSmallest, stentRadiusAt, type StentBorder } from '../../../src/domain/stent/stent-border.ts';
+import { fitStentBorder, kthSmallest, solveAugmented, stentRadiusAt, type StentBorder } from '../../../src/domain/stent/stent-border.ts';
 import type { Strut } from '../../../src/domain/stent/strut-detection.ts';
 
 const MIN_STRUTS = 5;
@@ -34,7 +34,7 @@ function plainFit(struts: readonly Strut[]): StentBorder | null {
     }
     a[3]![3]! += OVAL_DAMPING * kept.length;
     a[4]![4]! += OVAL_DAMPING * kept.length;
-    const coefficients = gaussianSolve(a);
+    const coefficients = solveAugmented(a, 5);
     if (coefficients === null) return null;
     const border = { coefficients, strutCount: kept.length };
     if (dropped === maxDropped) return border;
@@ -44,22 +44,6 @@ function plainFit(struts: readonly Strut[]): StentBorder | null {
     if (residuals[worst]! <= Math.max(OUTLIER_MM, 3 * sorted[sorted.length >> 1]!)) return border;
     kept.splice(worst, 1);
   }
-}
-
-function gaussianSolve(a: Float64Array[]): number[] | null {
-  const n = 5;
-  for (let col = 0; col < n; col++) {
-    let pivot = col;
-    for (let r = col + 1; r < n; r++) if (Math.abs(a[r]![col]!) > Math.abs(a[pivot]![col]!)) pivot = r;
-    if (Math.abs(a[pivot]![col]!) < 1e-9) return null;
-    [a[col], a[pivot]] = [a[pivot]!, a[col]!];
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue;
-      const f = a[r]![col]! / a[col]![col]!;
-      for (let c = col; c <= n; c++) a[r]![c]! -= f * a[col]![c]!;
-    }
-  }
-  return Array.from({ length: n }, (_, i) => a[i]![n]! / a[i]![i]!);
 }
 
 /**
