@@ -167,12 +167,23 @@ export async function readRecordStruts(record: RecordRow, deps: StrutReadingDeps
   const stent = new Array<StentFrameReading>(record.bmodeFrameCount);
   const left = Array.from({ length: chunkCount(record.bmodeFrameCount) }, (_, chunk) => chunk);
   const lanes = Math.max(1, Math.min(left.length, deps.pool?.size ?? 1));
+  const fetch = (chunk: number | undefined) => {
+    if (chunk === undefined) return undefined;
+    const gz = deps.imaging.chunk(record, 'bmode', chunk, deps.idle() ? 'background' : 'demand');
+    // Awaited (and its failure thrown) when its turn comes; until then a failure must not go unhandled.
+    gz.catch(() => {});
+    return { chunk, gz };
+  };
   const lane = async () => {
-    for (let chunk = left.shift(); chunk !== undefined; chunk = left.shift()) {
+    // Each lane's next chunk is fetched while its worker reads the struts of this one, so the worker
+    // does not wait for the store between chunks (issue 23: that was 4-9 % of the pass under load).
+    for (let next = fetch(left.shift()); next !== undefined; ) {
       await deps.turn();
       if (deps.stopped()) throw new DetectionStopped();
-      const gz = await deps.imaging.chunk(record, 'bmode', chunk, deps.idle() ? 'background' : 'demand');
-      keepStentOf(record, stent, chunk, await detectOn(deps.pool, geometry, { gz }, null, 'stent'));
+      const { chunk, gz } = next;
+      const frames = { gz: await gz };
+      next = fetch(left.shift());
+      keepStentOf(record, stent, chunk, await detectOn(deps.pool, geometry, frames, null, 'stent'));
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
