@@ -1,13 +1,15 @@
 /**
- * The two steps of making a demo chunk, on the frame workers when there are some, else on this
+ * The steps of making a demo chunk, on the frame workers when there are some, else on this
  * thread (tests, tools): rendering its frames, and encoding them for the page's frame pack. They
- * are separate so that border detection can take the raw frames before they are encoded, gzipped
- * and stored (issue 23: a first open's provisional MLA waited for all three).
+ * are handed on separately so that border detection can take the raw frames before they are
+ * encoded, gzipped and stored (issue 23: a first open's provisional MLA waited for all three).
  */
 import { createPullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
 import { encodeGrayFrames, initGrayEncoder, type EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
+import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
+import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 
 /** Set for angiography frames: the run's length and frame size. */
 export type AngioRun = { readonly frameCount: number; readonly sizePx: number };
@@ -25,3 +27,23 @@ export async function encodeFrames(pool: FrameWorkerPool | null, frames: Uint8Ar
   await initGrayEncoder();
   return encodeGrayFrames(frames, rows, columns);
 }
+
+/** Which frames of which run a chunk holds, and their size. */
+export type ChunkFrames = { readonly start: number; readonly end: number; readonly rows: number; readonly columns: number; readonly angio?: AngioRun };
+
+/**
+ * A chunk made: its raw frames handed to `rendered` as soon as they exist (detection and gzip take
+ * them), then, when `encode`, its frame pack. With frame workers both are one job (frame-worker.ts
+ * MakeJob), so the event loop never copies the frames back to be encoded nor assembles the pack.
+ */
+export async function makeChunk(pool: FrameWorkerPool | null, options: PullbackModelOptions, frames: ChunkFrames, encode: boolean, rendered: (raw: Uint8Array) => void): Promise<Buffer | null> {
+  if (encode && pool) return bufferOver(await pool.make(options, frames, rendered));
+  const raw = await renderFrames(pool, options, frames.start, frames.end, frames.angio);
+  rendered(raw);
+  if (!encode) return null;
+  const encoded = await encodeFrames(pool, raw, frames.rows, frames.columns);
+  return bufferOver(buildFramePack(grayLosslessFormat(frames.rows, frames.columns), encoded.frames, encoded.predict));
+}
+
+/** A Buffer over the same bytes (no copy: a chunk's pack is megabytes, made for each chunk). */
+const bufferOver = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

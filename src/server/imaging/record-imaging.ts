@@ -6,10 +6,8 @@ import type { RecordRow } from '../db/records.ts';
 import type { BlobStore } from '../storage/blob-store.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
-import { encodeFrames, renderFrames } from './chunk-rendering.ts';
+import { makeChunk, renderFrames } from './chunk-rendering.ts';
 import { chunkKey, FRAME_PACK_HEADERS, framePackKey, GRAY8_CHUNK_HEADERS, imagingKey, MADE_CHUNK_GZIP, storedChunkOf, type StoredChunk } from './imaging-keys.ts';
-import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
-import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { GenerationQueue, GenerationQueueClosedError, type GenerationPriority, type RunOptions } from './generation-queue.ts';
 import { modelOptionsOf } from './record-model.ts';
 import { demoPreviewPng } from './demo-preview.ts';
@@ -20,9 +18,6 @@ import { NO_TIMELINE, type ImagingTimeline } from './imaging-timeline.ts';
 
 const gzip = promisify(zlib.gzip);
 const gunzip = promisify(zlib.gunzip);
-
-/** A Buffer over the same bytes (no copy: a chunk's pack is megabytes, made for each chunk). */
-const bufferOver = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 /** Missing or damaged stored imaging that cannot be regenerated: a server fault, logged with the record. */
 export class MissingImagingError extends Error {
@@ -197,17 +192,9 @@ export class RecordImaging {
       // pack waits no longer than when one worker job did both; the raw frames are handed on in between.
       const making = this.queue.run(priority, async (): Promise<{ frames: Uint8Array; pack: Buffer | null }> => {
         this.timeline('render-start', where);
-        if (encode && this.pool) {
-          // Both on one worker, in one job (frame-worker.ts, MakeJob).
-          const pack = await this.pool.make(modelOptionsOf(record), { start: range.first, end: range.first + range.count, rows, columns, angio }, noteRendered);
-          this.timeline('encoded', where);
-          return { frames: await raw, pack: bufferOver(pack) };
-        }
-        const frames = await renderFrames(this.pool, modelOptionsOf(record), range.first, range.first + range.count, angio);
-        noteRendered(frames);
-        const encoded = encode ? await encodeFrames(this.pool, frames, rows, columns) : null;
+        const pack = await makeChunk(this.pool, modelOptionsOf(record), { start: range.first, end: range.first + range.count, rows, columns, angio }, encode, noteRendered);
         this.timeline('encoded', where);
-        return { frames, pack: encoded ? bufferOver(buildFramePack(grayLosslessFormat(rows, columns), encoded.frames, encoded.predict)) : null };
+        return { frames: await raw, pack };
       }, options);
       // Failed or dropped before its frames were rendered: whoever waits for them is told the same (if anyone does).
       const rawFrames = Promise.race([raw, making.result.then(({ frames }) => frames)]);
