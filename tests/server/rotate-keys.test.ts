@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,15 @@ import { apiStatus, kidOf, persistentStorage, postgresAdminUrl, resumeSession, s
 import { hostOf, postgresUnavailable, signInThroughProvider, type TestServer } from './test-server.ts';
 
 const clinician = demoAccounts('demo')[1]!;
+
+/** A child's run as a failure message can show it: how it ended, how long it took, and its stderr. */
+function timedSpawn(file: string, args: string[], env: Record<string, string | undefined>): SpawnSyncReturns<string> & { outcome: string } {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [file, ...args], { encoding: 'utf8', env, timeout: 60_000 });
+  const ms = Math.round(performance.now() - started);
+  const ended = result.error ? `did not run (${result.error.message})` : result.signal ? `was ended by ${result.signal}` : `exited ${result.status}`;
+  return { ...result, outcome: `\`${[file, ...args].join(' ')}\` ${ended} after ${ms} ms; stderr: ${result.stderr ?? ''}` };
+}
 
 function rotation(storage: Storage, kek: KeyEncryptionKey | null, options: Partial<RotationRequest>): RotationRequest {
   const lines: string[] = [];
@@ -158,24 +167,19 @@ describe.skipIf(postgresAdminUrl() !== null)('rotating the embedded key file', (
   });
 
   it('runs as `npm run rotate-keys` only while no server holds the data directory', async () => {
-    const run = (...args: string[]) =>
-      spawnSync(process.execPath, ['scripts/rotate-keys.ts', ...args], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, DATA_DIR: storage.dataDir, LOG_LEVEL: 'silent' },
-        timeout: 60_000,
-      });
+    const run = (...args: string[]) => timedSpawn('scripts/rotate-keys.ts', args, { PATH: process.env.PATH, DATA_DIR: storage.dataDir, LOG_LEVEL: 'silent' });
     const usage = run();
-    expect(usage.status).toBe(1);
+    expect(usage.status, usage.outcome).toBe(1);
     expect(usage.stderr).toMatch(/Say what to rotate/);
     const before = readKeyFile(file())!;
     await withServer(storage, null, async () => {
       const locked = run('--signing-keys');
-      expect(locked.status).toBe(1);
+      expect(locked.status, locked.outcome).toBe(1);
       expect(locked.stderr).toMatch(/in use by another server process/);
     });
     const done = run('--kek', '--signing-keys');
-    expect(done.stderr).toBe('');
-    expect(done.status).toBe(0);
+    expect(done.stderr, done.outcome).toBe('');
+    expect(done.status, done.outcome).toBe(0);
     expect(done.stdout).toMatch(/Re-encrypted 4 of 4 stored secrets under the new key-encryption key [0-9a-f]{16}/);
     expect(done.stdout).toMatch(/Tenant demo: new signing key/);
     expect(done.stdout).not.toContain(readKeyFile(file())!.encode());
@@ -187,17 +191,13 @@ describe.skipIf(postgresAdminUrl() !== null)('rotating the embedded key file', (
 
   it('makes `npm start` refuse a wrong key, and PostgreSQL without one, with a message and no stack', () => {
     const start = (env: Record<string, string>) =>
-      spawnSync(process.execPath, ['src/server/server.ts'], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', IMAGING_WORKERS: '0', NODE_ENV: 'test', ...env },
-        timeout: 60_000,
-      });
+      timedSpawn('src/server/server.ts', [], { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent', IMAGING_WORKERS: '0', NODE_ENV: 'test', ...env });
     const wrong = start({ DATA_DIR: storage.dataDir, KEY_ENCRYPTION_KEY: KeyEncryptionKey.generate().encode() });
-    expect(wrong.status).toBe(1);
+    expect(wrong.status, wrong.outcome).toBe(1);
     expect(wrong.stderr).toMatch(/^The KEY_ENCRYPTION_KEY does not match: the (signing|cookie) keys of tenant "\w+"/);
     expect(wrong.stderr).not.toMatch(/\n\s+at /);
     const postgres = start({ DATA_DIR: storage.dataDir, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/ivus' });
-    expect(postgres.status).toBe(1);
+    expect(postgres.status, postgres.outcome).toBe(1);
     expect(postgres.stderr).toMatch(/KEY_ENCRYPTION_KEY: required with DATABASE_URL/);
     expect(postgres.stderr).not.toMatch(/\n\s+at /);
   });
