@@ -1,31 +1,24 @@
 /**
  * The steps of making a demo chunk, on the frame workers when there are some, else on this
- * thread (tests, tools): rendering its frames, and encoding them for the page's frame pack. They
- * are handed on separately so that border detection can take the raw frames before they are
- * encoded, gzipped and stored (issue 23: a first open's provisional MLA waited for all three).
+ * thread (tests, tools): rendering its frames, and encoding them for the page's frame pack. The
+ * raw frames are handed on before they are encoded, so that border detection can take them
+ * before the chunk is encoded, gzipped and stored (issue 23: a first open's provisional MLA
+ * waited for all three).
  */
 import { createPullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
-import { encodeGrayFrames, initGrayEncoder, type EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 import type { FrameWorkerPool } from './frame-worker-pool.ts';
 import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
-import { grayLosslessFormat } from '../dicom/codecs/jpeg-ls-encoder.ts';
 
 /** Set for angiography frames: the run's length and frame size. */
 export type AngioRun = { readonly frameCount: number; readonly sizePx: number };
 
 /** Frames start..end-1 of the model built from `options`, raw and concatenated. */
 export async function renderFrames(pool: FrameWorkerPool | null, options: PullbackModelOptions, start: number, end: number, angio?: AngioRun): Promise<Uint8Array> {
-  if (pool) return (await pool.generate(options, start, end, angio)).frames;
+  if (pool) return pool.generate(options, start, end, angio);
   const model = createPullbackModel(options);
   return angio ? generateAngioFrames(model, angio.frameCount, angio.sizePx, start, end) : generateFrames(model, start, end);
-}
-
-/** Each frame (rows x columns, concatenated) encoded losslessly for the frame pack; `frames` is left as it was. */
-export async function encodeFrames(pool: FrameWorkerPool | null, frames: Uint8Array, rows: number, columns: number): Promise<EncodedGrayFrames> {
-  if (pool) return pool.encode(frames, rows, columns);
-  await initGrayEncoder();
-  return encodeGrayFrames(frames, rows, columns);
 }
 
 /** Which frames of which run a chunk holds, and their size. */
@@ -41,7 +34,8 @@ export async function makeChunk(pool: FrameWorkerPool | null, options: PullbackM
   const raw = await renderFrames(pool, options, frames.start, frames.end, frames.angio);
   rendered(raw);
   if (!encode) return null;
-  const encoded = await encodeFrames(pool, raw, frames.rows, frames.columns);
+  await initGrayEncoder();
+  const encoded = encodeGrayFrames(raw, frames.rows, frames.columns);
   return bufferOver(buildFramePack(grayLosslessFormat(frames.rows, frames.columns), encoded.frames, encoded.predict));
 }
 

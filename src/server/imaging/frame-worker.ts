@@ -1,13 +1,13 @@
 /**
  * Worker thread body for frame-worker-pool.ts: renders B-mode (or angiography) frame ranges of a model rebuilt from
- * its options (the model is deterministic, so every worker renders the same bytes), and encodes
- * frames for the page's frame pack (JPEG-LS lossless: codecs/jpeg-ls-encoder.ts), with the render
- * when asked or as a job of its own (the raw frames go to detection before they are encoded: issue 23).
+ * its options (the model is deterministic, so every worker renders the same bytes), alone (a
+ * stored chunk's frames for border detection) or with the page's frame pack encoded from them
+ * (JPEG-LS lossless: codecs/jpeg-ls-encoder.ts), the raw frames handed on first (issue 23).
  */
 import { parentPort } from 'node:worker_threads';
 import { buildFramePack } from '../../domain/pixels/frame-pack.ts';
 import { createPullbackModel, type PullbackModel, type PullbackModelOptions } from '../../domain/synthetic/pullback-model.ts';
-import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder, type EncodedGrayFrames } from '../dicom/codecs/jpeg-ls-encoder.ts';
+import { encodeGrayFrames, grayLosslessFormat, initGrayEncoder } from '../dicom/codecs/jpeg-ls-encoder.ts';
 import { generateAngioFrames, generateFrames } from './demo-pullback.ts';
 
 export interface RenderJob {
@@ -17,16 +17,6 @@ export interface RenderJob {
   readonly end: number;
   /** Set for angiography frames: the run's length and frame size. */
   readonly angio?: { readonly frameCount: number; readonly sizePx: number };
-  /** Also encode each frame losslessly for the frame pack. */
-  readonly encode?: boolean;
-}
-
-/** Frames rendered already (rows x columns each, concatenated), to encode for the frame pack. */
-export interface EncodeJob {
-  readonly id: number;
-  readonly encodeFrames: Uint8Array;
-  readonly rows: number;
-  readonly columns: number;
 }
 
 /**
@@ -42,13 +32,13 @@ export interface MakeJob {
   readonly angio?: RenderJob['angio'];
 }
 
-export type FrameJob = RenderJob | EncodeJob | MakeJob;
+export type FrameJob = RenderJob | MakeJob;
 
 /** A MakeJob's interim message: its rendered frames. */
 export type FrameJobProgress = { readonly id: number; readonly rendered: Uint8Array };
 
 export type FrameJobResult =
-  | { readonly id: number; readonly frames: Uint8Array | null; readonly encoded: EncodedGrayFrames | null }
+  | { readonly id: number; readonly frames: Uint8Array }
   | { readonly id: number; readonly pack: Uint8Array }
   | FrameJobProgress
   | { readonly id: number; readonly error: string };
@@ -56,11 +46,6 @@ export type FrameJobResult =
 // The last model is kept because consecutive jobs almost always come from the same record, and its
 // renderer's tables take longer to build than a frame takes to render.
 let current: { key: string; model: PullbackModel } | null = null;
-
-function post(id: number, frames: Uint8Array | null, encoded: EncodedGrayFrames | null): void {
-  const transfer = [...(frames ? [frames.buffer as ArrayBuffer] : []), ...(encoded?.frames ?? []).map((frame) => frame.buffer as ArrayBuffer)];
-  parentPort?.postMessage({ id, frames, encoded } satisfies FrameJobResult, transfer);
-}
 
 /**
  * Run once as the thread starts, before any job: the encoder's WASM and the renderers' code are
@@ -101,19 +86,13 @@ function make(job: MakeJob): void {
 parentPort?.on('message', async (job: FrameJob) => {
   await warm;
   try {
-    if ('encodeFrames' in job) {
-      await initGrayEncoder();
-      return post(job.id, null, encodeGrayFrames(job.encodeFrames, job.rows, job.columns));
-    }
     if ('make' in job) {
       await initGrayEncoder();
       return make(job);
     }
-    if (job.encode) await initGrayEncoder();
     const model = modelOf(job.options);
     const frames = job.angio ? generateAngioFrames(model, job.angio.frameCount, job.angio.sizePx, job.start, job.end) : generateFrames(model, job.start, job.end);
-    const size = job.angio?.sizePx ?? model.frameSizePx;
-    post(job.id, frames, job.encode ? encodeGrayFrames(frames, size, size) : null);
+    parentPort?.postMessage({ id: job.id, frames } satisfies FrameJobResult, [frames.buffer as ArrayBuffer]);
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) } satisfies FrameJobResult);
   }

@@ -43,7 +43,6 @@ function countingRenders(pool: FrameWorkerPool): { renders: number[]; pool: Fram
     renders,
     pool: {
       ...pool,
-      encode: pool.encode,
       close: pool.close,
       generate: (options, start, end, angio) => (renders.push(start / 16), pool.generate(options, start, end, angio)),
       make: (options, frames, rendered) => (renders.push(frames.start / 16), pool.make(options, frames, rendered)),

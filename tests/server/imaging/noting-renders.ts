@@ -12,7 +12,6 @@ export function notingRenders(pool: FrameWorkerPool): { renders: string[]; pool:
     pool: {
       size: pool.size,
       close: () => pool.close(),
-      encode: (frames, rows, columns) => pool.encode(frames, rows, columns),
       generate: (options, start, end, angio) => {
         renders.push(`${angio ? 'angio' : 'bmode'} ${start / 16}`);
         return pool.generate(options, start, end, angio);

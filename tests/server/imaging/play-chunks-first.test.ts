@@ -95,11 +95,6 @@ describe('a first open on two frame workers', () => {
     const noted: FrameWorkerPool = {
       size: pool.size,
       close: () => pool.close(),
-      encode: async (frames, rows, columns) => {
-        const encoded = await pool.encode(frames, rows, columns);
-        events.push('encoded');
-        return encoded;
-      },
       generate: (options, start, end, angio) => {
         events.push(`render ${angio ? 'angio' : 'bmode'} ${start / 16}`);
         return pool.generate(options, start, end, angio);
