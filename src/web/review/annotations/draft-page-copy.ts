@@ -12,8 +12,6 @@ import { draftKey, readableDraft, storedDraft, type AnnotationDraft, type DraftO
  */
 
 export const PAGE_COPY_PREFIX = 'ivus-review-draft:';
-/** Where edits made while a kept draft is still unanswered wait (draft-store.ts keepAside). */
-export const ASIDE_COPY_PREFIX = 'ivus-review-draft-aside:';
 
 export interface DraftPageCopy {
   /** Writes the owner's draft now; false when Web Storage refused it. */
@@ -31,8 +29,6 @@ export interface DraftPageCopyOptions {
   storage?: () => Storage | null;
   /** Told once, the first time storage refuses something. */
   onRefused?: (error: unknown) => void;
-  /** The keys' prefix: one per kind of copy. */
-  prefix?: string;
 }
 
 function browserLocalStorage(): Storage | null {
@@ -40,24 +36,65 @@ function browserLocalStorage(): Storage | null {
   return typeof localStorage === 'undefined' ? null : localStorage;
 }
 
-export function createDraftPageCopy({ storage = browserLocalStorage, onRefused = () => undefined, prefix = PAGE_COPY_PREFIX }: DraftPageCopyOptions = {}): DraftPageCopy {
-  function using<T>(fallback: T, operation: (store: Storage) => T): T {
-    try {
-      const store = storage();
-      return store ? operation(store) : fallback;
-    } catch (error) {
-      onRefused(error);
-      return fallback;
-    }
-  }
+/** Web Storage reached safely: every refusal is told once (onRefused) and answered with the fallback. */
+export interface WebStorageAccess {
+  using<T>(fallback: T, operation: (store: Storage) => T): T;
+  /** The parsed value under the key, or null (none, or not JSON). */
+  parsed(store: Storage, key: string): unknown;
+  /** The keys that start with the prefix, listed before any is removed. */
+  keysFrom(store: Storage, prefix: string): string[];
+  /** Removes the copies under the prefix older than `oldest` (and unreadable ones); answers how many. */
+  prune(store: Storage, prefix: string, oldest: number): number;
+}
 
-  function parsed(store: Storage, key: string): unknown {
-    try {
-      return JSON.parse(store.getItem(key) ?? 'null') as unknown;
-    } catch {
-      return null;
-    }
-  }
+export function webStorageAccess({ storage = browserLocalStorage, onRefused = () => undefined }: DraftPageCopyOptions = {}): WebStorageAccess {
+  const access: WebStorageAccess = {
+    using(fallback, operation) {
+      try {
+        const store = storage();
+        return store ? operation(store) : fallback;
+      } catch (error) {
+        onRefused(error);
+        return fallback;
+      }
+    },
+    parsed(store, key) {
+      try {
+        return JSON.parse(store.getItem(key) ?? 'null') as unknown;
+      } catch {
+        return null;
+      }
+    },
+    keysFrom(store, prefix) {
+      const keys: string[] = [];
+      for (let i = 0; i < store.length; i++) {
+        const key = store.key(i);
+        if (key?.startsWith(prefix)) keys.push(key);
+      }
+      return keys;
+    },
+    prune(store, prefix, oldest) {
+      let removed = 0;
+      for (const key of access.keysFrom(store, prefix)) {
+        if (updatedAtOf(access.parsed(store, key)) >= oldest) continue;
+        store.removeItem(key);
+        removed += 1;
+      }
+      return removed;
+    },
+  };
+  return access;
+}
+
+/** When a stored copy was written; -Infinity when it does not say (unreadable). */
+export function updatedAtOf(value: unknown): number {
+  const updatedAt = (value as { updatedAt?: unknown } | null)?.updatedAt;
+  return typeof updatedAt === 'number' ? updatedAt : -Infinity;
+}
+
+export function createDraftPageCopy(options: DraftPageCopyOptions = {}): DraftPageCopy {
+  const prefix = PAGE_COPY_PREFIX;
+  const { using, parsed, prune } = webStorageAccess(options);
 
   return {
     write(owner, draft) {
@@ -80,28 +117,12 @@ export function createDraftPageCopy({ storage = browserLocalStorage, onRefused =
     remove(owner, recordId, upTo = Infinity) {
       using(undefined, (store) => {
         const key = prefix + draftKey(owner, recordId);
-        const value = parsed(store, key) as { updatedAt?: unknown } | null;
-        const updatedAt = typeof value?.updatedAt === 'number' ? value.updatedAt : -Infinity;
-        if (store.getItem(key) !== null && updatedAt <= upTo) store.removeItem(key);
+        if (store.getItem(key) !== null && updatedAtOf(parsed(store, key)) <= upTo) store.removeItem(key);
       });
     },
 
     prune(oldest) {
-      return using(0, (store) => {
-        const keys: string[] = [];
-        for (let i = 0; i < store.length; i++) {
-          const key = store.key(i);
-          if (key?.startsWith(prefix)) keys.push(key);
-        }
-        let removed = 0;
-        for (const key of keys) {
-          const value = parsed(store, key) as { updatedAt?: unknown } | null;
-          if (typeof value?.updatedAt === 'number' && value.updatedAt >= oldest) continue;
-          store.removeItem(key);
-          removed += 1;
-        }
-        return removed;
-      });
+      return using(0, (store) => prune(store, prefix, oldest));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { decodeJwtClaims } from '../../auth/session-user.ts';
-import { ASIDE_COPY_PREFIX, createDraftPageCopy, type DraftPageCopy } from './draft-page-copy.ts';
+import { createDraftAsides, type WaitingCopy, type DraftAsides } from './draft-asides.ts';
+import { createDraftPageCopy, type DraftPageCopy } from './draft-page-copy.ts';
 import { DRAFT_MAX_AGE_MS, readableDraft, storedDraft, draftKey, type AnnotationDraft, type DraftOwner, type StoredDraft } from './draft-record.ts';
 
 export { DRAFT_MAX_AGE_MS, type AnnotationDraft, type DraftOwner } from './draft-record.ts';
@@ -33,16 +34,17 @@ export interface DraftStore {
   saveDraftAtPageEnd(owner: DraftOwner, draft: AnnotationDraft): Promise<void>;
   /**
    * The page is going while a kept draft is still unanswered (being looked up, or offered): its
-   * edits are kept synchronously beside it, never over it. They become the record's draft, and are
-   * offered, once no other draft is left (loadDraft); false when Web Storage refused them.
+   * edits are kept synchronously beside it, never over it, in this page's own entry (draft-asides.ts),
+   * never over another page's. They become the record's draft, and are offered, once no other draft
+   * is left (loadDraft), oldest page first; false when Web Storage refused them.
    */
   keepAside(owner: DraftOwner, draft: AnnotationDraft): boolean;
-  /** Removes edits kept aside (the tab that kept them saved them, or now holds the draft itself). */
+  /** Removes this page's edits kept aside (it saved them, or now holds the draft itself); other pages' stay. */
   dropAside(owner: DraftOwner, recordId: string): void;
   /**
    * The owner's draft of the record, or null (none, too old, or unreadable: the last two are deleted).
    * A newer copy left in Web Storage as the page went is moved into IndexedDB and answered; with no
-   * draft at all, edits kept aside are (keepAside).
+   * draft at all, the oldest edits kept aside (keepAside, by any page) are, and only that entry leaves Web Storage.
    */
   loadDraft(owner: DraftOwner, recordId: string): Promise<AnnotationDraft | null>;
   deleteDraft(owner: DraftOwner, recordId: string): Promise<void>;
@@ -58,8 +60,8 @@ export interface DraftStoreOptions {
   maxAgeMs?: number;
   /** Where the copy made as the page goes is kept (localStorage by default). */
   pageCopy?: DraftPageCopy;
-  /** Where edits made beside an unanswered draft are kept (localStorage by default). */
-  asideCopy?: DraftPageCopy;
+  /** Where edits made beside an unanswered draft are kept, one entry per page (localStorage by default). */
+  asides?: DraftAsides;
 }
 
 /** The owner of drafts made with this ID token; null when it lacks an issuer or subject (then nothing is kept). */
@@ -71,7 +73,7 @@ export function draftOwnerFromIdToken(idToken: string | null | undefined): Draft
   return { issuer, subject };
 }
 
-export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAgeMs = DRAFT_MAX_AGE_MS, pageCopy, asideCopy }: DraftStoreOptions = {}): DraftStore {
+export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAgeMs = DRAFT_MAX_AGE_MS, pageCopy, asides: asideCopies }: DraftStoreOptions = {}): DraftStore {
   let opening: Promise<IDBPDatabase<DraftsDb> | null> | null = null;
   // Every operation runs in the order it was asked for: a delete after a save must not be overtaken
   // by it, and sign-out can wait for the tail of this chain.
@@ -87,7 +89,7 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
 
   const onRefused = (error: unknown) => warn('Unsaved annotation drafts cannot be kept in Web Storage', error);
   const copies = pageCopy ?? createDraftPageCopy({ onRefused });
-  const asides = asideCopy ?? createDraftPageCopy({ onRefused, prefix: ASIDE_COPY_PREFIX });
+  const asides = asideCopies ?? createDraftAsides({ onRefused });
 
   function database(): Promise<IDBPDatabase<DraftsDb> | null> {
     opening ??= (async () => {
@@ -163,27 +165,26 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     const copy = copies.read(owner, recordId, now() - maxAgeMs);
     if (!copy || (draft && draft.updatedAt >= copy.updatedAt)) {
       if (copy) copies.remove(owner, recordId);
-      return draft ?? (await promote(db, asides, owner, recordId));
+      return draft ?? (await promote(db, owner, asides.oldest(owner, recordId, now() - maxAgeMs)));
     }
     // The copy made as the page went is newer: the IndexedDB write it stood in for never finished.
-    return promote(db, copies, owner, recordId);
+    return promote(db, owner, { draft: copy, remove: () => copies.remove(owner, recordId, copy.updatedAt) });
   }
 
-  /** Moves a Web Storage copy into IndexedDB, where it is the record's draft from now on; answers it. */
-  async function promote(db: IDBPDatabase<DraftsDb>, from: DraftPageCopy, owner: DraftOwner, recordId: string): Promise<AnnotationDraft | null> {
-    const copy = from.read(owner, recordId, now() - maxAgeMs);
-    if (!copy) return null;
-    await db.put('drafts', storedDraft(owner, copy));
-    from.remove(owner, recordId, copy.updatedAt);
-    return copy;
+  /** Moves a Web Storage copy into IndexedDB, where it is the record’s draft from now on, then removes it from Web Storage; answers it. */
+  async function promote(db: IDBPDatabase<DraftsDb>, owner: DraftOwner, entry: WaitingCopy | null): Promise<AnnotationDraft | null> {
+    if (!entry) return null;
+    await db.put('drafts', storedDraft(owner, entry.draft));
+    entry.remove();
+    return entry.draft;
   }
 
-  /** Without IndexedDB, edits kept aside become the page copy, which Save and Discard delete. */
+  /** Without IndexedDB, the oldest edits kept aside become the page copy, which Save and Discard delete. */
   function asideAsCopy(owner: DraftOwner, recordId: string): AnnotationDraft | null {
-    const aside = asides.read(owner, recordId, now() - maxAgeMs);
-    if (!aside || !copies.write(owner, aside)) return aside;
-    asides.remove(owner, recordId, aside.updatedAt);
-    return aside;
+    const aside = asides.oldest(owner, recordId, now() - maxAgeMs);
+    if (!aside || !copies.write(owner, aside.draft)) return aside?.draft ?? null;
+    aside.remove();
+    return aside.draft;
   }
 
   return {
@@ -195,11 +196,11 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     },
 
     keepAside(owner, draft) {
-      return asides.write(owner, draft);
+      return asides.keep(owner, draft);
     },
 
     dropAside(owner, recordId) {
-      asides.remove(owner, recordId);
+      asides.drop(owner, recordId);
     },
 
     loadDraft(owner, recordId) {

@@ -59,6 +59,8 @@ export class DraftSync {
   private scheduled: { manifest: AnnotationManifest; version: number } | null = null;
   /** This tab's edits are kept beside a draft another tab holds (draft-tabs.ts), not in it. */
   private keptAside = false;
+  /** An offered draft was restored: once it is saved, edits other pages kept aside (if any) are offered next. */
+  private restoredOffer = false;
   private readonly delayMs: number;
   private readonly now: () => number;
 
@@ -89,6 +91,7 @@ export class DraftSync {
     this.phase = 'waiting';
     this.run += 1;
     this.scheduled = null;
+    this.restoredOffer = false;
     const unsubscribe = this.options.store.subscribe(this.onChange);
     // The tab may be closed or frozen without warning once hidden: write now rather than in 300 ms,
     // and synchronously, since the page may be gone before an IndexedDB write finishes.
@@ -127,6 +130,7 @@ export class DraftSync {
     // A base above the server's latest (its data was reset) would be refused: start from the latest then.
     this.options.store.restoreDraft(draft.manifest, draft.baseVersion <= serverVersion ? draft.baseVersion : serverVersion);
     this.written = { manifest: draft.manifest, version: draft.baseVersion, updatedAt: draft.updatedAt };
+    this.restoredOffer = true;
     this.track();
   }
 
@@ -276,7 +280,13 @@ export class DraftSync {
     const pending = this.pendingWrite();
     if (pending === 'delete') {
       this.written = null;
-      void this.deleteKept();
+      const deleted = this.deleteKept();
+      if (!this.restoredOffer) return;
+      // The restored draft is saved: the next edits kept aside by another page are offered, as after Discard.
+      this.restoredOffer = false;
+      void deleted.then(() => {
+        if (this.phase === 'tracking' && this.pendingWrite() === 'none') this.check();
+      });
     } else if (pending === 'save') {
       const snapshot = store.getSnapshot();
       const manifest = snapshot.history.present;
