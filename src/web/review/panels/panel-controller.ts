@@ -11,6 +11,7 @@ import type { ActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { loadedRuns, lmodeSliceToX, lmodeXToSlice } from '../view/lmode-mapping.ts';
 import { PanelRenderer, type PanelImage } from './panel-renderer.ts';
+import { shownFrameFor } from './shown-frame.ts';
 import { drawFrameLines, strokeBorderLinesOn, type FrameLine, type FrameLinesFor, type FrameLinesTarget } from './frame-lines.ts';
 import { CUT_LINE_COLOR, CUT_LINE_DASH_PX, CUT_LINE_WIDTH_PX, cutLineInImage } from '../lmode/cut-line.tsx';
 import { connectPanelTools, type PanelToolTarget } from '../tools/panel-tools.ts';
@@ -34,13 +35,6 @@ const LOADED_STRIP_PX = 4;
 /** How often the L-mode panel redraws its loading progress while chunks arrive. */
 const PROGRESS_REDRAW_MS = 250;
 const BLACK: PanelImage = { width: 1, height: 1, data: null };
-
-/** Whether two views show the same frame (the store hands out a new view of the same bytes each time). */
-function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
-  // Black (no bytes yet) stays black from slice to slice: nothing to redraw either.
-  if (a === null || b === null) return a === b;
-  return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
-}
 
 /**
  * The image a panel shows for the store's current state. The L-mode is the one built in the page
@@ -257,10 +251,16 @@ export class PanelController implements PanelViewportSource, FrameLinesTarget, B
     const next = this.store.getSnapshot();
     const drawn = this.drawn;
     const image = this.renderer ? panelImage(this.kind, this.store, next, this.lmode.shown()).data : null;
+    const shown = drawn !== null && this.renderer !== null ? shownFrameFor(this.kind, drawn.slice, next.slice, image, this.drawnImage) : 'other';
     // The lines are the slice's: a new slice redraws them even where its image is still black.
-    const sameImage = drawn !== null && this.renderer !== null && sameBytes(image, this.drawnImage) && (this.frameLines === null || drawn.slice === next.slice);
+    const sameImage = shown !== 'other' && (this.frameLines === null || drawn!.slice === next.slice);
     const change = storeChangeFor(this.kind, drawn, next, sameImage);
     if (change === 'none') return;
+    if (shown === 'moved' && image && change !== 'redraw') {
+      // The texture keeps its bytes; from now on it is known to hold the chunk's copy of them.
+      this.renderer!.adoptShownBytes(image);
+      this.drawnImage = image;
+    }
     if (change === 'redraw') {
       // The first image is drawn at once: while the review is starting, the next animation frame
       // came 50–160 ms later (measured with `npm run bench:review`). Later changes wait for it.

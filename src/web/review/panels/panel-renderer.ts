@@ -101,6 +101,16 @@ export class PanelRenderer {
     this.uploaded = { buffer: data.buffer, offset: data.byteOffset, revision: image.revision };
   }
 
+  /**
+   * The texture's bytes are now also in `data` (the shown frame moved to its chunk's buffer, same
+   * pixels): the texture keeps what it holds, and a later draw of `data` uploads nothing.
+   */
+  adoptShownBytes(data: Uint8Array): void {
+    if (data.length !== this.size.width * this.size.height) return;
+    this.texture!.source.resource = data;
+    this.uploaded = { buffer: data.buffer, offset: data.byteOffset, revision: undefined };
+  }
+
   setBrightnessContrast({ brightness, contrast }: BrightnessContrast): void {
     this.uniforms.uniforms.uBrightness = brightness;
     this.uniforms.uniforms.uContrast = contrast;
