@@ -2,7 +2,7 @@
  * Issue 28: from the pullback drawer, one button reads the stent from the loaded frames and shows
  * its results; frames not loaded are not read.
  */
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { emptyManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { correctedAnalysis } from '../../../../src/domain/contours/corrected-analysis.ts';
@@ -47,7 +47,8 @@ describe('the stent section', () => {
     expect(Math.abs(proximal - edges.proximal)).toBeLessThanOrEqual(1);
     expect(screen.getByTestId('stent-msa-value').textContent).toMatch(/^\d+\.\d\d mm²$/);
     expect(screen.getByRole('button', { name: 'Read the stent again' })).toBeTruthy();
-    // The plot and the CSV are told the results (the stent area by slice, the figures).
-    expect(told.at(-1)).toMatchObject({ results: { segment: { distalSlice: distal, proximalSlice: proximal } } });
+    // The plot and the CSV are told the results (the stent area by slice, the figures): by an effect
+    // after the render that shows them, which the query above can see first on a loaded machine.
+    await waitFor(() => expect(told.at(-1)).toMatchObject({ results: { segment: { distalSlice: distal, proximalSlice: proximal } } }));
   }, 90_000);
 });
