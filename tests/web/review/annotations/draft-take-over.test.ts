@@ -206,3 +206,24 @@ describe('one page opening the record twice (in-app navigation, no reload)', () 
     expect(asides()).toEqual([[40]]);
   });
 });
+
+describe('a tab opening the record while another claims its draft', () => {
+  it('moves edits kept aside into IndexedDB only while no draft is there: a claim made meanwhile is never replaced', async () => {
+    for (let round = 0; round < 20; round++) {
+      const { name, kept } = browser();
+      createDraftStore({ name, now: () => NOW }).keepAside(dana, { recordId: RECORD, patientId: 'P-7', baseVersion: 2, manifest: withRuler(40), updatedAt: NOW - 1000 }, 'earlier-visit');
+      const claiming = createDraftStore({ name, now: () => NOW });
+      const opening = createDraftStore({ name, now: () => NOW });
+      const draft = { recordId: RECORD, patientId: 'P-7', baseVersion: 2, manifest: withRuler(60), updatedAt: NOW };
+      // The claim starts a little later each round, so that it falls at every point of the other's read.
+      const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const [offered, won] = await Promise.all([opening.loadDraft(dana, RECORD), later(round % 10).then(() => claiming.claimDraft(dana, draft))]);
+
+      // Won: the claim is the draft and the aside entry waits. Lost: the entry was moved in first (the claiming tab keeps its own aside).
+      expect(await kept()).toEqual(won ? [60] : [40]);
+      expect(ends(offered?.manifest)).toEqual(won ? [60] : [40]);
+      expect(asides()).toEqual(won ? [[40]] : []);
+      localStorage.clear();
+    }
+  });
+});
