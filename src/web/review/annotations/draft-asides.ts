@@ -4,60 +4,64 @@ import { draftKey, readableDraft, storedDraft, type AnnotationDraft, type DraftO
 /**
  * Edits kept beside a draft they must not replace (draft-store.ts keepAside): made while a kept
  * draft was still being looked up or offered, or while another tab holds the record's draft. Each
- * page (a tab, a load) keeps its own entry in Web Storage, so no page's edits replace another's:
- * three tabs, or two loads that each left an offer unanswered, leave three or two entries, and each
- * is offered in turn, oldest first. A page writes and deletes only its own entry; the entry that is
- * offered is moved into IndexedDB first, and only that one is removed.
+ * visit of the record (a tab, a load, or the same page opening it again) keeps its own entry in Web
+ * Storage, so no visit's edits replace another's: three tabs, or two visits that each left an offer
+ * unanswered, leave three or two entries, and each is offered in turn, oldest first. A visit writes
+ * and deletes only its own entry; the entry that is offered is moved into IndexedDB first, and only
+ * that one is removed.
  *
- * Keys: ASIDE_COPY_PREFIX + the owner key (user and record, draft-record.ts) + ':' + the page id.
+ * Keys: ASIDE_COPY_PREFIX + the owner key (user and record, draft-record.ts) + ':' + the visit's entry id.
  */
 
 export const ASIDE_COPY_PREFIX = 'ivus-review-draft-aside:';
 
 /**
- * The most entries kept per user and record. Each is a page that went with unsaved edits while
+ * The most entries kept per user and record. Each is a visit that left with unsaved edits while
  * another draft of the record was unanswered, so normal use stays far below it; beyond it the
  * oldest entry is dropped, so that one user's forgotten tabs cannot fill the browser's storage.
  */
 export const MAX_ASIDES_PER_RECORD = 8;
 
-/** A Web Storage copy waiting to move into IndexedDB; `remove` deletes it unless its page has written newer edits since. */
+/** A Web Storage copy waiting to move into IndexedDB; `remove` deletes it unless its visit has written newer edits since. */
 export interface WaitingCopy {
   draft: AnnotationDraft;
   remove(): void;
 }
 
 export interface DraftAsides {
-  /** Writes this page's entry for the record (replacing only its own); false when Web Storage refused it. */
-  keep(owner: DraftOwner, draft: AnnotationDraft): boolean;
-  /** Removes this page's entry for the record; the other pages' are left. */
-  drop(owner: DraftOwner, recordId: string): void;
-  /** The owner's oldest entry for the record, of any page, or null; unreadable and too old ones are removed. */
+  /** Writes the visit's entry (`entry`, newAsideEntryId) for the record, replacing only it; false when Web Storage refused it. */
+  keep(owner: DraftOwner, draft: AnnotationDraft, entry: string): boolean;
+  /** Removes the visit's entry for the record; the others are left. */
+  drop(owner: DraftOwner, recordId: string, entry: string): void;
+  /** The owner's oldest entry for the record, of any visit, or null; unreadable and too old ones are removed. */
   oldest(owner: DraftOwner, recordId: string, oldest: number): WaitingCopy | null;
   /** Removes every user's entries older than `oldest` (and unreadable ones); answers how many. */
   prune(oldest: number): number;
 }
 
 export interface DraftAsidesOptions extends DraftPageCopyOptions {
-  /** This page's id: random, made once per page (the store is made once per page). */
-  page?: string;
-  /** Told when an entry of another page is dropped beyond MAX_ASIDES_PER_RECORD. */
+  /** Told when another visit's entry is dropped beyond MAX_ASIDES_PER_RECORD. */
   onDropped?: (dropped: AnnotationDraft) => void;
 }
 
-const randomPageId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+/**
+ * A visit's own entry id: random, made once per visit of a record (draft-sync.ts), not per page, so
+ * a page that opens the record again (in-app navigation, no reload) never replaces the first visit's
+ * entry before it is offered.
+ */
+export const newAsideEntryId = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 function droppedWarning(dropped: AnnotationDraft): void {
   const when = new Date(dropped.updatedAt).toISOString();
-  console.warn(`More than ${MAX_ASIDES_PER_RECORD} pages left unsaved annotations of record ${dropped.recordId} beside its draft: the oldest (last edited ${when}) is dropped`);
+  console.warn(`More than ${MAX_ASIDES_PER_RECORD} visits left unsaved annotations of record ${dropped.recordId} beside its draft: the oldest (last edited ${when}) is dropped`);
 }
 
-export function createDraftAsides({ page = randomPageId(), onDropped = droppedWarning, ...options }: DraftAsidesOptions = {}): DraftAsides {
+export function createDraftAsides({ onDropped = droppedWarning, ...options }: DraftAsidesOptions = {}): DraftAsides {
   const { using, parsed, keysFrom, prune } = webStorageAccess(options);
   const recordPrefix = (owner: DraftOwner, recordId: string) => ASIDE_COPY_PREFIX + draftKey(owner, recordId);
-  const ownKey = (owner: DraftOwner, recordId: string) => `${recordPrefix(owner, recordId)}:${page}`;
+  const ownKey = (owner: DraftOwner, recordId: string, entry: string) => `${recordPrefix(owner, recordId)}:${entry}`;
 
-  /** The record's entries, oldest first; the one slot of earlier builds (no page id) is one of them. */
+  /** The record's entries, oldest first; the one slot of earlier builds (no entry id) is one of them. */
   function entryKeys(store: Storage, owner: DraftOwner, recordId: string): string[] {
     const base = recordPrefix(owner, recordId);
     const keys = keysFrom(store, base).filter((key) => key === base || key.startsWith(`${base}:`));
@@ -65,9 +69,9 @@ export function createDraftAsides({ page = randomPageId(), onDropped = droppedWa
     return keys.sort((a, b) => (times.get(a) ?? 0) - (times.get(b) ?? 0) || a.localeCompare(b));
   }
 
-  /** Makes room for one more entry: the oldest of the other pages' go once the record has the most. */
-  function makeRoom(store: Storage, owner: DraftOwner, recordId: string): void {
-    const own = ownKey(owner, recordId);
+  /** Makes room for one more entry: the oldest of the other visits' go once the record has the most. */
+  function makeRoom(store: Storage, owner: DraftOwner, recordId: string, entry: string): void {
+    const own = ownKey(owner, recordId, entry);
     const others = entryKeys(store, owner, recordId).filter((key) => key !== own);
     for (const key of others.slice(0, Math.max(0, others.length - (MAX_ASIDES_PER_RECORD - 1)))) {
       const dropped = readableDraft(parsed(store, key), owner, recordId, -Infinity);
@@ -77,16 +81,16 @@ export function createDraftAsides({ page = randomPageId(), onDropped = droppedWa
   }
 
   return {
-    keep(owner, draft) {
+    keep(owner, draft, entry) {
       return using(false, (store) => {
-        makeRoom(store, owner, draft.recordId);
-        store.setItem(ownKey(owner, draft.recordId), JSON.stringify(storedDraft(owner, draft)));
+        makeRoom(store, owner, draft.recordId, entry);
+        store.setItem(ownKey(owner, draft.recordId, entry), JSON.stringify(storedDraft(owner, draft)));
         return true;
       });
     },
 
-    drop(owner, recordId) {
-      using(undefined, (store) => store.removeItem(ownKey(owner, recordId)));
+    drop(owner, recordId, entry) {
+      using(undefined, (store) => store.removeItem(ownKey(owner, recordId, entry)));
     },
 
     oldest(owner, recordId, oldest) {

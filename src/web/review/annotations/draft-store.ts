@@ -28,23 +28,31 @@ const DB_VERSION = 1;
 export interface DraftStore {
   saveDraft(owner: DraftOwner, draft: AnnotationDraft): Promise<void>;
   /**
+   * Writes the draft only if the record has none, in one IndexedDB transaction: of several tabs taking
+   * over a deleted draft at once (draft-tabs.ts), exactly one writes it, since IndexedDB runs
+   * overlapping read-write transactions one after another, across tabs too. Answers whether this
+   * one did; true without IndexedDB (or when it failed), where no draft is shared to be taken, so
+   * that the tab goes on as before (its edits reach Web Storage as the page goes).
+   */
+  claimDraft(owner: DraftOwner, draft: AnnotationDraft): Promise<boolean>;
+  /**
    * The page is going: keeps the draft in Web Storage at once (a reload or a closed tab may end the
    * page before an IndexedDB write finishes), then saves it as saveDraft does.
    */
   saveDraftAtPageEnd(owner: DraftOwner, draft: AnnotationDraft): Promise<void>;
   /**
    * The page is going while a kept draft is still unanswered (being looked up, or offered): its
-   * edits are kept synchronously beside it, never over it, in this page's own entry (draft-asides.ts),
-   * never over another page's. They become the record's draft, and are offered, once no other draft
-   * is left (loadDraft), oldest page first; false when Web Storage refused them.
+   * edits are kept synchronously beside it, never over it, in the visit's own entry `entry`
+   * (draft-asides.ts), never over another's. They become the record's draft, and are offered, once no
+   * other draft is left (loadDraft), oldest first; false when Web Storage refused them.
    */
-  keepAside(owner: DraftOwner, draft: AnnotationDraft): boolean;
-  /** Removes this page's edits kept aside (it saved them, or now holds the draft itself); other pages' stay. */
-  dropAside(owner: DraftOwner, recordId: string): void;
+  keepAside(owner: DraftOwner, draft: AnnotationDraft, entry: string): boolean;
+  /** Removes the visit's edits kept aside (it saved or discarded them, or now holds the draft itself); others stay. */
+  dropAside(owner: DraftOwner, recordId: string, entry: string): void;
   /**
    * The owner's draft of the record, or null (none, too old, or unreadable: the last two are deleted).
    * A newer copy left in Web Storage as the page went is moved into IndexedDB and answered; with no
-   * draft at all, the oldest edits kept aside (keepAside, by any page) are, and only that entry leaves Web Storage.
+   * draft at all, the oldest edits kept aside (keepAside, by any visit) are, and only that entry leaves Web Storage.
    */
   loadDraft(owner: DraftOwner, recordId: string): Promise<AnnotationDraft | null>;
   deleteDraft(owner: DraftOwner, recordId: string): Promise<void>;
@@ -60,7 +68,7 @@ export interface DraftStoreOptions {
   maxAgeMs?: number;
   /** Where the copy made as the page goes is kept (localStorage by default). */
   pageCopy?: DraftPageCopy;
-  /** Where edits made beside an unanswered draft are kept, one entry per page (localStorage by default). */
+  /** Where edits made beside an unanswered draft are kept, one entry per visit (localStorage by default). */
   asides?: DraftAsides;
 }
 
@@ -165,18 +173,32 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
     const copy = copies.read(owner, recordId, now() - maxAgeMs);
     if (!copy || (draft && draft.updatedAt >= copy.updatedAt)) {
       if (copy) copies.remove(owner, recordId);
-      return draft ?? (await promote(db, owner, asides.oldest(owner, recordId, now() - maxAgeMs)));
+      return draft ?? (await promote(db, owner, asides.oldest(owner, recordId, now() - maxAgeMs), null));
     }
     // The copy made as the page went is newer: the IndexedDB write it stood in for never finished.
-    return promote(db, owner, { draft: copy, remove: () => copies.remove(owner, recordId, copy.updatedAt) });
+    return promote(db, owner, { draft: copy, remove: () => copies.remove(owner, recordId, copy.updatedAt) }, draft?.updatedAt ?? null);
   }
 
-  /** Moves a Web Storage copy into IndexedDB, where it is the record’s draft from now on, then removes it from Web Storage; answers it. */
-  async function promote(db: IDBPDatabase<DraftsDb>, owner: DraftOwner, entry: WaitingCopy | null): Promise<AnnotationDraft | null> {
+  /**
+   * Moves a Web Storage copy into IndexedDB, where it is the record’s draft from now on, then removes
+   * it from Web Storage; answers it. Only over the draft just read (`over`, its time, or null for
+   * none): a tab that wrote the draft meanwhile (claimDraft) is not replaced; that draft is read again.
+   */
+  async function promote(db: IDBPDatabase<DraftsDb>, owner: DraftOwner, entry: WaitingCopy | null, over: number | null): Promise<AnnotationDraft | null> {
     if (!entry) return null;
-    await db.put('drafts', storedDraft(owner, entry.draft));
+    if (!(await putOver(db, storedDraft(owner, entry.draft), over))) return load(db, owner, entry.draft.recordId);
     entry.remove();
     return entry.draft;
+  }
+
+  /** Puts the draft in one transaction, only while the record's draft is still the one written at `over` (null: none); answers whether it did. */
+  async function putOver(db: IDBPDatabase<DraftsDb>, stored: StoredDraft, over: number | null): Promise<boolean> {
+    const tx = db.transaction('drafts', 'readwrite');
+    const current = await tx.store.get(stored.key);
+    const still = over === null ? current === undefined : current?.updatedAt === over;
+    if (still) await tx.store.put(stored);
+    await tx.done;
+    return still;
   }
 
   /** Without IndexedDB, the oldest edits kept aside become the page copy, which Save and Discard delete. */
@@ -189,18 +211,24 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
 
   return {
     saveDraft: save,
+    claimDraft(owner, draft) {
+      return enqueue(
+        () => true,
+        (db) => putOver(db, storedDraft(owner, draft), null),
+      );
+    },
 
     saveDraftAtPageEnd(owner, draft) {
       copies.write(owner, draft);
       return save(owner, draft);
     },
 
-    keepAside(owner, draft) {
-      return asides.keep(owner, draft);
+    keepAside(owner, draft, entry) {
+      return asides.keep(owner, draft, entry);
     },
 
-    dropAside(owner, recordId) {
-      asides.drop(owner, recordId);
+    dropAside(owner, recordId, entry) {
+      asides.drop(owner, recordId, entry);
     },
 
     loadDraft(owner, recordId) {

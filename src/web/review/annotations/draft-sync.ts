@@ -1,5 +1,6 @@
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
 import { hasUnsavedChanges, type AnnotationStore } from '../manifest/annotation-store.ts';
+import { newAsideEntryId } from './draft-asides.ts';
 import { draftKey } from './draft-record.ts';
 import type { AnnotationDraft, DraftOwner, DraftStore } from './draft-store.ts';
 import { DraftTabs, type TabChannel } from './draft-tabs.ts';
@@ -59,6 +60,13 @@ export class DraftSync {
   private scheduled: { manifest: AnnotationManifest; version: number } | null = null;
   /** This tab's edits are kept beside a draft another tab holds (draft-tabs.ts), not in it. */
   private keptAside = false;
+  /** This visit's own entry for edits kept aside: a page opening the record again gets another. */
+  private readonly asideEntry = newAsideEntryId();
+  /** The draft was deleted, or none found, since this tab held it: the next write claims it (another tab may too). */
+  private mustClaim = false;
+  /** A claim is being answered (edits made meanwhile go aside); `claimAgain`: the draft was deleted again meanwhile. */
+  private claiming = false;
+  private claimAgain = false;
   /** An offered draft was restored: once it is saved, edits other pages kept aside (if any) are offered next. */
   private restoredOffer = false;
   private readonly delayMs: number;
@@ -131,6 +139,8 @@ export class DraftSync {
     this.options.store.restoreDraft(draft.manifest, draft.baseVersion <= serverVersion ? draft.baseVersion : serverVersion);
     this.written = { manifest: draft.manifest, version: draft.baseVersion, updatedAt: draft.updatedAt };
     this.restoredOffer = true;
+    // The clinician took the offered draft up: this tab's edits of it replace it, unclaimed.
+    this.mustClaim = false;
     this.track();
   }
 
@@ -158,6 +168,9 @@ export class DraftSync {
     this.scheduled = null;
     this.setOffer(null);
     await this.deleteKept();
+    // Edits of this visit kept aside (as the tab was hidden, say) are discarded with the rest.
+    this.options.drafts.dropAside(this.options.owner, this.options.recordId, this.asideEntry);
+    this.keptAside = false;
   }
 
   /** Writes a pending change now. */
@@ -183,7 +196,7 @@ export class DraftSync {
       // beside it, so that neither overwrites the other; they are offered once it is answered.
       if (!hasUnsavedChanges(snapshot)) return;
       const manifest = snapshot.history.present;
-      drafts.keepAside(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt: this.now() });
+      drafts.keepAside(owner, { recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt: this.now() }, this.asideEntry);
       return;
     }
     if (this.phase !== 'tracking') return;
@@ -196,12 +209,19 @@ export class DraftSync {
     this.keep({ recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt }, true);
   }
 
-  /** Another tab deleted the draft the tabs share (it saved, or discarded): this tab's unsaved edits are written again. */
+  /** Another tab deleted the shared draft (saved, discarded): this tab's unsaved edits claim it at once, as others' may (settleClaim). */
   private keepOwnAgain(): void {
     if (this.phase !== 'tracking') return;
+    this.mustClaim = true;
+    if (this.claiming) {
+      this.claimAgain = true;
+      return;
+    }
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
     this.written = null;
     this.scheduled = null;
-    this.schedule();
+    this.write();
   }
 
   private onChange = (): void => {
@@ -230,6 +250,8 @@ export class DraftSync {
       }
       // Nothing to offer: a draft that matches the saved version was saved after all.
       if (draft && sameJson(draft.manifest, snapshot.saved)) void this.deleteRecordDraft();
+      // With no draft found, another tab may write one first: the first write claims it.
+      else this.mustClaim = !draft;
       this.written = null;
       this.track();
     });
@@ -302,15 +324,50 @@ export class DraftSync {
    */
   private keep(draft: AnnotationDraft, atPageEnd: boolean): void {
     const { drafts, owner, recordId } = this.options;
-    if (this.tabs.draftHeldElsewhere()) {
-      this.keptAside = drafts.keepAside(owner, draft) || this.keptAside;
+    if (this.tabs.draftHeldElsewhere() || this.claiming) {
+      this.keptAside = drafts.keepAside(owner, draft, this.asideEntry) || this.keptAside;
       return;
     }
+    // A page going cannot wait for a claim's answer: it writes as before (README, two tabs).
+    if (this.mustClaim && !atPageEnd) return this.claim(draft);
     void (atPageEnd ? drafts.saveDraftAtPageEnd(owner, draft) : drafts.saveDraft(owner, draft));
+    this.mustClaim = false;
     // The draft holds these edits now: an older copy of them beside it would be offered twice.
-    if (this.keptAside) drafts.dropAside(owner, recordId);
+    if (this.keptAside) drafts.dropAside(owner, recordId, this.asideEntry);
     this.keptAside = false;
     this.tabs.wrote();
+  }
+
+  /** Writes the draft only if no other tab has since (draft-store.ts claimDraft). */
+  private claim(draft: AnnotationDraft): void {
+    this.claiming = true;
+    void this.options.drafts.claimDraft(this.options.owner, draft).then((won) => this.settleClaim(draft, won));
+  }
+
+  /**
+   * Won: this tab holds the draft (edits made meanwhile, kept aside, reach it with the next write).
+   * Lost: another tab does, and this tab's edits are kept aside now, so a tab killed before its page
+   * could go (crash, power) loses nothing. Deleted again meanwhile: the draft is claimed again.
+   */
+  private settleClaim(claimed: AnnotationDraft, won: boolean): void {
+    const { drafts, owner, recordId, patientId, store } = this.options;
+    const { history, version } = store.getSnapshot();
+    const again = this.claimAgain;
+    this.claiming = this.claimAgain = false;
+    if (won) {
+      this.mustClaim = false;
+      this.tabs.wrote();
+      if (this.keptAside && history.present === claimed.manifest) drafts.dropAside(owner, recordId, this.asideEntry);
+      this.keptAside &&= history.present !== claimed.manifest;
+    } else {
+      if (!again) this.tabs.claimLost();
+      const draft = { recordId, patientId, baseVersion: version, manifest: history.present, updatedAt: this.now() };
+      if (hasUnsavedChanges(store.getSnapshot())) this.keptAside = drafts.keepAside(owner, draft, this.asideEntry) || this.keptAside;
+    }
+    if (again) return this.keepOwnAgain();
+    this.written = { manifest: claimed.manifest, version: claimed.baseVersion, updatedAt: claimed.updatedAt };
+    this.scheduled = null;
+    if (this.phase === 'tracking') this.schedule();
   }
 
   /**
@@ -320,15 +377,18 @@ export class DraftSync {
   private deleteKept(): Promise<void> {
     const { drafts, owner, recordId } = this.options;
     if (!this.tabs.draftHeldElsewhere()) return this.deleteRecordDraft();
-    if (this.keptAside) drafts.dropAside(owner, recordId);
+    if (this.keptAside) drafts.dropAside(owner, recordId, this.asideEntry);
     this.keptAside = false;
     return Promise.resolve();
   }
 
-  /** Deletes the record's draft, whoever's edits it holds (the offer of it was answered); other tabs are told. */
+  /**
+   * Deletes the record's draft, whoever's edits it holds (the offer of it was answered); other tabs
+   * are told once it is gone, so that their claims find it free. This tab's next write claims it too.
+   */
   private deleteRecordDraft(): Promise<void> {
-    this.tabs.deleted();
-    return this.options.drafts.deleteDraft(this.options.owner, this.options.recordId);
+    this.mustClaim = true;
+    return this.options.drafts.deleteDraft(this.options.owner, this.options.recordId).then(() => this.tabs.deleted());
   }
 
   private setOffer(offer: DraftOffer | null): void {

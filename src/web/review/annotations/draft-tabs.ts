@@ -5,6 +5,10 @@
  * (draft-store.ts keepAside) until it deletes it (saved, discarded), and the next open offers both
  * in turn. A tab is told when another has unsaved edits, and when the draft holds another's.
  *
+ * Once the draft is deleted, the tabs with unsaved edits all take it over at once: each claims it
+ * (draft-store.ts claimDraft, write only if none is there), exactly one wins and says `wrote`, and
+ * the others keep their edits aside at once (claimLost), not only as their page goes.
+ *
  * Tabs speak over a BroadcastChannel, about one draft key at a time, and say only whether they hold
  * unsaved edits or the draft, and when they write or delete it; no annotation leaves the tab. A
  * browser without BroadcastChannel behaves as before: the last write wins, and no notice is shown.
@@ -128,6 +132,13 @@ export class DraftTabs {
     this.update();
   }
 
+  /** Another tab claimed the deleted draft first (draft-store.ts claimDraft): it holds it now. */
+  claimLost(): void {
+    this.heldBy = 'other';
+    this.update();
+  }
+
+  /** This tab deleted the shared draft (the deletion is done): the others may take it over. */
   deleted(): void {
     this.heldBy = null;
     this.post('deleted');

@@ -74,8 +74,8 @@ describe('edits kept aside by several pages of one user and record', () => {
 
   it('after the first offered draft is restored and saved, the next page’s edits kept aside are offered', async () => {
     const name = freshDatabaseName('asides');
-    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(30, NOW));
-    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(40, NOW + 1000));
+    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(30, NOW), 'visit-1');
+    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(40, NOW + 1000), 'visit-2');
     const next = page(name, NOW + 60_000);
     await vi.waitFor(() => expect(offeredEnds(next.sync)).toEqual([30]));
     next.sync.restore();
@@ -109,9 +109,9 @@ describe('edits kept aside by several pages of one user and record', () => {
     const name = freshDatabaseName('asides');
     const first = createDraftStore({ name, now: () => NOW });
     const second = createDraftStore({ name, now: () => NOW });
-    expect(first.keepAside(dana, draft(30, NOW))).toBe(true);
-    expect(second.keepAside(dana, draft(40, NOW + 1000))).toBe(true);
-    first.dropAside(dana, RECORD);
+    expect(first.keepAside(dana, draft(30, NOW), 'visit-1')).toBe(true);
+    expect(second.keepAside(dana, draft(40, NOW + 1000), 'visit-2')).toBe(true);
+    first.dropAside(dana, RECORD, 'visit-1');
 
     expect(asideKeys()).toHaveLength(1);
     expect((await createDraftStore({ name, now: () => NOW }).loadDraft(dana, RECORD))?.manifest.ruler.map((r) => r.endX)).toEqual([40]);
@@ -119,9 +119,9 @@ describe('edits kept aside by several pages of one user and record', () => {
 
   it('are offered to their user only: another user on the same browser sees none of them', async () => {
     const name = freshDatabaseName('asides');
-    createDraftStore({ name, now: () => NOW }).keepAside(eli, draft(30, NOW));
-    createDraftStore({ name, now: () => NOW }).keepAside(eli, draft(40, NOW + 1000));
-    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(70, NOW + 2000));
+    createDraftStore({ name, now: () => NOW }).keepAside(eli, draft(30, NOW), 'visit-1');
+    createDraftStore({ name, now: () => NOW }).keepAside(eli, draft(40, NOW + 1000), 'visit-2');
+    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(70, NOW + 2000), 'visit-3');
 
     expect(await offeredInTurn(name, dana)).toEqual([[70]]);
     expect(asideKeys()).toHaveLength(2);
@@ -131,9 +131,9 @@ describe('edits kept aside by several pages of one user and record', () => {
   it('are pruned past the draft age, every page’s, and unreadable ones with them', async () => {
     const name = freshDatabaseName('asides');
     const old = NOW - DRAFT_MAX_AGE_MS - 1000;
-    createDraftStore({ name, now: () => old }).keepAside(dana, draft(30, old));
-    createDraftStore({ name, now: () => old }).keepAside(eli, draft(40, old));
-    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(70, NOW));
+    createDraftStore({ name, now: () => old }).keepAside(dana, draft(30, old), 'visit-1');
+    createDraftStore({ name, now: () => old }).keepAside(eli, draft(40, old), 'visit-2');
+    createDraftStore({ name, now: () => NOW }).keepAside(dana, draft(70, NOW), 'visit-3');
     localStorage.setItem(`${ASIDE_COPY_PREFIX}${JSON.stringify([dana.issuer, dana.subject, RECORD])}:torn`, '{"updatedAt": 1');
 
     const drafts = createDraftStore({ name, now: () => NOW });
@@ -146,9 +146,9 @@ describe('edits kept aside by several pages of one user and record', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const name = freshDatabaseName('asides');
     const pages = Array.from({ length: MAX_ASIDES_PER_RECORD + 1 }, () => createDraftStore({ name, now: () => NOW }));
-    pages.forEach((drafts, i) => drafts.keepAside(dana, draft(10 * (i + 1), NOW + i * 1000)));
-    pages[3]?.keepAside(dana, draft(45, NOW + 20_000)); // a page writing its own entry again drops nothing
-    createDraftStore({ name, now: () => NOW }).keepAside(eli, draft(5, NOW)); // nor does another user's
+    pages.forEach((drafts, i) => drafts.keepAside(dana, draft(10 * (i + 1), NOW + i * 1000), `visit-${i}`));
+    pages[3]?.keepAside(dana, draft(45, NOW + 20_000), 'visit-3'); // a visit writing its own entry again drops nothing
+    createDraftStore({ name, now: () => NOW }).keepAside(eli, draft(5, NOW), 'visit-0'); // nor does another user's
 
     expect(asideKeys()).toHaveLength(MAX_ASIDES_PER_RECORD + 1);
     expect(warn).toHaveBeenCalledTimes(1);
