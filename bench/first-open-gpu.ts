@@ -5,6 +5,8 @@
  * readbacks, canvas resizes, draws), and a Chromium trace (toplevel, gpu, viz, gpu.service) summed
  * by process, thread and event by self time (thread CPU where the trace has it). Diagnosis: the
  * tracing and the call counting slow the page; for what runs, not for figures.
+ * TRACE_CATEGORIES=a,b adds trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking);
+ * TRACE_DUMP=<file> writes the trace events.
  * Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
  */
 import fs from 'node:fs';
@@ -56,7 +58,7 @@ function browserThreads(serverPid: number): Map<string, number> {
   return threads;
 }
 
-const CATEGORIES = ['toplevel', 'gpu', 'viz', 'cc', 'disabled-by-default-gpu.service', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'blink.user_timing'];
+const CATEGORIES = ['toplevel', 'gpu', 'viz', 'cc', 'disabled-by-default-gpu.service', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'blink.user_timing', ...(process.env.TRACE_CATEGORIES ?? '').split(',').filter(Boolean)];
 
 /** In the page, before any script: counts the WebGL work. */
 function countGl(): void {
