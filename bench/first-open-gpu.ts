@@ -58,7 +58,7 @@ function browserThreads(serverPid: number): Map<string, number> {
   return threads;
 }
 
-const CATEGORIES = ['toplevel', 'gpu', 'viz', 'cc', 'disabled-by-default-gpu.service', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'blink.user_timing', ...(process.env.TRACE_CATEGORIES ?? '').split(',').filter(Boolean)];
+const CATEGORIES = ['toplevel', 'gpu', 'viz', 'cc', 'disabled-by-default-gpu.service', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'blink.user_timing', 'blink.animations', ...(process.env.TRACE_CATEGORIES ?? '').split(',').filter(Boolean)];
 
 /** In the page, before any script: counts the WebGL work. */
 function countGl(): void {
@@ -205,6 +205,12 @@ for (let run = 0; run < runs; run++) {
         const playTs = click.ts + (domPlay - clickAt) * 1000;
         const frames = events.filter((e) => e.name === 'Display::DrawAndSwap' && e.ph === 'X' && e.ts >= click.ts && e.ts <= playTs).map((e) => (clickAt + (e.ts - click.ts) / 1000).toFixed(0));
         console.info(`  composited frames, click to Play in the DOM (@${domPlay.toFixed(0)}): ${frames.length} (at page ms ${frames.join(', ')})`);
+        // CSS transitions and animations started in the window: each one on the compositor draws a frame every refresh while it runs.
+        const started = events.filter((e) => e.name === 'Animation' && e.ph === 'b' && e.ts >= click.ts && e.ts <= playTs).map((e) => {
+          const data = (e.args as { data?: { displayName?: string; nodeName?: string } } | undefined)?.data;
+          return `${data?.displayName ?? '?'} on ${(data?.nodeName ?? '?').replace(/ class='[^']*'/, '')} @${(clickAt + (e.ts - click.ts) / 1000).toFixed(0)}`;
+        });
+        console.info(`  CSS transitions/animations started, click to Play in the DOM: ${started.length}${started.length ? ` (${started.join('; ')})` : ''}`);
       }
       if (process.env.TRACE_DUMP) fs.writeFileSync(process.env.TRACE_DUMP, JSON.stringify(events));
     }
