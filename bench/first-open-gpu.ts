@@ -5,6 +5,8 @@
  * readbacks, canvas resizes, draws), and a Chromium trace (toplevel, gpu, viz, gpu.service) summed
  * by process, thread and event by self time (thread CPU where the trace has it). Diagnosis: the
  * tracing and the call counting slow the page; for what runs, not for figures.
+ * TRACE_CATEGORIES=a,b adds trace categories (e.g. disabled-by-default-devtools.timeline.invalidationTracking);
+ * TRACE_DUMP=<file> writes the trace events.
  * Prints figures; asserts nothing. Needs a build and /usr/bin/chromium. BENCH_PORT: the port.
  */
 import fs from 'node:fs';
@@ -56,7 +58,7 @@ function browserThreads(serverPid: number): Map<string, number> {
   return threads;
 }
 
-const CATEGORIES = ['toplevel', 'gpu', 'viz', 'cc', 'disabled-by-default-gpu.service', 'disabled-by-default-devtools.timeline', 'v8', 'blink'];
+const CATEGORIES = ['toplevel', 'gpu', 'viz', 'cc', 'disabled-by-default-gpu.service', 'disabled-by-default-devtools.timeline', 'v8', 'blink', 'blink.user_timing', 'blink.animations', ...(process.env.TRACE_CATEGORIES ?? '').split(',').filter(Boolean)];
 
 /** In the page, before any script: counts the WebGL work. */
 function countGl(): void {
@@ -165,7 +167,11 @@ for (let run = 0; run < runs; run++) {
     });
     if (trace) await browser.startTracing(page, { categories: CATEGORIES });
     const threadsAtClick = browserThreads(server.pid);
-    const clickAt = await page.evaluate(() => performance.now());
+    // A trace event at the click, so the composited frames can be set against the page's clock.
+    const clickAt = await page.evaluate(() => {
+      performance.mark('ivus-bench-click');
+      return performance.now();
+    });
     await link.click();
     await page.waitForFunction(() => {
       const play = document.querySelector('button[aria-label="Play"]');
@@ -181,6 +187,8 @@ for (let run = 0; run < runs; run++) {
     }
     console.info(`\nrun ${run + 1} (${dir}): Play ${(playAt - clickAt).toFixed(0)} ms after the click (counting${trace ? ' and tracing' : ''} on)`);
     const spent = [...threadsAtPlay].map(([k, v]) => [k, v - (threadsAtClick.get(k) ?? 0)] as const).filter(([, v]) => v >= 0.01).sort((a, b) => b[1] - a[1]);
+    const cpuOf = (type: string) => spent.filter(([k]) => k.startsWith(type)).reduce((sum, [, v]) => sum + v, 0);
+    console.info(`  CPU-s click to Play: GPU process ${cpuOf('gpu-process').toFixed(2)}, renderer ${cpuOf('renderer').toFixed(2)}`);
     console.info(`  click at ${clickAt.toFixed(0)} ms of the page; browser CPU-s by thread, click to Play: ${spent.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
     console.info(JSON.stringify(log, null, 1).replace(/\n\s*/g, ' ').replace(/("\w+": \[)/g, '\n  $1').slice(0, 20000));
     if (trace) {
@@ -189,6 +197,21 @@ for (let run = 0; run < runs; run++) {
       for (const [key, ms] of totals) byProcess.set(key.slice(0, 16), (byProcess.get(key.slice(0, 16)) ?? 0) + ms);
       console.info(`  traced self ms by process: ${[...byProcess].map(([p, ms]) => `${p.trim()} ${ms.toFixed(0)}`).join(', ')}`);
       for (const [key, ms] of totals.slice(0, 45)) console.info(`  ${ms.toFixed(1).padStart(8)} ms  ${key}`);
+      // Each Display::DrawAndSwap is one frame the GPU process composited (a full-viewport redraw under SwiftShader).
+      const click = events.find((e) => e.name === 'ivus-bench-click');
+      // Up to Play enabled in the DOM (observed), not to the poll that saw it: the other panels start right after.
+      const domPlay = Number(/Play enabled in the DOM @(\d+)/.exec(JSON.stringify(log))?.[1] ?? playAt);
+      if (click) {
+        const playTs = click.ts + (domPlay - clickAt) * 1000;
+        const frames = events.filter((e) => e.name === 'Display::DrawAndSwap' && e.ph === 'X' && e.ts >= click.ts && e.ts <= playTs).map((e) => (clickAt + (e.ts - click.ts) / 1000).toFixed(0));
+        console.info(`  composited frames, click to Play in the DOM (@${domPlay.toFixed(0)}): ${frames.length} (at page ms ${frames.join(', ')})`);
+        // CSS transitions and animations started in the window: each one on the compositor draws a frame every refresh while it runs.
+        const started = events.filter((e) => e.name === 'Animation' && e.ph === 'b' && e.ts >= click.ts && e.ts <= playTs).map((e) => {
+          const data = (e.args as { data?: { displayName?: string; nodeName?: string } } | undefined)?.data;
+          return `${data?.displayName ?? '?'} on ${(data?.nodeName ?? '?').replace(/ class='[^']*'/, '')} @${(clickAt + (e.ts - click.ts) / 1000).toFixed(0)}`;
+        });
+        console.info(`  CSS transitions/animations started, click to Play in the DOM: ${started.length}${started.length ? ` (${started.join('; ')})` : ''}`);
+      }
       if (process.env.TRACE_DUMP) fs.writeFileSync(process.env.TRACE_DUMP, JSON.stringify(events));
     }
   } finally {

@@ -45,9 +45,24 @@ import {
  * component looks its recipe up with. A component whose recipe is missing renders unstyled, so
  * tests/web/ui/system.test.ts fails when a screen starts using a component not listed here.
  */
+/**
+ * Chakra's button fades every property of its "common" transition, opacity among them, and opacity
+ * changes only with the disabled state (0.6). Save and Play turn enabled by themselves while a
+ * review sets up (annotations loaded, frames in): each fade is 0.2 s of compositor animation, a full
+ * composited frame every display refresh (issue 27: 4-9 of them before Play, as many right after it).
+ * The disabled state shows at once instead; hover, pressed and focus colours still ease.
+ */
+const buttonRecipeWithoutOpacityFade = {
+  ...buttonRecipe,
+  base: {
+    ...buttonRecipe.base,
+    transitionProperty: 'background-color, border-color, color, fill, stroke, box-shadow, translate, transform',
+  },
+};
+
 export const USED_RECIPES = {
   badge: badgeRecipe,
-  button: buttonRecipe,
+  button: buttonRecipeWithoutOpacityFade,
   code: codeRecipe,
   heading: headingRecipe,
   icon: iconRecipe,
