@@ -94,6 +94,9 @@ export class DraftSync {
   /** The draft to offer, or null. */
   getOffer = (): DraftOffer | null => this.offer;
 
+  /** The lookup of a kept draft has ended: one is offered, or none was found and edits are kept. */
+  lookupEnded = (): boolean => this.phase === 'offering' || this.phase === 'tracking';
+
   /** Starts following the store; answers the stop function, which writes what is pending first. */
   start(): () => void {
     this.phase = 'waiting';

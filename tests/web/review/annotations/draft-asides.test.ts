@@ -48,7 +48,8 @@ async function offeredInTurn(name: string, user = dana): Promise<number[][]> {
   const next = page(name, NOW + 60_000, { user });
   const offered: number[][] = [];
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Each lookup (the first, and the next after a discard) has ended before its offer is read.
+    await vi.waitFor(() => expect(next.sync.lookupEnded()).toBe(true));
     const ends = offeredEnds(next.sync);
     if (!ends) return offered;
     offered.push(ends);
@@ -93,7 +94,7 @@ describe('edits kept aside by several pages of one user and record', () => {
     const first = page(name, NOW, { channel });
     const second = page(name, NOW + 1000, { channel });
     const third = page(name, NOW + 2000, { channel });
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await vi.waitFor(() => expect([first, second, third].every((tab) => tab.sync.lookupEnded())).toBe(true));
     first.addRuler(30);
     await vi.waitFor(async () => expect((await first.drafts.loadDraft(dana, RECORD))?.manifest.ruler.map((r) => r.endX)).toEqual([30]));
     await vi.waitFor(() => expect(second.sync.tabs.draftHeldElsewhere() && third.sync.tabs.draftHeldElsewhere()).toBe(true));

@@ -37,7 +37,7 @@ function setUp({ delayMs = 60_000, name = freshDatabaseName('page-copy-test'), d
   const open = async (saved: AnnotationManifest = emptyManifest()) => {
     stops.push(sync.start());
     store.load({ version: 2, manifest: saved, savedBy: 'eli@demo.test', savedAt: '2026-11-01T00:00:00Z' });
-    await new Promise((resolve) => setTimeout(resolve, 30)); // the lookup of an earlier draft ends
+    await vi.waitFor(() => expect(sync.lookupEnded()).toBe(true)); // the lookup of an earlier draft ends
   };
   const stored = () => drafts.settled().then(() => drafts.loadDraft(dana, RECORD));
   const addRuler = (x: number) => store.add(ruler(store.getSnapshot().manifest, x));

@@ -41,10 +41,10 @@ describe('keeping unsaved annotations as a draft', () => {
   });
 
   it('writes at once when the page is hidden or left, instead of after the pause', async () => {
-    const { store, start, stored } = setUp({ delayMs: 60_000 });
+    const { store, sync, start, stored } = setUp({ delayMs: 60_000 });
     const stop = await start();
     await vi.waitFor(() => expect(store.getSnapshot().status).toBe('ready'));
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the lookup of an earlier draft finds none
+    await vi.waitFor(() => expect(sync.lookupEnded()).toBe(true)); // the lookup of an earlier draft finds none
     store.add(ruler(store.getSnapshot().manifest, 30));
     expect(await stored()).toBeNull();
     window.dispatchEvent(new Event('pagehide'));
@@ -56,9 +56,9 @@ describe('keeping unsaved annotations as a draft', () => {
   });
 
   it('is not held back by changes that keep nothing (selection, drag previews)', async () => {
-    const { store, start, stored } = setUp({ delayMs: 40 });
+    const { store, sync, start, stored } = setUp({ delayMs: 40 });
     await start();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await vi.waitFor(() => expect(sync.lookupEnded()).toBe(true));
     const drawn = ruler(store.getSnapshot().manifest, 30);
     store.add(drawn);
     const id = store.getSnapshot().selectedId;
@@ -86,10 +86,10 @@ describe('keeping unsaved annotations as a draft', () => {
   });
 
   it('deletes the draft the moment the edits are saved, without the pause: a reload right after Save finds none', async () => {
-    const { store, start, stored } = setUp({ delayMs: 60_000 });
+    const { store, sync, start, stored } = setUp({ delayMs: 60_000 });
     await start();
     await vi.waitFor(() => expect(store.getSnapshot().status).toBe('ready'));
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the lookup of an earlier draft finds none
+    await vi.waitFor(() => expect(sync.lookupEnded()).toBe(true)); // the lookup of an earlier draft finds none
     store.add(ruler(store.getSnapshot().manifest, 30));
     window.dispatchEvent(new Event('pagehide')); // written (the pause is a minute here)
     expect((await stored())?.manifest.ruler).toHaveLength(1);

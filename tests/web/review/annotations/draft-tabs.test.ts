@@ -37,15 +37,17 @@ function browser() {
   return { tab, kept };
 }
 
-/** Past the lookup of an earlier draft, and past the draft pause. */
+/** Long enough for a wrong write or message to show (where the test checks that nothing changed). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
+/** The tabs' lookups of an earlier draft have ended (none found: their edits are kept from now on). */
+const lookedUp = (...tabs: { sync: DraftSync }[]) => vi.waitFor(() => expect(tabs.every((tab) => tab.sync.lookupEnded())).toBe(true));
 
 /** Tabs A and B with the record open: A's ruler is the draft, then B draws one of its own. */
 async function bothEdited() {
   const { tab, kept } = browser();
   const a = tab();
   const b = tab();
-  await settle();
+  await lookedUp(a, b);
   a.addRuler(30);
   await vi.waitFor(async () => expect(await kept()).toEqual([30]));
   b.addRuler(60);
@@ -58,7 +60,8 @@ describe('two tabs with one record open', () => {
     const { tab } = browser();
     const a = tab();
     const b = tab();
-    await settle();
+    await lookedUp(a, b);
+    await settle(); // any message between them is heard
     expect(b.others()).toEqual({ unsaved: false, draftIsTheirs: false });
 
     a.addRuler(30);
@@ -79,7 +82,7 @@ describe('two tabs with one record open', () => {
   it('a tab opened later learns of the other’s unsaved edits; another record or user is not its concern', async () => {
     const { tab } = browser();
     const a = tab();
-    await settle();
+    await lookedUp(a);
     a.addRuler(30);
     const b = tab();
     const otherRecord = tab('P-8', 'r2');

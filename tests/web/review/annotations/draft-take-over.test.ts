@@ -65,14 +65,16 @@ function browser() {
   return { name, tab, kept };
 }
 
-/** Past the lookup of an earlier draft, and past the draft pause. */
+/** Long enough for a wrong write to show (where the test checks that nothing changed). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
+/** The tabs' lookups of an earlier draft have ended (none found: their edits are kept from now on). */
+const lookedUp = (...tabs: { sync: DraftSync }[]) => vi.waitFor(() => expect(tabs.every((tab) => tab.sync.lookupEnded())).toBe(true));
 
 /** Tab A holds the record's draft; tabs B and C keep their unsaved edits beside it. */
 async function threeTabs() {
   const browse = browser();
   const [a, b, c] = [browse.tab(), browse.tab(), browse.tab()];
-  await settle();
+  await lookedUp(a, b, c);
   a.addRuler(30);
   await vi.waitFor(async () => expect(await browse.kept()).toEqual([30]));
   await vi.waitFor(() => expect(b.sync.tabs.draftHeldElsewhere() && c.sync.tabs.draftHeldElsewhere()).toBe(true));
@@ -87,9 +89,11 @@ async function takenOver() {
   const tabs = await threeTabs();
   tabs.a.save();
   await vi.waitFor(async () => expect([[60], [90]]).toContainEqual(await tabs.kept()));
-  await settle();
   const winner = (await tabs.kept())?.[0] === 60 ? tabs.b : tabs.c;
-  return { ...tabs, winner, loser: winner === tabs.b ? tabs.c : tabs.b };
+  const loser = winner === tabs.b ? tabs.c : tabs.b;
+  // Both claims are answered: the loser knows the draft is the winner's, and one aside entry is left.
+  await vi.waitFor(() => expect([loser.sync.tabs.draftHeldElsewhere(), asides().length]).toEqual([true, 1]));
+  return { ...tabs, winner, loser };
 }
 
 /** Every draft the next open of the record offers, one after the other (each discarded in turn). */
@@ -97,7 +101,8 @@ async function offeredInTurn(tab: ReturnType<typeof browser>['tab']): Promise<(n
   const next = tab();
   const offered: (number[] | null)[] = [];
   for (;;) {
-    await settle();
+    // Each lookup (the first, and the next after a discard) has ended before its offer is read.
+    await lookedUp(next);
     const offer = next.sync.getOffer();
     if (!offer) return offered;
     offered.push(ends(offer.draft.manifest));
@@ -127,21 +132,20 @@ describe('the tab holding the draft saves while two others have unsaved edits', 
     const { winner, loser, kept } = await takenOver();
     winner.save();
     await vi.waitFor(async () => expect(await kept()).toEqual(loser.own()));
-    await settle();
-    expect(asides()).toEqual([]);
-    expect(loser.sync.tabs.getState()).toEqual({ unsaved: false, draftIsTheirs: false });
+    await vi.waitFor(() => expect(asides()).toEqual([]));
+    await vi.waitFor(() => expect(loser.sync.tabs.getState()).toEqual({ unsaved: false, draftIsTheirs: false }));
   });
 
   it('another record of the same user, and another user of the record, are not touched', async () => {
     const browse = browser();
     const otherRecord = browse.tab({ recordId: 'r2' });
     const otherUser = browse.tab({ user: eli });
-    await settle();
+    await lookedUp(otherRecord, otherUser);
     otherRecord.addRuler(15);
     otherUser.addRuler(25);
     await vi.waitFor(async () => expect([await browse.kept(dana, 'r2'), await browse.kept(eli)]).toEqual([[15], [25]]));
     const [holder, other] = [browse.tab(), browse.tab()];
-    await settle();
+    await lookedUp(holder, other);
     holder.addRuler(30);
     await vi.waitFor(async () => expect(await browse.kept()).toEqual([30]));
     other.addRuler(60);
