@@ -1,4 +1,5 @@
 import type { AnnotationManifest } from '../../../domain/annotations/manifest.ts';
+import { sameJson } from '../../../domain/same-json.ts';
 import { hasUnsavedChanges, type AnnotationStore } from '../manifest/annotation-store.ts';
 import { newAsideEntryId } from './draft-asides.ts';
 import { draftKey } from './draft-record.ts';
@@ -34,18 +35,6 @@ export interface DraftSyncOptions {
 }
 
 type Phase = 'waiting' | 'checking' | 'offering' | 'tracking' | 'stopped';
-
-/** Equal as JSON values, whatever the order of object keys (the server and the store build them differently). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  const aEntries = Object.entries(a).filter(([, value]) => value !== undefined);
-  const bRecord = b as Record<string, unknown>;
-  const bCount = Object.values(b).filter((value) => value !== undefined).length;
-  return aEntries.length === bCount && aEntries.every(([key, value]) => sameJson(value, bRecord[key]));
-}
 
 export class DraftSync {
   private phase: Phase = 'waiting';

@@ -4,7 +4,8 @@ import { emptyManifest, type AnnotationManifest } from '../../../../src/domain/a
 import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { draftPromptText } from '../../../../src/web/review/annotations/draft-prompt.tsx';
 import { createDraftStore, type AnnotationDraft } from '../../../../src/web/review/annotations/draft-store.ts';
-import { DraftSync, sameJson } from '../../../../src/web/review/annotations/draft-sync.ts';
+import { DraftSync } from '../../../../src/web/review/annotations/draft-sync.ts';
+import { sameJson } from '../../../../src/domain/same-json.ts';
 import { NOW, RECORD, freshDatabaseName, owner, ruler, stoppedAfterEach, withRuler } from './draft-fixture.ts';
 
 const stops = stoppedAfterEach();
