@@ -17,6 +17,7 @@ import { buildApp } from '../../../src/server/app.ts';
 import type { Database } from '../../../src/server/db/client.ts';
 import { imports } from '../../../src/server/db/schema.ts';
 import { startJobQueue, type JobQueue } from '../../../src/server/jobs/job-queue.ts';
+import type { BlobStore, StoredObjectHeaders } from '../../../src/server/storage/blob-store.ts';
 import { LocalDirectoryStore } from '../../../src/server/storage/local-directory-store.ts';
 import { makeDicom } from '../../support/dicom-fixtures.ts';
 import { importTempRoot } from '../../../src/server/http/imports.ts';
@@ -91,29 +92,71 @@ describe.skipIf(postgresUnavailable)('the job queue', () => {
   }, 40_000);
 });
 
+type Replica = { app: FastifyInstance; dataDir: string };
+
+const asClinician = (session: Session) => ({ host: hostOf('demo'), authorization: session.authorization });
+
+/**
+ * A store whose writes of a detection's progress, after the first one that counts a frame, wait
+ * until release(): a replica stalled between two chunks of a detection, for as long as a test wants.
+ */
+class ProgressAfterTheFirstHeld implements BlobStore {
+  private counted = false;
+  private released = false;
+  private readonly waiting: (() => void)[] = [];
+  private readonly store: BlobStore;
+  constructor(store: BlobStore) {
+    this.store = store;
+  }
+  get holding(): boolean {
+    return this.waiting.length > 0;
+  }
+  release(): void {
+    this.released = true;
+    for (const go of this.waiting.splice(0)) go();
+  }
+  async put(key: string, data: Uint8Array, headers?: StoredObjectHeaders): Promise<void> {
+    if (key.endsWith('.progress.json') && !this.released && ((JSON.parse(Buffer.from(data).toString()) as { done?: number }).done ?? 0) > 0) {
+      if (this.counted) await new Promise<void>((go) => this.waiting.push(go));
+      this.counted = true;
+    }
+    return this.store.put(key, data, headers);
+  }
+  get = (key: string) => this.store.get(key);
+  deletePrefix = (prefix: string) => this.store.deletePrefix(prefix);
+  putFile = (key: string, filePath: string) => this.store.putFile(key, filePath);
+  getFile = (key: string, filePath: string) => this.store.getFile(key, filePath);
+}
+
 /**
  * A second server on the same database and store: another replica. With PostgreSQL it has a data
  * directory of its own (a disk of its own), as replicas on separate machines have.
  */
-async function secondReplica(session: Session): Promise<{ app: FastifyInstance; dataDir: string }> {
+async function replicaOf(session: Session, store: BlobStore = new LocalDirectoryStore(session.server.storeDir)): Promise<Replica> {
   const dataDir = session.server.database.kind === 'postgres' ? fs.mkdtempSync(path.join(os.tmpdir(), 'ivus-replica-')) : session.dataDir;
-  const app = await buildApp({ config: { ...session.server.config, dataDir }, database: session.server.database, store: new LocalDirectoryStore(session.server.storeDir) });
+  const app = await buildApp({ config: { ...session.server.config, dataDir }, database: session.server.database, store });
   await app.ready();
   return { app, dataDir };
 }
 
 describe.skipIf(postgresUnavailable)('work a stopping server had under way', () => {
   let session: Session | null = null;
-  let replica: { app: FastifyInstance; dataDir: string } | null = null;
+  let first: Replica | null = null;
+  let replica: Replica | null = null;
+  let held: ProgressAfterTheFirstHeld | null = null;
   afterEach(async () => {
-    await replica?.app.close();
-    if (replica && replica.dataDir !== session?.dataDir) fs.rmSync(replica.dataDir, { recursive: true, force: true });
+    held?.release();
+    for (const one of [first, replica]) {
+      if (!one) continue;
+      await one.app.close();
+      if (one.dataDir !== session?.dataDir) fs.rmSync(one.dataDir, { recursive: true, force: true });
+    }
     if (session) {
       await session.server.database.close();
       fs.rmSync(session.server.storeDir, { recursive: true, force: true });
       fs.rmSync(session.dataDir, { recursive: true, force: true });
     }
-    session = replica = null;
+    session = first = replica = held = null;
   });
 
   it('is finished by the other replica: an import decoded once, whole (its files fetched from the bucket by a replica without them)', async () => {
@@ -126,7 +169,7 @@ describe.skipIf(postgresUnavailable)('work a stopping server had under way', () 
     for (let progress = 0; progress === 0; await new Promise((resolve) => setTimeout(resolve, 5))) {
       progress = (await get(session, `/api/demo/imports/${importId}`)).json().framesDone;
     }
-    replica = await secondReplica(session);
+    replica = await replicaOf(session);
     await session.server.app.close();
     const { app } = replica;
     const summary = async () => ImportSummarySchema.parse((await app.inject({ url: `/api/demo/imports/${importId}`, headers: { host: hostOf('demo'), authorization: session!.authorization } })).json());
@@ -143,17 +186,30 @@ describe.skipIf(postgresUnavailable)('work a stopping server had under way', () 
 
   it('is finished by the other replica: contours asked of one, detected and served by the other', async () => {
     session = await openSession(FAST_JOBS);
-    const records = (await get(session, '/api/demo/patients/DEM-001/records')).json().records as { recordId: string; bmodeFrameCount: number }[];
+    // The first replica's progress writes after its first one wait for the test (a server that is slow
+    // between chunks): its detection is surely under way, unfinished, when the other replica is asked.
+    // The session's own server goes first, so only the first replica's workers take the job.
+    await session.server.app.close();
+    held = new ProgressAfterTheFirstHeld(new LocalDirectoryStore(session.server.storeDir));
+    first = await replicaOf(session, held);
+    const records = (await first.app.inject({ url: '/api/demo/patients/DEM-001/records', headers: asClinician(session) })).json().records as { recordId: string; bmodeFrameCount: number }[];
     const recordId = records.find((record) => record.bmodeFrameCount === 300)!.recordId;
     const url = `/api/demo/records/${recordId}/contours`;
-    expect((await get(session, url)).statusCode).toBe(202);
+    const askFirst = () => first!.app.inject({ url, headers: asClinician(session!) });
+    expect((await askFirst()).statusCode).toBe(202);
     // Under way on the first server: its progress is what the second one reports.
-    await expect.poll(async () => (await get(session!, url)).json().done, { timeout: 30_000, interval: 50 }).toBeGreaterThan(0);
-    replica = await secondReplica(session);
+    await expect.poll(async () => (await askFirst()).json().done, { timeout: 30_000, interval: 50 }).toBeGreaterThan(0);
+    await expect.poll(() => held!.holding, { timeout: 30_000, interval: 50 }).toBe(true);
+    replica = await replicaOf(session);
     const { app } = replica;
-    const ask = () => app.inject({ url, headers: { host: hostOf('demo'), authorization: session!.authorization } });
-    expect((await ask()).statusCode).toBe(202);
-    await session.server.app.close();
+    const ask = () => app.inject({ url, headers: asClinician(session!) });
+    const waiting = await ask();
+    expect(waiting.statusCode).toBe(202);
+    expect(waiting.json().done).toBeGreaterThan(0);
+    // The first replica stops (its detection at its next chunk, once the held write is let go).
+    const closing = first.app.close();
+    setTimeout(() => held!.release(), 100);
+    await closing;
     await expect.poll(async () => (await ask()).statusCode, { timeout: 90_000, interval: 250 }).toBe(200);
     const body = RecordContoursSchema.parse(JSON.parse((await ask()).body));
     expect(body.frameCount).toBe(300);
