@@ -11,6 +11,7 @@ import { useActiveToolStore } from '../tools/active-tool.tsx';
 import type { BrightnessContrastStore } from '../view/brightness-contrast.ts';
 import { PanelController, type PanelKind } from './panel-controller.ts';
 import { PANEL_DISPLAY_BAR_PX, PanelDisplayBar } from './panel-display-bar.tsx';
+import { holdPixiSystemTicker } from './pixi-system-ticker.ts';
 import type { PanelViewportSource } from '../view/view-transform.ts';
 
 export interface ImagePanelProps {
@@ -63,6 +64,10 @@ export function ImagePanel({ kind, label, widthPercent, store, cursor, display, 
     appRef.current?.getCanvas()?.setAttribute('data-testid', `panel-canvas-${kind}`);
     if (startGpu) performance.mark(`ivus:${kind}-gpu-start`);
   }, [kind, startGpu]);
+
+  // Before the Application's (asynchronous) init: its renderer's scheduler would otherwise start
+  // pixi's system ticker, a frame-rate loop that draws nothing (pixi-system-ticker.ts).
+  useLayoutEffect(() => (startGpu ? holdPixiSystemTicker() : undefined), [startGpu]);
 
   const cursorLineRef = useCallback((element: HTMLDivElement | null) => controller.setCursorElement(element), [controller]);
   const onInit = useCallback((app: PixiApplication) => controller.attach(app), [controller]);
