@@ -86,7 +86,11 @@ for (let run = 0; run < runs; run++) {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 const figures = (values: number[]) => `${median(values).toFixed(1).padStart(6)} (${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)})`;
 console.info(`animation-frame callbacks per second in the review of the ${frames}-frame record, frames downloaded, server idle; median (min-max) of ${runs} run(s)`);
 for (const [tree, { idle, playing }] of results) {
