@@ -18,8 +18,13 @@ import { keptDrafts, waitForStoredRuler } from './stored-drafts.ts';
 const cards = (page: Page) => page.getByTestId('label-card');
 const offer = (page: Page) => page.getByRole('region', { name: 'Unsaved annotations' });
 
-/** A slice no other spec annotates (the record is shared with the specs that run before this one). */
+/**
+ * A slice no other spec annotates (the record is shared with the specs that run before this one).
+ * The second test saves a ruler, which stays on the server: it works on a slice of its own after it
+ * (one per repetition, `--repeat-each`), since a ruler drawn over a saved one would select it instead.
+ */
 const OWN_SLICE = 83;
+const savingSlice = () => OWN_SLICE + 2 + test.info().repeatEachIndex;
 const FIRST: [[number, number], [number, number]] = [
   [110, 200],
   [390, 320],
@@ -45,11 +50,11 @@ async function crash(context: BrowserContext, page: Page): Promise<void> {
 }
 
 /** A new tab of the same profile signs in (the session is per tab) and opens the record at the slice. */
-async function reopen(context: BrowserContext, href: string): Promise<Page> {
+async function reopen(context: BrowserContext, href: string, slice = OWN_SLICE): Promise<Page> {
   const next = await context.newPage();
   await openReviewInNewTab(next, href);
   await waitForSavedAnnotations(next);
-  await goToSlice(next, OWN_SLICE);
+  await goToSlice(next, slice);
   return next;
 }
 
@@ -88,7 +93,7 @@ test('a tab crashed before its first draft write offers nothing: not the draft s
     await signIn(page);
     const href = await shortRecordHref(page);
     await openAnnotationReview(page, href);
-    await goToSlice(page, OWN_SLICE);
+    await goToSlice(page, savingSlice());
     // A first ruler is kept as a draft, then saved: its draft is deleted.
     await drawRuler(page, ...FIRST);
     await waitForStoredRuler(page, ...FIRST);
@@ -101,7 +106,7 @@ test('a tab crashed before its first draft write offers nothing: not the draft s
     await drawRuler(page, ...SECOND);
     await crash(context, page);
 
-    const next = await reopen(context, href);
+    const next = await reopen(context, href, savingSlice());
     expect(await keptDrafts(next)).toEqual({ indexedDb: 0, webStorage: 0 }); // the crash came before the write
     await expect(cards(next)).toHaveCount(saved);
     await next.waitForTimeout(1000); // long enough for an offer to show, were one made
