@@ -28,3 +28,50 @@ export async function waitForStoredDraft(page: Page, annotations = 1): Promise<v
     annotations,
   );
 }
+
+/**
+ * Waits until IndexedDB holds a draft with a ruler from `from` to `to` (image pixels, within 3):
+ * the finished ruler, not an earlier moment of its drawing.
+ */
+export async function waitForStoredRuler(page: Page, from: [number, number], to: [number, number]): Promise<void> {
+  await page.waitForFunction(
+    async ({ from, to }) =>
+      (await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts') &&
+      new Promise<boolean>((resolve) => {
+        const open = indexedDB.open('ivus-review-drafts');
+        open.onerror = () => resolve(false);
+        open.onsuccess = () => {
+          const all = open.result.transaction('drafts').objectStore('drafts').getAll();
+          all.onsuccess = () => {
+            open.result.close();
+            type Ruler = { startX: number; startY: number; endX: number; endY: number };
+            const near = (r: Ruler) => [r.startX - from[0], r.startY - from[1], r.endX - to[0], r.endY - to[1]].every((d) => Math.abs(d) <= 3);
+            resolve((all.result as { manifest?: { ruler?: Ruler[] } }[]).some((draft) => draft.manifest?.ruler?.some(near)));
+          };
+          all.onerror = () => resolve(false);
+        };
+      }),
+    { from, to },
+  );
+}
+
+/** The drafts this browser profile keeps, in IndexedDB and in Web Storage (page copies, edits kept aside); none while IndexedDB's database does not exist. */
+export async function keptDrafts(page: Page): Promise<{ indexedDb: number; webStorage: number }> {
+  return page.evaluate(async () => {
+    const webStorage = Object.keys(localStorage).filter((key) => key.startsWith('ivus-review-draft')).length;
+    if (!(await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts')) return { indexedDb: 0, webStorage };
+    const indexedDb = await new Promise<number>((resolve, reject) => {
+      const open = indexedDB.open('ivus-review-drafts');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const count = open.result.transaction('drafts').objectStore('drafts').count();
+        count.onsuccess = () => {
+          open.result.close();
+          resolve(count.result);
+        };
+        count.onerror = () => reject(count.error);
+      };
+    });
+    return { indexedDb, webStorage };
+  });
+}

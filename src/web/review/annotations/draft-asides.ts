@@ -3,7 +3,8 @@ import { draftKey, readableDraft, storedDraft, type AnnotationDraft, type DraftO
 
 /**
  * Edits kept beside a draft they must not replace (draft-store.ts keepAside): made while a kept
- * draft was still being looked up or offered, or while another tab holds the record's draft. Each
+ * draft was still being looked up or offered, while another tab holds the record's draft, or as
+ * the page went before its tab had claimed the draft (another tab may have meanwhile). Each
  * visit of the record (a tab, a load, or the same page opening it again) keeps its own entry in Web
  * Storage, so no visit's edits replace another's: three tabs, or two visits that each left an offer
  * unanswered, leave three or two entries, and each is offered in turn, oldest first. A visit writes

@@ -1,4 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { sameJson } from '../../../domain/same-json.ts';
 import { decodeJwtClaims } from '../../auth/session-user.ts';
 import { createDraftAsides, type WaitingCopy, type DraftAsides } from './draft-asides.ts';
 import { createDraftPageCopy, type DraftPageCopy } from './draft-page-copy.ts';
@@ -36,13 +37,21 @@ export interface DraftStore {
    */
   claimDraft(owner: DraftOwner, draft: AnnotationDraft): Promise<boolean>;
   /**
+   * Restoring an offered draft takes it, as claimDraft takes a free one: in one IndexedDB transaction
+   * `claimed` is written only while the record's draft is still `offered` (same time, base and
+   * manifest), or none is left. `claimed` must differ from `offered` (draft-sync.ts writes it a
+   * millisecond later), so that of several tabs restoring the same offer at once exactly one does.
+   * Answers whether this one did; true without IndexedDB, as claimDraft.
+   */
+  claimOffered(owner: DraftOwner, offered: AnnotationDraft, claimed: AnnotationDraft): Promise<boolean>;
+  /**
    * The page is going: keeps the draft in Web Storage at once (a reload or a closed tab may end the
    * page before an IndexedDB write finishes), then saves it as saveDraft does.
    */
   saveDraftAtPageEnd(owner: DraftOwner, draft: AnnotationDraft): Promise<void>;
   /**
-   * The page is going while a kept draft is still unanswered (being looked up, or offered): its
-   * edits are kept synchronously beside it, never over it, in the visit's own entry `entry`
+   * Edits that must not replace the record's draft (it is unanswered, another tab's, or not yet
+   * claimed by this one as the page goes) are kept synchronously beside it, in the visit's own entry `entry`
    * (draft-asides.ts), never over another's. They become the record's draft, and are offered, once no
    * other draft is left (loadDraft), oldest first; false when Web Storage refused them.
    */
@@ -192,13 +201,18 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
   }
 
   /** Puts the draft in one transaction, only while the record's draft is still the one written at `over` (null: none); answers whether it did. */
-  async function putOver(db: IDBPDatabase<DraftsDb>, stored: StoredDraft, over: number | null): Promise<boolean> {
+  function putOver(db: IDBPDatabase<DraftsDb>, stored: StoredDraft, over: number | null): Promise<boolean> {
+    return putIf(db, stored, (current) => (over === null ? current === undefined : current?.updatedAt === over));
+  }
+
+  /** Puts the draft in one read-write transaction (IndexedDB runs them one after another, across tabs too) if `still` holds of the record's draft then. */
+  async function putIf(db: IDBPDatabase<DraftsDb>, stored: StoredDraft, still: (current: StoredDraft | undefined) => boolean): Promise<boolean> {
     const tx = db.transaction('drafts', 'readwrite');
     const current = await tx.store.get(stored.key);
-    const still = over === null ? current === undefined : current?.updatedAt === over;
-    if (still) await tx.store.put(stored);
+    const put = still(current);
+    if (put) await tx.store.put(stored);
     await tx.done;
-    return still;
+    return put;
   }
 
   /** Without IndexedDB, the oldest edits kept aside become the page copy, which Save and Discard delete. */
@@ -215,6 +229,15 @@ export function createDraftStore({ name = DRAFTS_DB_NAME, now = Date.now, maxAge
       return enqueue(
         () => true,
         (db) => putOver(db, storedDraft(owner, draft), null),
+      );
+    },
+
+    claimOffered(owner, offered, claimed) {
+      const isOffered = (current: StoredDraft | undefined) =>
+        current === undefined || (current.updatedAt === offered.updatedAt && current.baseVersion === offered.baseVersion && sameJson(current.manifest, offered.manifest));
+      return enqueue(
+        () => true,
+        (db) => putIf(db, storedDraft(owner, claimed), isOffered),
       );
     },
 

@@ -5,6 +5,7 @@ import { newAsideEntryId } from './draft-asides.ts';
 import { draftKey } from './draft-record.ts';
 import type { AnnotationDraft, DraftOwner, DraftStore } from './draft-store.ts';
 import { DraftTabs, type TabChannel } from './draft-tabs.ts';
+import { watchPageEnd } from './page-end-events.ts';
 
 /**
  * Keeps one open record's unsaved annotations in the draft store as they are made, and offers a
@@ -95,24 +96,12 @@ export class DraftSync {
     const unsubscribe = this.options.store.subscribe(this.onChange);
     // The tab may be closed or frozen without warning once hidden: write now rather than in 300 ms,
     // and synchronously, since the page may be gone before an IndexedDB write finishes.
-    const onHidden = () => {
-      if (document.visibilityState === 'hidden') this.keepAtPageEnd();
-    };
-    const onPageHide = () => {
-      this.keepAtPageEnd();
-      this.tabs.hide();
-    };
-    const onPageShow = () => this.tabs.show();
-    window.addEventListener('pagehide', onPageHide);
-    window.addEventListener('pageshow', onPageShow);
-    document.addEventListener('visibilitychange', onHidden);
+    const stopWatching = watchPageEnd({ going: () => this.keepAtPageEnd(), left: () => this.tabs.hide(), back: () => this.tabs.show(), shown: () => this.resume() });
     this.tabs.open(false);
     this.onChange();
     return () => {
       unsubscribe();
-      window.removeEventListener('pagehide', onPageHide);
-      window.removeEventListener('pageshow', onPageShow);
-      document.removeEventListener('visibilitychange', onHidden);
+      stopWatching();
       // Leaving the review (including a forced sign-out) must not drop the last 300 ms of work.
       this.flush();
       this.phase = 'stopped';
@@ -121,7 +110,11 @@ export class DraftSync {
     };
   }
 
-  /** Applies the offered draft as unsaved edits (one undo step); Save then stores it as the next version. */
+  /**
+   * Applies the offered draft as unsaved edits (one undo step); Save then stores it as the next
+   * version. Restoring takes the draft by a claim (draft-store.ts claimOffered): of two tabs
+   * restoring the same offer at once, one holds it, and the other keeps its edits aside at once.
+   */
   restore(): void {
     const offer = this.offer;
     if (!offer || this.phase !== 'offering') return;
@@ -129,10 +122,15 @@ export class DraftSync {
     // The draft's base version makes a save over a newer version meet the existing conflict question.
     // A base above the server's latest (its data was reset) would be refused: start from the latest then.
     this.options.store.restoreDraft(draft.manifest, draft.baseVersion <= serverVersion ? draft.baseVersion : serverVersion);
-    this.written = { manifest: draft.manifest, version: draft.baseVersion, updatedAt: draft.updatedAt };
+    // A millisecond later than the offered draft, so that another tab's claim of the same offer finds
+    // it taken, while the next offer of it still says when its edits were made.
+    const claimed = { ...draft, updatedAt: draft.updatedAt + 1 };
+    this.written = { manifest: draft.manifest, version: draft.baseVersion, updatedAt: claimed.updatedAt };
     this.restoredOffer = true;
-    // The clinician took the offered draft up: this tab's edits of it replace it, unclaimed.
     this.mustClaim = false;
+    // A draft another tab holds stays its (it writes on): this tab's edits wait beside it (keep). Edits made before the claim is answered do too.
+    this.claiming = !this.tabs.draftHeldElsewhere();
+    if (this.claiming) void this.options.drafts.claimOffered(this.options.owner, draft, claimed).then((won) => this.settleClaim(claimed, won));
     this.track();
   }
 
@@ -165,6 +163,9 @@ export class DraftSync {
     this.keptAside = false;
   }
 
+  /** The page is shown again: edits kept aside as it was hidden (this tab did not hold the draft) claim it at once. */
+  private resume = () => this.phase === 'tracking' && this.keptAside && this.write();
+
   /** Writes a pending change now. */
   flush(): void {
     if (this.timer === null) return;
@@ -175,8 +176,8 @@ export class DraftSync {
 
   /**
    * The page is hidden or going: unsaved edits are copied to Web Storage at once (the draft store's
-   * saveDraftAtPageEnd, or keepAside beside a draft not this page's to replace), whether or not
-   * their IndexedDB write was begun, since it may not finish.
+   * saveDraftAtPageEnd, or keepAside beside a draft not this page's to replace, including one this
+   * tab has not claimed yet), whether or not their IndexedDB write was begun, since it may not finish.
    */
   private keepAtPageEnd(): void {
     if (this.timer !== null) clearTimeout(this.timer);
@@ -197,7 +198,8 @@ export class DraftSync {
     // Already written: the copy keeps that write's time, so the offer says when the work was done.
     const same = this.written?.manifest === manifest && this.written.version === snapshot.version;
     const updatedAt = same && this.written ? this.written.updatedAt : this.now();
-    this.written = { manifest, version: snapshot.version, updatedAt };
+    // Kept aside (this tab does not hold the draft), they are not written: shown again, the page claims it with them (resume).
+    if (!this.tabs.draftHeldElsewhere() && !this.claiming && !this.mustClaim) this.written = { manifest, version: snapshot.version, updatedAt };
     this.keep({ recordId, patientId, baseVersion: snapshot.version, manifest, updatedAt }, true);
   }
 
@@ -283,7 +285,8 @@ export class DraftSync {
   private pendingWrite(): 'save' | 'delete' | 'none' {
     const snapshot = this.options.store.getSnapshot();
     if (snapshot.status !== 'ready') return 'none';
-    if (!hasUnsavedChanges(snapshot)) return this.written === null ? 'none' : 'delete';
+    // Edits kept aside only (the page was hidden before this tab claimed the draft) are deleted too.
+    if (!hasUnsavedChanges(snapshot)) return this.written === null && !this.keptAside ? 'none' : 'delete';
     const present = snapshot.history.present;
     return this.written?.manifest === present && this.written.version === snapshot.version ? 'none' : 'save';
   }
@@ -293,8 +296,9 @@ export class DraftSync {
     const { recordId, patientId, store } = this.options;
     const pending = this.pendingWrite();
     if (pending === 'delete') {
+      // Nothing written (only kept aside): the record's draft is not this tab's to delete.
+      const deleted = this.deleteKept(this.written !== null);
       this.written = null;
-      const deleted = this.deleteKept();
       if (!this.restoredOffer) return;
       // The restored draft is saved: the next edits kept aside by another page are offered, as after Discard.
       this.restoredOffer = false;
@@ -316,12 +320,15 @@ export class DraftSync {
    */
   private keep(draft: AnnotationDraft, atPageEnd: boolean): void {
     const { drafts, owner, recordId } = this.options;
-    if (this.tabs.draftHeldElsewhere() || this.claiming) {
-      this.keptAside = drafts.keepAside(owner, draft, this.asideEntry) || this.keptAside;
+    // A page going cannot wait for a claim: its edits wait beside a draft another tab may have claimed meanwhile.
+    if (this.tabs.draftHeldElsewhere() || this.claiming || (this.mustClaim && atPageEnd)) {
+      const kept = drafts.keepAside(owner, draft, this.asideEntry);
+      this.keptAside ||= kept;
+      // Web Storage refused them: a claim, which replaces nothing, may still keep them if it has time.
+      if (!kept && this.mustClaim && !this.claiming && !this.tabs.draftHeldElsewhere()) this.claim(draft);
       return;
     }
-    // A page going cannot wait for a claim's answer: it writes as before (README, two tabs).
-    if (this.mustClaim && !atPageEnd) return this.claim(draft);
+    if (this.mustClaim) return this.claim(draft);
     void (atPageEnd ? drafts.saveDraftAtPageEnd(owner, draft) : drafts.saveDraft(owner, draft));
     this.mustClaim = false;
     // The draft holds these edits now: an older copy of them beside it would be offered twice.
@@ -353,6 +360,8 @@ export class DraftSync {
       this.keptAside &&= history.present !== claimed.manifest;
     } else {
       if (!again) this.tabs.claimLost();
+      // The draft restored here is another tab's now: this tab's save leaves the asides to that one to offer.
+      this.restoredOffer = false;
       const draft = { recordId, patientId, baseVersion: version, manifest: history.present, updatedAt: this.now() };
       if (hasUnsavedChanges(store.getSnapshot())) this.keptAside = drafts.keepAside(owner, draft, this.asideEntry) || this.keptAside;
     }
@@ -363,15 +372,14 @@ export class DraftSync {
   }
 
   /**
-   * Deletes this tab's kept edits: the record's draft, which other tabs are told of, or only those
-   * kept beside it when the draft holds another tab's edits.
+   * Deletes this tab's kept edits: those kept beside the draft, and the record's draft (other tabs are
+   * told) when this tab wrote it (`wroteDraft`) and the draft does not hold another tab's edits.
    */
-  private deleteKept(): Promise<void> {
+  private deleteKept(wroteDraft = true): Promise<void> {
     const { drafts, owner, recordId } = this.options;
-    if (!this.tabs.draftHeldElsewhere()) return this.deleteRecordDraft();
     if (this.keptAside) drafts.dropAside(owner, recordId, this.asideEntry);
     this.keptAside = false;
-    return Promise.resolve();
+    return wroteDraft && !this.tabs.draftHeldElsewhere() ? this.deleteRecordDraft() : Promise.resolve();
   }
 
   /**

@@ -41,26 +41,33 @@ function setUp({ delayMs = 60_000, name = freshDatabaseName('page-copy-test'), d
   };
   const stored = () => drafts.settled().then(() => drafts.loadDraft(dana, RECORD));
   const addRuler = (x: number) => store.add(ruler(store.getSnapshot().manifest, x));
-  return { name, drafts, store, sync, open, stored, addRuler };
+  /** The tab's first write claims the record's draft: the page copy is written by the tab that holds it. */
+  const hold = async () => {
+    sync.flush();
+    await vi.waitFor(async () => expect(await stored()).not.toBeNull());
+  };
+  return { name, drafts, store, sync, open, stored, addRuler, hold };
 }
 
 describe('the copy written as the page goes', () => {
   it('is in Web Storage the moment the page is hidden or left, and gone once IndexedDB holds the draft', async () => {
-    const { open, addRuler, stored, drafts } = setUp();
+    const { open, addRuler, stored, drafts, hold } = setUp();
     await open();
+    addRuler(20);
+    await hold();
     addRuler(30);
     window.dispatchEvent(new Event('pagehide'));
     // Synchronously: nothing is awaited between the event and this read.
-    expect(copyOf(dana)?.manifest.ruler[0]?.endX).toBe(30);
+    expect(copyOf(dana)?.manifest.ruler[1]?.endX).toBe(30);
     await drafts.settled();
     expect(copyOf(dana)).toBeNull();
-    expect((await stored())?.manifest.ruler[0]?.endX).toBe(30);
+    expect((await stored())?.manifest.ruler[1]?.endX).toBe(30);
 
     addRuler(40);
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
     document.dispatchEvent(new Event('visibilitychange'));
     Reflect.deleteProperty(document, 'visibilityState');
-    expect(copyOf(dana)?.manifest.ruler).toHaveLength(2);
+    expect(copyOf(dana)?.manifest.ruler).toHaveLength(3);
     await drafts.settled();
   });
 
@@ -92,6 +99,8 @@ describe('the copy written as the page goes', () => {
     // Saved while the IndexedDB write begun at hiding is still to run.
     const saving = setUp();
     await saving.open();
+    saving.addRuler(20);
+    await saving.hold();
     saving.addRuler(30);
     window.dispatchEvent(new Event('pagehide'));
     expect(copyOf(dana)).not.toBeNull();
@@ -164,7 +173,9 @@ describe('when Web Storage refuses', () => {
     const { open, addRuler, stored } = setUp();
     await open();
     addRuler(30);
+    // Not kept aside (refused) before the tab's first claim: the claim, which replaces nothing, keeps them.
     expect(() => window.dispatchEvent(new Event('pagehide'))).not.toThrow();
+    await vi.waitFor(async () => expect((await stored())?.manifest.ruler).toHaveLength(1));
     addRuler(40);
     window.dispatchEvent(new Event('pagehide'));
     expect((await stored())?.manifest.ruler).toHaveLength(2);

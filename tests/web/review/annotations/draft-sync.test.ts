@@ -1,14 +1,22 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptyManifest, type AnnotationManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { AnnotationStore, hasUnsavedChanges } from '../../../../src/web/review/manifest/annotation-store.ts';
 import { draftPromptText } from '../../../../src/web/review/annotations/draft-prompt.tsx';
+import { ASIDE_COPY_PREFIX } from '../../../../src/web/review/annotations/draft-asides.ts';
 import { createDraftStore, type AnnotationDraft } from '../../../../src/web/review/annotations/draft-store.ts';
 import { DraftSync } from '../../../../src/web/review/annotations/draft-sync.ts';
 import { sameJson } from '../../../../src/domain/same-json.ts';
 import { NOW, RECORD, freshDatabaseName, owner, ruler, stoppedAfterEach, withRuler } from './draft-fixture.ts';
 
 const stops = stoppedAfterEach();
+afterEach(() => localStorage.clear());
+
+/** The rulers (their ends) of the edits kept aside in Web Storage, read as they are (a draft store's read would move them into IndexedDB). */
+const asides = () =>
+  Object.keys(localStorage)
+    .filter((key) => key.startsWith(ASIDE_COPY_PREFIX))
+    .map((key) => (JSON.parse(localStorage.getItem(key) ?? 'null') as { manifest: AnnotationManifest }).manifest.ruler.map((r) => r.endX));
 
 /** A review of record r1 whose server has `version` with `manifest`, with drafts synced `delayMs` after each edit. */
 function setUp({ delayMs = 5, existing }: { delayMs?: number; existing?: Partial<AnnotationDraft> } = {}) {
@@ -47,13 +55,21 @@ describe('keeping unsaved annotations as a draft', () => {
     await vi.waitFor(() => expect(store.getSnapshot().status).toBe('ready'));
     await vi.waitFor(() => expect(sync.lookupEnded()).toBe(true)); // the lookup of an earlier draft finds none
     store.add(ruler(store.getSnapshot().manifest, 30));
-    expect(await stored()).toBeNull();
+    expect(asides()).toEqual([]);
+    // Before its first claim, the tab keeps them beside the draft (another tab may have claimed it meanwhile).
     window.dispatchEvent(new Event('pagehide'));
+    expect(asides()).toEqual([[30]]);
+    // Shown again, the tab claims the draft with them.
+    window.dispatchEvent(new Event('pageshow'));
+    await vi.waitFor(() => expect(asides()).toEqual([]));
     expect((await stored())?.manifest.ruler).toHaveLength(1);
+    store.add(ruler(store.getSnapshot().manifest, 35, 5));
+    window.dispatchEvent(new Event('pagehide')); // the draft is this tab's now: written over at once
+    expect((await stored())?.manifest.ruler).toHaveLength(2);
 
     store.add(ruler(store.getSnapshot().manifest, 40, 6));
     stop(); // the review closes (say, a forced sign-out)
-    expect((await stored())?.manifest.ruler).toHaveLength(2);
+    expect((await stored())?.manifest.ruler).toHaveLength(3);
   });
 
   it('is not held back by changes that keep nothing (selection, drag previews)', async () => {
@@ -92,11 +108,12 @@ describe('keeping unsaved annotations as a draft', () => {
     await vi.waitFor(() => expect(store.getSnapshot().status).toBe('ready'));
     await vi.waitFor(() => expect(sync.lookupEnded()).toBe(true)); // the lookup of an earlier draft finds none
     store.add(ruler(store.getSnapshot().manifest, 30));
-    window.dispatchEvent(new Event('pagehide')); // written (the pause is a minute here)
-    expect((await stored())?.manifest.ruler).toHaveLength(1);
+    window.dispatchEvent(new Event('pagehide')); // kept aside at once (the pause is a minute here; no claim yet)
+    expect(asides()).toEqual([[30]]);
     // A second edit, still in its pause, then Save: nothing of either is left as a draft.
     store.add(ruler(store.getSnapshot().manifest, 60, 5));
     store.markSaved(store.getSnapshot().history.present, 3, 'dana@demo.test', '2026-11-15T09:31:00Z');
+    expect(asides()).toEqual([]);
     expect(await stored()).toBeNull();
   });
 });
