@@ -30,12 +30,14 @@ export async function waitForStoredDraft(page: Page, annotations = 1): Promise<v
 }
 
 /**
- * Waits until IndexedDB holds a draft with a ruler from `from` to `to` (image pixels, within 3):
- * the finished ruler, not an earlier moment of its drawing.
+ * Waits until IndexedDB holds a draft with a ruler from `from` to `to` (image pixels, within 3) on
+ * `slice`: the finished ruler, not an earlier moment of its drawing. A draft holds the record's
+ * saved annotations too, and other specs save rulers at the same points on other slices of the
+ * shared record: without the slice, the draft of the ruler's first click would already match.
  */
-export async function waitForStoredRuler(page: Page, from: [number, number], to: [number, number]): Promise<void> {
+export async function waitForStoredRuler(page: Page, slice: number, from: [number, number], to: [number, number]): Promise<void> {
   await page.waitForFunction(
-    async ({ from, to }) =>
+    async ({ slice, from, to }) =>
       (await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts') &&
       new Promise<boolean>((resolve) => {
         const open = indexedDB.open('ivus-review-drafts');
@@ -44,14 +46,14 @@ export async function waitForStoredRuler(page: Page, from: [number, number], to:
           const all = open.result.transaction('drafts').objectStore('drafts').getAll();
           all.onsuccess = () => {
             open.result.close();
-            type Ruler = { startX: number; startY: number; endX: number; endY: number };
-            const near = (r: Ruler) => [r.startX - from[0], r.startY - from[1], r.endX - to[0], r.endY - to[1]].every((d) => Math.abs(d) <= 3);
+            type Ruler = { slice: number; startX: number; startY: number; endX: number; endY: number };
+            const near = (r: Ruler) => r.slice === slice && [r.startX - from[0], r.startY - from[1], r.endX - to[0], r.endY - to[1]].every((d) => Math.abs(d) <= 3);
             resolve((all.result as { manifest?: { ruler?: Ruler[] } }[]).some((draft) => draft.manifest?.ruler?.some(near)));
           };
           all.onerror = () => resolve(false);
         };
       }),
-    { from, to },
+    { slice, from, to },
   );
 }
 
