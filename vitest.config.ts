@@ -5,7 +5,14 @@ export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'domain', include: ['tests/domain/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'domain',
+          include: ['tests/domain/**/*.test.ts'],
+          environment: 'node',
+          // Property tests of the detectors are CPU-bound: seconds alone (the stent border rounds, 3 s),
+          // several times that while the suite shares two cores with the other projects; 5 s was too tight.
+          testTimeout: 30_000,
+        },
       },
       {
         // The import rules of .dependency-cruiser.cjs, checked on small trees written by each test.
