@@ -1,4 +1,31 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+
+type StoredRuler = { slice: number; startX: number; startY: number; endX: number; endY: number };
+type StoredDraft = { manifest?: { ruler?: StoredRuler[]; area?: unknown[]; text?: unknown[]; angle?: unknown[] } };
+
+/** Every draft in the review's IndexedDB database, read as it is; none while the database does not exist. */
+function storedDrafts(page: Page): Promise<StoredDraft[]> {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts')) return [];
+    return new Promise<StoredDraft[]>((resolve, reject) => {
+      const open = indexedDB.open('ivus-review-drafts');
+      open.onerror = () => reject(open.error);
+      open.onsuccess = () => {
+        const all = open.result.transaction('drafts').objectStore('drafts').getAll();
+        all.onsuccess = () => {
+          open.result.close();
+          resolve(all.result as StoredDraft[]);
+        };
+        all.onerror = () => reject(all.error);
+      };
+    });
+  });
+}
+
+/** Polls the stored drafts until one satisfies `holds` (the page may be reloading meanwhile). */
+async function waitForDraft(page: Page, holds: (draft: StoredDraft) => boolean): Promise<void> {
+  await expect.poll(async () => (await storedDrafts(page)).some(holds), { timeout: 30_000 }).toBe(true);
+}
 
 /**
  * Waits until the review has stored a draft in IndexedDB that holds at least `annotations`
@@ -8,25 +35,8 @@ import type { Page } from '@playwright/test';
  * earlier one. Waiting for the database, or for any draft, is therefore not enough.
  */
 export async function waitForStoredDraft(page: Page, annotations = 1): Promise<void> {
-  await page.waitForFunction(
-    async (least) =>
-      (await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts') &&
-      new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('ivus-review-drafts');
-        open.onerror = () => resolve(false);
-        open.onsuccess = () => {
-          const all = open.result.transaction('drafts').objectStore('drafts').getAll();
-          all.onsuccess = () => {
-            open.result.close();
-            type Stored = { manifest?: { ruler?: unknown[]; area?: unknown[]; text?: unknown[]; angle?: unknown[] } };
-            const held = (draft: Stored) => ['ruler', 'area', 'text', 'angle'].reduce((sum, kind) => sum + (draft.manifest?.[kind as 'ruler']?.length ?? 0), 0);
-            resolve((all.result as Stored[]).some((draft) => held(draft) >= least));
-          };
-          all.onerror = () => resolve(false);
-        };
-      }),
-    annotations,
-  );
+  const held = ({ manifest }: StoredDraft) => (manifest?.ruler?.length ?? 0) + (manifest?.area?.length ?? 0) + (manifest?.text?.length ?? 0) + (manifest?.angle?.length ?? 0);
+  await waitForDraft(page, (draft) => held(draft) >= annotations);
 }
 
 /**
@@ -36,44 +46,12 @@ export async function waitForStoredDraft(page: Page, annotations = 1): Promise<v
  * shared record: without the slice, the draft of the ruler's first click would already match.
  */
 export async function waitForStoredRuler(page: Page, slice: number, from: [number, number], to: [number, number]): Promise<void> {
-  await page.waitForFunction(
-    async ({ slice, from, to }) =>
-      (await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts') &&
-      new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('ivus-review-drafts');
-        open.onerror = () => resolve(false);
-        open.onsuccess = () => {
-          const all = open.result.transaction('drafts').objectStore('drafts').getAll();
-          all.onsuccess = () => {
-            open.result.close();
-            type Ruler = { slice: number; startX: number; startY: number; endX: number; endY: number };
-            const near = (r: Ruler) => r.slice === slice && [r.startX - from[0], r.startY - from[1], r.endX - to[0], r.endY - to[1]].every((d) => Math.abs(d) <= 3);
-            resolve((all.result as { manifest?: { ruler?: Ruler[] } }[]).some((draft) => draft.manifest?.ruler?.some(near)));
-          };
-          all.onerror = () => resolve(false);
-        };
-      }),
-    { slice, from, to },
-  );
+  const near = (r: StoredRuler) => r.slice === slice && [r.startX - from[0], r.startY - from[1], r.endX - to[0], r.endY - to[1]].every((d) => Math.abs(d) <= 3);
+  await waitForDraft(page, (draft) => draft.manifest?.ruler?.some(near) ?? false);
 }
 
-/** The drafts this browser profile keeps, in IndexedDB and in Web Storage (page copies, edits kept aside); none while IndexedDB's database does not exist. */
+/** The drafts this browser profile keeps, in IndexedDB and in Web Storage (page copies, edits kept aside). */
 export async function keptDrafts(page: Page): Promise<{ indexedDb: number; webStorage: number }> {
-  return page.evaluate(async () => {
-    const webStorage = Object.keys(localStorage).filter((key) => key.startsWith('ivus-review-draft')).length;
-    if (!(await indexedDB.databases()).some((db) => db.name === 'ivus-review-drafts')) return { indexedDb: 0, webStorage };
-    const indexedDb = await new Promise<number>((resolve, reject) => {
-      const open = indexedDB.open('ivus-review-drafts');
-      open.onerror = () => reject(open.error);
-      open.onsuccess = () => {
-        const count = open.result.transaction('drafts').objectStore('drafts').count();
-        count.onsuccess = () => {
-          open.result.close();
-          resolve(count.result);
-        };
-        count.onerror = () => reject(count.error);
-      };
-    });
-    return { indexedDb, webStorage };
-  });
+  const webStorage = await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('ivus-review-draft')).length);
+  return { indexedDb: (await storedDrafts(page)).length, webStorage };
 }

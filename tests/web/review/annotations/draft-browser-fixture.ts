@@ -79,19 +79,21 @@ export function browser(stops: (() => void)[]) {
     db.close();
     return ends(stored?.manifest);
   };
-  /** Every draft the next open of the record offers, one after the other (each discarded in turn). */
-  const offeredInTurn = async () => {
-    const next = tab();
-    const offered: (number[] | null)[] = [];
-    for (;;) {
-      await lookedUp(next);
-      const offer = next.sync.getOffer();
-      if (!offer) return offered;
-      offered.push(ends(offer.draft.manifest));
-      next.sync.discard();
-    }
-  };
-  return { name, channelName, tab, kept, offeredInTurn, seed: (manifest: AnnotationManifest, updatedAt: number) => createDraftStore({ name }).saveDraft(owner, { recordId: RECORD, patientId: 'P-7', baseVersion: 2, manifest, updatedAt }) };
+  return { name, channelName, tab, kept, offeredInTurn: () => offeredInTurn(tab), seed: (manifest: AnnotationManifest, updatedAt: number) => createDraftStore({ name }).saveDraft(owner, { recordId: RECORD, patientId: 'P-7', baseVersion: 2, manifest, updatedAt }) };
+}
+
+/** Every draft the next open of the record (a new tab) offers, one after the other (each discarded in turn). */
+export async function offeredInTurn(tab: () => { sync: DraftSync }): Promise<(number[] | null)[]> {
+  const next = tab();
+  const offered: (number[] | null)[] = [];
+  for (;;) {
+    // Each lookup (the first, and the next after a discard) has ended before its offer is read.
+    await lookedUp(next);
+    const offer = next.sync.getOffer();
+    if (!offer) return offered;
+    offered.push(ends(offer.draft.manifest));
+    next.sync.discard();
+  }
 }
 
 /** The tabs' lookups of an earlier draft have ended (one is offered, or none was found). */

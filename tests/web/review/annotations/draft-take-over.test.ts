@@ -3,9 +3,9 @@ import { openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emptyManifest, type AnnotationManifest } from '../../../../src/domain/annotations/manifest.ts';
 import { AnnotationStore } from '../../../../src/web/review/manifest/annotation-store.ts';
-import { ASIDE_COPY_PREFIX } from '../../../../src/web/review/annotations/draft-asides.ts';
 import { createDraftStore, type DraftOwner, type DraftStore } from '../../../../src/web/review/annotations/draft-store.ts';
 import { DraftSync } from '../../../../src/web/review/annotations/draft-sync.ts';
+import { asides, ends, lookedUp, offeredInTurn } from './draft-browser-fixture.ts';
 import { NOW, RECORD, freshDatabaseName, owner as dana, ruler, stoppedAfterEach, withRuler } from './draft-fixture.ts';
 
 /**
@@ -21,12 +21,6 @@ afterEach(() => localStorage.clear());
 
 let channels = 0;
 
-const ends = (manifest: AnnotationManifest | undefined) => manifest?.ruler.map((r) => r.endX) ?? null;
-/** Every aside entry in Web Storage (any user or record), as ruler ends. */
-const asides = () =>
-  Object.keys(localStorage)
-    .filter((key) => key.startsWith(ASIDE_COPY_PREFIX))
-    .map((key) => ends(JSON.parse(localStorage.getItem(key) ?? 'null').manifest));
 
 /** Tabs of one browser: one IndexedDB database and one tab channel of their own per test. */
 function browser() {
@@ -67,8 +61,6 @@ function browser() {
 
 /** Long enough for a wrong write to show (where the test checks that nothing changed). */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 40));
-/** The tabs' lookups of an earlier draft have ended (none found: their edits are kept from now on). */
-const lookedUp = (...tabs: { sync: DraftSync }[]) => vi.waitFor(() => expect(tabs.every((tab) => tab.sync.lookupEnded())).toBe(true));
 
 /** Tab A holds the record's draft; tabs B and C keep their unsaved edits beside it. */
 async function threeTabs() {
@@ -96,19 +88,6 @@ async function takenOver() {
   return { ...tabs, winner, loser };
 }
 
-/** Every draft the next open of the record offers, one after the other (each discarded in turn). */
-async function offeredInTurn(tab: ReturnType<typeof browser>['tab']): Promise<(number[] | null)[]> {
-  const next = tab();
-  const offered: (number[] | null)[] = [];
-  for (;;) {
-    // Each lookup (the first, and the next after a discard) has ended before its offer is read.
-    await lookedUp(next);
-    const offer = next.sync.getOffer();
-    if (!offer) return offered;
-    offered.push(ends(offer.draft.manifest));
-    next.sync.discard();
-  }
-}
 
 describe('the tab holding the draft saves while two others have unsaved edits', () => {
   it('exactly one takes the draft over; the other’s edits are in its aside entry at once, before any pagehide', async () => {
