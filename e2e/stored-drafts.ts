@@ -22,7 +22,11 @@ function storedDrafts(page: Page): Promise<StoredDraft[]> {
   });
 }
 
-/** Polls the stored drafts until one satisfies `holds` (the page may be reloading meanwhile). */
+/**
+ * Polls the stored drafts until one satisfies `holds` (the page may be reloading meanwhile). Not
+ * page.waitForFunction: it takes an async predicate's Promise as truthy at the first poll, so such a
+ * wait waits for nothing (the crashed-tab spec then crashed the tab before its draft was written).
+ */
 async function waitForDraft(page: Page, holds: (draft: StoredDraft) => boolean): Promise<void> {
   await expect.poll(async () => (await storedDrafts(page)).some(holds), { timeout: 30_000 }).toBe(true);
 }
