@@ -3,6 +3,11 @@ import react from '@vitejs/plugin-react';
 
 export default defineConfig({
   test: {
+    // Vitest's default in a run is one worker fewer than the cores: one on our 2-core machines, which
+    // ran the whole suite file after file (42 min) with a core mostly idle, since most server files
+    // wait on PostgreSQL, Orthanc, child servers and their own worker threads. Each server file has a
+    // database of its own (tests/server/test-server.ts), so files may run side by side.
+    maxWorkers: '100%',
     projects: [
       {
         test: {
