@@ -55,7 +55,7 @@ test('calcium: a band on the L-mode strip, the score with its components, and th
   await scoreButton.click();
   await expect(results).toBeHidden();
   const bmodeCanvas = page.locator('[data-panel="bmode"] canvas');
-  const arcPixels = async () => (await pixelsOfColors(page, bmodeCanvas, [calciumArcColor(maxDeg)], 40)).length;
+  const arcPixels = async () => (await pixelsOfColors(bmodeCanvas, [calciumArcColor(maxDeg)], 40)).length;
   await expect(page.getByTestId('calcium-arc')).toHaveAttribute('data-stroke', calciumArcColor(maxDeg));
   await expect.poll(arcPixels, { message: 'calcium arc pixels on the frame' }).toBeGreaterThan(40);
   await page.getByTestId('borders-toggle').click();

@@ -17,11 +17,11 @@ test('a record opened for the first time shows its B-mode, angio and L-mode imag
   for (const panel of ['bmode', 'angio']) {
     const canvas = page.getByTestId(`panel-canvas-${panel}`);
     await expect(canvas).toHaveAttribute('data-drawn-slice', '1', { timeout: 30_000 });
-    await expect.poll(() => canvasStats(page, canvas).then((stats) => stats.std), { message: `${panel} shows an image`, timeout: 30_000 }).toBeGreaterThan(20);
+    await expect.poll(() => canvasStats(canvas).then((stats) => stats.std), { message: `${panel} shows an image`, timeout: 30_000 }).toBeGreaterThan(20);
   }
   await expect(page.getByRole('button', { name: 'Play', exact: true })).not.toHaveAttribute('aria-disabled', 'true', { timeout: 30_000 });
   // The L-mode is built in the page from the frames already there: columns appear as they arrive, long before the last frame exists.
   const lmode = page.getByTestId('panel-canvas-lmode');
   await expect(lmode).toHaveAttribute('data-drawn-slice', '1', { timeout: 30_000 });
-  await expect.poll(() => canvasStats(page, lmode).then((stats) => stats.std), { message: 'lmode shows the frames that have arrived', timeout: 30_000 }).toBeGreaterThan(20);
+  await expect.poll(() => canvasStats(lmode).then((stats) => stats.std), { message: 'lmode shows the frames that have arrived', timeout: 30_000 }).toBeGreaterThan(20);
 });

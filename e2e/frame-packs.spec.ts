@@ -61,7 +61,7 @@ async function bmodeGrays(page: Page, href: string): Promise<number[]> {
   await expect(page.getByTestId('strip-mla')).toBeAttached({ timeout: 60_000 });
   const canvas = page.getByTestId('panel-canvas-bmode');
   await expect(canvas).toHaveAttribute('data-drawn-slice', '1');
-  return grayLevels(page, canvas, { imageOnly: true });
+  return grayLevels(canvas, { imageOnly: true });
 }
 
 test('JPEG frame packs show exactly the gray the server decodes them to', async ({ page }) => {

@@ -94,11 +94,11 @@ async function checkReview(page: Page, dark: boolean, screenshot: string): Promi
   // The borders are drawn in the panel's WebGL scene (issue 27), each in its colour; the readout is
   // clear of both: no pixel of either line lies under it.
   const canvas = bmode.locator('canvas');
-  const bordersDrawn = async () => (await pixelsOfColors(page, canvas, [BORDER_COLORS.lumen, BORDER_COLORS.vessel])).length;
-  await expect.poll(async () => (await pixelsOfColors(page, canvas, [BORDER_COLORS.lumen])).length, { message: 'lumen pixels on the frame' }).toBeGreaterThan(100);
-  await expect.poll(async () => (await pixelsOfColors(page, canvas, [BORDER_COLORS.vessel])).length, { message: 'vessel pixels on the frame' }).toBeGreaterThan(100);
+  const bordersDrawn = async () => (await pixelsOfColors(canvas, [BORDER_COLORS.lumen, BORDER_COLORS.vessel])).length;
+  await expect.poll(async () => (await pixelsOfColors(canvas, [BORDER_COLORS.lumen])).length, { message: 'lumen pixels on the frame' }).toBeGreaterThan(100);
+  await expect.poll(async () => (await pixelsOfColors(canvas, [BORDER_COLORS.vessel])).length, { message: 'vessel pixels on the frame' }).toBeGreaterThan(100);
   const readoutBox = (await readout.boundingBox())!;
-  const under = (await pixelsOfColors(page, canvas, [BORDER_COLORS.lumen, BORDER_COLORS.vessel])).filter((p) => intersects(readoutBox, { ...p, width: 0, height: 0 }));
+  const under = (await pixelsOfColors(canvas, [BORDER_COLORS.lumen, BORDER_COLORS.vessel])).filter((p) => intersects(readoutBox, { ...p, width: 0, height: 0 }));
   expect(under, 'points of the borders under the readout').toEqual([]);
 
   // The switch hides the borders and shows them again, by key and by button.

@@ -107,7 +107,7 @@ async function pointsAlong(page: Page, selector: string): Promise<{ x: number; y
 }
 
 /** Outside the contour tool the read-only borders are drawn in the B-mode panel's WebGL scene (issue 27): found by their colours. */
-const borderPixels = (page: Page, colors: readonly string[]) => pixelsOfColors(page, page.locator('[data-panel="bmode"] canvas'), colors);
+const borderPixels = (page: Page, colors: readonly string[]) => pixelsOfColors(page.locator('[data-panel="bmode"] canvas'), colors);
 
 const BORDERS = '[data-panel="bmode"] [data-testid="lumen-contour"], [data-panel="bmode"] [data-testid="vessel-contour"]';
 const CONTROL_POINTS = '[data-panel="bmode"] [data-testid="contour-point"], [data-panel="bmode"] [data-testid="vessel-point"]';

@@ -55,8 +55,8 @@ test('the L-mode views draw the lumen and vessel borders along the cut; a border
   await expect(panelBorders).toHaveAttribute('data-frames', '3600');
   const panelCanvas = page.locator('[data-panel="lmode"] canvas');
   const panelWidth = (await panelCanvas.boundingBox())!.width;
-  await expect.poll(async () => (await pixelsOfColors(page, panelCanvas, [BORDER_COLORS.lumen])).length, { message: 'lumen pixels on the L-mode panel' }).toBeGreaterThan(panelWidth);
-  await expect.poll(async () => (await pixelsOfColors(page, panelCanvas, [BORDER_COLORS.vessel])).length, { message: 'vessel pixels on the L-mode panel' }).toBeGreaterThan(panelWidth);
+  await expect.poll(async () => (await pixelsOfColors(panelCanvas, [BORDER_COLORS.lumen])).length, { message: 'lumen pixels on the L-mode panel' }).toBeGreaterThan(panelWidth);
+  await expect.poll(async () => (await pixelsOfColors(panelCanvas, [BORDER_COLORS.vessel])).length, { message: 'vessel pixels on the L-mode panel' }).toBeGreaterThan(panelWidth);
   // The strip has the plot's markers and mm ticks.
   await expect(page.getByTestId('strip-mla')).toHaveAttribute('data-slice', (await page.getByTestId('mla-flag').getAttribute('data-slice'))!);
   expect(await page.getByTestId('strip-mm-tick').count()).toBeGreaterThan(3);

@@ -16,8 +16,8 @@ test('turning the cut line with the keyboard and by dragging recomputes the L-mo
   const handle = page.getByRole('slider', { name: 'L-mode cut angle' });
   await expect(handle).toHaveAttribute('aria-valuenow', '90');
   // Built in the page from the frames: a real image, not a black or uniform canvas.
-  await expect.poll(async () => grayStats(await grayLevels(page, lmode)).std, { timeout: 10_000 }).toBeGreaterThan(20);
-  const at90 = await grayLevels(page, lmode);
+  await expect.poll(async () => grayStats(await grayLevels(lmode)).std, { timeout: 10_000 }).toBeGreaterThan(20);
+  const at90 = await grayLevels(lmode);
   expect(await drawnLineAngle(page)).toBeCloseTo(90, 0);
 
   await handle.focus();
@@ -29,8 +29,8 @@ test('turning the cut line with the keyboard and by dragging recomputes the L-mo
   await expect(page.getByTestId('slice-indicator')).toContainText('Slice 1 / 300');
   await expect(page.getByTestId('lmode-cut-line')).toHaveAttribute('data-angle', '131');
   expect(await drawnLineAngle(page)).toBeCloseTo(131, 0);
-  await expect.poll(async () => meanDifference(await grayLevels(page, lmode), at90)).toBeGreaterThan(3);
-  const at131 = await grayLevels(page, lmode);
+  await expect.poll(async () => meanDifference(await grayLevels(lmode), at90)).toBeGreaterThan(3);
+  const at131 = await grayLevels(lmode);
 
   // Drag the handle to the right of the B-mode image's centre: the line turns to 0°.
   const bmode = (await page.getByTestId('panel-canvas-bmode').boundingBox())!;
@@ -43,7 +43,7 @@ test('turning the cut line with the keyboard and by dragging recomputes the L-mo
   await expect(handle).toHaveAttribute('aria-valuenow', /^(0|1|359)$/);
   const dragged = await drawnLineAngle(page);
   expect(Math.min(dragged, 360 - dragged)).toBeLessThan(1.5);
-  await expect.poll(async () => meanDifference(await grayLevels(page, lmode), at131)).toBeGreaterThan(3);
+  await expect.poll(async () => meanDifference(await grayLevels(lmode), at131)).toBeGreaterThan(3);
 
   // Wrap-around: one step left from 0° is 359°.
   await handle.focus();

@@ -8,7 +8,7 @@ const slice = (page: Page) => page.getByTestId('slice-indicator');
 test('the B-mode, angio and L-mode panels show their images', async ({ page }) => {
   await openLoadedReview(page);
   for (const panel of ['bmode', 'angio', 'lmode']) {
-    const stats = await canvasStats(page, page.getByTestId(`panel-canvas-${panel}`));
+    const stats = await canvasStats(page.getByTestId(`panel-canvas-${panel}`));
     // A real image, not a blank or uniform canvas.
     expect(stats.std, panel).toBeGreaterThan(20);
   }
@@ -17,7 +17,7 @@ test('the B-mode, angio and L-mode panels show their images', async ({ page }) =
 test('the brightness tool changes the pixels live and double-click resets it', async ({ page }) => {
   await openLoadedReview(page);
   const canvas = page.getByTestId('panel-canvas-bmode');
-  const before = await canvasStats(page, canvas);
+  const before = await canvasStats(canvas);
   await page.getByRole('button', { name: 'Brightness' }).click();
   const box = (await canvas.boundingBox())!;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -25,7 +25,7 @@ test('the brightness tool changes the pixels live and double-click resets it', a
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 150, { steps: 10 });
   await page.mouse.up();
   await expect(page.getByTestId('review-panels')).not.toHaveAttribute('data-brightness', '0.000');
-  const brighter = await canvasStats(page, canvas);
+  const brighter = await canvasStats(canvas);
   expect(brighter.mean).toBeGreaterThan(before.mean + 10);
   await canvas.dblclick();
   await expect(page.getByTestId('review-panels')).toHaveAttribute('data-brightness', '0.000');

@@ -46,7 +46,7 @@ async function dragBrightness(page: Page, panel: string, dx: number, dy: number)
 /** Gray levels of a panel once it has drawn its first slice. */
 async function panelGrays(page: Page, panel: string): Promise<number[]> {
   await expect(canvas(page, panel)).toHaveAttribute('data-drawn-slice', '1');
-  return grayLevels(page, canvas(page, panel), { imageOnly: true });
+  return grayLevels(canvas(page, panel), { imageOnly: true });
 }
 
 // Each screen once and each theme once (the laptop light, the reading-room monitor dark), as the
@@ -102,19 +102,19 @@ test('the L-mode strip above the plot follows the L-mode panel’s brightness; a
   await openReview(page, 'light');
   const strip = page.getByTestId('lmode-strip-image');
   await expect(strip).toBeVisible();
-  const stripBefore = await grayLevels(page, strip);
+  const stripBefore = await grayLevels(strip);
   const bmodeBefore = await panelGrays(page, 'bmode');
 
   await page.getByRole('button', { name: 'Brightness', exact: true }).click();
   await dragBrightness(page, 'lmode', 0, -120);
   await expect(values(page, 'lmode')).toHaveText(/^Brightness \+\d+ · Contrast 1\.00$/);
-  await expect.poll(async () => meanDifference(await grayLevels(page, strip), stripBefore)).toBeGreaterThan(5);
+  await expect.poll(async () => meanDifference(await grayLevels(strip), stripBefore)).toBeGreaterThan(5);
   // The B-mode is not the L-mode.
   await expect(values(page, 'bmode')).toHaveText(DEFAULT_VALUES);
   expect(meanDifference(await panelGrays(page, 'bmode'), bmodeBefore)).toBeLessThan(0.5);
 
   await resetButton(page, 'L-mode').click();
-  await expect.poll(async () => meanDifference(await grayLevels(page, strip), stripBefore)).toBeLessThan(0.5);
+  await expect.poll(async () => meanDifference(await grayLevels(strip), stripBefore)).toBeLessThan(0.5);
 
   // A changed panel does not carry over to the next record opened (in the app: no page load between).
   await dragBrightness(page, 'bmode', 0, -120);
