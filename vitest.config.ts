@@ -57,6 +57,7 @@ export default defineConfig({
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/server/pglite-template-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

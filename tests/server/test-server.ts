@@ -49,6 +49,19 @@ export async function testDatabase(): Promise<Database> {
   return openDatabase({ kind: 'postgres', url: adminUrl.replace(/\/postgres$/, `/${name}`) });
 }
 
+/** A fresh database with the demo tenants: on PGlite a copy of the run's seeded template (tests/server/pglite-template-setup.ts). */
+async function seededTestDatabase(): Promise<Database> {
+  let template: string | null | undefined;
+  try {
+    template = inject('pgliteTemplate');
+  } catch {
+    template = undefined;
+  }
+  const database = template ? await openDatabase({ kind: 'pglite', dataDir: null, from: new Blob([fs.readFileSync(template)]) }) : await testDatabase();
+  for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
+  return database;
+}
+
 export type TestServer = { app: FastifyInstance; database: Database; config: Config; storeDir: string; close: () => Promise<void> };
 
 /** The whole server on an empty database seeded with the demo tenants (API only: no SPA build). */
@@ -56,8 +69,7 @@ export async function createTestServer(env: Record<string, string> = {}): Promis
   // A key-encryption key of its own, so no test server writes a key file into DATA_DIR.
   const kek = KeyEncryptionKey.generate().encode();
   const config = { ...loadConfig({ NODE_ENV: 'test', PORT: String(PORT), LOG_LEVEL: 'silent', IMAGING_WORKERS: '0', KEY_ENCRYPTION_KEY: kek, ...env }), webRoot: '/nonexistent' };
-  const database = await testDatabase();
-  for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
+  const database = await seededTestDatabase();
   await unlockServerSecrets(config, database.db);
   return appOnDatabase(config, database);
 }

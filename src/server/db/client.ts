@@ -23,8 +23,12 @@ export type Database = {
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export type DatabaseOptions =
-  /** An embedded PGlite database kept in `dataDir/db` (locked), or in memory when dataDir is null. */
-  | { kind: 'pglite'; dataDir: string | null }
+  /**
+   * An embedded PGlite database kept in `dataDir/db` (locked), or in memory when dataDir is null;
+   * an in-memory one may start from `from`, a dump of another (PGlite's dumpDataDir), as the server
+   * tests do to skip building the same schema and demo tenants once a file.
+   */
+  | { kind: 'pglite'; dataDir: string | null; from?: Blob }
   | { kind: 'postgres'; url: string; statementTimeoutMs?: number };
 
 /** A statement running longer is cancelled by PostgreSQL (a stuck query must not hold a connection and its request forever). */
@@ -54,7 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   const release = options.dataDir ? acquireDataDirLock(options.dataDir) : () => {};
   try {
-    const client = new PGlite(options.dataDir ? path.join(options.dataDir, 'db') : undefined);
+    const client = options.dataDir ? new PGlite(path.join(options.dataDir, 'db')) : new PGlite(options.from ? { loadDataDir: options.from } : undefined);
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder });
     return {
