@@ -23,41 +23,40 @@ export const PORT = 8080;
 export const originOf = (tenantId: string) => `http://${tenantId}.localhost:${PORT}`;
 export const hostOf = (tenantId: string) => `${tenantId}.localhost:${PORT}`;
 
-/** True in the real-PostgreSQL project when the machine has no PostgreSQL binaries. */
-export const postgresUnavailable = (() => {
+/** What the project's global setup provided (undefined outside a Vitest project that provides it). */
+function provided<K extends 'postgresAdminUrl' | 'postgresTemplate' | 'pgliteTemplate'>(key: K) {
   try {
-    return inject('postgresAdminUrl') === null;
+    return inject(key);
   } catch {
-    return false;
+    return undefined;
   }
-})();
+}
 
-export async function testDatabase(): Promise<Database> {
-  let adminUrl: string | null | undefined;
-  try {
-    adminUrl = inject('postgresAdminUrl');
-  } catch {
-    adminUrl = undefined;
-  }
+/** True in the real-PostgreSQL project when the machine has no PostgreSQL binaries. */
+export const postgresUnavailable = provided('postgresAdminUrl') === null;
+
+/** A fresh database of this file's own, so files run in parallel without sharing rows; on PostgreSQL a copy of `template` if given. */
+export async function testDatabase(template?: string): Promise<Database> {
+  const adminUrl = provided('postgresAdminUrl');
   if (!adminUrl) return openDatabase({ kind: 'pglite', dataDir: null });
-  // One fresh database per test file, so files run in parallel without sharing rows.
   const name = `test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   return openDatabase({ kind: 'postgres', url: adminUrl.replace(/\/postgres$/, `/${name}`) });
 }
 
-/** A fresh database with the demo tenants: on PGlite a copy of the run's seeded template (tests/server/pglite-template-setup.ts). */
+/**
+ * A fresh database with the demo tenants, copied from the run's seeded template
+ * (tests/server/pglite-template-setup.ts, tests/server/postgres-global-setup.ts): building the
+ * schema and the demo accounts' scrypt hashes again took each server about 3 s of CPU.
+ */
 async function seededTestDatabase(): Promise<Database> {
-  let template: string | null | undefined;
-  try {
-    template = inject('pgliteTemplate');
-  } catch {
-    template = undefined;
-  }
-  const database = template ? await openDatabase({ kind: 'pglite', dataDir: null, from: new Blob([fs.readFileSync(template)]) }) : await testDatabase();
+  const pgliteTemplate = provided('pgliteTemplate');
+  const database = pgliteTemplate
+    ? await openDatabase({ kind: 'pglite', dataDir: null, from: new Blob([fs.readFileSync(pgliteTemplate)]) })
+    : await testDatabase(provided('postgresTemplate') ?? undefined);
   for (const tenant of DEMO_TENANTS) await seedTenant(database.db, tenant);
   return database;
 }
